@@ -1,0 +1,93 @@
+"""Change sets (what one operation wrote) and the undo/redo history over them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class LibraryError(Exception):
+    """Base for refusals the user should read (one clear sentence)."""
+
+
+class ConflictError(LibraryError):
+    """A file changed on disk since the library read it; nothing was written."""
+
+    def __init__(self, paths: list[Path], message: str) -> None:
+        super().__init__(message)
+        self.paths = paths
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One file's bytes before and after (None = absent)."""
+
+    path: Path
+    before: bytes | None
+    after: bytes | None
+
+    def inverse(self) -> FileChange:
+        return FileChange(self.path, self.after, self.before)
+
+
+@dataclass(frozen=True)
+class ChangeSet:
+    """Everything one operation changed, by file and by meaning."""
+
+    label: str
+    files: tuple[FileChange, ...] = ()
+    created: tuple[str, ...] = ()
+    updated: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+    renamed: tuple[tuple[str, str], ...] = ()
+    links_rewritten: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not self.files
+
+    def inverse(self) -> ChangeSet:
+        return ChangeSet(
+            label=self.label,
+            files=tuple(change.inverse() for change in reversed(self.files)),
+            created=self.deleted,
+            updated=self.updated,
+            deleted=self.created,
+            renamed=tuple((new, old) for old, new in self.renamed),
+            links_rewritten=self.links_rewritten,
+        )
+
+    def touched_names(self) -> set[str]:
+        names = set(self.created) | set(self.updated) | set(self.deleted)
+        names |= set(self.links_rewritten)
+        for old, new in self.renamed:
+            names |= {old, new}
+        return names
+
+
+@dataclass
+class History:
+    """Undo/redo stacks of applied change sets."""
+
+    undo_stack: list[ChangeSet] = field(default_factory=list)
+    redo_stack: list[ChangeSet] = field(default_factory=list)
+
+    def push(self, change: ChangeSet) -> None:
+        if change.empty:
+            return
+        self.undo_stack.append(change)
+        self.redo_stack.clear()
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.undo_stack)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self.redo_stack)
+
+    def undo_label(self) -> str | None:
+        return self.undo_stack[-1].label if self.undo_stack else None
+
+    def redo_label(self) -> str | None:
+        return self.redo_stack[-1].label if self.redo_stack else None

@@ -1,0 +1,152 @@
+"""JSON text exactly as System.Text.Json writes it (default encoder), and a reader with its rules.
+
+Writer (rockbot-skills.md §2): every non-ASCII UTF-16 unit as ``\\uXXXX`` (upper-case hex),
+the ASCII characters ``" & ' + < > ``` escaped as ``\\u00XX``, short escapes for ``\\n \\r \\t
+\\b \\f \\\\``, other controls and DEL as ``\\u00XX``; indented form with 2 spaces, no trailing
+newline; compact form with no spaces at all. Reader: strict JSON (no NaN/Infinity, comments or
+trailing commas), duplicate properties resolved last-wins by the caller.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rockskills_gui.core.timestamps import Timestamp
+
+_SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f", "\\": "\\\\"}
+_ESCAPED_ASCII = set("\"&'+<>`")
+_SAFE = "".join(
+    chr(c) for c in range(0x20, 0x7F) if chr(c) not in _ESCAPED_ASCII and chr(c) != "\\"
+)
+_NEEDS_ESCAPE = re.compile("[^" + re.escape(_SAFE) + "]")
+
+
+class JsonWriteError(ValueError):
+    """A value System.Text.Json would refuse to write (e.g. a lone surrogate)."""
+
+
+def _escape_char(match: re.Match[str]) -> str:
+    ch = match.group()
+    short = _SHORT.get(ch)
+    if short is not None:
+        return short
+    cp = ord(ch)
+    if 0xD800 <= cp <= 0xDFFF:
+        raise JsonWriteError(f"lone surrogate U+{cp:04X} cannot be written as UTF-16 text")
+    if cp < 0x10000:
+        return f"\\u{cp:04X}"
+    cp -= 0x10000
+    return f"\\u{0xD800 + (cp >> 10):04X}\\u{0xDC00 + (cp & 0x3FF):04X}"
+
+
+def escape_string(text: str) -> str:
+    """A JSON string literal (with quotes) as System.Text.Json's default encoder writes it."""
+    return '"' + _NEEDS_ESCAPE.sub(_escape_char, text) + '"'
+
+
+def _scalar(value: Any) -> str | None:
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return escape_string(value)
+    if isinstance(value, Timestamp):
+        return '"' + value.isoformat() + '"'
+    if isinstance(value, int):
+        return str(value)
+    return None
+
+
+def dumps_indented(value: Any, indent: int = 0) -> str:
+    """Indented form (``WriteIndented = true``): 2 spaces, ``"key": value``, ``\\n``, no final newline."""
+    scalar = _scalar(value)
+    if scalar is not None:
+        return scalar
+    pad = "  " * (indent + 1)
+    close = "  " * indent
+    if isinstance(value, Mapping):
+        if not value:
+            return "{}"
+        items = [f"{pad}{escape_string(str(k))}: {dumps_indented(v, indent + 1)}"
+                 for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + close + "}"
+    if isinstance(value, Sequence):
+        if not value:
+            return "[]"
+        items = [pad + dumps_indented(v, indent + 1) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + close + "]"
+    raise JsonWriteError(f"cannot write {type(value).__name__} as JSON")
+
+
+def dumps_compact(value: Any) -> str:
+    """Compact form (JSONL lines, conversation files): no whitespace at all."""
+    scalar = _scalar(value)
+    if scalar is not None:
+        return scalar
+    if isinstance(value, Mapping):
+        return "{" + ",".join(f"{escape_string(str(k))}:{dumps_compact(v)}"
+                              for k, v in value.items()) + "}"
+    if isinstance(value, Sequence):
+        return "[" + ",".join(dumps_compact(v) for v in value) + "]"
+    raise JsonWriteError(f"cannot write {type(value).__name__} as JSON")
+
+
+# ---------------------------------------------------------------- reading
+
+
+class JsonReadError(ValueError):
+    """What System.Text.Json would raise as a JsonException."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise JsonReadError(f"invalid JSON token {name}")
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    return any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+
+
+def loads_pairs(text: str) -> Any:
+    """Parse strict JSON; objects come back as lists of (key, value) pairs (order and duplicates kept).
+
+    Raises :class:`JsonReadError` for anything System.Text.Json would reject.
+    """
+    try:
+        value = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_reject_constant)
+    except JsonReadError:
+        raise
+    except json.JSONDecodeError as exc:
+        raise JsonReadError(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise JsonReadError("JSON nested too deeply") from None
+    return value
+
+
+class _Pairs(list):  # type: ignore[type-arg]
+    """A JSON object as its (key, value) pairs, to apply .NET's case-insensitive last-wins rule."""
+
+    def __init__(self, pairs: Sequence[tuple[str, Any]]) -> None:
+        super().__init__(pairs)
+        for key, val in pairs:
+            if _has_lone_surrogate(key) or (isinstance(val, str) and _has_lone_surrogate(val)):
+                raise JsonReadError("invalid UTF-16 (lone surrogate) in a string")
+
+
+def is_object(value: Any) -> bool:
+    return isinstance(value, _Pairs)
+
+
+def case_insensitive_props(pairs: Any) -> dict[str, Any]:
+    """Properties by lower-cased ASCII name; a later duplicate wins (as System.Text.Json does)."""
+    if not isinstance(pairs, _Pairs):
+        raise JsonReadError("expected a JSON object")
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        result[key.lower()] = value
+    return result

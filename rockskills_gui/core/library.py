@@ -1,0 +1,367 @@
+"""Library: a RockBot skill store opened leniently, changed only through undoable operations.
+
+Every operation builds a :class:`ChangeSet` of whole-file changes, checks that no file it touches
+changed on disk since it was read (a running agent may have written it), writes atomically, and
+pushes the change set on the history. Undo/redo apply the inverse the same careful way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from rockskills_gui.core import fileio
+from rockskills_gui.core.changes import ChangeSet, ConflictError, FileChange, History, LibraryError
+from rockskills_gui.core.names import InvalidNameError, fold, sort_key, validate_name
+from rockskills_gui.core.problems import Problem
+from rockskills_gui.core.skill import Skill, skill_from_bytes, skill_to_bytes
+from rockskills_gui.core.stores.rockbot import Layout, LoadedFile, scan
+from rockskills_gui.core.timestamps import Timestamp
+
+Clock = Callable[[], Timestamp]
+
+
+class NameTakenError(LibraryError):
+    """The name (case-insensitively) already belongs to a skill or to a problem file."""
+
+
+class UnknownSkillError(LibraryError):
+    """No skill of that name (case-insensitive)."""
+
+
+@dataclass(frozen=True)
+class SkillEntry:
+    """A loaded skill with its file and the exact bytes last read or written there."""
+
+    skill: Skill
+    path: Path
+    raw: bytes
+
+
+@dataclass(frozen=True)
+class Reference:
+    """``referrer``'s seeAlso names ``target`` at position ``index``."""
+
+    referrer: str
+    index: int
+    target: str
+
+
+class Library:
+    """A RockBot agent directory's skills, problems and change history."""
+
+    def __init__(self, layout: Layout, clock: Clock = Timestamp.now) -> None:
+        self.layout = layout
+        self.clock = clock
+        self.history = History()
+        self._entries: dict[str, SkillEntry] = {}
+        self._by_path: dict[Path, str] = {}
+        self._order: list[str] = []
+        self.problems: list[Problem] = []
+        self.reload()
+
+    # ---------------------------------------------------------------- opening and reading
+
+    @classmethod
+    def open(cls, path: Path | str, clock: Clock = Timestamp.now) -> Library:
+        """Open an agent directory or its ``skills/`` folder (raises NotALibraryError)."""
+        return cls(Layout.locate(Path(path)), clock)
+
+    def reload(self) -> None:
+        """Read everything from disk again (the history is kept; it re-checks files on undo)."""
+        loaded, problems = scan(self.layout)
+        self._entries = {}
+        self._by_path = {}
+        self._order = [self._store(item) for item in loaded]
+        self.problems = problems
+
+
+    @property
+    def agent_dir(self) -> Path:
+        return self.layout.agent_dir
+
+    @property
+    def skills_dir(self) -> Path:
+        return self.layout.skills_dir
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and fold(name) in self._entries
+
+    def skills(self) -> list[Skill]:
+        """Skills in load order (RockBot's BM25 candidate order: see README)."""
+        return [self._entries[key].skill for key in self._order]
+
+    def listed(self) -> list[Skill]:
+        """Skills in RockBot's List order (ordinal-ignore-case by name)."""
+        return sorted(self.skills(), key=lambda s: sort_key(s.name))
+
+    def names(self) -> list[str]:
+        return [self._entries[key].skill.name for key in self._order]
+
+    def get(self, name: str) -> Skill | None:
+        entry = self._entries.get(fold(name))
+        return entry.skill if entry else None
+
+    def entry(self, name: str) -> SkillEntry:
+        entry = self._entries.get(fold(name))
+        if entry is None:
+            raise UnknownSkillError(f"Skill '{name}' not found.")
+        return entry
+
+    def references_to(self, names: Iterable[str]) -> list[Reference]:
+        """Every seeAlso entry (in any skill) naming one of ``names`` (case-insensitive)."""
+        targets = {fold(n) for n in names}
+        found: list[Reference] = []
+        for skill in self.skills():
+            for index, target in enumerate(skill.see_also or ()):
+                if fold(target) in targets:
+                    found.append(Reference(skill.name, index, target))
+        return found
+
+    # ---------------------------------------------------------------- checks
+
+    def _check_new_name(self, name: str, existing_ok: bool = False) -> str:
+        """Validate with RockBot's rules and refuse names already taken by a skill or problem file."""
+        try:
+            validate_name(name)
+        except InvalidNameError as exc:
+            raise LibraryError(str(exc)) from None
+        key = fold(name)
+        if not existing_ok and key in self._entries:
+            existing = self._entries[key].skill.name
+            raise NameTakenError(f"A skill named '{existing}' already exists "
+                                 "(RockBot names are case-insensitive).")
+        shown = fold(self.layout.display_path(self.layout.path_for(name)))
+        for problem in self.problems:
+            if (problem.name is not None and fold(problem.name) == key) or fold(problem.path) == shown:
+                raise NameTakenError(
+                    f"'{name}' is also claimed by {problem.path}, which could not be loaded "
+                    f"({problem.kind.value}); resolve that file first."
+                )
+        return name
+
+    # ---------------------------------------------------------------- operations
+
+    def create(self, name: str, summary: str = "", content: str = "",
+               see_also: Iterable[str] | None = None) -> ChangeSet:
+        """Create a new skill (createdAt = updatedAt = now, as RockBot's own first save)."""
+        self._check_new_name(name)
+        now = self.clock()
+        skill = Skill(name=name, summary=summary, content=content, created_at=now,
+                      updated_at=now, last_used_at=None,
+                      see_also=tuple(see_also) if see_also is not None else None)
+        path = self.layout.path_for(name)
+        change = ChangeSet(label=f"Create '{name}'",
+                           files=(FileChange(path, None, skill_to_bytes(skill)),),
+                           created=(name,))
+        return self._apply(change, record=True)
+
+    def save(self, skill: Skill, touch: bool = True) -> ChangeSet:
+        """Save an edited version of an existing skill (matched by name, case-insensitive).
+
+        Unlike the agent's ``save_skill`` this keeps createdAt, lastUsedAt and seeAlso as given
+        and sets updatedAt = now when ``touch``. An unchanged skill is not written at all.
+        """
+        entry = self.entry(skill.name)
+        if skill.name != entry.skill.name:
+            raise LibraryError(f"Use rename to change '{entry.skill.name}' to '{skill.name}'.")
+        if skill == entry.skill:
+            return ChangeSet(label=f"Save '{skill.name}'")
+        if touch:
+            skill = skill.model_copy(update={"updated_at": self.clock()})
+        change = ChangeSet(label=f"Save '{skill.name}'",
+                           files=(FileChange(entry.path, entry.raw, skill_to_bytes(skill)),),
+                           updated=(skill.name,))
+        return self._apply(change, record=True)
+
+    def update(self, name: str, **fields: object) -> ChangeSet:
+        """Save ``name`` with some fields replaced (summary, content, see_also, ...)."""
+        current = self.entry(name).skill
+        if "see_also" in fields and fields["see_also"] is not None:
+            fields["see_also"] = tuple(fields["see_also"])  # type: ignore[arg-type]
+        return self.save(current.model_copy(update=fields))
+
+    def delete(self, name: str) -> ChangeSet:
+        """Delete a skill's file (undoable). References to it are left as they are."""
+        return self.delete_many([name])
+
+    def delete_many(self, names: Iterable[str]) -> ChangeSet:
+        entries = []
+        for name in names:
+            entry = self.entry(name)
+            if entry not in entries:
+                entries.append(entry)
+        shown = ", ".join(f"'{e.skill.name}'" for e in entries)
+        change = ChangeSet(label=f"Delete {shown}",
+                           files=tuple(FileChange(e.path, e.raw, None) for e in entries),
+                           deleted=tuple(e.skill.name for e in entries))
+        return self._apply(change, record=True)
+
+    def rename(self, old: str, new: str) -> ChangeSet:
+        """Rename (or move) a skill and rewrite every seeAlso reference to it."""
+        return self.rename_many({old: new})
+
+    def rename_many(self, mapping: Mapping[str, str]) -> ChangeSet:
+        """Rename several skills at once (e.g. a folder move), as one undoable change."""
+        moves: dict[str, tuple[SkillEntry, str]] = {}
+        for old, new in mapping.items():
+            entry = self.entry(old)
+            moves[fold(old)] = (entry, new)
+        moves = {k: v for k, v in moves.items() if v[0].skill.name != v[1]}
+        if not moves:
+            return ChangeSet(label="Rename")
+        final: dict[str, str] = {}
+        for key in self._order:
+            final[key] = self._entries[key].skill.name
+        for key in moves:
+            del final[key]
+        for _, new in moves.values():
+            self._check_new_name(new, existing_ok=True)
+            if fold(new) in final:
+                raise NameTakenError(f"A skill named '{final[fold(new)]}' already exists "
+                                     "(RockBot names are case-insensitive).")
+            final[fold(new)] = new
+        rename_of = {key: new for key, (_, new) in moves.items()}
+        now = self.clock()
+        writes: dict[Path, FileChange] = {}
+
+        def put(path: Path, before: bytes | None, after: bytes | None) -> None:
+            prior = writes.get(path)
+            if prior is not None:
+                before = prior.before
+            writes[path] = FileChange(path, before, after)
+
+        for entry, _new in moves.values():
+            put(entry.path, entry.raw, None)
+        rewritten: list[str] = []
+        for key in self._order:
+            entry = self._entries[key]
+            skill = entry.skill
+            see_also = skill.see_also
+            if see_also is not None and any(fold(t) in rename_of for t in see_also):
+                see_also = tuple(rename_of.get(fold(t), t) for t in see_also)
+            if key in moves:
+                new_name = moves[key][1]
+                updated = skill.model_copy(update={"name": new_name, "see_also": see_also,
+                                                   "updated_at": now})
+                new_path = self.layout.path_for(new_name)
+                existing = writes.get(new_path)
+                put(new_path, existing.before if existing else None, skill_to_bytes(updated))
+            elif see_also != skill.see_also:
+                updated = skill.model_copy(update={"see_also": see_also})
+                put(entry.path, entry.raw, skill_to_bytes(updated))
+                rewritten.append(skill.name)
+        for path, change in list(writes.items()):
+            if change.before is None and change.after is None:
+                del writes[path]
+        pairs = tuple((e.skill.name, new) for e, new in moves.values())
+        label = ("Rename '{}' to '{}'".format(*pairs[0]) if len(pairs) == 1
+                 else f"Move {len(pairs)} skills")
+        change = ChangeSet(label=label, files=tuple(writes.values()), renamed=pairs,
+                           links_rewritten=tuple(rewritten))
+        return self._apply(change, record=True)
+
+    # ---------------------------------------------------------------- undo / redo
+
+    def undo(self) -> ChangeSet | None:
+        """Undo the last operation (refused with ConflictError if its files changed since)."""
+        if not self.history.undo_stack:
+            return None
+        change = self.history.undo_stack[-1]
+        applied = self._apply(change.inverse(), record=False)
+        self.history.redo_stack.append(self.history.undo_stack.pop())
+        return applied
+
+    def redo(self) -> ChangeSet | None:
+        if not self.history.redo_stack:
+            return None
+        change = self.history.redo_stack[-1]
+        applied = self._apply(change, record=False)
+        self.history.undo_stack.append(self.history.redo_stack.pop())
+        return applied
+
+    # ---------------------------------------------------------------- the one writer
+
+    def check_conflicts(self, change: ChangeSet) -> list[Path]:
+        """Files whose disk bytes are not what ``change`` expects to replace."""
+        return [fc.path for fc in change.files if fileio.read_or_none(fc.path) != fc.before]
+
+    def _apply(self, change: ChangeSet, record: bool) -> ChangeSet:
+        if change.empty:
+            return change
+        for fc in change.files:
+            if self.skills_dir not in fc.path.parents:
+                raise LibraryError(f"refusing to write outside the skills folder: {fc.path}")
+        conflicts = self.check_conflicts(change)
+        if conflicts:
+            shown = ", ".join(self.layout.display_path(p) for p in conflicts)
+            raise ConflictError(
+                conflicts,
+                f"{shown} changed on disk since it was read (a running agent may have written "
+                "it); nothing was written. Reload the library to see the new version.",
+            )
+        done: list[FileChange] = []
+        try:
+            for fc in change.files:
+                self._write(fc)
+                done.append(fc)
+        except OSError as exc:
+            for fc in reversed(done):  # put back what this operation already wrote
+                try:
+                    self._write(fc.inverse())
+                except OSError:
+                    pass
+            raise LibraryError(f"could not write {exc.filename or ''}: {exc.strerror or exc}; "
+                               "the operation was rolled back") from exc
+        self._absorb(change)
+        if record:
+            self.history.push(change)
+        return change
+
+    def _write(self, fc: FileChange) -> None:
+        if fc.after is None:
+            if fc.path.exists():
+                fileio.remove_file(fc.path, self.skills_dir)
+        else:
+            fileio.atomic_write(fc.path, fc.after)
+
+    def _absorb(self, change: ChangeSet) -> None:
+        """Update the in-memory index from the bytes just written.
+
+        A skill rewritten in place keeps its load-order slot; a new name takes a slot freed in
+        the same change (as RockBot's dictionary reuses a freed slot), else goes to the end.
+        """
+        freed: dict[str, str] = {}  # removed key -> path it lived at (as str)
+        for fc in change.files:
+            key = self._by_path.get(fc.path)
+            if fc.before is not None and key is not None:
+                freed[key] = str(fc.path)
+                del self._entries[key]
+                del self._by_path[fc.path]
+        new_items = [LoadedFile(fc.path, skill_from_bytes(fc.after), fc.after)
+                     for fc in change.files if fc.after is not None]
+        by_old_path = {str(item.path): item for item in new_items}
+        unplaced = [item for item in new_items if str(item.path) not in freed.values()]
+        order: list[str] = []
+        for key in self._order:
+            if key not in freed:
+                order.append(key)
+                continue
+            item = by_old_path.get(freed[key])
+            if item is None and unplaced:
+                item = unplaced.pop(0)
+            if item is not None:
+                order.append(self._store(item))
+        for item in unplaced:
+            order.append(self._store(item))
+        self._order = order
+
+    def _store(self, item: LoadedFile) -> str:
+        key = fold(item.skill.name)
+        self._entries[key] = SkillEntry(item.skill, item.path, item.raw)
+        self._by_path[item.path] = key
+        return key

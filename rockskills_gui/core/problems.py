@@ -1,0 +1,35 @@
+"""Problems found while opening a library: files left untouched, with a reason."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+
+class ProblemKind(StrEnum):
+    """Stable identifiers (scripts match on them)."""
+
+    UNREADABLE = "unreadable"
+    INVALID_UTF8 = "invalid-utf8"
+    PARSE_ERROR = "parse-error"
+    MISSING_NAME = "missing-name"
+    INVALID_NAME = "invalid-name"
+    NAME_MISMATCH = "name-mismatch"
+    CASE_COLLISION = "case-collision"
+    MALFORMED_LINES = "malformed-lines"
+
+
+class Problem(BaseModel):
+    """One file the core could not load as a skill (or an event log with unreadable lines)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str  # relative to the library root, '/'-separated
+    kind: ProblemKind
+    message: str
+    name: str | None = None  # the name RockBot would load the file under, when it has one
+    severity: str = "error"
+
+    def as_json(self) -> dict[str, str]:
+        return {"path": self.path, "kind": self.kind.value, "message": self.message}
