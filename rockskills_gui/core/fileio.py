@@ -45,7 +45,7 @@ def read_or_none(path: Path) -> bytes | None:
     """The file's bytes, or None when it does not exist."""
     try:
         return path.read_bytes()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
 
 

@@ -296,7 +296,11 @@ class Library:
         for fc in change.files:
             if self.skills_dir not in fc.path.parents:
                 raise LibraryError(f"refusing to write outside the skills folder: {fc.path}")
-        conflicts = self.check_conflicts(change)
+        try:
+            conflicts = self.check_conflicts(change)
+        except OSError as exc:
+            raise LibraryError(f"cannot read {exc.filename or ''}: {exc.strerror or exc}; "
+                               "nothing was written") from exc
         if conflicts:
             shown = ", ".join(self.layout.display_path(p) for p in conflicts)
             raise ConflictError(

@@ -1,0 +1,1 @@
+"""CLI command families (each exposes ``register(subparsers)``)."""

@@ -1,0 +1,192 @@
+"""Every command of the window, declared once: id, title, shortcut, menu and toolbar placement.
+
+The window (and later panes) connect behaviour by id (``registry.on("file.open", slot)``);
+menus, the toolbar and the command palette are all built from :data:`ACTIONS`, so a command
+has one title and one shortcut everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from PySide6.QtGui import QAction, QIcon, QKeySequence
+from PySide6.QtWidgets import QMenu, QMenuBar, QStyle, QToolBar, QWidget
+
+Shortcut = QKeySequence.StandardKey | str | None
+
+MENUS: tuple[tuple[str, str], ...] = (
+    ("file", "&File"),
+    ("edit", "&Edit"),
+    ("view", "&View"),
+    ("tools", "&Tools"),
+    ("help", "&Help"),
+)
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One command. ``menu`` is a key of :data:`MENUS` (None: not in a menu)."""
+
+    id: str
+    title: str
+    menu: str | None = None
+    shortcut: Shortcut = None
+    toolbar: str | None = None  # toolbar button text, when the command is on the toolbar
+    tip: str = ""
+    icon: QIcon.ThemeIcon | None = None
+    fallback_icon: QStyle.StandardPixmap | None = None
+    checkable: bool = False
+    enabled: bool = True
+    submenu: bool = False  # the action opens a submenu the window fills (e.g. Open Recent)
+    separator_before: bool = False
+    palette: bool = True  # offered in the command palette
+
+
+TI = QIcon.ThemeIcon
+SP = QStyle.StandardPixmap
+SK = QKeySequence.StandardKey
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("file.open", "&Open Library…", "file", SK.Open, "Open",
+               "Open a RockBot agent directory or its skills/ folder",
+               TI.DocumentOpen, SP.SP_DialogOpenButton),
+    ActionSpec("file.recent", "Open &Recent", "file", submenu=True, palette=False),
+    ActionSpec("file.demo", "Open &Demo Library", "file",
+               tip="Open the bundled demo library (installed in your data folder on first use)"),
+    ActionSpec("file.new_skill", "&New Skill…", "file", SK.New, "New skill",
+               "Create an empty skill in the open library", TI.DocumentNew, SP.SP_FileIcon,
+               separator_before=True),
+    ActionSpec("file.save", "&Save", "file", SK.Save, "Save",
+               "Save the skill being edited", TI.DocumentSave, SP.SP_DialogSaveButton,
+               enabled=False),
+    ActionSpec("file.quit", "&Quit", "file", "Ctrl+Q", tip="Close the window",
+               icon=TI.ApplicationExit, separator_before=True),
+    ActionSpec("edit.undo", "&Undo", "edit", SK.Undo, tip="Undo the last change to the library",
+               icon=TI.EditUndo, enabled=False),
+    ActionSpec("edit.redo", "&Redo", "edit", SK.Redo, tip="Redo the last undone change",
+               icon=TI.EditRedo, enabled=False),
+    ActionSpec("edit.palette", "Command &Palette…", "edit", "Ctrl+Shift+P", "Commands",
+               "Find and run any command by name", TI.SystemSearch,
+               SP.SP_FileDialogContentsView, separator_before=True, palette=False),
+    ActionSpec("view.skill", "&Skill", "view", "Ctrl+1",
+               tip="Show the Skill tab (editor and preview)"),
+    ActionSpec("view.recall", "&Recall Playground", "view", "Ctrl+2", "Recall",
+               "Show the Recall tab: what the agent would recall for a message",
+               TI.EditFind, SP.SP_FileDialogContentsView),
+    ActionSpec("view.usage", "&Usage Heatmap", "view", "Ctrl+3", "Usage",
+               "Show the Usage tab: which skills are used together",
+               fallback_icon=SP.SP_FileDialogListView),
+    ActionSpec("view.library", "&Library Panel", "view", "Ctrl+Shift+L",
+               tip="Show or hide the Library panel", checkable=True, separator_before=True),
+    ActionSpec("view.problems", "&Problems Panel", "view", "Ctrl+Shift+M",
+               tip="Show or hide the Problems panel", checkable=True),
+    ActionSpec("tools.dream", "&Dream Run…", "tools", None, "Dream…",
+               "Review an LLM's proposed consolidation before anything is written",
+               fallback_icon=SP.SP_BrowserReload),
+    ActionSpec("help.about", "&About rockskills-gui", "help", icon=TI.HelpAbout),
+)
+
+
+class ActionRegistry:
+    """The QActions built from :data:`ACTIONS`, owned by ``parent`` (the main window)."""
+
+    def __init__(self, parent: QWidget, specs: tuple[ActionSpec, ...] = ACTIONS) -> None:
+        self._parent = parent
+        self._specs = {spec.id: spec for spec in specs}
+        self._actions: dict[str, QAction] = {}
+        self._submenus: dict[str, QMenu] = {}
+        for spec in specs:
+            if spec.submenu:
+                menu = QMenu(_plain(spec.title), parent)
+                menu.setObjectName(spec.id)
+                self._submenus[spec.id] = menu
+                action = menu.menuAction()
+                action.setText(spec.title)
+            else:
+                action = QAction(spec.title, parent)
+            self._configure(action, spec)
+            self._actions[spec.id] = action
+
+    def _configure(self, action: QAction, spec: ActionSpec) -> None:
+        action.setObjectName(spec.id)
+        action.setText(spec.title)
+        if spec.shortcut is not None:
+            action.setShortcut(QKeySequence(spec.shortcut))
+        tip = spec.tip or _plain(spec.title)
+        shortcut = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        action.setToolTip(f"{tip} ({shortcut})" if shortcut else tip)
+        action.setStatusTip(spec.tip)
+        icon = _icon(self._parent, spec)
+        if icon is not None:
+            action.setIcon(icon)
+        if spec.toolbar:
+            action.setIconText(spec.toolbar)
+        action.setCheckable(spec.checkable)
+        action.setEnabled(spec.enabled)
+
+    def __getitem__(self, action_id: str) -> QAction:
+        return self._actions[action_id]
+
+    def __iter__(self) -> Iterator[tuple[ActionSpec, QAction]]:
+        for action_id, spec in self._specs.items():
+            yield spec, self._actions[action_id]
+
+    def spec(self, action_id: str) -> ActionSpec:
+        return self._specs[action_id]
+
+    def submenu(self, action_id: str) -> QMenu:
+        return self._submenus[action_id]
+
+    def on(self, action_id: str, slot: Callable[[], object]) -> None:
+        """Run ``slot`` when the command is triggered (the checked flag is not passed)."""
+        self._actions[action_id].triggered.connect(lambda _checked=False: slot())
+
+    def adopt(self, action_id: str, action: QAction) -> None:
+        """Use an existing action (e.g. a dock's toggle) for ``action_id``, with its spec's text."""
+        self._configure(action, self._specs[action_id])
+        action.setCheckable(True)
+        self._actions[action_id] = action
+
+    def fill_menus(self, menubar: QMenuBar) -> dict[str, QMenu]:
+        """Create the menus in :data:`MENUS` order and add each command where its spec says."""
+        menus: dict[str, QMenu] = {}
+        for key, title in MENUS:
+            menu = menubar.addMenu(title)
+            menu.setObjectName(f"menu.{key}")
+            menus[key] = menu
+        for spec, action in self:
+            if spec.menu is None:
+                continue
+            menu = menus[spec.menu]
+            if spec.separator_before and not menu.isEmpty():
+                menu.addSeparator()
+            if spec.submenu:
+                menu.addMenu(self._submenus[spec.id])
+            else:
+                menu.addAction(action)
+        return menus
+
+    def fill_toolbar(self, toolbar: QToolBar) -> None:
+        for spec, action in self:
+            if spec.toolbar:
+                if spec.separator_before and toolbar.actions():
+                    toolbar.addSeparator()
+                toolbar.addAction(action)
+
+    def palette_actions(self) -> list[tuple[ActionSpec, QAction]]:
+        """Commands offered by the command palette, enabled or not."""
+        return [(spec, action) for spec, action in self if spec.palette]
+
+
+def _plain(title: str) -> str:
+    """The title without mnemonic ampersands or a trailing ellipsis."""
+    return title.replace("&&", "\0").replace("&", "").replace("\0", "&").removesuffix("…")
+
+
+def _icon(widget: QWidget, spec: ActionSpec) -> QIcon | None:
+    if spec.icon is not None and QIcon.hasThemeIcon(spec.icon):
+        return QIcon.fromTheme(spec.icon)
+    if spec.fallback_icon is not None:
+        return widget.style().standardIcon(spec.fallback_icon)
+    return None

@@ -1,0 +1,131 @@
+"""The application context handed to every pane: the open library, its signals, the settings.
+
+There is one context per main window and no global: panes receive it in their constructor,
+read ``ctx.library`` and listen to the signals. Every change to the library goes through
+:meth:`AppContext.apply` (a core operation returning a change set), :meth:`undo` or :meth:`redo`,
+so panes refresh from ``changeApplied`` and never write files themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QSettings, Signal
+
+from rockskills_gui.core.appdirs import config_dir, demo_library_dir
+from rockskills_gui.core.changes import ChangeSet, LibraryError
+from rockskills_gui.core.library import Library
+from rockskills_gui.core.names import fold
+from rockskills_gui.core.recent import RecentLibraries
+
+Operation = Callable[[Library], ChangeSet]
+
+
+class AppContext(QObject):
+    """The open library and what happens to it.
+
+    Signals:
+        libraryChanged(object): a library was opened (or ``None`` when closed).
+        changeApplied(object): a :class:`ChangeSet` was written (by an operation, undo or redo).
+        historyChanged(): the undo/redo stacks changed.
+        currentSkillChanged(str): the skill the user is looking at ("" for none).
+        statusMessage(str, int): a transient status-bar message and its timeout in ms.
+        operationFailed(str): a core operation refused or failed; one readable sentence.
+        recentChanged(): the recent-libraries list changed.
+    """
+
+    libraryChanged = Signal(object)
+    changeApplied = Signal(object)
+    historyChanged = Signal()
+    currentSkillChanged = Signal(str)
+    statusMessage = Signal(str, int)
+    operationFailed = Signal(str)
+    recentChanged = Signal()
+
+    def __init__(self, recent: RecentLibraries | None = None,
+                 settings: QSettings | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.library: Library | None = None
+        self.current_skill: str = ""
+        self.recent = recent if recent is not None else RecentLibraries()
+        self.settings = settings if settings is not None else QSettings(
+            str(config_dir() / "ui.ini"), QSettings.Format.IniFormat, self)
+
+    # ---------------------------------------------------------------- library
+
+    def set_library(self, library: Library | None) -> None:
+        """Make ``library`` the open one (remembered in the recent list unless it is the demo)."""
+        self.library = library
+        self.current_skill = ""
+        if library is not None and not self.is_demo(library.agent_dir):
+            try:
+                self.recent.add(library.agent_dir)
+            except OSError as exc:
+                self.status(f"Could not update the recent list: {exc.strerror or exc}")
+            self.recentChanged.emit()
+        self.libraryChanged.emit(library)
+        self.historyChanged.emit()
+        self.currentSkillChanged.emit("")
+
+    @staticmethod
+    def is_demo(path: Path) -> bool:
+        try:
+            return path.resolve().is_relative_to(demo_library_dir().resolve())
+        except OSError:
+            return False
+
+    def select_skill(self, name: str) -> bool:
+        """Make ``name`` the current skill (case-insensitive); False if there is no such skill."""
+        lib = self.library
+        skill = lib.get(name) if lib is not None and name else None
+        shown = skill.name if skill is not None else ""
+        if shown != self.current_skill:
+            self.current_skill = shown
+            self.currentSkillChanged.emit(shown)
+        return skill is not None or not name
+
+    # ---------------------------------------------------------------- changes
+
+    def apply(self, operation: Operation) -> ChangeSet | None:
+        """Run one core operation on the open library; refusals become ``operationFailed``."""
+        if self.library is None:
+            return None
+        library = self.library
+        return self._run(lambda: operation(library), "")
+
+    def undo(self) -> ChangeSet | None:
+        return self._run(self.library.undo, "Undid: ") if self.library is not None else None
+
+    def redo(self) -> ChangeSet | None:
+        return self._run(self.library.redo, "Redid: ") if self.library is not None else None
+
+    def _run(self, call: Callable[[], ChangeSet | None], verb: str) -> ChangeSet | None:
+        try:
+            change = call()
+        except LibraryError as exc:
+            self.operationFailed.emit(str(exc))
+            return None
+        if change is not None and not change.empty:
+            self._follow_current(change)
+            self.changeApplied.emit(change)
+            self.status(verb + change.label)
+        self.historyChanged.emit()
+        return change
+
+    def _follow_current(self, change: ChangeSet) -> None:
+        """Keep ``current_skill`` pointing at the same skill across a rename or delete."""
+        current = fold(self.current_skill)
+        if not current:
+            return
+        for old, new in change.renamed:
+            if fold(old) == current:
+                self.current_skill = new
+                self.currentSkillChanged.emit(new)
+                return
+        if any(fold(name) == current for name in change.deleted):
+            self.current_skill = ""
+            self.currentSkillChanged.emit("")
+
+    def status(self, message: str, timeout_ms: int = 5000) -> None:
+        self.statusMessage.emit(message, timeout_ms)

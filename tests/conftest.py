@@ -1,0 +1,44 @@
+"""Shared test fixtures: the read-only ../shared fixtures and fresh copies to modify."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("ROCKSKILLS_SHARED", REPO.parent / "shared"))
+FIXTURES = SHARED / "fixtures"
+AGENT = FIXTURES / "rockbot-agent"
+EXPECTED = FIXTURES / "rockbot-agent-expected"
+NOW_TEXT = "2026-11-22T12:00:00+00:00"
+
+
+def tree_hashes(root: Path) -> dict[str, str]:
+    """sha256 of every file under root, by relative path."""
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+@pytest.fixture(autouse=True)
+def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory,
+                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never touch the real config/data folders from tests."""
+    base = tmp_path_factory.mktemp("userdirs")
+    monkeypatch.setenv("ROCKSKILLS_CONFIG_DIR", str(base / "config"))
+    monkeypatch.setenv("ROCKSKILLS_DATA_DIR", str(base / "data"))
+
+
+@pytest.fixture
+def agent_copy(tmp_path: Path) -> Path:
+    """A private copy of the sample RockBot agent directory."""
+    if not AGENT.is_dir():
+        pytest.fail(f"shared fixtures not found at {AGENT} (set ROCKSKILLS_SHARED)")
+    dest = tmp_path / "agent"
+    shutil.copytree(AGENT, dest)
+    return dest

@@ -1,0 +1,90 @@
+"""The ``rockskills`` CLI contract, run as a real process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import AGENT, EXPECTED, NOW_TEXT, REPO, tree_hashes
+
+
+def run(*args: str | Path) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "rockskills_gui", *map(str, args)], cwd=REPO,
+                          capture_output=True, check=False)
+
+
+def test_list_json_is_in_rockbot_list_order() -> None:
+    result = run("list", AGENT, "--json")
+    assert result.returncode == 0
+    items = json.loads(result.stdout)
+    assert [i["name"] for i in items] == (EXPECTED / "list-order.txt").read_text().splitlines()
+    email = next(i for i in items if i["name"] == "mcp/email")
+    assert email["seeAlso"] == ["mcp/calendar", "schedule-meeting"]
+    assert email["createdAt"] == "2026-06-10T13:22:04.1175529+00:00"
+    assert {"summary", "updatedAt", "lastUsedAt"} <= set(email)
+
+
+def test_index_outputs_are_byte_exact() -> None:
+    assert run("index", AGENT).stdout == (EXPECTED / "session-index.txt").read_bytes()
+    out = run("index", AGENT, "--list-skills", "--now", NOW_TEXT).stdout
+    assert out == (EXPECTED / "list_skills-output.txt").read_bytes()
+
+
+def test_convert_round_trip_is_byte_identical(tmp_path: Path) -> None:
+    dest = tmp_path / "out"
+    result = run("convert", AGENT, dest, "--to", "rockbot")
+    assert result.returncode == 0, result.stderr
+    assert tree_hashes(dest / "skills") == tree_hashes(AGENT / "skills")
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+def test_convert_refuses_a_non_empty_destination(tmp_path: Path) -> None:
+    dest = tmp_path / "out"
+    dest.mkdir()
+    (dest / "keep.txt").write_text("mine")
+    result = run("convert", AGENT, dest, "--to", "rockbot")
+    assert result.returncode == 2
+    assert tree_hashes(dest) == {"keep.txt": tree_hashes(dest)["keep.txt"]}
+
+
+def test_lint_lists_problems_with_exit_1(agent_copy: Path) -> None:
+    (agent_copy / "skills/cut.json").write_text('{"name": "cut", "content": "tru')
+    (agent_copy / "skill-usage/blazor-session.jsonl").open("a").write("{not json\n")
+    before = tree_hashes(agent_copy)
+    result = run("lint", agent_copy, "--json")
+    assert result.returncode == 1
+    problems = json.loads(result.stdout)["problems"]
+    assert {(p["path"], p["kind"]) for p in problems} == {
+        ("skills/cut.json", "parse-error"),
+        ("skill-usage/blazor-session.jsonl", "malformed-lines"),
+    }
+    assert all(set(p) == {"path", "kind", "message"} for p in problems)
+    assert tree_hashes(agent_copy) == before
+
+
+def test_lint_clean_library_exits_0() -> None:
+    result = run("lint", AGENT, "--json")
+    assert result.returncode == 0
+    assert json.loads(result.stdout) == {"problems": []}
+
+
+@pytest.mark.parametrize("command", [["list"], ["lint"], ["index"], ["convert", "{tmp}/o"]])
+def test_not_a_library_is_one_line_exit_2_and_writes_nothing(tmp_path: Path,
+                                                             command: list[str]) -> None:
+    bogus = tmp_path / "not-a-library"
+    bogus.mkdir()
+    args = [command[0], bogus, *[c.format(tmp=tmp_path) for c in command[1:]]]
+    result = run(*args)
+    assert result.returncode == 2
+    assert result.stderr.decode().count("\n") == 1 and b"not a RockBot library" in result.stderr
+    assert result.stdout == b""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["not-a-library"]
+
+
+def test_usage_error_exits_2() -> None:
+    assert run("list").returncode == 2
+    assert run("frobnicate", AGENT).returncode == 2
