@@ -41,4 +41,6 @@ def agent_copy(tmp_path: Path) -> Path:
         pytest.fail(f"shared fixtures not found at {AGENT} (set ROCKSKILLS_SHARED)")
     dest = tmp_path / "agent"
     shutil.copytree(AGENT, dest)
+    for path in [dest, *dest.rglob("*")]:  # shared/ is read-only; the copy must not be
+        path.chmod(path.stat().st_mode | 0o200)
     return dest

@@ -23,6 +23,13 @@ MENUS: tuple[tuple[str, str], ...] = (
     ("help", "&Help"),
 )
 
+# Toolbar order (None = separator); each listed spec gives its short ``toolbar`` text.
+TOOLBAR: tuple[str | None, ...] = (
+    "file.open", "file.new_skill", "file.save", None,
+    "view.recall", "view.usage", "tools.dream", None,
+    "edit.palette",
+)
+
 
 @dataclass(frozen=True)
 class ActionSpec:
@@ -32,7 +39,7 @@ class ActionSpec:
     title: str
     menu: str | None = None
     shortcut: Shortcut = None
-    toolbar: str | None = None  # toolbar button text, when the command is on the toolbar
+    toolbar: str | None = None  # short text for the toolbar button (see TOOLBAR)
     tip: str = ""
     icon: QIcon.ThemeIcon | None = None
     fallback_icon: QStyle.StandardPixmap | None = None
@@ -68,7 +75,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
                icon=TI.EditRedo, enabled=False),
     ActionSpec("edit.palette", "Command &Palette…", "edit", "Ctrl+Shift+P", "Commands",
                "Find and run any command by name", TI.SystemSearch,
-               SP.SP_FileDialogContentsView, separator_before=True, palette=False),
+               separator_before=True, palette=False),
     ActionSpec("view.skill", "&Skill", "view", "Ctrl+1",
                tip="Show the Skill tab (editor and preview)"),
     ActionSpec("view.recall", "&Recall Playground", "view", "Ctrl+2", "Recall",
@@ -167,12 +174,12 @@ class ActionRegistry:
                 menu.addAction(action)
         return menus
 
-    def fill_toolbar(self, toolbar: QToolBar) -> None:
-        for spec, action in self:
-            if spec.toolbar:
-                if spec.separator_before and toolbar.actions():
-                    toolbar.addSeparator()
-                toolbar.addAction(action)
+    def fill_toolbar(self, toolbar: QToolBar, layout: tuple[str | None, ...] = TOOLBAR) -> None:
+        for action_id in layout:
+            if action_id is None:
+                toolbar.addSeparator()
+            else:
+                toolbar.addAction(self._actions[action_id])
 
     def palette_actions(self) -> list[tuple[ActionSpec, QAction]]:
         """Commands offered by the command palette, enabled or not."""

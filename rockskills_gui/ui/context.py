@@ -20,6 +20,8 @@ from rockskills_gui.core.names import fold
 from rockskills_gui.core.recent import RecentLibraries
 
 Operation = Callable[[Library], ChangeSet]
+# RockBot never re-reads its skills folder while running (spec §4, §13.9).
+RESTART_NOTE = "a running agent must be restarted to see this change"
 
 
 class AppContext(QObject):
@@ -54,11 +56,11 @@ class AppContext(QObject):
 
     # ---------------------------------------------------------------- library
 
-    def set_library(self, library: Library | None) -> None:
-        """Make ``library`` the open one (remembered in the recent list unless it is the demo)."""
+    def set_library(self, library: Library | None, remember: bool = True) -> None:
+        """Make ``library`` the open one; ``remember`` adds it to the recent list (not the demo)."""
         self.library = library
         self.current_skill = ""
-        if library is not None and not self.is_demo(library.agent_dir):
+        if remember and library is not None and not self.is_demo(library.agent_dir):
             try:
                 self.recent.add(library.agent_dir)
             except OSError as exc:
@@ -109,7 +111,7 @@ class AppContext(QObject):
         if change is not None and not change.empty:
             self._follow_current(change)
             self.changeApplied.emit(change)
-            self.status(verb + change.label)
+            self.status(f"{verb}{change.label} · {RESTART_NOTE}", 10000)
         self.historyChanged.emit()
         return change
 

@@ -8,8 +8,8 @@ from PySide6.QtCore import (
     QAbstractListModel,
     QAbstractTableModel,
     QModelIndex,
-    QPersistentModelIndex,
     QObject,
+    QPersistentModelIndex,
     Qt,
 )
 

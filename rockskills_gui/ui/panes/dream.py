@@ -16,6 +16,7 @@ class DreamWizard(QWizard):
         self.setObjectName("dreamWizard")
         self.ctx = ctx
         self.setWindowTitle("Dream Run")
+        self.resize(760, 560)
         page = QWizardPage(self)
         page.setTitle("Dream run")
         page.setSubTitle("Nothing touches the library until you accept a reviewed plan.")

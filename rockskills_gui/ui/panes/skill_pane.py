@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
@@ -36,7 +37,7 @@ class SkillPane(QWidget):
         self.empty_label = secondary(QLabel("Select a skill in the Library to see it here.",
                                             self.empty))
         empty_layout.addStretch(1)
-        empty_layout.addWidget(self.empty_label)
+        empty_layout.addWidget(self.empty_label, 0, Qt.AlignmentFlag.AlignHCenter)
         empty_layout.addStretch(2)
 
         self.page = QWidget(self)

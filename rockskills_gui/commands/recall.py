@@ -1,0 +1,197 @@
+"""``recall``, ``simulate`` and ``recall-test``: RockBot's BM25 skill recall, headless."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rockskills_gui.commands.common import (
+    CommandError,
+    guarded,
+    open_library,
+    write_exact,
+    write_json,
+)
+from rockskills_gui.core.bm25_index import Contribution
+from rockskills_gui.core.recall import RECALL_TOP_N, RecallHit, SkillRecall
+from rockskills_gui.core.recall_queryset import (
+    QuerySetError,
+    QuerySetReport,
+    check_location,
+    evaluate,
+    load_query_set,
+)
+from rockskills_gui.core.recall_session import RecallSession, TurnResult
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the recall commands to the ``rockskills`` parser."""
+    recall = subparsers.add_parser(
+        "recall", help="rank skills for a query exactly as RockBot's BM25 does",
+        description="Rank a library's skills for QUERY (or every line of --queries-file) with "
+                    "RockBot's BM25: name + summary, phrase boost, ties in load order.")
+    recall.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
+    recall.add_argument("query", metavar="QUERY", nargs="?", help="the user message")
+    recall.add_argument("--queries-file", metavar="FILE",
+                        help="one query per line ('-' = stdin), one result per line")
+    recall.add_argument("--top", metavar="N", type=int, default=RECALL_TOP_N,
+                        help=f"results per query (default {RECALL_TOP_N}; 0 = every match)")
+    recall.add_argument("--json", action="store_true", help="machine-readable output")
+    recall.add_argument("--explain", action="store_true",
+                        help="show each term's and phrase's contribution")
+    recall.set_defaults(func=cmd_recall)
+
+    simulate = subparsers.add_parser(
+        "simulate", help="show the skill messages RockBot injects turn by turn",
+        description="Simulate one fresh session: the skill index on the first turn, BM25 top 5 "
+                    "minus already-recalled skills, and see-also lines.")
+    simulate.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
+    simulate.add_argument("--turn", metavar="TEXT", action="append", required=True,
+                          help="a user message (repeat for several turns)")
+    simulate.add_argument("--json", action="store_true", help="machine-readable output")
+    simulate.set_defaults(func=cmd_simulate)
+
+    test = subparsers.add_parser(
+        "recall-test", help="check a saved query set against the library",
+        description="Run a saved query set; exit 1 when a query misses an expected skill in "
+                    "its top 5.")
+    test.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
+    test.add_argument("query_set", metavar="SET.json", help="query set file (beside the library)")
+    test.add_argument("--json", action="store_true", help="machine-readable output")
+    test.set_defaults(func=cmd_recall_test)
+
+
+# ---------------------------------------------------------------- recall
+
+
+def result_json(query: str, hits: list[RecallHit]) -> dict[str, Any]:
+    return {"query": query, "results": [hit.as_json() for hit in hits]}
+
+
+def _contribution_line(kind: str, text: str, part: Contribution) -> str:
+    return (f"      {kind:<6} {text:<24} df={part.df:<4} idf={part.idf:.6f} tf={part.tf} "
+            f"tfn={part.tfn:.6f} +{part.contribution:.6f}")
+
+
+def _print_hits(hits: list[RecallHit], explain: bool) -> None:
+    if not hits:
+        write_exact("(no skill matches)\n")
+        return
+    for hit in hits:
+        write_exact(f"{hit.rank:>3}  {hit.score!r:<20}  {hit.name}\n")
+        if explain and hit.explanation is not None:
+            for term, part in hit.explanation.terms.items():
+                write_exact(_contribution_line("term", term, part) + "\n")
+            for phrase, part in hit.explanation.phrases.items():
+                write_exact(_contribution_line("phrase", f'"{phrase}"', part) + "\n")
+
+
+def _read_queries(name: str) -> list[str]:
+    try:
+        text = sys.stdin.read() if name == "-" else Path(name).read_text("utf-8")
+    except OSError as exc:
+        raise CommandError(f"{name}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise CommandError(f"{name}: not UTF-8 text") from None
+    return text.splitlines()
+
+
+@guarded
+def cmd_recall(args: argparse.Namespace) -> int:
+    """Rank skills for one query or a file of queries."""
+    if (args.query is None) == (args.queries_file is None):
+        raise CommandError("recall needs either QUERY or --queries-file (not both)")
+    lib = open_library(args.library)
+    recall = SkillRecall(lib.skills())
+    top = args.top if args.top > 0 else None
+    explain = args.explain or args.json
+    if args.query is not None:
+        hits = recall.search(args.query, top=top, explain=explain)
+        if args.json:
+            write_json(result_json(args.query, hits))
+        else:
+            _print_hits(hits, args.explain)
+        return 0
+    for i, query in enumerate(_read_queries(args.queries_file)):
+        hits = recall.search(query, top=top, explain=explain)
+        if args.json:
+            write_exact(json.dumps(result_json(query, hits), ensure_ascii=False) + "\n")
+        else:
+            write_exact(("\n" if i else "") + f"# {query}\n")
+            _print_hits(hits, args.explain)
+    return 0
+
+
+# ---------------------------------------------------------------- simulate
+
+
+def _print_turn(number: int, turn: TurnResult) -> None:
+    write_exact(f"=== turn {number}: {turn.user}\n")
+    shown = ", ".join(f"{h.name} ({h.score:.6f})" for h in turn.top) or "(none)"
+    write_exact(f"BM25 top {len(turn.top)}: {shown}\n")
+    write_exact(f"injected: {', '.join(turn.injected) or '(none)'}\n")
+    if not turn.messages:
+        write_exact("(no skill messages)\n")
+    for i, message in enumerate(turn.messages, 1):
+        label = " (session index)" if i == 1 and turn.index is not None else ""
+        write_exact(f"--- system message {i}{label}\n{message}\n")
+    write_exact("\n")
+
+
+@guarded
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Per-turn skill injection of one fresh session."""
+    lib = open_library(args.library)
+    session = RecallSession(SkillRecall(lib.skills()))
+    turns = [session.turn(text) for text in args.turn]
+    if args.json:
+        write_json({"turns": [t.as_json() for t in turns]})
+    else:
+        for number, turn in enumerate(turns, 1):
+            _print_turn(number, turn)
+    return 0
+
+
+# ---------------------------------------------------------------- recall-test
+
+
+def _print_report(report: QuerySetReport) -> None:
+    total = len(report.cases)
+    hit1 = sum(1 for c in report.cases if c.first_rank == 1)
+    hit5 = sum(1 for c in report.cases if c.first_rank is not None and c.first_rank <= 5)
+    write_exact(f"query set: {report.name} ({total} queries)\n")
+    write_exact(f"hit@1  {report.hit_at_1:.3f}  ({hit1}/{total})\n")
+    write_exact(f"hit@5  {report.hit_at_5:.3f}  ({hit5}/{total})\n")
+    write_exact(f"MRR    {report.mrr:.3f}\n")
+    failing = report.failing
+    if not failing:
+        write_exact("all queries recall their expected skills in the top 5\n")
+        return
+    write_exact(f"failing ({len(failing)}):\n")
+    for case in failing:
+        write_exact(f"  {case.case.query!r}\n")
+        write_exact(f"    missing from top 5: {', '.join(case.missing)}\n")
+        if case.unknown:
+            write_exact(f"    not in the library: {', '.join(case.unknown)}\n")
+        write_exact(f"    top 5: {', '.join(case.top) or '(no results)'}\n")
+
+
+@guarded
+def cmd_recall_test(args: argparse.Namespace) -> int:
+    """Hit@1, hit@5 and MRR of a saved query set; exit 1 on any miss."""
+    lib = open_library(args.library)
+    path = Path(args.query_set)
+    try:
+        check_location(lib.layout, path)
+        query_set = load_query_set(path)
+    except QuerySetError as exc:
+        raise CommandError(str(exc)) from None
+    report = evaluate(SkillRecall(lib.skills()), query_set)
+    if args.json:
+        write_json(report.as_json())
+    else:
+        _print_report(report)
+    return 1 if report.failing else 0

@@ -1,0 +1,395 @@
+"""The main window: toolbar, Library dock, workspace tabs, Problems dock, status bar.
+
+The window wires commands (from :mod:`rockskills_gui.ui.actions`) to the context and places the
+panes; it owns no library state itself (that is :class:`~rockskills_gui.ui.context.AppContext`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QTabWidget,
+    QToolBar,
+    QToolButton,
+    QWidget,
+)
+
+from rockskills_gui import __version__
+from rockskills_gui.core.changes import ChangeSet
+from rockskills_gui.core.library import Library
+from rockskills_gui.ui.actions import ActionRegistry
+from rockskills_gui.ui.context import AppContext
+from rockskills_gui.ui.palette import CommandPalette
+from rockskills_gui.ui.panes.dream import DreamWizard
+from rockskills_gui.ui.panes.library_pane import LibraryPane
+from rockskills_gui.ui.panes.placeholder import recall_placeholder, usage_placeholder
+from rockskills_gui.ui.panes.problems_pane import ProblemsPane
+from rockskills_gui.ui.panes.skill_pane import SkillPane
+from rockskills_gui.ui.theme import secondary
+from rockskills_gui.ui.workers import LibraryLoader, Opener, demo_opener, path_opener
+
+PANES = ("tree", "editor", "recall", "heatmap", "dream")
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _escape_mnemonic(text: str) -> str:
+    return text.replace("&", "&&")
+
+
+class MainWindow(QMainWindow):
+    """The workbench window for one :class:`AppContext`.
+
+    ``interactive=False`` (screenshots) shows no dialogs on errors, does not restore or save the
+    window layout and does not add libraries to the recent list.
+
+    Signals:
+        loadFinished(str): a load ended; "" on success, else the one-line reason.
+    """
+
+    loadFinished = Signal(str)
+
+    def __init__(self, ctx: AppContext, interactive: bool = True,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.ctx = ctx
+        self.interactive = interactive
+        self.loader = LibraryLoader(self)
+        self.error_box: QMessageBox | None = None
+        self.dream_wizard: DreamWizard | None = None
+        self.setWindowTitle("No library")
+
+        self.commands = ActionRegistry(self)
+        self._build_panes()
+        self._build_chrome()
+        self._wire()
+        self._on_library_changed(None)
+        if interactive:
+            self._restore_layout()
+
+    # ---------------------------------------------------------------- construction
+
+    def _build_panes(self) -> None:
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("workspaceTabs")
+        self.tabs.setDocumentMode(True)
+        self.skill_pane = SkillPane(self.ctx, self.tabs)
+        self.recall_pane = recall_placeholder(self.tabs)
+        self.usage_pane = usage_placeholder(self.tabs)
+        self.tabs.addTab(self.skill_pane, "Skill")
+        self.tabs.addTab(self.recall_pane, "Recall")
+        self.tabs.addTab(self.usage_pane, "Usage")
+        self.setCentralWidget(self.tabs)
+
+        self.library_dock = QDockWidget("Library", self)
+        self.library_dock.setObjectName("libraryDock")
+        self.library_pane = LibraryPane(self.ctx, self.library_dock)
+        self.library_dock.setWidget(self.library_pane)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.library_dock)
+
+        self.problems_dock = QDockWidget("Problems", self)
+        self.problems_dock.setObjectName("problemsDock")
+        self.problems_pane = ProblemsPane(self.ctx, self.problems_dock)
+        self.problems_dock.setWidget(self.problems_pane)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems_dock)
+        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.resizeDocks([self.library_dock], [300], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.problems_dock], [160], Qt.Orientation.Vertical)
+
+    def _build_chrome(self) -> None:
+        self.commands.adopt("view.library", self.library_dock.toggleViewAction())
+        self.commands.adopt("view.problems", self.problems_dock.toggleViewAction())
+        self.menus = self.commands.fill_menus(self.menuBar())
+        self.recent_menu = self.commands.submenu("file.recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self._fill_recent_menu()
+
+        toolbar = QToolBar("Main", self)
+        toolbar.setObjectName("mainToolbar")
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        toolbar.setMovable(False)
+        self.commands.fill_toolbar(toolbar)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
+        self.toolbar = toolbar
+
+        status = self.statusBar()
+        status.setObjectName("statusBar")
+        self.progress = QProgressBar(status)
+        self.progress.setObjectName("loadProgress")
+        self.progress.setRange(0, 0)  # the core reports no progress yet: busy indicator
+        self.progress.setMaximumWidth(140)
+        self.progress.setTextVisible(False)
+        self.cancel_button = QToolButton(status)
+        self.cancel_button.setObjectName("cancelLoad")
+        self.cancel_button.setText("Cancel")
+        self.cancel_button.setToolTip("Stop waiting for this library")
+        self.path_label = QLabel(status)
+        self.path_label.setObjectName("statusPath")
+        self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.skills_label = QLabel(status)
+        self.skills_label.setObjectName("statusSkills")
+        self.problems_label = QLabel(status)
+        self.problems_label.setObjectName("statusProblems")
+        self._separators = [secondary(QLabel("·", status)) for _ in range(2)]
+        for widget in (self.progress, self.cancel_button, self.path_label, self._separators[0],
+                       self.skills_label, self._separators[1], self.problems_label):
+            status.addPermanentWidget(widget)
+        self.progress.hide()
+        self.cancel_button.hide()
+
+    def _wire(self) -> None:
+        a = self.commands
+        a.on("file.open", self.choose_library)
+        a.on("file.demo", self.open_demo)
+        a.on("file.new_skill", self.new_skill)
+        a.on("file.quit", self.close)
+        a.on("edit.undo", self.ctx.undo)
+        a.on("edit.redo", self.ctx.redo)
+        a.on("edit.palette", self.show_command_palette)
+        a.on("view.skill", lambda: self.show_pane("editor"))
+        a.on("view.recall", lambda: self.show_pane("recall"))
+        a.on("view.usage", lambda: self.show_pane("heatmap"))
+        a.on("tools.dream", lambda: self.show_pane("dream"))
+        a.on("help.about", self.show_about)
+
+        self.ctx.libraryChanged.connect(self._on_library_changed)
+        self.ctx.historyChanged.connect(self._update_history_actions)
+        self.ctx.changeApplied.connect(self._on_change_applied)
+        self.ctx.statusMessage.connect(self.statusBar().showMessage)
+        self.ctx.operationFailed.connect(
+            lambda message: self.show_error("The library was not changed", message))
+        self.ctx.recentChanged.connect(self._fill_recent_menu)
+
+        self.loader.started.connect(lambda text: self.statusBar().showMessage(text))
+        self.loader.busyChanged.connect(self._on_busy_changed)
+        self.loader.loaded.connect(self._on_loaded)
+        self.loader.failed.connect(self._on_load_failed)
+        self.loader.cancelled.connect(lambda: self.statusBar().showMessage("Opening cancelled",
+                                                                           5000))
+        self.cancel_button.clicked.connect(self.loader.cancel)
+
+    # ---------------------------------------------------------------- opening
+
+    def open_path(self, path: Path | str) -> None:
+        """Open an agent directory (or its ``skills/`` folder) off the UI thread."""
+        path = Path(path).expanduser()
+        self._load(path_opener(path), f"Opening {path}…")
+
+    def open_demo(self) -> None:
+        """Install the demo library on first use and open it, off the UI thread."""
+        self._load(demo_opener(), "Opening the demo library…")
+
+    def _load(self, opener: Opener, description: str) -> None:
+        self.loader.load(opener, description)
+
+    def choose_library(self) -> None:
+        start = str(self.ctx.library.agent_dir.parent) if self.ctx.library else str(Path.home())
+        chosen = QFileDialog.getExistingDirectory(
+            self, "Open a RockBot agent directory or its skills folder", start)
+        if chosen:
+            self.open_path(chosen)
+
+    def _on_loaded(self, library: Library) -> None:
+        self.ctx.set_library(library, remember=self.interactive)
+        problems = len(library.problems)
+        message = f"Opened {library.agent_dir}"
+        if problems:
+            message += f" ({_plural(problems, 'file')} could not be loaded: see Problems)"
+        self.statusBar().showMessage(message, 8000)
+        self.loadFinished.emit("")
+
+    def _on_load_failed(self, message: str) -> None:
+        self.show_error("Could not open the library", message)
+        self.loadFinished.emit(message)
+
+    def _on_busy_changed(self, busy: bool) -> None:
+        self.progress.setVisible(busy)
+        self.cancel_button.setVisible(busy)
+        for action_id in ("file.open", "file.demo", "file.new_skill"):
+            self.commands[action_id].setEnabled(not busy and (
+                action_id != "file.new_skill" or self.ctx.library is not None))
+        self.recent_menu.setEnabled(not busy)
+
+    # ---------------------------------------------------------------- state shown
+
+    def _on_library_changed(self, library: Library | None) -> None:
+        if library is None:
+            self.setWindowTitle("No library")
+            self.path_label.setText("No library open")
+            self.path_label.setToolTip("")
+            self.skills_label.clear()
+            self.problems_label.clear()
+            for separator in self._separators:
+                separator.hide()
+            self.problems_dock.hide()
+        else:
+            self.setWindowTitle(library.agent_dir.name)
+            self.path_label.setText(str(library.agent_dir))
+            self.path_label.setToolTip(f"Skills folder: {library.skills_dir}")
+            self._update_counts()
+            for separator in self._separators:
+                separator.show()
+            self.problems_dock.setVisible(bool(library.problems))
+        self.commands["file.new_skill"].setEnabled(library is not None and not self.loader.busy)
+        self._update_history_actions()
+
+    def _update_counts(self) -> None:
+        library = self.ctx.library
+        if library is None:
+            return
+        problems = len(library.problems)
+        self.skills_label.setText(_plural(len(library), "skill"))
+        self.problems_label.setText(_plural(problems, "problem"))
+        self.problems_dock.setWindowTitle(f"Problems ({problems})" if problems else "Problems")
+
+    def _on_change_applied(self, change: ChangeSet) -> None:
+        del change
+        self._update_counts()
+
+    def _update_history_actions(self) -> None:
+        library = self.ctx.library
+        history = library.history if library is not None else None
+        for action_id, word, label in (
+            ("edit.undo", "&Undo", history.undo_label() if history else None),
+            ("edit.redo", "&Redo", history.redo_label() if history else None),
+        ):
+            action = self.commands[action_id]
+            action.setEnabled(label is not None)
+            action.setText(f"{word} {_escape_mnemonic(label)}" if label else word)
+
+    def _fill_recent_menu(self) -> None:
+        menu = self.recent_menu
+        menu.clear()
+        paths = self.ctx.recent.paths()
+        for index, path in enumerate(paths, start=1):
+            prefix = f"&{index} " if index < 10 else ""
+            action = menu.addAction(f"{prefix}{_escape_mnemonic(str(path))}")
+            action.setData(str(path))
+            action.triggered.connect(lambda _checked=False, p=path: self.open_path(p))
+        if not paths:
+            menu.addAction("No recent libraries").setEnabled(False)
+        menu.addSeparator()
+        clear = menu.addAction("&Clear List")
+        clear.setObjectName("file.recent.clear")
+        clear.setEnabled(bool(paths))
+        clear.triggered.connect(self.clear_recent)
+
+    def clear_recent(self) -> None:
+        try:
+            self.ctx.recent.clear()
+        except OSError as exc:
+            self.show_error("Could not clear the recent list", str(exc.strerror or exc))
+        self._fill_recent_menu()
+
+    # ---------------------------------------------------------------- commands
+
+    def show_pane(self, name: str) -> None:
+        """Bring a pane forward: tree, editor, recall, heatmap or dream."""
+        if name == "tree":
+            self.library_dock.show()
+            self.library_dock.raise_()
+            self.library_pane.view.setFocus()
+        elif name == "editor":
+            self.tabs.setCurrentWidget(self.skill_pane)
+        elif name == "recall":
+            self.tabs.setCurrentWidget(self.recall_pane)
+        elif name == "heatmap":
+            self.tabs.setCurrentWidget(self.usage_pane)
+        elif name == "dream":
+            if self.dream_wizard is None:
+                self.dream_wizard = DreamWizard(self.ctx, self)
+                self.dream_wizard.finished.connect(self._forget_dream_wizard)
+                if not self.interactive:
+                    self.dream_wizard.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+            self.dream_wizard.show()
+            self.dream_wizard.raise_()
+        else:
+            raise ValueError(f"unknown pane {name!r} (expected one of {', '.join(PANES)})")
+
+    def _forget_dream_wizard(self) -> None:
+        if self.dream_wizard is not None:
+            self.dream_wizard.deleteLater()
+            self.dream_wizard = None
+
+    def new_skill(self, name: str | None = None) -> None:
+        """Create an empty skill (asks for its name when not given)."""
+        if self.ctx.library is None:
+            return
+        if name is None:
+            name, ok = QInputDialog.getText(
+                self, "New Skill", "Name (use '/' for folders, e.g. research/summarize-paper):")
+            if not ok or not name.strip():
+                return
+            name = name.strip()
+        change = self.ctx.apply(lambda lib: lib.create(name))
+        if change is not None and not change.empty:
+            self.ctx.select_skill(name)
+            self.show_pane("editor")
+
+    def show_command_palette(self) -> None:
+        palette = CommandPalette(self.commands, self)
+        palette.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        palette.open()
+
+    def show_about(self) -> None:
+        QMessageBox.about(
+            self, "About rockskills-gui",
+            f"<p><b>rockskills-gui {__version__}</b></p>"
+            "<p>A workbench for curating an AI agent's skill library in RockBot's format: "
+            "browse and edit skills, test recall, see usage, review a dream run.</p>")
+
+    def show_error(self, title: str, message: str) -> None:
+        """A transient status message and, when interactive, a non-blocking message box."""
+        self.statusBar().showMessage(f"{title}: {message}", 15000)
+        if not self.interactive:
+            return
+        if self.error_box is not None:
+            self.error_box.close()
+        box = QMessageBox(QMessageBox.Icon.Warning, title, message,
+                          QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("errorBox")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.destroyed.connect(self._forget_error_box)
+        self.error_box = box
+        box.open()
+
+    def _forget_error_box(self) -> None:
+        self.error_box = None
+
+    # ---------------------------------------------------------------- layout memory
+
+    def _restore_layout(self) -> None:
+        settings = self.ctx.settings
+        geometry = settings.value("window/geometry")
+        state = settings.value("window/state")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        if isinstance(state, QByteArray):
+            # After restoring, the Problems dock still follows the library (hidden when empty).
+            self.restoreState(state)
+            QTimer.singleShot(0, lambda: self._on_library_changed(self.ctx.library))
+
+    def save_layout(self) -> None:
+        settings = self.ctx.settings
+        settings.setValue("window/geometry", self.saveGeometry())
+        settings.setValue("window/state", self.saveState())
+        settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.interactive:
+            self.save_layout()
+        self.loader.cancel()
+        super().closeEvent(event)

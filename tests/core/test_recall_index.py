@@ -1,0 +1,205 @@
+"""The inverted index against the naive port on random corpora, and incremental == rebuilt."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rockskills_gui.core.bm25 import (
+    count_phrase,
+    document_text,
+    parse_query,
+    to_lower_invariant,
+    tokenize,
+)
+from rockskills_gui.core.bm25_index import Bm25Index
+from rockskills_gui.core.names import fold
+from rockskills_gui.core.recall import SkillRecall
+from rockskills_gui.core.skill import Skill
+from tests.core import reference_bm25
+
+# Words chosen to collide: substrings of each other, case variants, digits, short tokens,
+# non-ASCII that lowers to ASCII (Kelvin) or acts as a separator (U+0130, é, ß).
+WORDS = ["plan", "meeting", "xplan", "meetingx", "Meeting", "PLAN", "aaa", "aaaa", "the", "and",
+         "email", "mail", "send", "abc", "abcd", "bcd", "ab", "a", "2026", "e123", "notes",
+         "\u212aelvin", "kelvin", "İstanbul", "café", "Straße", "ΣΟΣ", "mak"]
+SEPARATORS = [" ", " ", " ", " ", "  ", "-", "_", "/", ".", ", ", "\t", "\n", "\u212a", "é",
+              "İ", " \u212a"]
+SETTINGS = settings(max_examples=150, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+words = st.sampled_from(WORDS)
+
+
+@st.composite
+def texts(draw: st.DrawFn, max_words: int = 8) -> str:
+    parts = draw(st.lists(words, min_size=0, max_size=max_words))
+    out = ""
+    for i, word in enumerate(parts):
+        if i:
+            out += draw(st.sampled_from(SEPARATORS))
+        out += word
+    return out
+
+
+@st.composite
+def names(draw: st.DrawFn) -> str:
+    parts = draw(st.lists(st.sampled_from(WORDS[:20]), min_size=1, max_size=3))
+    seps = draw(st.lists(st.sampled_from(["/", "-", "_"]), min_size=len(parts) - 1,
+                         max_size=len(parts) - 1))
+    return parts[0] + "".join(s + p for s, p in zip(seps, parts[1:], strict=True))
+
+
+@st.composite
+def corpora(draw: st.DrawFn, max_size: int = 12) -> list[tuple[str, str]]:
+    """(name, summary) pairs with case-insensitively unique names."""
+    chosen = draw(st.lists(names(), max_size=max_size, unique_by=fold))
+    summaries = st.one_of(texts(), st.sampled_from(["", "   ", "\u3000"]))
+    return [(name, draw(summaries)) for name in chosen]
+
+
+def reference_ranking(docs: list[tuple[str, str]], query: str) -> list[tuple[str, float]]:
+    return reference_bm25.search(docs, query)
+
+
+def index_ranking(index: Bm25Index, query: str, top: int | None = None,
+                  explain: bool = False) -> list[tuple[str, float]]:
+    hits = index.search(query, top=top, explain=explain)
+    for hit in hits:
+        if explain:
+            assert hit.explanation is not None
+            assert hit.explanation.total == hit.score  # contributions add up exactly
+    return [(h.key, h.score) for h in hits]
+
+
+@SETTINGS
+@given(corpora(), st.lists(texts(max_words=5), min_size=1, max_size=4))
+def test_index_equals_naive_port(corpus: list[tuple[str, str]], queries: list[str]) -> None:
+    docs = [(name, document_text(name, summary)) for name, summary in corpus]
+    index = Bm25Index(docs)
+    for query in queries:
+        expected = reference_ranking(docs, query)
+        full = index_ranking(index, query, explain=True)
+        assert full == expected  # names, order (ties too) and bit-identical scores
+        for top in (1, 2, 5):
+            assert index_ranking(index, query, top=top) == expected[:top]
+
+
+@SETTINGS
+@given(corpora(), texts(max_words=5))
+def test_phrase_document_frequencies_are_exact(corpus: list[tuple[str, str]],
+                                               query: str) -> None:
+    docs = [(name, document_text(name, summary)) for name, summary in corpus]
+    stats = Bm25Index(docs).stats(query)
+    for phrase in parse_query(query).phrases:
+        assert stats.phrase_df[phrase] == sum(1 for _, t in docs if count_phrase(t, phrase))
+        assert stats.phrase_df[phrase] == sum(
+            1 for _, t in docs if reference_bm25.count_occurrences(t, phrase))
+    for term in parse_query(query).terms:
+        assert stats.term_df[term] == sum(1 for _, t in docs if term in tokenize(t))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_tokenizer_equals_split_of_lower_invariant(text: str) -> None:
+    lowered = to_lower_invariant(text)
+    assert len(lowered) == len(text)
+    expected = [t for t in re.split(r"[^a-z0-9]+", lowered) if len(t) >= 3]
+    assert tokenize(text) == expected == reference_bm25.tokenize(text)
+
+
+# ---------------------------------------------------------------- incremental updates
+
+ops = st.one_of(
+    st.tuples(st.just("add"), names(), texts()),
+    st.tuples(st.just("remove"), st.integers(0, 50), st.none()),
+    st.tuples(st.just("replace"), st.integers(0, 50), texts()),
+    st.tuples(st.just("rename"), st.integers(0, 50), names()),
+    st.tuples(st.just("shuffle"), st.randoms(use_true_random=False), st.none()),
+    st.tuples(st.just("query"), texts(max_words=4), st.none()),
+)
+
+
+@SETTINGS
+@given(corpora(max_size=8), st.lists(ops, max_size=25), st.lists(texts(max_words=4),
+                                                                 min_size=1, max_size=3))
+def test_incremental_equals_rebuild(corpus: list[tuple[str, str]], steps: list,
+                                    queries: list[str]) -> None:
+    index = Bm25Index((n, document_text(n, s)) for n, s in corpus)
+    model: list[tuple[str, str]] = [(n, document_text(n, s)) for n, s in corpus]  # order
+    for op, a, b in steps:
+        keys = [k for k, _ in model]
+        if op == "add" and a not in keys:
+            index.add(a, b)
+            model.append((a, b))
+        elif op == "remove" and keys:
+            key = keys[a % len(keys)]
+            index.remove(key)
+            model = [(k, t) for k, t in model if k != key]
+        elif op == "replace" and keys:
+            i = a % len(keys)
+            index.replace(keys[i], b)
+            model[i] = (keys[i], b)
+        elif op == "rename" and keys and b not in keys:
+            i = a % len(keys)
+            text = document_text(b, "renamed " + model[i][1])
+            index.replace(keys[i], text, new_key=b)
+            model[i] = (b, text)
+        elif op == "shuffle" and keys:
+            a.shuffle(model)
+            index.set_order([k for k, _ in model])
+        elif op == "query":  # interleaved queries exercise the lazy norm and the tf cache
+            assert index_ranking(index, a) == reference_ranking(model, a)
+        assert index.keys() == [k for k, _ in model]
+    rebuilt = Bm25Index(index.documents())
+    assert rebuilt.total_tokens == index.total_tokens
+    assert rebuilt.vocabulary_size() == index.vocabulary_size()
+    for query in queries:
+        expected = reference_ranking(model, query)
+        assert index_ranking(index, query, explain=True) == expected
+        assert index_ranking(rebuilt, query) == expected
+        assert index_ranking(index, query, top=3) == expected[:3]
+
+
+def test_slot_reuse_keeps_candidate_order() -> None:
+    index = Bm25Index([("a", "shared word"), ("b", "shared word"), ("c", "shared word")])
+    index.remove("a")
+    index.add("d", "shared word")  # reuses a's slot but goes to the end of the order
+    assert index.keys() == ["b", "c", "d"]
+    assert [h.key for h in index.search("shared", top=None)] == ["b", "c", "d"]
+    index.replace("b", "shared word too", new_key="e")  # a rename keeps its place
+    assert index.keys() == ["e", "c", "d"]
+    index.set_order(["d", "c", "e"])
+    assert [h.key for h in index.search("word", top=None)][:2] == ["d", "c"]
+
+
+def test_skill_recall_sync_follows_library_changes() -> None:
+    skills = [Skill(name="mcp/email", summary="Send email"),
+              Skill(name="plan-meeting", summary="Plan a meeting"),
+              Skill(name="notes", summary="Meeting notes")]
+    recall = SkillRecall(skills)
+    assert [h.name for h in recall.search("meeting")] == ["plan-meeting", "notes"]
+    changed = [skills[2], Skill(name="Plan-Meeting", summary="Plan a meeting"), skills[0],
+               Skill(name="agenda", summary="meeting agenda")]
+    recall.sync(changed)
+    fresh = SkillRecall(changed)
+    for query in ("meeting", "send email", "plan meeting agenda"):
+        assert [(h.name, h.score) for h in recall.search(query, top=None)] == \
+            [(h.name, h.score) for h in fresh.search(query, top=None)]
+    assert recall.get("plan-meeting") is not None
+    assert recall.get("plan-meeting").name == "Plan-Meeting"  # type: ignore[union-attr]
+    recall.rename("agenda", Skill(name="meetings/agenda", summary="meeting agenda"))
+    assert [s.name for s in recall.skills()] == ["notes", "Plan-Meeting", "mcp/email",
+                                                 "meetings/agenda"]
+    recall.remove("NOTES")
+    assert "notes" not in [h.name for h in recall.search("meeting", top=None)]
+
+
+def test_top_k_keeps_ties_at_the_cut_in_candidate_order() -> None:
+    index = Bm25Index([(f"d{i}", "alpha beta" if i % 3 else "alpha") for i in range(30)])
+    full = index.search("alpha", top=None)
+    for k in range(1, 31):
+        assert index.search("alpha", top=k) == full[:k]
+    assert index.search("alpha", top=0) == []
