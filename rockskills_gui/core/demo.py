@@ -10,10 +10,12 @@ format.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,7 @@ DEMO_ANCHOR = Timestamp.parse("2026-11-22T12:00:00+00:00")
 DEMO_RESOURCE = "demo-library"
 TIMESTAMP_KEYS = frozenset({"timestamp", "createdAt", "updatedAt", "lastUsedAt"})
 _PARTIAL_SUFFIX = ".installing"
+_STALE_SECONDS = 600
 
 
 def demo_source_dir() -> Path:
@@ -77,9 +80,12 @@ def install_demo(dest: Path, now: Timestamp | None = None) -> Path:
 
 
 def _remove_partial_installs(dest: Path) -> None:
+    """Delete temp folders of killed installs (old enough not to belong to a running one)."""
+    cutoff = time.time() - _STALE_SECONDS
     for leftover in dest.parent.glob(f".{dest.name}.*{_PARTIAL_SUFFIX}"):
-        if leftover.is_dir():
-            shutil.rmtree(leftover, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            if leftover.is_dir() and leftover.stat().st_mtime < cutoff:
+                shutil.rmtree(leftover, ignore_errors=True)
 
 
 # ---------------------------------------------------------------- shifting

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -259,6 +261,34 @@ def test_all_skill_timestamps_are_utc_ticks_text() -> None:
             assert value[key] is None or TS_TEXT.match(value[key]), (path, key)
 
 
+def _timestamps(value: Any) -> list[str]:
+    """Every timestamp string in a parsed JSON value (nulls skipped)."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in TS_KEYS and isinstance(item, str):
+                found.append(item)
+            else:
+                found.extend(_timestamps(item))
+    elif isinstance(value, list):
+        for item in value:
+            found.extend(_timestamps(item))
+    return found
+
+
+def test_nothing_happens_after_the_anchor() -> None:
+    found = 0
+    for rel, data in tree(SOURCE).items():
+        if rel == "README.md":
+            continue
+        values = ([json.loads(x) for x in data.decode().splitlines()] if rel.endswith(".jsonl")
+                  else [json.loads(data)])
+        for text in _timestamps(values):
+            found += 1
+            assert ts(text) <= DEMO_ANCHOR.utc_ticks, (rel, text)
+    assert found > 700
+
+
 # ---------------------------------------------------------------- generator
 
 
@@ -386,7 +416,12 @@ def test_interrupted_install_leaves_nothing(tmp_path: Path,
     monkeypatch.setattr(demo, "shift_file", real)
     stale = tmp_path / ".demo-library.deadbeef.installing"  # e.g. left by a killed process
     (stale / "skills").mkdir(parents=True)
+    running = tmp_path / ".demo-library.0badcafe.installing"  # another instance, still busy
+    running.mkdir()
+    os.utime(stale, (time.time() - 3600, time.time() - 3600))
     install_demo(dest, now=DEMO_ANCHOR)
+    assert running.is_dir()
+    running.rmdir()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo-library"]
     assert Library.open(dest).problems == []
 
