@@ -13,6 +13,7 @@ from rockskills_gui import __version__
 COMMAND_MODULES = (
     "rockskills_gui.commands.library_cmds",
     "rockskills_gui.commands.recall",
+    "rockskills_gui.commands.usage",
 )
 
 

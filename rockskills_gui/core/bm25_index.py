@@ -20,10 +20,15 @@ Layout (per document *slot*; slots of removed documents are reused):
   its own slot only).
 
 Rows of one document are appended together, so they are contiguous in every posting; removal
-deletes that block. Scores accumulate in RockBot's order (terms, then phrases, each in query
-order) and every operation is an IEEE double operation on the same operands as the scalar
-formulas in ``bm25``, so scores are bit-identical to a naive evaluation and to a full rebuild.
-Ties are broken by candidate order (``pos``), never by slot.
+deletes that block (postings are ``array('i')``: compact, appendable, viewed by numpy without a
+copy). Run strings are interned as ids and never forgotten (a few bytes per distinct word).
+Not thread-safe: use one index from one thread at a time.
+
+Scores accumulate in RockBot's order (terms, then phrases, each in query order) and every
+operation is an IEEE double operation on the same operands as the scalar formulas in ``bm25``,
+so scores are bit-identical to a naive evaluation and to a full rebuild. Ties are broken by
+candidate order (``pos``), never by slot. Top-k uses linear-time partitioning (the vectorised
+counterpart of a heap), then sorts only the k winners.
 """
 
 from __future__ import annotations
@@ -177,8 +182,9 @@ class Bm25Index:
 
     def keys(self) -> list[str]:
         """Keys in candidate order."""
-        slots = sorted(self._slot_of.values(), key=lambda s: int(self._pos[s]))
-        return [self._keys[s] for s in slots]  # type: ignore[misc]
+        slots = np.fromiter(self._slot_of.values(), dtype=np.intp, count=len(self._slot_of))
+        ordered = slots[np.argsort(self._pos[slots], kind="stable")]
+        return [self._keys[s] for s in ordered.tolist()]  # type: ignore[misc]
 
     def documents(self) -> Iterator[tuple[str, str]]:
         """``(key, text)`` in candidate order (what a full rebuild would be given)."""
@@ -427,15 +433,12 @@ class Bm25Index:
                explain: bool = False) -> list[Hit]:
         """Documents with score > 0, best first, ties in candidate order; ``top=None``: all."""
         scores, stats = self.scores(query)
-        matched = np.flatnonzero(scores)
+        matched = np.flatnonzero(scores > 0.0)  # contributions are > 0; a bool mask is faster
         if top is not None:
             if top <= 0:
                 return []
             if len(matched) > top:
-                values = scores[matched]
-                cut = len(values) - top
-                threshold = np.partition(values, cut)[cut]
-                matched = matched[values >= threshold]  # keeps every tie at the cut
+                matched = self._top_candidates(scores, matched, top)
         order = np.lexsort((self._pos[matched], -scores[matched]))
         chosen = matched[order[:top] if top is not None else order].tolist()
         return [
@@ -443,6 +446,22 @@ class Bm25Index:
                 explanation=self._explain_slot(slot, stats) if explain else None)
             for i, slot in enumerate(chosen)
         ]
+
+    def _top_candidates(self, scores: np.ndarray, matched: np.ndarray, top: int) -> np.ndarray:
+        """The ``top`` best of ``matched`` (unordered), ties at the cut won by candidate order.
+
+        Linear time: one partition for the score threshold, one for the tied positions (large
+        tie groups are common: every document matching only "the" with the same length).
+        """
+        values = scores[matched]
+        cut = len(values) - top
+        threshold = np.partition(values, cut)[cut]
+        above = matched[values > threshold]
+        tied = matched[values == threshold]
+        need = top - len(above)  # >= 1: the threshold itself is among the best ``top``
+        if len(tied) > need:
+            tied = tied[np.argpartition(self._pos[tied], need - 1)[:need]]
+        return np.concatenate((above, tied))
 
     def explain(self, query: str | QueryPlan, key: str) -> Explanation:
         """The contributions behind ``key``'s score for ``query`` (empty when it does not match)."""

@@ -7,6 +7,7 @@ pushes the change set on the history. Undo/redo apply the inverse the same caref
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,9 +15,9 @@ from pathlib import Path
 from rockskills_gui.core import fileio
 from rockskills_gui.core.changes import ChangeSet, ConflictError, FileChange, History, LibraryError
 from rockskills_gui.core.names import InvalidNameError, fold, sort_key, validate_name
-from rockskills_gui.core.problems import Problem
+from rockskills_gui.core.problems import Problem, ProblemKind
 from rockskills_gui.core.skill import Skill, skill_from_bytes, skill_to_bytes
-from rockskills_gui.core.stores.rockbot import Layout, LoadedFile, scan
+from rockskills_gui.core.stores.rockbot import Layout, LoadedFile, read_skill_file, scan
 from rockskills_gui.core.timestamps import Timestamp
 
 Clock = Callable[[], Timestamp]
@@ -48,6 +49,25 @@ class Reference:
     target: str
 
 
+@dataclass(frozen=True)
+class DiskChanges:
+    """What :meth:`Library.refresh` found changed on disk (names as the library spells them)."""
+
+    updated: tuple[str, ...] = ()
+    created: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+    problems_changed: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not (self.updated or self.created or self.deleted or self.problems_changed)
+
+    def as_change_set(self) -> ChangeSet:
+        """The same news as a file-less change set (the app wrote nothing), for listeners."""
+        return ChangeSet(label="Changed on disk", created=self.created, updated=self.updated,
+                         deleted=self.deleted)
+
+
 class Library:
     """A RockBot agent directory's skills, problems and change history."""
 
@@ -76,6 +96,87 @@ class Library:
         self._order = [self._store(item) for item in loaded]
         self.problems = problems
 
+    def refresh(self, paths: Iterable[Path]) -> DiskChanges:
+        """Re-read skill files, or folders, that someone else (a running agent, an editor) changed.
+
+        A file is compared byte for byte with what the library last read or wrote: changed
+        bytes load again in the same load-order slot, a vanished file drops its skill, a new
+        file is added at the end, and a file that no longer parses becomes a problem. A folder
+        stands for the ``.json`` files that appeared in it or vanished from it (not sub-folders,
+        and not files changed in place: name those), plus its problem files. Paths outside the
+        skills folder are ignored. Nothing is written.
+        """
+        files: set[Path] = set()
+        for raw_path in paths:
+            path = Path(raw_path)
+            if path != self.skills_dir and self.skills_dir not in path.parents:
+                continue
+            if path.is_dir():
+                files.update(self._appeared_or_vanished(path))
+                files.update(p for p in self._problem_paths() if p.parent == path)
+            elif path.suffix == ".json":
+                files.add(path)
+        updated: list[str] = []
+        created: list[str] = []
+        deleted: list[str] = []
+        problems_before = list(self.problems)
+        for path in sorted(files):
+            key = self._by_path.get(path)
+            raw = fileio.read_or_none(path)
+            if key is not None and raw == self._entries[key].raw:
+                continue
+            if key is None:
+                self.problems = [p for p in self.problems
+                                 if self.agent_dir / p.path != path]
+            if raw is None:
+                if key is not None:
+                    deleted.append(self._drop(key))
+                continue
+            result = read_skill_file(self.layout, path)
+            if isinstance(result, LoadedFile) and key is not None \
+                    and fold(result.skill.name) == key:
+                self._store(result)  # same slot in the load order
+                updated.append(result.skill.name)
+                continue
+            if key is not None:
+                deleted.append(self._drop(key))
+            if isinstance(result, Problem):
+                self.problems.append(result)
+            elif fold(result.skill.name) in self._entries:
+                existing = self._entries[fold(result.skill.name)].skill.name
+                self.problems.append(Problem(
+                    path=self.layout.display_path(path), kind=ProblemKind.CASE_COLLISION,
+                    name=result.skill.name,
+                    message=f"names differ only by case ('{existing}', '{result.skill.name}'); "
+                            "RockBot keeps one of them at random (the last file it enumerates)"))
+            else:
+                self._order.append(self._store(result))
+                created.append(result.skill.name)
+        return DiskChanges(tuple(updated), tuple(created), tuple(deleted),
+                           problems_changed=self.problems != problems_before)
+
+    def refresh_skill(self, name: str) -> DiskChanges:
+        """:meth:`refresh` one skill's file."""
+        return self.refresh([self.entry(name).path])
+
+    def _appeared_or_vanished(self, folder: Path) -> set[Path]:
+        try:
+            with os.scandir(folder) as entries:
+                on_disk = {Path(e.path) for e in entries
+                           if e.name.endswith(".json") and e.is_file(follow_symlinks=True)}
+        except OSError:
+            on_disk = set()
+        known = {p for p in self._by_path if p.parent == folder}
+        return on_disk ^ known
+
+    def _problem_paths(self) -> list[Path]:
+        return [self.agent_dir / p.path for p in self.problems]
+
+    def _drop(self, key: str) -> str:
+        entry = self._entries.pop(key)
+        del self._by_path[entry.path]
+        self._order.remove(key)
+        return entry.skill.name
 
     @property
     def agent_dir(self) -> Path:
@@ -158,6 +259,19 @@ class Library:
         change = ChangeSet(label=f"Create '{name}'",
                            files=(FileChange(path, None, skill_to_bytes(skill)),),
                            created=(name,))
+        return self._apply(change, record=True)
+
+    def restore(self, skill: Skill) -> ChangeSet:
+        """Write ``skill`` as a new file again, keeping createdAt, lastUsedAt and seeAlso.
+
+        For a skill deleted on disk while it was being edited; updatedAt = now.
+        """
+        self._check_new_name(skill.name)
+        skill = skill.model_copy(update={"updated_at": self.clock()})
+        change = ChangeSet(label=f"Restore '{skill.name}'",
+                           files=(FileChange(self.layout.path_for(skill.name), None,
+                                             skill_to_bytes(skill)),),
+                           created=(skill.name,))
         return self._apply(change, record=True)
 
     def save(self, skill: Skill, touch: bool = True) -> ChangeSet:

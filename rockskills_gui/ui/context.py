@@ -8,14 +8,14 @@ so panes refresh from ``changeApplied`` and never write files themselves.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, Signal
 
 from rockskills_gui.core.appdirs import config_dir, demo_library_dir
 from rockskills_gui.core.changes import ChangeSet, LibraryError
-from rockskills_gui.core.library import Library
+from rockskills_gui.core.library import DiskChanges, Library
 from rockskills_gui.core.names import fold
 from rockskills_gui.core.recent import RecentLibraries
 
@@ -35,6 +35,7 @@ class AppContext(QObject):
         statusMessage(str, int): a transient status-bar message and its timeout in ms.
         operationFailed(str): a core operation refused or failed; one readable sentence.
         recentChanged(): the recent-libraries list changed.
+        dirtyChanged(str): that skill's editor buffer became dirty or clean (see ``dirty_names``).
     """
 
     libraryChanged = Signal(object)
@@ -44,12 +45,16 @@ class AppContext(QObject):
     statusMessage = Signal(str, int)
     operationFailed = Signal(str)
     recentChanged = Signal()
+    dirtyChanged = Signal(str)
 
     def __init__(self, recent: RecentLibraries | None = None,
                  settings: QSettings | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.library: Library | None = None
         self.current_skill: str = ""
+        # Skills (spelled as the library spells them) whose editor buffer holds unsaved edits.
+        self.dirty_names: set[str] = set()
+        self._disk_news = False
         self.recent = recent if recent is not None else RecentLibraries()
         self.settings = settings if settings is not None else QSettings(
             str(config_dir() / "ui.ini"), QSettings.Format.IniFormat, self)
@@ -78,7 +83,13 @@ class AppContext(QObject):
             return False
 
     def select_skill(self, name: str) -> bool:
-        """Make ``name`` the current skill (case-insensitive); False if there is no such skill."""
+        """Make ``name`` the current skill (case-insensitive); False if there is no such skill.
+
+        Ignored while news from disk is delivered: a view re-selecting a row as it rebuilds must
+        not move the user away from the skill they are editing (even one whose file vanished).
+        """
+        if self._disk_news:
+            return self.library is not None and self.library.get(name) is not None
         lib = self.library
         skill = lib.get(name) if lib is not None and name else None
         shown = skill.name if skill is not None else ""
@@ -128,6 +139,42 @@ class AppContext(QObject):
         if any(fold(name) == current for name in change.deleted):
             self.current_skill = ""
             self.currentSkillChanged.emit("")
+
+    def refresh_from_disk(self, paths: Iterable[Path]) -> DiskChanges | None:
+        """Re-read files someone else changed (see :meth:`Library.refresh`).
+
+        Listeners hear the news as a file-less change set on ``changeApplied``; the current
+        skill is kept even when its file vanished (the editor marks it, it is not dropped).
+        """
+        if self.library is None:
+            return None
+        try:
+            changes = self.library.refresh(paths)
+        except OSError as exc:
+            self.operationFailed.emit(f"could not re-read the library: {exc.strerror or exc}")
+            return None
+        if not changes.empty:
+            self._disk_news = True
+            try:
+                self.changeApplied.emit(changes.as_change_set())
+            finally:
+                self._disk_news = False
+        return changes
+
+    @property
+    def delivering_disk_news(self) -> bool:
+        """True while ``changeApplied`` carries news from disk (see :meth:`select_skill`)."""
+        return self._disk_news
+
+    def set_dirty(self, name: str, dirty: bool) -> None:
+        """Record whether ``name``'s editor buffer holds unsaved edits (emits dirtyChanged)."""
+        if dirty == (name in self.dirty_names):
+            return
+        if dirty:
+            self.dirty_names.add(name)
+        else:
+            self.dirty_names.discard(name)
+        self.dirtyChanged.emit(name)
 
     def status(self, message: str, timeout_ms: int = 5000) -> None:
         self.statusMessage.emit(message, timeout_ms)

@@ -13,7 +13,6 @@ from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -31,10 +30,11 @@ from rockskills_gui.ui.actions import ActionRegistry
 from rockskills_gui.ui.context import AppContext
 from rockskills_gui.ui.palette import CommandPalette
 from rockskills_gui.ui.panes.dream import DreamWizard
-from rockskills_gui.ui.panes.library_pane import LibraryPane
-from rockskills_gui.ui.panes.placeholder import recall_placeholder, usage_placeholder
+from rockskills_gui.ui.panes.editor_pane import EditorPane
+from rockskills_gui.ui.panes.placeholder import recall_placeholder
 from rockskills_gui.ui.panes.problems_pane import ProblemsPane
-from rockskills_gui.ui.panes.skill_pane import SkillPane
+from rockskills_gui.ui.panes.tree_pane import TreePane
+from rockskills_gui.ui.panes.usage_pane import UsagePane
 from rockskills_gui.ui.theme import secondary
 from rockskills_gui.ui.workers import LibraryLoader, Opener, demo_opener, path_opener
 
@@ -70,6 +70,7 @@ class MainWindow(QMainWindow):
         self.loader = LibraryLoader(self)
         self.error_box: QMessageBox | None = None
         self.dream_wizard: DreamWizard | None = None
+        self._close_confirmed = False  # the unsaved-edits prompt was answered
         self.setWindowTitle("No library")
 
         self.commands = ActionRegistry(self)
@@ -86,9 +87,10 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("workspaceTabs")
         self.tabs.setDocumentMode(True)
-        self.skill_pane = SkillPane(self.ctx, self.tabs)
+        self.skill_pane = EditorPane(self.ctx, remember=self.interactive, parent=self.tabs)
         self.recall_pane = recall_placeholder(self.tabs)
-        self.usage_pane = usage_placeholder(self.tabs)
+        self.usage_pane = UsagePane(self.ctx, self.tabs)
+        self.usage_pane.openSkillRequested.connect(lambda _name: self.show_pane("editor"))
         self.tabs.addTab(self.skill_pane, "Skill")
         self.tabs.addTab(self.recall_pane, "Recall")
         self.tabs.addTab(self.usage_pane, "Usage")
@@ -96,7 +98,8 @@ class MainWindow(QMainWindow):
 
         self.library_dock = QDockWidget("Library", self)
         self.library_dock.setObjectName("libraryDock")
-        self.library_pane = LibraryPane(self.ctx, self.library_dock)
+        self.library_pane = TreePane(self.ctx, self.library_dock)
+        self.library_pane.openRequested.connect(lambda _name: self.show_pane("editor"))
         self.library_dock.setWidget(self.library_pane)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.library_dock)
 
@@ -164,6 +167,9 @@ class MainWindow(QMainWindow):
         a.on("view.usage", lambda: self.show_pane("heatmap"))
         a.on("tools.dream", lambda: self.show_pane("dream"))
         a.on("help.about", self.show_about)
+        a.on("view.focus_tree", lambda: self.show_pane("tree"))
+        self.library_pane.bind_actions(a)
+        self.skill_pane.connect_actions(a)
 
         self.ctx.libraryChanged.connect(self._on_library_changed)
         self.ctx.historyChanged.connect(self._update_history_actions)
@@ -193,7 +199,8 @@ class MainWindow(QMainWindow):
         self._load(demo_opener(), "Opening the demo library…")
 
     def _load(self, opener: Opener, description: str) -> None:
-        self.loader.load(opener, description)
+        self.skill_pane.resolve_unsaved(lambda: self.loader.load(opener, description),
+                                        "opening another library")
 
     def choose_library(self) -> None:
         start = str(self.ctx.library.agent_dir.parent) if self.ctx.library else str(Path.home())
@@ -328,12 +335,9 @@ class MainWindow(QMainWindow):
         """Create an empty skill (asks for its name when not given)."""
         if self.ctx.library is None:
             return
-        if name is None:
-            name, ok = QInputDialog.getText(
-                self, "New Skill", "Name (use '/' for folders, e.g. research/summarize-paper):")
-            if not ok or not name.strip():
-                return
-            name = name.strip()
+        if name is None:  # the tree pane asks, validating the name as it is typed
+            self.library_pane.new_skill()
+            return
         change = self.ctx.apply(lambda lib: lib.create(name))
         if change is not None and not change.empty:
             self.ctx.select_skill(name)
@@ -389,7 +393,16 @@ class MainWindow(QMainWindow):
         settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._close_confirmed and self.skill_pane.unsaved_buffers():
+            event.ignore()  # ask first (Save all / Discard / Cancel), then close again
+            self.skill_pane.resolve_unsaved(self._close_after_prompt)
+            return
         if self.interactive:
             self.save_layout()
         self.loader.cancel()
         super().closeEvent(event)
+
+    def _close_after_prompt(self) -> None:
+        self._close_confirmed = True
+        if not self.close():
+            self._close_confirmed = False

@@ -72,6 +72,9 @@ class ProblemsModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.HEADERS)
 
+    def problem_at(self, row: int) -> Problem | None:
+        return self._problems[row] if 0 <= row < len(self._problems) else None
+
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or not 0 <= index.row() < len(self._problems):
             return None

@@ -203,3 +203,27 @@ def test_top_k_keeps_ties_at_the_cut_in_candidate_order() -> None:
     for k in range(1, 31):
         assert index.search("alpha", top=k) == full[:k]
     assert index.search("alpha", top=0) == []
+
+
+def test_avgdl_returning_to_its_old_value_still_renormalises_edited_documents() -> None:
+    """Two edits whose lengths cancel out leave avgdl unchanged but change both documents."""
+    index = Bm25Index([("a", "alpha beta"), ("b", "alpha beta gamma delta"), ("c", "alpha")])
+    index.search("alpha")  # norms computed
+    index.replace("a", "alpha beta gamma delta epsilon")  # +3 tokens: avgdl changes
+    index.replace("b", "alpha")  # -3 tokens: avgdl is back where it was
+    docs = list(index.documents())
+    expected = reference_bm25.search(docs, "alpha beta")
+    assert index_ranking(index, "alpha beta") == expected
+    assert index_ranking(Bm25Index(docs), "alpha beta") == expected
+
+
+def test_ties_at_the_cut_follow_imposed_order_not_slots() -> None:
+    keys = [f"d{i:02d}" for i in range(20)]
+    index = Bm25Index((k, "same words here") for k in keys)
+    index.set_order(list(reversed(keys)))
+    for top in (1, 3, 7, 19):
+        assert [h.key for h in index.search("words", top=top)] == list(reversed(keys))[:top]
+    index.remove("d05")
+    index.add("zz", "same words here")  # reuses d05's slot, ranks last among ties
+    assert [h.key for h in index.search("words", top=None)][-1] == "zz"
+    assert [h.key for h in index.search("words", top=19)][-1] == "d00"  # zz is 20th

@@ -18,6 +18,7 @@ HERE = Path(__file__).resolve().parent
 OFFSCREEN_NOISE = (
     r"This plugin does not support propagateSizeHints\(\)",
     r"This plugin does not support raise\(\)",
+    r"This plugin does not support grabbing the keyboard",  # popups (e.g. a completer)
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import QMessageBox
 
 from rockskills_gui.core.library import Library
@@ -14,9 +15,17 @@ from rockskills_gui.ui.models import NAME_ROLE
 from tests.ui.conftest import make_writable, open_window
 
 
-def list_names(window: MainWindow) -> list[str]:
+def list_names(window: MainWindow, parent: QModelIndex | None = None) -> list[str]:
+    """Skill names shown in the Library tree, depth-first in display order."""
     model = window.library_pane.view.model()
-    return [model.index(row, 0).data(NAME_ROLE) for row in range(model.rowCount())]
+    parent = parent or QModelIndex()
+    names = []
+    for row in range(model.rowCount(parent)):
+        index = model.index(row, 0, parent)
+        if index.data(NAME_ROLE):
+            names.append(index.data(NAME_ROLE))
+        names.extend(list_names(window, index))
+    return names
 
 
 def test_opens_the_fixture_with_counts_in_the_status_bar(window: MainWindow, agent: Path) -> None:
@@ -27,8 +36,8 @@ def test_opens_the_fixture_with_counts_in_the_status_bar(window: MainWindow, age
     assert not window.problems_dock.isVisible()  # hidden when empty
     library = window.ctx.library
     assert library is not None
-    assert list_names(window) == [s.name for s in library.listed()]
-    assert window.library_pane.count.text() == "24 skills in List order"
+    assert sorted(list_names(window)) == sorted(s.name for s in library.listed())
+    assert window.library_pane.count.text() == "24 skills · 8 folders"
     assert not window.progress.isVisible()
 
 
@@ -57,14 +66,15 @@ def test_broken_file_is_listed_in_the_problems_dock_and_left_alone(qtbot, agent:
 def test_selecting_a_skill_shows_it_in_the_skill_tab(window: MainWindow) -> None:
     assert window.ctx.select_skill("MCP/EMAIL")  # case-insensitive, like RockBot
     assert window.ctx.current_skill == "mcp/email"
-    assert window.skill_pane.name.text() == "mcp/email"
-    assert "MCP" in window.skill_pane.summary.text()
-    assert window.skill_pane.see_also.text() == "mcp/calendar, schedule-meeting"
+    header = window.skill_pane.header
+    assert header.name.text() == "mcp/email"
+    assert "MCP" in header.summary.text()
+    assert header.see_also.names == ["mcp/calendar", "schedule-meeting"]
     current = window.library_pane.view.currentIndex()
     assert current.data(NAME_ROLE) == "mcp/email"
     # and the other way: clicking in the list makes it current
     view = window.library_pane.view
-    view.setCurrentIndex(view.model().index(0, 0))
+    view.setCurrentIndex(view.model().index(0, 0))  # the tree's first row
     assert window.ctx.current_skill == "a2a"
     assert not window.ctx.select_skill("no-such-skill")
 

@@ -1,12 +1,17 @@
-"""Problems dock: files the core could not load, left untouched (path, kind, message)."""
+"""Problems dock: files the core could not load, left untouched (path, kind, message).
+
+Double-click (or Enter) shows a file as it is on disk, read-only; nothing here is ever written.
+"""
 
 from __future__ import annotations
 
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QHeaderView, QTreeView, QVBoxLayout, QWidget
 
 from rockskills_gui.core.library import Library
 from rockskills_gui.ui.context import AppContext
 from rockskills_gui.ui.models import ProblemsModel
+from rockskills_gui.ui.tree_dialogs import RawFileDialog
 
 
 class ProblemsPane(QWidget):
@@ -30,7 +35,11 @@ class ProblemsPane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
+        self.view.setToolTip("Double-click a file to see it as it is on disk (read-only)")
+        self.view.activated.connect(self.open_raw)
+        self.viewer: RawFileDialog | None = None
         ctx.libraryChanged.connect(self.refresh)
+        ctx.changeApplied.connect(lambda _change: self.refresh(ctx.library))
         self.refresh(ctx.library)
 
     def refresh(self, library: Library | None = None) -> None:
@@ -40,3 +49,17 @@ class ProblemsPane(QWidget):
 
     def count(self) -> int:
         return self.model.rowCount()
+
+    def open_raw(self, index: QModelIndex) -> RawFileDialog | None:
+        """Show the problem file of ``index``'s row read-only (a non-modal viewer)."""
+        library = self.ctx.library
+        problem = self.model.problem_at(index.row()) if index.isValid() else None
+        if library is None or problem is None:
+            return None
+        reason = f"{problem.kind.value}: {problem.message}"
+        viewer = RawFileDialog(library.agent_dir / problem.path, problem.path, reason, self)
+        viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        viewer.destroyed.connect(lambda: setattr(self, "viewer", None))
+        self.viewer = viewer
+        viewer.show()
+        return viewer

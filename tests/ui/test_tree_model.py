@@ -1,0 +1,148 @@
+"""The lazy tree model over the core tree, checked by pytest-qt's model tester."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+
+from rockskills_gui.core.library import Library
+from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.tree import SkillTree, TreeFilter
+from rockskills_gui.ui.models import NAME_ROLE
+from rockskills_gui.ui.tree_model import (
+    BADGES_ROLE,
+    COUNT_ROLE,
+    KIND_ROLE,
+    PATH_ROLE,
+    SPANS_ROLE,
+    Badge,
+    SkillTreeModel,
+)
+
+NOW = Timestamp.parse("2026-11-22T12:00:00+00:00")
+
+
+@pytest.fixture
+def library(agent_copy: Path) -> Library:
+    return Library.open(agent_copy, clock=lambda: NOW)
+
+
+@pytest.fixture
+def model(library: Library) -> SkillTreeModel:
+    model = SkillTreeModel()
+    model.set_library(library)
+    return model
+
+
+def rows(model: SkillTreeModel, parent: QModelIndex | None = None) -> list[str]:
+    parent = parent or QModelIndex()
+    return [model.index(r, 0, parent).data() for r in range(model.rowCount(parent))]
+
+
+def walk(model: SkillTreeModel, parent: QModelIndex | None = None) -> list[str]:
+    parent = parent or QModelIndex()
+    out = []
+    for r in range(model.rowCount(parent)):
+        index = model.index(r, 0, parent)
+        out.append(index.data(PATH_ROLE))
+        out.extend(walk(model, index))
+    return out
+
+
+def test_model_tester_through_changes(qtmodeltester, model, library):
+    qtmodeltester.check(model, force_py=True)
+    # The tester stays connected: every insert/remove/change/reset below is checked as it happens.
+    model.apply_change(library.create("tools/deep/new-skill"))
+    model.apply_change(library.rename_many(model.move_mapping(model.tree.find("mcp"), "srv/mcp")))
+    model.apply_change(library.delete("a2a"))
+    model.set_filter(TreeFilter("summar"))
+    model.apply_change(library.undo())
+    model.set_filter(TreeFilter(never_used=True))
+    model.apply_change(library.undo())
+    model.set_filter(TreeFilter())
+    model.apply_change(library.undo())
+    assert walk(model) == [n.path for n in SkillTree(library.skills())]
+
+
+def test_model_tester_while_filtered(qtmodeltester, model):
+    model.set_filter(TreeFilter("mcp"))
+    qtmodeltester.check(model, force_py=True)
+    model.set_filter(TreeFilter("e", sparse=True))
+    model.set_filter(TreeFilter("no-such-thing"))
+    assert model.rowCount() == 0
+
+
+def test_top_level_rows_counts_and_kinds(model: SkillTreeModel) -> None:
+    top = rows(model)
+    assert top[:4] == ["a2a", "daily-standup", "legacy", "mcp"]  # List order, folders inline
+    mcp = model.index_for("MCP")
+    assert mcp.data() == "mcp" and mcp.data(KIND_ROLE) == "skill+folder"
+    assert mcp.data(COUNT_ROLE) == 3
+    assert rows(model, mcp) == ["calendar", "email", "weather"]
+    legacy = model.index_for("legacy")
+    assert legacy.data(KIND_ROLE) == "folder" and legacy.data(NAME_ROLE) == ""
+    email = model.index_for("mcp/email")
+    assert email.data(NAME_ROLE) == "mcp/email" and email.data(COUNT_ROLE) is None
+    assert email.parent() == mcp
+    assert model.flags(legacy) & Qt.ItemFlag.ItemIsDropEnabled
+    assert not model.flags(email) & Qt.ItemFlag.ItemIsDropEnabled
+    assert model.flags(QModelIndex()) & Qt.ItemFlag.ItemIsDropEnabled  # the top level
+
+
+def test_badges(model: SkillTreeModel, library: Library) -> None:
+    def badges(name: str) -> tuple[Badge, ...]:
+        return model.index_for(name).data(BADGES_ROLE)
+
+    assert badges("mcp/email") == ()
+    assert Badge.SUMMARY_PENDING in badges("travel/expense-report")
+    assert Badge.NEVER_USED in badges("a2a")
+    assert Badge.SPARSE in badges("legacy/fax-sender")  # 118 characters, created 2025
+    assert Badge.SPARSE not in badges("daily-standup")  # short, but three days old
+    model.set_dirty({"MCP/Email"})
+    assert badges("mcp/email") == (Badge.UNSAVED,)
+    model.set_dirty(set())
+    assert badges("mcp/email") == ()
+    model.set_last_used({"A2A": NOW})
+    assert Badge.NEVER_USED not in badges("a2a")
+    # A see-also naming no skill is a problem, shown until the name exists again.
+    model.apply_change(library.update("web", see_also=["nowhere"]))
+    assert Badge.PROBLEM in badges("web")
+    assert "see-also names no skill: &#x27;nowhere&#x27;" in model.index_for("web").data(
+        Qt.ItemDataRole.ToolTipRole)
+    model.apply_change(library.create("nowhere"))
+    assert Badge.PROBLEM not in badges("web")
+
+
+def test_filter_shows_matches_with_ancestors_counts_and_spans(model: SkillTreeModel) -> None:
+    result = model.set_filter(TreeFilter("mcp/e"))
+    assert result is not None and len(result) == 1
+    assert walk(model) == ["mcp", "mcp/email"]
+    mcp = model.index_for("mcp")
+    assert mcp.data(COUNT_ROLE) == 1  # matching skills below, while filtering
+    assert model.index_for("mcp/email").data(SPANS_ROLE) == [(0, 1)]
+    assert mcp.data(SPANS_ROLE) == []  # 'mcp/e' is not in 'mcp'
+    assert not model.index_for("web").isValid()  # filtered out
+    model.set_filter(TreeFilter("MCP"))
+    assert model.index_for("mcp").data(SPANS_ROLE) == [(0, 3)]
+    assert rows(model, model.index_for("mcp")) == ["calendar", "email", "weather"]
+    model.set_filter(TreeFilter("academic"))  # a summary word
+    assert walk(model) == ["research", "research/summarize-paper"]
+    model.set_filter(TreeFilter())
+    assert model.index_for("web").isValid()
+
+
+def test_drop_asks_for_a_move_and_refuses_impossible_drops(qtbot, model: SkillTreeModel) -> None:
+    email, research = model.index_for("mcp/email"), model.index_for("research")
+    data = model.mimeData([email])
+    move = Qt.DropAction.MoveAction
+    with qtbot.waitSignal(model.moveRequested) as blocker:
+        assert model.dropMimeData(data, move, -1, 0, research)
+    assert blocker.args == [{"mcp/email": "research/email"}]
+    assert not model.canDropMimeData(data, move, -1, 0, email)  # not a folder
+    assert not model.canDropMimeData(data, move, -1, 0, model.index_for("mcp"))  # already there
+    folder = model.mimeData([model.index_for("mcp")])
+    assert not model.canDropMimeData(folder, move, -1, 0, model.index_for("mcp"))  # into itself
+    assert model.canDropMimeData(data, move, -1, 0, QModelIndex())  # to the top level
+    assert not model.canDropMimeData(data, Qt.DropAction.CopyAction, -1, 0, research)
