@@ -18,6 +18,11 @@ class ProblemKind(StrEnum):
     NAME_MISMATCH = "name-mismatch"
     CASE_COLLISION = "case-collision"
     MALFORMED_LINES = "malformed-lines"
+    # SKILL.md stores (issue 7)
+    NO_FRONTMATTER = "no-frontmatter"
+    MISSING_DESCRIPTION = "missing-description"
+    DUPLICATE_NAME = "duplicate-name"
+    DISABLED = "disabled"
 
 
 class Problem(BaseModel):
@@ -30,6 +35,7 @@ class Problem(BaseModel):
     message: str
     name: str | None = None  # the name RockBot would load the file under, when it has one
     severity: str = "error"
+    line: int | None = None  # 1-based line the reason points at, when known
 
     def as_json(self) -> dict[str, str]:
         return {"path": self.path, "kind": self.kind.value, "message": self.message}

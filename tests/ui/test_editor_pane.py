@@ -462,6 +462,25 @@ def test_scroll_sync_both_ways(win: MainWindow, qtbot) -> None:
     close_dirty(win)
 
 
+def test_typing_does_not_move_the_editor_when_the_preview_re_renders(win: MainWindow,
+                                                                      qtbot) -> None:
+    pane = open_skill(win, "a2a")
+    pane.current.set_content("\n\n".join(f"## Section {i}\n\nText {i}." for i in range(80)))
+    pane._render_preview()
+    block = pane.current.document.findBlockByNumber(160)
+    cursor = pane.editor.textCursor()
+    cursor.setPosition(block.position())
+    pane.editor.setTextCursor(cursor)
+    pane.editor.centerCursor()
+    pane.editor.setFocus()
+    scroll = pane.editor.verticalScrollBar().value()
+    assert scroll > 0
+    qtbot.keyClicks(pane.editor, "typed")
+    qtbot.waitUntil(lambda: "typed" in pane.preview.toPlainText())
+    assert pane.editor.verticalScrollBar().value() == scroll
+    close_dirty(win)
+
+
 def test_find_in_skill(win: MainWindow, qtbot) -> None:
     pane = open_skill(win, "mcp/email")
     pane.editor.setFocus()

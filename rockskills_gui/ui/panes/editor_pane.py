@@ -169,6 +169,8 @@ class EditorPane(QWidget):
         self.preview.linkRefused.connect(
             lambda url: self.ctx.status(f"Not opened: {url} (only web and mail links open "
                                         "from the preview)", 8000))
+        self.preview.highlighted.connect(
+            lambda url: self.ctx.status(url.toString(), 4000) if not url.isEmpty() else None)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self.page)
         self.splitter.setObjectName("editorSplitter")
         self.splitter.setChildrenCollapsible(False)
@@ -247,10 +249,12 @@ class EditorPane(QWidget):
     # ---------------------------------------------------------------- showing a skill
 
     def _on_library_changed(self, library: Library | None) -> None:
+        self._conflict_queue.clear()
+        if self.conflict_dialog is not None:
+            self.conflict_dialog.close()
         for buffer in list(self.buffers.values()):
             self._drop(buffer)
         self.current = None
-        self._conflict_queue.clear()
         self.watcher.watch(library.skills_dir if library is not None else None)
         self._refresh_candidates()
         self.show_skill(self.ctx.current_skill)
@@ -386,7 +390,11 @@ class EditorPane(QWidget):
         self._render_timer.stop()
         if self.current is None:
             return
-        self.preview.set_markdown(document_text(self.current.document))
+        syncing, self._syncing = self._syncing, True  # re-rendering must not scroll the editor
+        try:
+            self.preview.set_markdown(document_text(self.current.document))
+        finally:
+            self._syncing = syncing
         if self.mode == "split":
             self._sync_from_editor()
 

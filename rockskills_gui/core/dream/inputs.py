@@ -1,0 +1,39 @@
+"""What a dream reads: the skills, the event logs and the instant it runs at."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rockskills_gui.core.events import (
+    ConversationTurn,
+    EventLog,
+    FeedbackEntry,
+    UsageEvent,
+    read_conversation_log,
+    read_feedback,
+    read_usage,
+)
+from rockskills_gui.core.skill import Skill
+from rockskills_gui.core.timestamps import Timestamp
+
+
+@dataclass(frozen=True)
+class DreamInputs:
+    """Event logs and ``now``; the skills come separately because each pass sees a different set."""
+
+    now: Timestamp
+    usage: EventLog[UsageEvent] = field(default_factory=EventLog)
+    feedback: EventLog[FeedbackEntry] = field(default_factory=EventLog)
+    conversation: EventLog[ConversationTurn] = field(default_factory=EventLog)
+
+    @classmethod
+    def read(cls, agent_dir: Path, now: Timestamp) -> DreamInputs:
+        """Read ``skill-usage/``, ``feedback/`` and ``conversation-log/turns.jsonl`` of an agent."""
+        return cls(now=now, usage=read_usage(agent_dir), feedback=read_feedback(agent_dir),
+                   conversation=read_conversation_log(agent_dir))
+
+
+def skills_snapshot(skills: list[Skill] | tuple[Skill, ...]) -> tuple[Skill, ...]:
+    """An immutable copy of a skill list (skills themselves are frozen)."""
+    return tuple(skills)

@@ -1,0 +1,49 @@
+"""The three skill dream passes and RockBot's constants for them (rockbot-skills.md §10, §12)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class DreamPass(StrEnum):
+    """A skill dream pass, in RockBot's order; ``OFFLINE`` marks proposals made without an LLM."""
+
+    GAP = "gap"
+    CONSOLIDATE = "consolidate"
+    OPTIMIZE = "optimize"
+    OFFLINE = "offline"
+
+
+LLM_PASSES = (DreamPass.GAP, DreamPass.CONSOLIDATE, DreamPass.OPTIMIZE)
+
+PRUNE_MONTHS = 18
+USAGE_DAYS = 30
+USAGE_CAP = 10_000
+OPTIMIZE_FEEDBACK_CAP = 1000
+GAP_DAYS = 14
+GAP_FEEDBACK_CAP = 200
+GAP_USAGE_CAP = 10_000
+GAP_MIN_TERM_LEN = 4
+GAP_MIN_SESSIONS = 2
+GAP_TOP_TERMS = 15
+CONTENT_CAP = 800
+CO_USED_SHOWN = 3
+TOP_PAIRS = 10
+MIN_CLUSTER = 2
+
+
+def parse_passes(text: str) -> list[DreamPass]:
+    """``"gap,consolidate"`` -> passes in RockBot's order (raises ValueError on an unknown name)."""
+    wanted: set[DreamPass] = set()
+    for part in text.split(","):
+        part = part.strip().lower()
+        if not part:
+            continue
+        try:
+            dream_pass = DreamPass(part)
+        except ValueError:
+            raise ValueError(f"unknown pass '{part}' (use gap, consolidate, optimize)") from None
+        if dream_pass is DreamPass.OFFLINE:
+            raise ValueError("'offline' is not a pass; use --offline")
+        wanted.add(dream_pass)
+    return [p for p in LLM_PASSES if p in wanted]

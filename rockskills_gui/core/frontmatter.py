@@ -1,0 +1,350 @@
+"""SKILL.md files: split into frontmatter and body, parse leniently, edit without damage.
+
+A file is kept as a :class:`Document` whose parts join back to the exact original text, so an
+unchanged skill is never re-serialized. Frontmatter is read with PyYAML (safe loader, no
+timestamp conversion); when that fails, values holding an unquoted ``": "`` are quoted and the
+parse retried, as the Agent Skills client guidance recommends. Edits replace only the lines of
+the keys that changed (located through PyYAML's node marks); every other line -- unknown keys,
+comments, key order, quoting -- and the file's line endings and BOM stay as they were.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+BOM = b"\xef\xbb\xbf"
+DELIMITER = "---"
+
+
+class FrontmatterError(ValueError):
+    """The file cannot be read as SKILL.md (no frontmatter, unparseable YAML, not a mapping)."""
+
+    def __init__(self, message: str, line: int | None = None, kind: str = "yaml-error") -> None:
+        super().__init__(message)
+        self.line = line  # 1-based line in the whole file, when known
+        self.kind = kind
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that leaves timestamps as strings (values keep their written text)."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    key: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+# ---------------------------------------------------------------- documents
+
+
+@dataclass(frozen=True)
+class Document:
+    """A SKILL.md text cut into parts that concatenate back to the original exactly.
+
+    ``open_line`` and ``close_line`` are the delimiter lines with their own line endings
+    (``close_line`` may lack one at the end of the file); ``frontmatter`` is the text between
+    them; ``body`` everything after. A file without frontmatter has empty delimiter parts.
+    """
+
+    bom: bool
+    open_line: str
+    frontmatter: str
+    close_line: str
+    body: str
+
+    @property
+    def has_frontmatter(self) -> bool:
+        return bool(self.open_line)
+
+    @property
+    def head(self) -> str:
+        """Everything before the body."""
+        return self.open_line + self.frontmatter + self.close_line
+
+    @property
+    def text(self) -> str:
+        return self.head + self.body
+
+    @property
+    def newline(self) -> str:
+        """The line ending of the opening delimiter (else the body's first), ``"\\n"`` by default."""
+        if self.open_line.endswith("\r\n"):
+            return "\r\n"
+        if self.open_line:
+            return "\n"
+        return "\r\n" if "\r\n" in self.body.split("\n", 1)[0] + "\n" else "\n"
+
+    @property
+    def body_line(self) -> int:
+        """1-based line number where the body starts."""
+        return self.head.count("\n") + 1
+
+    def to_bytes(self) -> bytes:
+        return (BOM if self.bom else b"") + self.text.encode("utf-8")
+
+    def with_parts(self, frontmatter: str | None = None, body: str | None = None) -> Document:
+        return Document(self.bom, self.open_line,
+                        self.frontmatter if frontmatter is None else frontmatter,
+                        self.close_line, self.body if body is None else body)
+
+
+def decode(raw: bytes) -> tuple[str, bool]:
+    """Strict UTF-8 text and whether a BOM was present (raises UnicodeDecodeError)."""
+    bom = raw.startswith(BOM)
+    return (raw[3:] if bom else raw).decode("utf-8"), bom
+
+
+def split_document(raw: bytes) -> Document:
+    """Cut a file's bytes into a :class:`Document` (raises UnicodeDecodeError on bad UTF-8)."""
+    text, bom = decode(raw)
+    return split_text(text, bom)
+
+
+def split_text(text: str, bom: bool = False) -> Document:
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[0].rstrip("\r\n").rstrip() != DELIMITER:
+        return Document(bom, "", "", "", text)
+    offset = len(lines[0])
+    for line in lines[1:]:
+        if line.rstrip("\r\n").rstrip() == DELIMITER:
+            fm_end = offset
+            return Document(bom, lines[0], text[len(lines[0]):fm_end], line,
+                            text[fm_end + len(line):])
+        offset += len(line)
+    return Document(bom, "", "", "", text)  # an opening line but no closing one: no frontmatter
+
+
+# ---------------------------------------------------------------- parsing
+
+
+@dataclass(frozen=True)
+class KeySpan:
+    """Where one top-level key sits in the frontmatter: lines ``start``..``end`` (0-based, end excl.)."""
+
+    key: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    """Parsed frontmatter: values in file order, each top-level key's lines, and repairs made."""
+
+    values: dict[str, Any]
+    spans: dict[str, KeySpan] = field(default_factory=dict)
+    repaired_lines: tuple[int, ...] = ()  # 0-based frontmatter lines quoted by the lenient retry
+    duplicate_keys: tuple[str, ...] = ()
+
+    def line_of(self, key: str) -> int | None:
+        """0-based frontmatter line of ``key``."""
+        span = self.spans.get(key)
+        return span.start if span else None
+
+
+_PLAIN_KEY_LINE = re.compile(r"^(?P<key>[A-Za-z0-9_][\w.-]*)(?P<sep>[ \t]*:[ \t]+)(?P<value>\S.*?)(?P<eol>\r?\n?)$")
+_NOT_PLAIN_START = tuple("\"'|>[{&*!%@`#")
+
+
+def _quote_colons(text: str) -> tuple[str, tuple[int, ...]]:
+    """Double-quote top-level plain values that hold ``": "`` (or end in ``":"``)."""
+    out: list[str] = []
+    fixed: list[int] = []
+    for number, line in enumerate(text.splitlines(keepends=True)):
+        m = _PLAIN_KEY_LINE.match(line)
+        if m and not m["value"].startswith(_NOT_PLAIN_START):
+            value = m["value"].rstrip()
+            if ": " in value or value.endswith(":") or " #" in value:
+                out.append(f"{m['key']}{m['sep']}{_double_quoted(value)}{m['eol']}")
+                fixed.append(number)
+                continue
+        out.append(line)
+    return "".join(out), tuple(fixed)
+
+
+def _compose(text: str) -> tuple[dict[str, Any], dict[str, KeySpan], tuple[str, ...]]:
+    node = yaml.compose(text, Loader=_Loader)
+    if node is None:
+        return {}, {}, ()
+    if not isinstance(node, yaml.MappingNode):
+        raise FrontmatterError("the frontmatter is not a mapping of keys to values", kind="not-a-mapping")
+    values = yaml.load(text, Loader=_Loader)
+    line_count = len(text.splitlines())
+    spans: dict[str, KeySpan] = {}
+    duplicates: list[str] = []
+    pairs = node.value
+    for index, (key_node, value_node) in enumerate(pairs):
+        key = str(key_node.value)
+        end_mark = value_node.end_mark
+        end = end_mark.line + (1 if end_mark.column > 0 else 0)
+        if index + 1 < len(pairs):
+            end = min(max(end, key_node.start_mark.line + 1), pairs[index + 1][0].start_mark.line)
+        end = max(min(end, line_count), key_node.start_mark.line + 1)
+        if key in spans:
+            duplicates.append(key)
+        spans[key] = KeySpan(key, key_node.start_mark.line, end)
+    if not isinstance(values, dict):
+        raise FrontmatterError("the frontmatter is not a mapping of keys to values", kind="not-a-mapping")
+    return {str(k): v for k, v in values.items()}, spans, tuple(duplicates)
+
+
+def parse_frontmatter(text: str, first_line: int = 2) -> Frontmatter:
+    """Parse frontmatter text leniently (``first_line``: its 1-based line in the file, for messages)."""
+    try:
+        values, spans, duplicates = _compose(text)
+        return Frontmatter(values, spans, (), duplicates)
+    except yaml.YAMLError as exc:
+        first_error = exc
+    repaired, fixed = _quote_colons(text)
+    if fixed:
+        try:
+            values, spans, duplicates = _compose(repaired)
+            return Frontmatter(values, spans, fixed, duplicates)
+        except yaml.YAMLError:
+            pass
+    mark = getattr(first_error, "problem_mark", None)
+    line = first_line + mark.line if mark is not None else None
+    problem = getattr(first_error, "problem", None) or str(first_error).splitlines()[0]
+    raise FrontmatterError(f"unparseable YAML frontmatter: {problem}"
+                           + (f" (line {line})" if line else ""), line=line)
+
+
+# ---------------------------------------------------------------- writing values
+
+
+def _double_quoted(value: str) -> str:
+    out = ['"']
+    for ch in value:
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ord(ch) < 0x20 or ch in "\x7f\x85\u2028\u2029\ufeff":
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _reads_back(key: str, text: str, value: Any) -> bool:
+    try:
+        loaded = yaml.load(f"{key}: {text}\n", Loader=_Loader)
+    except yaml.YAMLError:
+        return False
+    return isinstance(loaded, dict) and loaded.get(key) == value and type(loaded.get(key)) is type(value)
+
+
+def scalar_text(key: str, value: str, plain: str = "yaml") -> str:
+    """One-line text for a string value.
+
+    ``plain="yaml"`` writes it plain when YAML reads it back unchanged, else double-quoted;
+    ``plain="line"`` (line-based readers that keep quotes literally) writes any single-line
+    value without surrounding whitespace or leading quote plain, even if YAML would need quotes.
+    """
+    single = "\n" not in value and "\r" not in value and value == value.strip() and value != ""
+    if plain == "line" and single and not value.startswith(("'", '"')):
+        return value
+    if single and _reads_back(key, value, value):
+        return value
+    return _double_quoted(value)
+
+
+def emit_key(key: str, value: Any, newline: str = "\n", plain: str = "yaml") -> str:
+    """The lines for ``key: value`` (ending with ``newline``)."""
+    if isinstance(value, str):
+        text = f"{key}: {scalar_text(key, value, plain)}\n"
+    else:
+        text = yaml.safe_dump({key: value}, sort_keys=False, default_flow_style=False,
+                              allow_unicode=True, width=1 << 30)
+    return text.replace("\n", newline)
+
+
+DELETE = object()
+
+
+def edit_frontmatter(text: str, changes: Mapping[str, Any], newline: str = "\n",
+                     plain: str = "yaml") -> str:
+    """``text`` with only the keys in ``changes`` rewritten (``DELETE`` removes a key).
+
+    New keys are appended in the order given. Lines of other keys are untouched.
+    """
+    if not changes:
+        return text
+    parsed = parse_frontmatter(text)
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith(("\n", "\r")):
+        lines[-1] += newline
+    replace: dict[int, tuple[int, str]] = {}
+    appended: list[str] = []
+    for key, value in changes.items():
+        span = parsed.spans.get(key)
+        emitted = "" if value is DELETE else emit_key(key, value, newline, plain)
+        if span is None:
+            if value is not DELETE:
+                appended.append(emitted)
+        else:
+            replace[span.start] = (span.end, emitted)
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        if index in replace:
+            end, emitted = replace[index]
+            out.append(emitted)
+            index = end
+        else:
+            out.append(lines[index])
+            index += 1
+    # new keys go after the last key, before trailing blank or comment lines
+    insert_at = len(out)
+    while insert_at > 0 and (not out[insert_at - 1].strip() or out[insert_at - 1].lstrip().startswith("#")):
+        insert_at -= 1
+    out[insert_at:insert_at] = appended
+    return "".join(out)
+
+
+def render_frontmatter(values: Mapping[str, Any], newline: str = "\n", plain: str = "yaml") -> str:
+    """Fresh frontmatter text for ``values`` (in order)."""
+    return "".join(emit_key(k, v, newline, plain) for k, v in values.items())
+
+
+def render_document(values: Mapping[str, Any], body: str, newline: str = "\n", plain: str = "yaml",
+                    body_prefix: str | None = None) -> Document:
+    """A new SKILL.md: delimiters, ``values``, then ``body`` after one blank line by default."""
+    prefix = newline if body_prefix is None else body_prefix
+    return Document(False, DELIMITER + newline, render_frontmatter(values, newline, plain),
+                    DELIMITER + newline, prefix + body)
+
+
+# ---------------------------------------------------------------- body and newlines
+
+
+def split_body(body: str) -> tuple[str, str]:
+    """(leading blank lines, rest): the separator kept apart so ``content`` starts at the text."""
+    m = re.match(r"(?:[ \t]*\r?\n)*", body)
+    cut = m.end() if m else 0
+    return body[:cut], body[cut:]
+
+
+def uses_crlf(text: str) -> bool:
+    """True when every line break in ``text`` is CRLF (and there is at least one)."""
+    return "\r\n" in text and text.count("\n") == text.count("\r\n") and "\r" not in text.replace("\r\n", "")
+
+
+def to_lf(text: str) -> str:
+    return text.replace("\r\n", "\n")
+
+
+def to_newline(text: str, newline: str) -> str:
+    return text if newline == "\n" else text.replace("\n", newline)
