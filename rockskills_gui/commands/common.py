@@ -7,7 +7,9 @@ import json
 import sys
 from typing import Any
 
+from rockskills_gui.core.formats import open_library as open_library_of_format
 from rockskills_gui.core.library import Library
+from rockskills_gui.core.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.stores.rockbot import NotALibraryError
 from rockskills_gui.core.timestamps import Timestamp, TimestampError
 
@@ -19,6 +21,14 @@ class CommandError(Exception):
 def open_library(path: str) -> Library:
     try:
         return Library.open(path)
+    except NotALibraryError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def open_any_library(path: str, format_id: str | None = None) -> Library | SkillMdLibrary:
+    """Open a library of any format (detected, or ``format_id``); see ``core.formats``."""
+    try:
+        return open_library_of_format(path, format_id)
     except NotALibraryError as exc:
         raise CommandError(str(exc)) from None
 

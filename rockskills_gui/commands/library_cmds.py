@@ -1,27 +1,33 @@
-"""``list``, ``lint``, ``index`` and ``convert``: the stable CLI contract of the foundation."""
+"""``list``, ``lint``, ``index`` and ``convert``: the stable CLI contract of the foundation.
+
+Each opens a library of any format (RockBot, Agent Skills, PicoBot, carpenter, CortexPrism),
+detected from the folder unless ``--format`` says otherwise.
+"""
 
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from rockskills_gui.commands.common import (
     CommandError,
     guarded,
-    open_library,
+    open_any_library,
     parse_now,
     write_exact,
     write_json,
 )
+from rockskills_gui.core.convert import TARGETS, ConvertError, convert
 from rockskills_gui.core.events import read_conversation_log, read_feedback, read_usage
+from rockskills_gui.core.formats import FORMATS
 from rockskills_gui.core.index_text import PENDING, list_skills_text, session_index_text
 from rockskills_gui.core.library import Library
+from rockskills_gui.core.lint import fails, lint_library
 from rockskills_gui.core.problems import Problem, ProblemKind
 from rockskills_gui.core.skill import Skill
+from rockskills_gui.core.skillmd_library import SkillMdLibrary
 
 
 def skill_json(skill: Skill, path: str) -> dict[str, Any]:
@@ -38,9 +44,11 @@ def skill_json(skill: Skill, path: str) -> dict[str, Any]:
     }
 
 
-def all_problems(lib: Library) -> list[Problem]:
+def all_problems(lib: Library | SkillMdLibrary) -> list[Problem]:
     """Skill-file problems plus event-log files with unreadable lines (one entry per file)."""
     problems = list(lib.problems)
+    if not isinstance(lib, Library):
+        return problems
     logs = (read_usage(lib.agent_dir), read_feedback(lib.agent_dir),
             read_conversation_log(lib.agent_dir))
     per_file: dict[str, list[int]] = {}
@@ -59,7 +67,7 @@ def all_problems(lib: Library) -> list[Problem]:
 @guarded
 def cmd_list(args: argparse.Namespace) -> int:
     """Skills in RockBot's List order."""
-    lib = open_library(args.library)
+    lib = open_any_library(args.library, args.format)
     listed = lib.listed()
     if args.json:
         write_json([skill_json(s, lib.layout.display_path(lib.entry(s.name).path))
@@ -71,24 +79,34 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _log_problems(lib: Library | SkillMdLibrary) -> list[Problem]:
+    """Event-log files with unreadable lines (RockBot libraries only)."""
+    skill_files = {p.path for p in lib.problems}
+    return [p for p in all_problems(lib) if p.path not in skill_files]
+
+
 @guarded
 def cmd_lint(args: argparse.Namespace) -> int:
-    """Files that could not be loaded, with reasons; exit 1 when there are any."""
-    lib = open_library(args.library)
-    problems = all_problems(lib)
+    """Every lint finding (files that could not be loaded first); exit 1 on any error or warning."""
+    lib = open_any_library(args.library, args.format)
+    findings = lint_library(lib, parse_now(args.now), extra_problems=_log_problems(lib))
     if args.json:
-        write_json({"problems": [p.as_json() for p in problems]})
+        write_json({"problems": [f.as_json() for f in findings]})
     else:
-        for problem in problems:
-            write_exact(f"{problem.path}: {problem.kind.value}: {problem.message}\n")
-        print(f"{len(lib)} skills loaded, {len(problems)} problem(s)", file=sys.stderr)
-    return 1 if problems else 0
+        for f in findings:
+            where = f"{f.path}:{f.line}" if f.line else f.path
+            write_exact(f"{where}: {f.kind}: {f.severity}: {f.message}\n")
+        counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")}
+        print(f"{len(lib)} skills loaded ({getattr(lib, 'format', 'rockbot')}), "
+              f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} note(s)",
+              file=sys.stderr)
+    return 1 if fails(findings) else 0
 
 
 @guarded
 def cmd_index(args: argparse.Namespace) -> int:
     """The session index text, or with --list-skills the list_skills text, byte-exact."""
-    lib = open_library(args.library)
+    lib = open_any_library(args.library, args.format)
     if args.list_skills:
         write_exact(list_skills_text(lib.skills(), parse_now(args.now)))
     else:
@@ -100,30 +118,26 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 @guarded
 def cmd_convert(args: argparse.Namespace) -> int:
-    """Write SRC's skills into a new agent directory DST (unchanged skills byte-identical)."""
-    lib = open_library(args.source)
-    dest = Path(args.dest).expanduser()
-    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-        raise CommandError(f"{dest}: already exists and is not an empty folder; nothing written")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".rsg-tmp", dir=dest.parent))
+    """Write SRC's skills as a new DST library in the --to format, with a loss report.
+
+    Unchanged skills are written byte-identical where the formats match; what the target cannot
+    hold goes to sidecars, so converting back gives the original skills.
+    """
+    lib = open_any_library(args.source, args.format)
     try:
-        for skill in lib.skills():
-            entry = lib.entry(skill.name)
-            target = staging / "skills" / entry.path.relative_to(lib.skills_dir)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(entry.raw)
-        (staging / "skills").mkdir(exist_ok=True)
-        if dest.exists():
-            dest.rmdir()
-        staging.rename(dest)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    print(f"wrote {len(lib)} skills to {dest / 'skills'}", file=sys.stderr)
-    for problem in lib.problems:
-        print(f"not converted: {problem.path}: {problem.kind.value}: {problem.message}",
-              file=sys.stderr)
+        result = convert(lib, Path(args.dest), args.to)
+    except ConvertError as exc:
+        raise CommandError(str(exc)) from None
+    if args.json:
+        write_json(result.as_json())
+    else:
+        for loss in result.losses:
+            print(f"{loss.severity}: {loss.skill}: {loss.kind}: {loss.message}", file=sys.stderr)
+    for line in result.not_converted:
+        print(f"not converted: {line}", file=sys.stderr)
+    where = result.dest / "skills" if args.to == "rockbot" else result.dest
+    print(f"wrote {len(result.written)} skills to {where} ({args.to}); {len(result.losses)} loss note(s)",
+          file=sys.stderr)
     return 0
 
 
@@ -132,22 +146,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("list", help="skills in RockBot's List order")
     p.add_argument("library", metavar="LIB", help="agent data directory or its skills/ folder")
     p.add_argument("--json", action="store_true", help="a JSON list of skill objects")
+    _format_option(p)
     p.set_defaults(func=cmd_list)
 
-    p = subparsers.add_parser("lint", help="files that could not be loaded (exit 1 if any)")
+    p = subparsers.add_parser("lint", help="lint findings with severities (exit 1 on errors/warnings)")
     p.add_argument("library", metavar="LIB")
     p.add_argument("--json", action="store_true",
-                   help='{"problems": [{"path", "kind", "message"}]}')
+                   help='{"problems": [{"path", "kind", "message", "severity", "line"}]}')
+    p.add_argument("--now", metavar="ISO", help="the instant for ages (default: now)")
+    _format_option(p)
     p.set_defaults(func=cmd_lint)
 
     p = subparsers.add_parser("index", help="the session index or list_skills text, byte-exact")
     p.add_argument("library", metavar="LIB")
     p.add_argument("--list-skills", action="store_true", help="print the list_skills text")
     p.add_argument("--now", metavar="ISO", help="the instant for ages (default: now)")
+    _format_option(p)
     p.set_defaults(func=cmd_index)
 
-    p = subparsers.add_parser("convert", help="write SRC's skills as a new library DST")
+    p = subparsers.add_parser("convert", help="write SRC's skills as a new library DST in another format")
     p.add_argument("source", metavar="SRC")
     p.add_argument("dest", metavar="DST", help="a new (or empty) folder")
-    p.add_argument("--to", choices=["rockbot"], default="rockbot", help="target format")
+    p.add_argument("--to", choices=TARGETS, default="rockbot", help="target format")
+    p.add_argument("--json", action="store_true", help="print the loss report as JSON on stdout")
+    _format_option(p, "SRC's format (default: detected)")
     p.set_defaults(func=cmd_convert)
+
+
+def _format_option(p: argparse.ArgumentParser, help_text: str = "the library's format "
+                   "(default: detected)") -> None:
+    p.add_argument("--format", choices=FORMATS, default=None, help=help_text)

@@ -147,7 +147,8 @@ class Frontmatter:
         return span.start if span else None
 
 
-_PLAIN_KEY_LINE = re.compile(r"^(?P<key>[A-Za-z0-9_][\w.-]*)(?P<sep>[ \t]*:[ \t]+)(?P<value>\S.*?)(?P<eol>\r?\n?)$")
+_PLAIN_KEY_LINE = re.compile(
+    r"^(?P<key>[A-Za-z0-9_][\w.-]*)(?P<sep>[ \t]*:[ \t]+)(?P<value>\S.*?)(?P<eol>\r?\n?)$")
 _NOT_PLAIN_START = tuple("\"'|>[{&*!%@`#")
 
 
@@ -217,6 +218,13 @@ def parse_frontmatter(text: str, first_line: int = 2) -> Frontmatter:
 # ---------------------------------------------------------------- writing values
 
 
+def _printable(ch: str) -> bool:
+    """YAML's printable set (other characters must be escaped)."""
+    code = ord(ch)
+    return (ch in "\t\n\r" or 0x20 <= code <= 0x7E or code == 0x85 or 0xA0 <= code <= 0xD7FF
+            or 0xE000 <= code <= 0xFFFD or 0x10000 <= code <= 0x10FFFF)
+
+
 def _double_quoted(value: str) -> str:
     out = ['"']
     for ch in value:
@@ -230,8 +238,8 @@ def _double_quoted(value: str) -> str:
             out.append("\\t")
         elif ch == "\r":
             out.append("\\r")
-        elif ord(ch) < 0x20 or ch in "\x7f\x85\u2028\u2029\ufeff":
-            out.append(f"\\u{ord(ch):04x}")
+        elif not _printable(ch) or ch in "\x85\u2028\u2029\ufeff":
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
         else:
             out.append(ch)
     out.append('"')
@@ -253,11 +261,16 @@ def scalar_text(key: str, value: str, plain: str = "yaml") -> str:
     ``plain="line"`` (line-based readers that keep quotes literally) writes any single-line
     value without surrounding whitespace or leading quote plain, even if YAML would need quotes.
     """
-    single = "\n" not in value and "\r" not in value and value == value.strip() and value != ""
-    if plain == "line" and single and not value.startswith(("'", '"')):
-        return value
+    single = (value == value.strip() and value != "" and all(_printable(c) for c in value)
+              and "\n" not in value and "\r" not in value)
     if single and _reads_back(key, value, value):
         return value
+    if plain == "line" and single and not value.startswith(("'", '"')):
+        try:  # plain if the lenient reader (colon-quoting retry) gets the value back
+            if parse_frontmatter(f"{key}: {value}\n").values.get(key) == value:
+                return value
+        except FrontmatterError:
+            pass
     return _double_quoted(value)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from rockskills_gui.core import fileio
 from rockskills_gui.core.changes import ChangeSet, ConflictError, FileChange, History, LibraryError
+from rockskills_gui.core.dream.journal import RecoveryReport, recover_if_needed
 from rockskills_gui.core.names import InvalidNameError, fold, sort_key, validate_name
 from rockskills_gui.core.problems import Problem, ProblemKind
 from rockskills_gui.core.skill import Skill, skill_from_bytes, skill_to_bytes
@@ -71,6 +72,8 @@ class DiskChanges:
 class Library:
     """A RockBot agent directory's skills, problems and change history."""
 
+    format = "rockbot"  # the skill format (core.formats; SkillMdLibrary holds the others)
+
     def __init__(self, layout: Layout, clock: Clock = Timestamp.now) -> None:
         self.layout = layout
         self.clock = clock
@@ -79,14 +82,23 @@ class Library:
         self._by_path: dict[Path, str] = {}
         self._order: list[str] = []
         self.problems: list[Problem] = []
+        self.recovery: RecoveryReport | None = None  # what open() finished of an interrupted apply
         self.reload()
 
     # ---------------------------------------------------------------- opening and reading
 
     @classmethod
     def open(cls, path: Path | str, clock: Clock = Timestamp.now) -> Library:
-        """Open an agent directory or its ``skills/`` folder (raises NotALibraryError)."""
-        return cls(Layout.locate(Path(path)), clock)
+        """Open an agent directory or its ``skills/`` folder (raises NotALibraryError).
+
+        A multi-file change interrupted by a crash (its journal is in ``.rockskills/journal/``) is
+        completed first; :attr:`recovery` says what was done.
+        """
+        layout = Layout.locate(Path(path))
+        recovery = recover_if_needed(layout)
+        library = cls(layout, clock)
+        library.recovery = recovery
+        return library
 
     def reload(self) -> None:
         """Read everything from disk again (the history is kept; it re-checks files on undo)."""
@@ -400,11 +412,21 @@ class Library:
 
     # ---------------------------------------------------------------- the one writer
 
+    def apply_change_set(self, change: ChangeSet,
+                         writer: Callable[[ChangeSet], object] | None = None) -> ChangeSet:
+        """Apply a change set built elsewhere (e.g. an accepted dream plan) as one undoable step.
+
+        Refused like any operation when a file changed on disk. ``writer`` replaces the plain file
+        writer (e.g. a journaled transaction); it must write all or nothing, raising LibraryError.
+        """
+        return self._apply(change, record=True, writer=writer)
+
     def check_conflicts(self, change: ChangeSet) -> list[Path]:
         """Files whose disk bytes are not what ``change`` expects to replace."""
         return [fc.path for fc in change.files if fileio.read_or_none(fc.path) != fc.before]
 
-    def _apply(self, change: ChangeSet, record: bool) -> ChangeSet:
+    def _apply(self, change: ChangeSet, record: bool,
+               writer: Callable[[ChangeSet], object] | None = None) -> ChangeSet:
         if change.empty:
             return change
         for fc in change.files:
@@ -422,6 +444,12 @@ class Library:
                 f"{shown} changed on disk since it was read (a running agent may have written "
                 "it); nothing was written. Reload the library to see the new version.",
             )
+        if writer is not None:
+            writer(change)
+            self._absorb(change)
+            if record:
+                self.history.push(change)
+            return change
         done: list[FileChange] = []
         try:
             for fc in change.files:

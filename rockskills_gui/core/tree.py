@@ -459,12 +459,17 @@ class Facts:
         return skill.is_sparse(self.now)
 
     def problems(self, skill: Skill) -> list[str]:
-        """Readable reasons: a file that failed to load claims the name; see-also names nothing."""
+        """Readable reasons: a file that failed to load claims the name; see-also names nothing
+        or the skill itself (the same see-also checks as ``core.lint``)."""
         reasons = list(self.file_problems.get(fold(skill.name), ()))
-        dangling = [t for t in skill.see_also or () if not self.exists(t)]
+        own = fold(skill.name)
+        see_also = skill.see_also or ()
+        dangling = [t for t in see_also if fold(t) != own and not self.exists(t)]
         if dangling:
             shown = ", ".join(f"'{t}'" for t in dangling)
             reasons.append(f"see-also names no skill: {shown}")
+        if any(fold(t) == own for t in see_also):
+            reasons.append("see-also names the skill itself")
         return reasons
 
 

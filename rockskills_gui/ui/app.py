@@ -1,7 +1,7 @@
 """``rockskills-gui``: start the workbench, or render one screenshot of it and exit.
 
     rockskills-gui [PATH] [--pane tree|editor|recall|heatmap|dream] [--select NAME]
-                   [--screenshot OUT.png] [--size 1400x900] [--version]
+                   [--query TEXT] [--screenshot OUT.png] [--size 1400x900] [--version]
 
 Without PATH the bundled demo library is installed (once, in the user data folder) and opened.
 Exit status: 0 ok; 1 the screenshot could not be written; 2 usage error, or (with --screenshot)
@@ -53,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a RockBot agent directory or its skills/ folder")
     parser.add_argument("--pane", choices=PANES, help="the pane to show first")
     parser.add_argument("--select", metavar="NAME", help="the skill to select (case-insensitive)")
+    parser.add_argument("--query", metavar="TEXT",
+                        help="a user message to rank in the Recall tab (shows it unless --pane "
+                             "names another pane)")
     parser.add_argument("--screenshot", type=Path, metavar="OUT.png",
                         help="render the window offscreen, save it as PNG and exit")
     parser.add_argument("--size", type=parse_size, metavar="WxH",
@@ -153,8 +156,12 @@ def _apply_start_options(window: MainWindow, args: argparse.Namespace) -> bool:
             window.show_pane("editor")
         else:
             window.statusBar().showMessage(f"No skill named '{args.select}'", 10000)
+    if args.query is not None:
+        window.recall_pane.set_query(args.query, immediate=True)
     if args.pane:
         window.show_pane(args.pane)
+    elif args.query is not None:
+        window.show_pane("recall")
     return found
 
 
@@ -172,7 +179,7 @@ def _screenshot(app: QApplication, window: MainWindow, args: argparse.Namespace)
         settle(SETTLE_ROUNDS)
 
     def settle(rounds: int) -> None:
-        if rounds > 0:
+        if rounds > 0 or window.recall_pane.busy:  # e.g. a large library's index being built
             QTimer.singleShot(20, lambda: settle(rounds - 1))
         else:
             app.exit(save())

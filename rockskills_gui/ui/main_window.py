@@ -32,8 +32,8 @@ from rockskills_gui.ui.context import AppContext
 from rockskills_gui.ui.palette import CommandPalette
 from rockskills_gui.ui.panes.dream import DreamWizard
 from rockskills_gui.ui.panes.editor_pane import EditorPane
-from rockskills_gui.ui.panes.placeholder import recall_placeholder
 from rockskills_gui.ui.panes.problems_pane import ProblemsPane
+from rockskills_gui.ui.panes.recall_pane import RecallPane
 from rockskills_gui.ui.panes.tree_pane import TreePane
 from rockskills_gui.ui.panes.usage_pane import UsagePane
 from rockskills_gui.ui.theme import secondary
@@ -90,7 +90,10 @@ class MainWindow(QMainWindow):
         self.tabs.setObjectName("workspaceTabs")
         self.tabs.setDocumentMode(True)
         self.skill_pane = EditorPane(self.ctx, remember=self.interactive, parent=self.tabs)
-        self.recall_pane = recall_placeholder(self.tabs)
+        self.recall_pane = RecallPane(self.ctx, self.tabs)
+        self.recall_pane.openSkillRequested.connect(lambda _name: self.show_pane("editor"))
+        self.recall_pane.set_edits_provider(
+            lambda: [b.edited_skill() for b in self.skill_pane.unsaved_buffers()])
         self.usage_pane = UsagePane(self.ctx, self.tabs)
         self.usage_pane.openSkillRequested.connect(lambda _name: self.show_pane("editor"))
         self.tabs.addTab(self.skill_pane, "Skill")

@@ -61,9 +61,8 @@ class NewSkillDialog(QDialog):
         self.message = QLabel(self)
         self.message.setObjectName("newSkillMessage")
         self.message.setWordWrap(True)
-        hint = secondary(QLabel("Letters, digits, '-' and '_'; '/' makes folders "
-                                "(e.g. research/summarize-paper). Names are case-insensitive.",
-                                self))
+        hint = secondary(QLabel("Letters, digits, '-' and '_'; '/' makes folders. "
+                                "Case-insensitive, as in RockBot.", self))
         hint.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel, self)
@@ -159,6 +158,7 @@ class RenamePreviewDialog(QDialog):
         widget.setRootIsDecorated(False)
         widget.setUniformRowHeights(True)
         widget.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        widget.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         items = [QTreeWidgetItem([a, b]) for a, b in rows[:SHOWN_LIMIT]]
         if len(rows) > SHOWN_LIMIT:
             items.append(QTreeWidgetItem([f"… and {len(rows) - SHOWN_LIMIT} more", ""]))
@@ -226,7 +226,8 @@ def delete_box(names: Sequence[str], dangling: int, parent: QWidget | None = Non
     if dangling:
         details.append(f"{_plural(dangling, 'see-also reference')} to "
                        f"{'it' if len(names) == 1 else 'them'} will be kept and name nothing.")
-    details.append("The files are removed; Edit → Undo puts them back.")
+    details.append(("The file is removed" if len(names) == 1 else "The files are removed")
+                   + "; Edit → Undo puts them back.")
     box.setInformativeText("\n\n".join(details))
     delete = QPushButton("Delete", box)
     delete.setObjectName("confirmDelete")

@@ -417,7 +417,8 @@ class SkillTreeModel(QAbstractItemModel):
             summary = "(summary pending)" if skill.summary_pending else skill.summary or ""
             lines.append(html.escape(summary))
             used = self.facts.last_use(skill)
-            lines.append(f"Updated {_when(skill.updated_at)} · last used {_when(used)}")
+            lines.append(f"Updated {_when(skill.updated_at)} · "
+                         + (f"last used {_when(used)}" if used is not None else "never used"))
             for badge in self.badges(node):
                 if badge == Badge.PROBLEM:
                     lines.extend(f"⚠ {html.escape(r)}" for r in self.facts.problems(skill))

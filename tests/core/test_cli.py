@@ -55,20 +55,28 @@ def test_lint_lists_problems_with_exit_1(agent_copy: Path) -> None:
     (agent_copy / "skills/cut.json").write_text('{"name": "cut", "content": "tru')
     (agent_copy / "skill-usage/blazor-session.jsonl").open("a").write("{not json\n")
     before = tree_hashes(agent_copy)
-    result = run("lint", agent_copy, "--json")
+    result = run("lint", agent_copy, "--json", "--now", NOW_TEXT)
     assert result.returncode == 1
     problems = json.loads(result.stdout)["problems"]
-    assert {(p["path"], p["kind"]) for p in problems} == {
-        ("skills/cut.json", "parse-error"),
-        ("skill-usage/blazor-session.jsonl", "malformed-lines"),
-    }
-    assert all(set(p) == {"path", "kind", "message"} for p in problems)
+    assert {("skills/cut.json", "parse-error"), ("skill-usage/blazor-session.jsonl", "malformed-lines")} \
+        <= {(p["path"], p["kind"]) for p in problems}
+    assert all(set(p) == {"path", "kind", "message", "severity", "line"} for p in problems)
+    assert all(p["severity"] in ("error", "warning", "info") for p in problems)
     assert tree_hashes(agent_copy) == before
 
 
-def test_lint_clean_library_exits_0() -> None:
-    result = run("lint", AGENT, "--json")
-    assert result.returncode == 0
+def test_lint_clean_library_exits_0(tmp_path: Path) -> None:
+    skills = tmp_path / "agent" / "skills"
+    skills.mkdir(parents=True)
+    body = "## Steps\\n" + "".join(f"{n}. Check the release branch and tag number {n}.\\n" for n in range(8))
+    for name, summary in (("release-notes", "Draft release notes from merged pull requests"),
+                          ("backup-database", "Back up the production database to object storage")):
+        (skills / f"{name}.json").write_text(
+            f'{{"name": "{name}", "summary": "{summary}", "content": "{body}", '
+            '"createdAt": "2026-11-01T00:00:00+00:00", "updatedAt": null, "lastUsedAt": null, '
+            '"seeAlso": null}')
+    result = run("lint", tmp_path / "agent", "--json", "--now", NOW_TEXT)
+    assert result.returncode == 0, result.stdout
     assert json.loads(result.stdout) == {"problems": []}
 
 

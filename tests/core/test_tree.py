@@ -284,7 +284,8 @@ def test_facts_problems_name_claims_and_dangling_see_also() -> None:
     claims = problems_by_name(problems)
     assert set(claims) == {"MCP", "WEB", "NOTES/BROKEN"}
     facts = Facts(NOW, file_problems=claims, exists=lambda n: fold(n) in {"A", "MCP"})
-    assert facts.problems(sk("a", see_also=("mcp", "a"))) == []
+    assert facts.problems(sk("a", see_also=("mcp",))) == []
+    assert facts.problems(sk("a", see_also=("mcp", "A"))) == ["see-also names the skill itself"]
     reasons = facts.problems(sk("a", see_also=("mcp", "gone", "also-gone")))
     assert reasons == ["see-also names no skill: 'gone', 'also-gone'"]
     assert "skills/web.json could not be loaded (name-mismatch)" in facts.problems(sk("MCP"))[0]

@@ -50,6 +50,13 @@ def shown_paths(pane: TreePane, parent: QModelIndex | None = None) -> list[str]:
     return out
 
 
+def inline_editor(pane: TreePane) -> QLineEdit:
+    """The open inline rename editor (a closed one may linger until deleted)."""
+    editors = [e for e in pane.view.findChildren(QLineEdit, "inlineRename") if e.isVisible()]
+    assert len(editors) == 1, editors
+    return editors[0]
+
+
 def see_also(window: MainWindow, name: str) -> tuple[str, ...] | None:
     return skill_from_bytes(window.ctx.library.entry(name).path.read_bytes()).see_also
 
@@ -112,12 +119,16 @@ def test_inline_rename_previews_the_see_also_rewrite_and_undoes_in_one_step(
     pane.view.setFocus()
     select(pane, "mcp/calendar")
     window.commands["tree.rename"].trigger()
-    editor = pane.view.findChild(QLineEdit, "inlineRename")
-    assert editor is not None and editor.text() == "mcp/calendar"  # the full name: moves too
+    editor = inline_editor(pane)
+    assert editor.text() == "mcp/calendar"  # the full name: moves too
     editor.selectAll()
     qtbot.keyClicks(editor, "mcp/cal endar")
     assert "invalid characters" in pane.message.text() and pane.message.isVisible()
-    editor.setText("")
+    qtbot.keyClick(editor, Qt.Key.Key_Escape)  # cancelled: nothing asked, the hint goes away
+    assert not pane.message.isVisible() and pane.dialog is None
+    window.commands["tree.rename"].trigger()
+    editor = inline_editor(pane)
+    editor.selectAll()
     qtbot.keyClicks(editor, "google/calendar")
     assert not pane.message.isVisible()
     qtbot.keyClick(editor, Qt.Key.Key_Return)
@@ -391,3 +402,21 @@ def test_double_click_on_a_problem_shows_the_raw_file_read_only(qtbot, agent: Pa
     assert "not valid UTF-8" in viewer.note.text()
     viewer.close()
     assert broken.read_bytes() == raw
+
+
+def test_screenshot_of_the_tree_pane_with_a_selection(agent: Path, tmp_path: Path, qapp) -> None:
+    from PySide6.QtGui import QImage, QPalette
+
+    from rockskills_gui.ui import app
+
+    out = tmp_path / "tree.png"
+    assert app.main([str(agent), "--pane", "tree", "--select", "MCP/Weather",
+                     "--screenshot", str(out)]) == 0
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1400, 900)
+    highlight = qapp.palette().color(QPalette.ColorGroup.Active, QPalette.ColorRole.Highlight).rgb()
+    in_tree = [(x, y) for x in range(0, 290, 2) for y in range(60, 860, 2)
+               if image.pixel(x, y) == highlight]
+    assert in_tree, "no selected row in the Library tree"
+    rows = {y for _, y in in_tree}
+    assert max(rows) - min(rows) < 30  # one row: the selected skill, its folder expanded above

@@ -14,7 +14,6 @@ from rockskills_gui.core.events import (
     read_feedback,
     read_usage,
 )
-from rockskills_gui.core.skill import Skill
 from rockskills_gui.core.timestamps import Timestamp
 
 
@@ -32,8 +31,3 @@ class DreamInputs:
         """Read ``skill-usage/``, ``feedback/`` and ``conversation-log/turns.jsonl`` of an agent."""
         return cls(now=now, usage=read_usage(agent_dir), feedback=read_feedback(agent_dir),
                    conversation=read_conversation_log(agent_dir))
-
-
-def skills_snapshot(skills: list[Skill] | tuple[Skill, ...]) -> tuple[Skill, ...]:
-    """An immutable copy of a skill list (skills themselves are frozen)."""
-    return tuple(skills)

@@ -7,7 +7,8 @@ name by name, so expanded folders and the selection survive edits.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -57,6 +58,7 @@ from rockskills_gui.core.changes import ChangeSet
 from rockskills_gui.core.events import read_usage
 from rockskills_gui.core.library import Library
 from rockskills_gui.core.names import fold, name_error
+from rockskills_gui.core.stores.rockbot import USAGE_DIR
 from rockskills_gui.core.timestamps import Timestamp
 from rockskills_gui.core.tree import (
     Node,
@@ -84,7 +86,8 @@ UNUSED_CHOICES = (7, 30, 90, 180, 365)
 EXPAND_ALL_LIMIT = 10_000  # rows a filter may show before folders stay collapsed
 DEBOUNCE_LARGE_MS = 180  # typing in a filter over a large library waits for a pause
 LARGE_LIBRARY = 5_000
-PILL_TEXT = {Badge.SPARSE: "sparse", Badge.NEVER_USED: "unused",
+SYNC_USAGE_BYTES = 2_000_000  # usage logs up to this size are read on the UI thread (~tens of ms)
+PILL_TEXT = {Badge.SPARSE: "sparse", Badge.NEVER_USED: "never used",
              Badge.SUMMARY_PENDING: "no summary"}
 
 
@@ -112,6 +115,24 @@ class _UsageJob(QRunnable):
         self.signals.done.emit(self.ticket, result)
 
 
+def _usage_bytes(agent_dir: Path) -> int:
+    """Total size of ``skill-usage/*.jsonl`` (0 when there is none)."""
+    folder = agent_dir / USAGE_DIR
+    try:
+        return sum(entry.stat().st_size for entry in os.scandir(folder)
+                   if entry.name.endswith(".jsonl") and entry.is_file())
+    except OSError:
+        return 0
+
+
+def _display_order(node: Node) -> list[bytes]:
+    """Sort key putting nodes in the tree's display (depth-first, List) order."""
+    keys = [node.sort]
+    keys.extend(a.sort for a in node.ancestors())
+    keys.reverse()
+    return keys
+
+
 # ---------------------------------------------------------------- painting
 
 
@@ -121,7 +142,7 @@ class TreeDelegate(QStyledItemDelegate):
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
         self._icons: dict[str, QIcon] = {}
-        self.on_edit_text: list = []  # callbacks(str) while an inline rename is typed
+        self.on_edit_text: list[Callable[[str], None]] = []  # told while a rename is typed
 
     def icon(self, kind: str, widget: QWidget) -> QIcon:
         icon = self._icons.get(kind)
@@ -376,6 +397,7 @@ class TreePane(QWidget):
         self.view = SkillTreeView(self)
         self.delegate = TreeDelegate(self.view)
         self.delegate.on_edit_text.append(self._on_inline_text)
+        self.delegate.closeEditor.connect(lambda *_args: self._show_message(None))
         self.view.setItemDelegate(self.delegate)
         self.view.setModel(self.model)
         self.message = QLabel(self)
@@ -402,6 +424,7 @@ class TreePane(QWidget):
         self._debounce.timeout.connect(self.apply_filter)
         self.filter.textChanged.connect(self._on_filter_text)
         self.view.selectionModel().currentChanged.connect(self._on_current_changed)
+        self.view.selectionModel().selectionChanged.connect(lambda *_args: self._update_actions())
         self.view.activated.connect(self._on_activated)
         self.view.expanded.connect(lambda index: self._remember(index, True))
         self.view.collapsed.connect(lambda index: self._remember(index, False))
@@ -451,7 +474,14 @@ class TreePane(QWidget):
         has = self.ctx.library is not None and bool(nodes)
         self.commands["tree.rename"].setEnabled(has and len(nodes) == 1)
         self.commands["tree.move"].setEnabled(has)
-        self.commands["tree.delete"].setEnabled(has)
+        delete = self.commands["tree.delete"]
+        delete.setEnabled(has)
+        if len(nodes) > 1:
+            delete.setText(f"&Delete {len(nodes)} Items…")
+        elif nodes and nodes[0].skill is None:
+            delete.setText("&Delete Folder…")
+        else:
+            delete.setText("&Delete Skill…")
 
     # ---------------------------------------------------------------- library and changes
 
@@ -464,9 +494,15 @@ class TreePane(QWidget):
         self._update_actions()
 
     def _load_usage(self, library: Library | None) -> None:
+        """Last-use times from the usage logs: read at once when small, else off the UI thread."""
         self._usage_ticket += 1
-        if library is not None:
-            self._pool.start(_UsageJob(self._usage_ticket, library.agent_dir, self._usage_signals))
+        if library is None:
+            return
+        job = _UsageJob(self._usage_ticket, library.agent_dir, self._usage_signals)
+        if _usage_bytes(library.agent_dir) <= SYNC_USAGE_BYTES:
+            job.run()  # a few hundred kB: quicker than a round trip, and the first paint is right
+        else:
+            self._pool.start(job)
 
     def _on_usage(self, ticket: int, last_used: dict[str, Timestamp]) -> None:
         if ticket != self._usage_ticket:
@@ -658,8 +694,7 @@ class TreePane(QWidget):
         if not nodes:
             current = self.model.node(self.view.currentIndex())
             nodes = [current] if current is not None else []
-        order = {node.uid: i for i, node in enumerate(self.model.tree)} if len(nodes) > 1 else {}
-        return sorted(nodes, key=lambda n: order.get(n.uid, 0))
+        return sorted(nodes, key=_display_order)
 
     def current_node(self) -> Node | None:
         return self.model.node(self.view.currentIndex())

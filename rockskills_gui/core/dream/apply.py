@@ -1,0 +1,200 @@
+"""Apply the accepted proposals of a plan as one journaled transaction, and undo it.
+
+Nothing is written unless every accepted proposal is acceptable (not blocked, not advisory, its
+dependencies accepted too) and the library is the one the plan was made for (same fingerprint), or
+the plan was re-checked against the library as it is now. The change goes through
+:meth:`Library.apply_change_set` (conflict check, one undo step in the session) with
+:mod:`journal` as the writer (crash-safe, and the undo record for ``rockskills undo``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rockskills_gui.core import fileio
+from rockskills_gui.core.changes import ChangeSet, FileChange, LibraryError
+from rockskills_gui.core.library import Library
+from rockskills_gui.core.names import fold
+from rockskills_gui.core.skill import skill_to_bytes
+
+from . import fingerprint, journal
+from .checks import CheckContext, check_plan
+from .plan import Plan, Severity
+
+
+class PlanRefused(LibraryError):
+    """The plan (or the accepted subset) cannot be applied; ``reasons`` lists why."""
+
+    def __init__(self, message: str, reasons: list[str]) -> None:
+        super().__init__(message)
+        self.reasons = reasons
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    """What was applied: the transaction id (None when nothing had to change) and the change set."""
+
+    tx_id: str | None
+    accepted: list[str]
+    change: ChangeSet
+
+
+@dataclass(frozen=True)
+class UndoResult:
+    tx_id: str | None
+    undone: str | None
+    change: ChangeSet | None
+    message: str
+    changed_files: list[str] = field(default_factory=list)
+
+
+def selection_problems(plan: Plan, accepted: Iterable[str]) -> list[str]:
+    """Why the accepted ids cannot be applied together (empty when they can)."""
+    ids = list(dict.fromkeys(accepted))
+    known = set(plan.ids())
+    problems: list[str] = []
+    for proposal_id in ids:
+        if proposal_id not in known:
+            problems.append(f"{proposal_id}: no such proposal in the plan")
+            continue
+        proposal = plan.get(proposal_id)
+        if proposal.advisory:
+            problems.append(f"{proposal_id}: advisory only (nothing to apply)")
+        for finding in proposal.findings:
+            if finding.severity is Severity.BLOCK:
+                problems.append(f"{proposal_id}: blocked: {finding.message}")
+        for needed in proposal.depends_on:
+            if needed not in ids:
+                problems.append(f"{proposal_id} depends on {needed}, which is not accepted")
+    return problems
+
+
+def build_change_set(library: Library, plan: Plan, accepted: Iterable[str]) -> ChangeSet:
+    """The whole-file changes of the accepted proposals, replayed in plan order on the library."""
+    wanted = set(accepted)
+    layout = library.layout
+    current: dict[str, Path] = {fold(s.name): library.entry(s.name).path for s in library.skills()}
+    before: dict[Path, bytes | None] = {}
+    after: dict[Path, bytes | None] = {}
+
+    def put(path: Path, data: bytes | None) -> None:
+        if path not in before:
+            before[path] = fileio.read_or_none(path)
+        after[path] = data
+
+    created: list[str] = []
+    updated: list[str] = []
+    deleted: list[str] = []
+    for proposal in plan.proposals:
+        if proposal.id not in wanted:
+            continue
+        for name in proposal.deletes:
+            path = current.pop(fold(name), None)
+            if path is not None:
+                put(path, None)
+                deleted.append(name)
+        if proposal.record is not None:
+            skill = proposal.record.skill()
+            target = layout.path_for(skill.name)
+            old = current.get(fold(skill.name))
+            if old is not None and old != target:
+                put(old, None)
+            (updated if old is not None else created).append(skill.name)
+            put(target, skill_to_bytes(skill))
+            current[fold(skill.name)] = target
+    files = tuple(FileChange(path, before[path], after[path]) for path in after
+                  if before[path] != after[path])
+    count = len(wanted)
+    return ChangeSet(label=f"Apply dream plan ({count} proposal{'s' if count != 1 else ''})",
+                     files=files, created=tuple(dict.fromkeys(created)),
+                     updated=tuple(dict.fromkeys(updated)), deleted=tuple(dict.fromkeys(deleted)))
+
+
+def recheck(plan: Plan, library: Library) -> Plan:
+    """A copy of ``plan`` checked against the library as it is now: new fingerprint, findings run
+    again, and every proposal whose files changed since the plan was made blocked as stale."""
+    fresh = plan.model_copy(deep=True)
+    fresh.fingerprint = fingerprint.take(library.layout)
+    check_plan(fresh, CheckContext.of(library.skills(), library.problems, fresh.protected_prefixes, fresh))
+    for proposal in fresh.proposals:
+        for path, digest in proposal.touched.items():
+            now = fingerprint.sha256(fileio.read_or_none(library.agent_dir / path))
+            if now != digest:
+                proposal.add("stale", Severity.BLOCK,
+                             f"{path} changed since the plan was made; make a new plan")
+    return fresh
+
+
+def library_changes(plan: Plan, library: Library) -> list[str]:
+    """Skill files added, removed or changed since the plan's fingerprint (empty when none)."""
+    return fingerprint.compare(plan.fingerprint, fingerprint.take(library.layout)).lines()
+
+
+def apply_plan(library: Library, plan: Plan, accepted: Iterable[str], recheck_first: bool = False,
+               crash_after: int | None = None) -> ApplyResult:
+    """Apply the accepted proposals as one transaction (raises PlanRefused / LibraryError).
+
+    ``recheck_first`` allows a library that changed since the plan: the plan is re-checked (see
+    :func:`recheck`) and the accepted proposals must still pass. ``crash_after`` is for tests.
+    """
+    ids = list(dict.fromkeys(accepted))
+    if not ids:
+        raise PlanRefused("no proposal accepted", [])
+    changed = library_changes(plan, library)
+    if changed:
+        if not recheck_first:
+            raise PlanRefused("the library changed since the plan was made; re-check the plan to apply "
+                              "it anyway", changed)
+        plan = recheck(plan, library)
+    problems = selection_problems(plan, ids)
+    if problems:
+        raise PlanRefused("the accepted proposals cannot be applied", problems)
+    change = build_change_set(library, plan, ids)
+    if change.empty:
+        return ApplyResult(None, ids, change)
+    box: dict[str, str] = {}
+
+    def write(cs: ChangeSet) -> None:
+        tx = journal.run(library.layout, cs.files, "apply", cs.label,
+                         meta={"plan": plan.fingerprint.digest, "accepted": ids,
+                               "created": list(cs.created), "updated": list(cs.updated),
+                               "deleted": list(cs.deleted)},
+                         crash_after=crash_after)
+        box["id"] = tx.id
+
+    library.apply_change_set(change, writer=write)
+    return ApplyResult(box.get("id"), ids, change)
+
+
+def undo_last(library: Library, crash_after: int | None = None) -> UndoResult:
+    """Undo the last applied plan from its journal record, as one new journaled transaction.
+
+    Refused (nothing written) when a file it changed was changed again since.
+    """
+    tx = journal.last_undoable(library.agent_dir)
+    if tx is None:
+        return UndoResult(None, None, None, "nothing to undo: no applied plan on record")
+    states = list(journal.states_of(tx, library.layout))
+    if all(current == entry.before_sha for entry, current in states):
+        journal.mark_undone(library.agent_dir, tx.id, "already")
+        return UndoResult(None, tx.id, None, f"'{tx.label}' was already undone")
+    changed = [entry.path for entry, current in states if current != entry.after_sha]
+    if changed:
+        return UndoResult(None, None, None,
+                          f"cannot undo '{tx.label}': files changed since it was applied",
+                          changed)
+    change = ChangeSet(label=f"Undo: {tx.label}", files=tuple(journal.changes_of(tx, library.layout,
+                                                                                 inverse=True)),
+                       created=tuple(tx.meta.get("deleted", [])), updated=tuple(tx.meta.get("updated", [])),
+                       deleted=tuple(tx.meta.get("created", [])))
+    box: dict[str, str] = {}
+
+    def write(cs: ChangeSet) -> None:
+        undo_tx = journal.run(library.layout, cs.files, "undo", cs.label, undoes=tx.id,
+                              crash_after=crash_after)
+        box["id"] = undo_tx.id
+
+    library.apply_change_set(change, writer=write)
+    return UndoResult(box.get("id"), tx.id, change, f"undid '{tx.label}'")

@@ -1,0 +1,273 @@
+"""An OpenAI-compatible chat client for the dream passes: retries, JSON mode, progress, cancel.
+
+One request per pass with two messages (system = directive, user = prompt) and no temperature,
+token limit or tools, as RockBot sends it; ``response_format`` asks for a JSON object and, when the
+server refuses it (400/422), the request is repeated once as plain text. Retries (429, 5xx,
+connection errors, timeouts) honour ``Retry-After``. The call runs on a worker thread so the caller
+can report progress and cancel; a cancelled request is abandoned (its connection closed) and ends
+at the client timeout at the latest.
+
+The API key is passed in (the caller reads it from the OS keyring or the environment); it is never
+written anywhere and is masked out of every error message.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+import openai
+
+DEFAULT_TIMEOUT = 120.0
+DEFAULT_RETRIES = 2
+MAX_RETRY_AFTER = 30.0
+_POLL = 0.1
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where and how to ask: base URL (e.g. ``http://127.0.0.1:11434/v1``), model, limits."""
+
+    base_url: str
+    model: str
+    timeout: float = DEFAULT_TIMEOUT
+    retries: int = DEFAULT_RETRIES
+    json_mode: bool = True
+
+
+@dataclass(frozen=True)
+class LlmProgress:
+    """A progress report: ``phase`` is sending, waiting, retrying, fallback or done."""
+
+    phase: str
+    message: str
+    attempt: int
+    elapsed: float
+
+
+@dataclass(frozen=True)
+class Completion:
+    """A reply's text and how it was obtained."""
+
+    text: str
+    json_mode: bool
+    attempts: int
+    elapsed: float
+    model: str | None = None
+    finish_reason: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+class LlmError(Exception):
+    """A request that did not produce a reply (one sentence for the user)."""
+
+    kind = "error"
+
+    def __init__(self, message: str, status: int | None = None, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
+
+
+class LlmAuthError(LlmError):
+    kind = "auth"
+
+
+class LlmRateLimitError(LlmError):
+    kind = "rate-limit"
+
+
+class LlmTimeoutError(LlmError):
+    kind = "timeout"
+
+
+class LlmConnectionError(LlmError):
+    kind = "connection"
+
+
+class LlmServerError(LlmError):
+    kind = "server"
+
+
+class LlmRequestError(LlmError):
+    kind = "request"
+
+
+class LlmCancelled(LlmError):
+    kind = "cancelled"
+
+
+ProgressFn = Callable[[LlmProgress], None]
+
+
+class _Refused(Exception):
+    """The server refused ``response_format``."""
+
+    def __init__(self, error: LlmError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class LlmClient:
+    """Chat completions against one endpoint. Thread-safe: every call has its own HTTP client."""
+
+    def __init__(self, endpoint: Endpoint, api_key: str | None = None) -> None:
+        self.endpoint = endpoint
+        self.__key = api_key or ""
+
+    def __repr__(self) -> str:
+        return f"LlmClient({self.endpoint!r})"
+
+    def _mask(self, text: str) -> str:
+        return text.replace(self.__key, "***") if len(self.__key) >= 4 else text
+
+    def complete(self, system: str, user: str, progress: ProgressFn | None = None,
+                 cancel: threading.Event | None = None) -> Completion:
+        """Send the two messages and return the reply text (raises :class:`LlmError`)."""
+        started = time.monotonic()
+        notify = progress or (lambda _p: None)
+        json_mode = self.endpoint.json_mode
+        notes: list[str] = []
+        attempt = 0
+        retries_left = max(0, self.endpoint.retries)
+        while True:
+            attempt += 1
+            if cancel is not None and cancel.is_set():
+                raise LlmCancelled("cancelled")
+            mode = "JSON mode" if json_mode else "plain text"
+            notify(LlmProgress("sending", f"asking {self.endpoint.model} ({mode}), attempt {attempt}",
+                               attempt, time.monotonic() - started))
+            try:
+                response = self._attempt(system, user, json_mode, attempt, started, notify, cancel)
+            except _Refused as refused:
+                if not json_mode:
+                    raise refused.error from None
+                json_mode = False
+                notes.append(f"the server refused response_format ({refused.error}); asked again for "
+                             "plain text")
+                notify(LlmProgress("fallback", notes[-1], attempt, time.monotonic() - started))
+                continue
+            except (LlmRateLimitError, LlmServerError, LlmConnectionError, LlmTimeoutError) as exc:
+                if retries_left <= 0:
+                    raise
+                retries_left -= 1
+                delay = _retry_delay(exc, attempt)
+                notes.append(f"attempt {attempt}: {exc}; retrying in {delay:.1f} s")
+                notify(LlmProgress("retrying", notes[-1], attempt, time.monotonic() - started))
+                if cancel is not None and cancel.wait(delay):
+                    raise LlmCancelled("cancelled") from None
+                if cancel is None:
+                    time.sleep(delay)
+                continue
+            choice = response.choices[0] if getattr(response, "choices", None) else None
+            if choice is None:
+                raise LlmServerError("the server returned no choices")
+            text = getattr(choice.message, "content", None) or ""
+            elapsed = time.monotonic() - started
+            notify(LlmProgress("done", f"reply received ({len(text)} characters)", attempt, elapsed))
+            return Completion(text=text, json_mode=json_mode, attempts=attempt, elapsed=elapsed,
+                              model=getattr(response, "model", None),
+                              finish_reason=getattr(choice, "finish_reason", None), notes=notes)
+
+    def _attempt(self, system: str, user: str, json_mode: bool, attempt: int, started: float,
+                 notify: ProgressFn, cancel: threading.Event | None) -> Any:
+        client = openai.OpenAI(api_key=self.__key or "no-key", base_url=self.endpoint.base_url,
+                               timeout=self.endpoint.timeout, max_retries=0)
+        kwargs: dict[str, Any] = {
+            "model": self.endpoint.model,
+            "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+        }
+        if json_mode:
+            kwargs["response_format"] = {"type": "json_object"}
+        box: dict[str, Any] = {}
+        done = threading.Event()
+
+        def work() -> None:
+            try:
+                box["response"] = client.chat.completions.create(**kwargs)
+            except BaseException as exc:  # handed to the caller's thread
+                box["error"] = exc
+            finally:
+                done.set()
+
+        worker = threading.Thread(target=work, name="rockskills-llm", daemon=True)
+        worker.start()
+        deadline = time.monotonic() + self.endpoint.timeout + 2.0
+        try:
+            while not done.wait(_POLL):
+                if cancel is not None and cancel.is_set():
+                    raise LlmCancelled("cancelled")
+                if time.monotonic() > deadline:
+                    raise LlmTimeoutError(f"no reply within {self.endpoint.timeout:g} s")
+                notify(LlmProgress("waiting", f"waiting for {self.endpoint.model}", attempt,
+                                   time.monotonic() - started))
+        finally:
+            if not done.is_set():
+                threading.Thread(target=client.close, daemon=True).start()
+        if "error" in box:
+            client.close()
+            raise self._translate(box["error"], json_mode) from None
+        client.close()
+        return box["response"]
+
+    def _translate(self, exc: BaseException, json_mode: bool) -> BaseException:
+        if isinstance(exc, openai.APITimeoutError):
+            return LlmTimeoutError(f"no reply within {self.endpoint.timeout:g} s")
+        if isinstance(exc, openai.APIConnectionError):
+            return LlmConnectionError(self._mask(f"cannot reach {self.endpoint.base_url}: {exc}"))
+        if isinstance(exc, openai.APIStatusError):
+            status = exc.status_code
+            detail = self._mask(_server_message(exc))
+            if status in (401, 403):
+                return LlmAuthError(f"the server refused the API key ({status}): {detail}", status)
+            retry_after = _retry_after(exc)
+            if status == 429:
+                return LlmRateLimitError(f"rate limited (429): {detail}", status, retry_after)
+            if status in (400, 422) and json_mode:
+                return _Refused(LlmRequestError(f"{status}: {detail}", status))
+            if status in (408, 409) or status >= 500:
+                return LlmServerError(f"server error ({status}): {detail}", status, retry_after)
+            return LlmRequestError(f"request refused ({status}): {detail}", status)
+        if isinstance(exc, openai.OpenAIError):
+            return LlmServerError(self._mask(f"unexpected reply: {exc}"))
+        if isinstance(exc, Exception):
+            return LlmServerError(self._mask(f"{type(exc).__name__}: {exc}"))
+        return exc
+
+
+def _server_message(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        error = body.get("error", body)
+        if isinstance(error, dict) and isinstance(error.get("message"), str):
+            return str(error["message"])
+        if isinstance(error, str):
+            return error
+    return str(getattr(exc, "message", exc))
+
+
+def _retry_after(exc: Any) -> float | None:
+    """The ``Retry-After`` header in seconds (a number or an HTTP date), at most 30 s."""
+    response = getattr(exc, "response", None)
+    header = response.headers.get("retry-after") if response is not None else None
+    if not header:
+        return None
+    try:
+        return min(MAX_RETRY_AFTER, max(0.0, float(header)))
+    except ValueError:
+        pass
+    try:
+        return min(MAX_RETRY_AFTER, max(0.0, parsedate_to_datetime(header).timestamp() - time.time()))
+    except (TypeError, ValueError):
+        return None
+
+
+def _retry_delay(exc: LlmError, attempt: int) -> float:
+    """``Retry-After`` when the server sent one, else 0.5 s doubling up to 8 s."""
+    if exc.retry_after is not None:
+        return exc.retry_after
+    return min(8.0, 0.5 * 2 ** (attempt - 1))

@@ -1,0 +1,322 @@
+"""Proposals from parsed pass results, each with its evidence, dependencies and reply findings.
+
+:class:`PlanBuilder` walks the passes in RockBot's order over a :class:`VirtualLibrary` that starts
+as the real library: each pass's result is applied to it the way RockBot would, so the next pass's
+prompt is the one RockBot would build, and a proposal that touches a skill an earlier proposal
+wrote depends on that proposal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from rockskills_gui.core import fileio
+from rockskills_gui.core.library import Library
+from rockskills_gui.core.names import fold
+from rockskills_gui.core.skill import Skill
+from rockskills_gui.core.timestamps import Timestamp
+
+from .fingerprint import sha256
+from .passes import DreamPass
+from .plan import Evidence, PassRecord, Proposal, ProposalKind, Severity, SkillRecord
+from .prompts import ConsolidationAnalysis, GapAnalysis, OptimizationAnalysis, PruneCandidate
+from .reply import GapReply, SaveItem, SkillReply
+from .virtual import (
+    VirtualLibrary,
+    apply_consolidation,
+    apply_gap,
+    apply_optimization,
+    consolidation_record,
+    delete_set,
+    gap_record,
+    guard_refuses,
+    item_is_blank,
+    optimization_record,
+)
+
+_PREFIX = {DreamPass.GAP: "g", DreamPass.CONSOLIDATE: "c", DreamPass.OPTIMIZE: "o", DreamPass.OFFLINE: "x"}
+
+
+class PlanBuilder:
+    """Collects proposals over a virtual copy of ``library``."""
+
+    def __init__(self, library: Library, now: Timestamp) -> None:
+        self.library = library
+        self.now = now
+        self.virtual = VirtualLibrary(library.skills())
+        self.proposals: list[Proposal] = []
+        self._writers: dict[str, str] = {}  # fold(name) -> id of the last proposal that wrote it
+        self._counters: dict[DreamPass, int] = {}
+
+    # ---------------------------------------------------------------- helpers
+
+    def new(self, kind: ProposalKind, dream_pass: DreamPass, title: str, **fields: object) -> Proposal:
+        number = self._counters.get(dream_pass, 0) + 1
+        self._counters[dream_pass] = number
+        proposal = Proposal(id=f"{_PREFIX[dream_pass]}{number}", kind=kind, dream_pass=dream_pass,
+                            title=title, offline=dream_pass is DreamPass.OFFLINE, **fields)
+        return proposal
+
+    def add(self, proposal: Proposal, reads: Iterable[str] = ()) -> Proposal:
+        """Record ``proposal``: snapshot what it touches, link it to earlier writers, remember it."""
+        names = [*reads, *proposal.sources, *proposal.replaces, *proposal.deletes]
+        for name in names:
+            current = self.virtual.get(name)
+            if current is not None:
+                proposal.before.setdefault(current.name, SkillRecord.of(current))
+        layout = self.library.layout
+        for name in proposal.written_names():
+            target = layout.display_path(layout.path_for(name))
+            if name in self.library:
+                entry = self.library.entry(name)
+                proposal.touched.setdefault(layout.display_path(entry.path), sha256(entry.raw))
+                if layout.display_path(entry.path) == target:
+                    continue
+            proposal.touched.setdefault(target, sha256(fileio.read_or_none(layout.path_for(name))))
+        for name in [*names, *proposal.written_names()]:
+            writer = self._writers.get(fold(name))
+            if writer is not None and writer != proposal.id and writer not in proposal.depends_on:
+                proposal.depends_on.append(writer)
+        for name in proposal.written_names():
+            self._writers[fold(name)] = proposal.id
+        self.proposals.append(proposal)
+        return proposal
+
+    def _usage_evidence(self, names: Sequence[str], analysis: ConsolidationAnalysis) -> list[Evidence]:
+        evidence: list[Evidence] = []
+        stats = analysis.stats
+        counts = {n: stats.count(n) for n in names}
+        evidence.append(Evidence(kind="usage", text=", ".join(f"{n}: {c}x in 30 days"
+                                                              for n, c in counts.items()),
+                                 data={"counts": counts}))
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                together = stats.together(a, b)
+                if together:
+                    evidence.append(Evidence(kind="co-use", text=f"{a} + {b}: {together} session(s)",
+                                             data={"a": a, "b": b, "sessions": together}))
+        sparse = [n for n in names if fold(n) in {fold(s) for s in analysis.sparse}]
+        if sparse:
+            evidence.append(Evidence(kind="sparse", text="sparse: " + ", ".join(sparse)))
+        for prefix, members in analysis.clusters:
+            inside = [n for n in names if fold(n) in {fold(m) for m in members}]
+            if inside:
+                evidence.append(Evidence(kind="cluster", text=f"'{prefix}/*': {', '.join(members)}",
+                                         data={"prefix": prefix, "members": members}))
+        return evidence
+
+    # ---------------------------------------------------------------- gap (§10.2)
+
+    def gap(self, reply: GapReply, analysis: GapAnalysis, record: PassRecord) -> None:
+        """A create per non-blank item; RockBot overwrites silently, we warn (checks)."""
+        seen: dict[str, str] = {}
+        for index, item in enumerate(reply.to_save or []):
+            if item_is_blank(item):
+                record.notes.append(f"toSave[{index}] has a blank name or content: RockBot skips it")
+                continue
+            skill = gap_record(item, self.now)
+            existing = self.virtual.get(skill.name)
+            title = f"Create '{skill.name}'" + (" (overwrites the existing skill)" if existing else "")
+            proposal = self.new(ProposalKind.CREATE, DreamPass.GAP, title, record=SkillRecord.of(skill),
+                                replaces=[existing.name] if existing else [])
+            proposal.evidence.extend(_gap_evidence(skill, analysis))
+            if fold(skill.name) in seen:
+                proposal.add("duplicate-save", Severity.WARN,
+                             f"{seen[fold(skill.name)]} saves the same name; the later one wins")
+            seen[fold(skill.name)] = proposal.id
+            self.add(proposal)
+            record.proposals.append(proposal.id)
+        report = apply_gap(self.virtual, reply, self.now)
+        if report.aborted:
+            record.notes.append(f"RockBot would abort the dream cycle here: {report.aborted}")
+
+    # ---------------------------------------------------------------- prune (§10.3)
+
+    def prune(self, candidates: Sequence[PruneCandidate], record: PassRecord) -> None:
+        for candidate in candidates:
+            skill = self.virtual.get(candidate.name)
+            if skill is None:
+                continue
+            proposal = self.new(ProposalKind.PRUNE, DreamPass.CONSOLIDATE,
+                                f"Prune '{skill.name}' (inactive for 18 months)", deletes=[skill.name])
+            proposal.evidence.append(Evidence(
+                kind="inactive",
+                text=f"last activity {candidate.last_activity.isoformat()} is before "
+                     f"{candidate.threshold.isoformat()} (now - 18 months)",
+                data={"lastActivity": candidate.last_activity.isoformat(),
+                      "threshold": candidate.threshold.isoformat()}))
+            self.add(proposal)
+            self.virtual.delete(skill.name)
+            record.proposals.append(proposal.id)
+
+    # ---------------------------------------------------------------- consolidation / optimization
+
+    def skill_result(self, dream_pass: DreamPass, reply: SkillReply, record: PassRecord,
+                     consolidation: ConsolidationAnalysis | None = None,
+                     optimization: OptimizationAnalysis | None = None) -> bool:
+        """Proposals for a consolidation or optimization result; False when the guard refuses it."""
+        before = self.virtual.by_fold()
+        doomed = delete_set(reply)
+        to_delete = {fold(n) for n in reply.to_delete or []}
+        if guard_refuses(reply):
+            rockbot = ("RockBot refuses the whole result" if dream_pass is DreamPass.CONSOLIDATE else
+                       "RockBot's optimization pass has no guard and would delete it anyway")
+            record.notes.append(f"Safety guard: the reply deletes {len(doomed)} skill(s) and saves "
+                                f"nothing; {rockbot}.")
+            for name in doomed:
+                skill = before.get(fold(name))
+                if skill is None:
+                    continue
+                proposal = self.new(ProposalKind.DELETE, dream_pass, f"Delete '{skill.name}'",
+                                    deletes=[skill.name])
+                proposal.add("safety-guard", Severity.BLOCK,
+                             f"deleted without any replacement (toSave is empty); {rockbot}")
+                self._delete_evidence(proposal, skill.name, consolidation)
+                self.add(proposal)
+                record.proposals.append(proposal.id)
+            return False
+        after_deletions = {k: v for k, v in before.items() if k not in {fold(n) for n in doomed}}
+        saves: list[tuple[Proposal, SaveItem]] = []
+        saved_names: dict[str, str] = {}
+        for index, item in enumerate(reply.to_save or []):
+            if item_is_blank(item):
+                record.notes.append(f"toSave[{index}] has a blank name or content: RockBot skips it")
+                continue
+            if dream_pass is DreamPass.CONSOLIDATE:
+                skill = consolidation_record(item, before, self.now)
+            else:
+                skill = optimization_record(item, after_deletions, self.now)
+            proposal = self._save_proposal(dream_pass, item, skill, before, to_delete)
+            if fold(skill.name) in saved_names:
+                proposal.add("duplicate-save", Severity.WARN,
+                             f"{saved_names[fold(skill.name)]} saves the same name; the later one wins")
+            saved_names[fold(skill.name)] = proposal.id
+            if consolidation is not None:
+                proposal.evidence.extend(self._usage_evidence(
+                    [*proposal.sources] or [skill.name], consolidation))
+            if optimization is not None:
+                proposal.evidence.extend(_failure_evidence(proposal, optimization))
+            saves.append((proposal, item))
+            self.add(proposal)
+            record.proposals.append(proposal.id)
+        for name in doomed:
+            key = fold(name)
+            if key in saved_names:
+                continue  # deleted and saved again: the save replaces it
+            skill = before.get(key)
+            if skill is None:
+                record.notes.append(f"'{name}' is not in the library: RockBot's delete does nothing")
+                continue
+            proposal = self.new(ProposalKind.DELETE, dream_pass, f"Delete '{skill.name}'",
+                                deletes=[skill.name])
+            owners = [p.id for p, item in saves if key in {fold(n) for n in item.source_names or []}]
+            proposal.depends_on.extend(owners)
+            if owners:
+                proposal.evidence.append(Evidence(kind="reply", text="merged into " + ", ".join(
+                    f"'{p.record.name}' ({p.id})" for p, _ in saves if p.id in owners and p.record)))
+            else:
+                proposal.add("no-replacement", Severity.WARN,
+                             "listed in toDelete but not a source of any saved skill: nothing replaces it")
+            if name != skill.name:
+                proposal.add("case-mismatch", Severity.WARN,
+                             f"the reply spells it '{name}'; RockBot would delete skills/{name}.json and "
+                             f"leave skills/{skill.name}.json behind (it comes back at restart)")
+            self._delete_evidence(proposal, skill.name, consolidation)
+            self.add(proposal)
+            record.proposals.append(proposal.id)
+        if dream_pass is DreamPass.CONSOLIDATE:
+            apply_consolidation(self.virtual, reply, self.now)
+        else:
+            apply_optimization(self.virtual, reply, self.now)
+        return True
+
+    def _save_proposal(self, dream_pass: DreamPass, item: SaveItem, skill: Skill,
+                       before: dict[str, Skill], to_delete: set[str]) -> Proposal:
+        sources: list[str] = []
+        for name in item.source_names or []:
+            known = before.get(fold(name))
+            spelled = known.name if known else name
+            if fold(spelled) not in {fold(s) for s in sources}:
+                sources.append(spelled)
+        existing = [s for s in sources if fold(s) in before]
+        replaced = before.get(fold(skill.name))
+        if existing and fold(skill.name) in {fold(s) for s in existing}:
+            kind = ProposalKind.REWRITE if len(existing) == 1 else ProposalKind.MERGE
+        elif existing:
+            kind = ProposalKind.MERGE
+        elif replaced is not None:
+            kind = ProposalKind.REWRITE
+        else:
+            kind = ProposalKind.CREATE
+        title = {
+            ProposalKind.MERGE: f"Merge {', '.join(repr(s) for s in existing)} into '{skill.name}'",
+            ProposalKind.REWRITE: f"Rewrite '{skill.name}'",
+            ProposalKind.CREATE: f"Create '{skill.name}'",
+        }[kind]
+        proposal = self.new(kind, dream_pass, title, record=SkillRecord.of(skill), sources=sources,
+                            replaces=[replaced.name] if replaced else [])
+        if replaced is not None and fold(skill.name) not in {fold(s) for s in existing}:
+            proposal.add("overwrite", Severity.WARN,
+                         f"overwrites the existing skill '{replaced.name}' without listing it as a source")
+        if replaced is not None and replaced.name != skill.name:
+            proposal.add("case-mismatch", Severity.WARN,
+                         f"saved as '{skill.name}' over '{replaced.name}' (names differ only by case; "
+                         "the old file is replaced)")
+        missing = [s for s in sources if fold(s) not in to_delete]
+        if missing:
+            proposal.add("source-not-in-todelete", Severity.WARN,
+                         "in sourceNames but not in toDelete (RockBot deletes them anyway): "
+                         + ", ".join(missing))
+        if dream_pass is DreamPass.OPTIMIZE and replaced is not None:
+            lost = []
+            if replaced.last_used_at is not None:
+                lost.append("lastUsedAt")
+            if replaced.see_also:
+                lost.append("seeAlso")
+            if replaced.created_at != skill.created_at:
+                lost.append("createdAt")
+            if lost:
+                proposal.add("optimization-resets", Severity.INFO,
+                             "RockBot's optimization pass resets " + ", ".join(lost)
+                             + " (createdAt becomes now, lastUsedAt and seeAlso null)")
+        return proposal
+
+    def _delete_evidence(self, proposal: Proposal, name: str,
+                         analysis: ConsolidationAnalysis | None) -> None:
+        if analysis is not None:
+            count = analysis.stats.count(name)
+            proposal.evidence.append(Evidence(kind="usage", text=f"{name}: {count}x in 30 days",
+                                              data={"counts": {name: count}}))
+
+
+def _gap_evidence(skill: Skill, analysis: GapAnalysis) -> list[Evidence]:
+    evidence: list[Evidence] = []
+    text = f"{skill.name} {skill.summary or ''} {skill.content or ''}".lower()
+    terms = [(t, n) for t, n in analysis.recurring_terms if t in text]
+    if terms:
+        evidence.append(Evidence(kind="terms", text=", ".join(f'"{t}": {n} session(s)' for t, n in terms),
+                                 data={"terms": [list(t) for t in terms]}))
+    for label, entries in (("negative", analysis.negative), ("positive", analysis.positive)):
+        if entries:
+            evidence.append(Evidence(
+                kind="feedback",
+                text=f"{len(entries)} {label} feedback signal(s) on sessions with no skill: "
+                     + "; ".join(f"[{e.signal_name}] {e.session_id}: {e.summary}" for e in entries),
+                data={"ids": [e.id for e in entries]}))
+    sessions = len(analysis.sessions)
+    evidence.append(Evidence(kind="conversations", text=f"{sessions} session(s) in the conversation log"))
+    return evidence
+
+
+def _failure_evidence(proposal: Proposal, analysis: OptimizationAnalysis) -> list[Evidence]:
+    evidence: list[Evidence] = []
+    for name in [*proposal.sources, *proposal.replaces]:
+        entries = analysis.failure_context.get(fold(name), [])
+        if entries:
+            evidence.append(Evidence(
+                kind="failure",
+                text=f"{name}: " + "; ".join(f"[{e.signal_name}] {e.summary}" for e in entries),
+                data={"ids": [e.id for e in entries]}))
+        if fold(name) in {fold(s.name) for s in analysis.sparse}:
+            evidence.append(Evidence(kind="sparse", text=f"{name} has under 200 characters of content"))
+    return evidence

@@ -1,0 +1,178 @@
+"""LLM replies parsed the way RockBot parses them, then validated with pydantic.
+
+RockBot (rockbot-skills.md §10.1): trim; if ``<think>`` occurs and the first ``</think>`` comes after
+it (both case-insensitive), drop everything through the end tag and trim the start; take the text
+from the first ``{`` to the last ``}``; deserialize with case-insensitive property names and strict
+JSON. A reply that fails any step is reported with the raw text and what was wrong, and nothing
+from it is applied.
+
+Validation is a little stricter than RockBot where RockBot would crash or silently do nothing:
+wrong JSON types (RockBot: JsonException, pass skipped), a null item in ``toSave`` or a null name in
+``toDelete``/``sourceNames`` (RockBot: exception, rest of the cycle aborted), and an object with
+none of the expected properties (RockBot: an empty result) are all reported as failures.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rockskills_gui.core import dotnet_json
+from rockskills_gui.core.names import dotnet_trim, is_dotnet_whitespace
+
+from .passes import DreamPass
+
+_THINK_OPEN = re.compile(re.escape("<think>"), re.IGNORECASE | re.ASCII)
+_THINK_CLOSE = re.compile(re.escape("</think>"), re.IGNORECASE | re.ASCII)
+
+
+def _trim_start(text: str) -> str:
+    """.NET ``TrimStart()``."""
+    start = 0
+    while start < len(text) and is_dotnet_whitespace(text[start]):
+        start += 1
+    return text[start:]
+
+
+def extract_json_object(reply: str) -> str | None:
+    """RockBot's ``ExtractJsonObject`` after ``Trim()``: the outermost ``{...}`` or None."""
+    text = dotnet_trim(reply)
+    start = _THINK_OPEN.search(text)
+    end = _THINK_CLOSE.search(text)
+    if start is not None and end is not None and end.start() > start.start():
+        text = _trim_start(text[end.end():])
+    first = text.find("{")
+    last = text.rfind("}")
+    if first >= 0 and last > first:
+        return text[first:last + 1]
+    return None
+
+
+# ---------------------------------------------------------------- schemas
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True, populate_by_name=True)
+
+
+class GapItem(_Strict):
+    name: str | None = None
+    summary: str | None = None
+    content: str | None = None
+
+
+class GapReply(_Strict):
+    """``{ "toSave": [ { "name", "summary", "content" } ] }``."""
+
+    to_save: list[GapItem] | None = Field(default=None, alias="toSave")
+
+
+class SaveItem(_Strict):
+    name: str | None = None
+    summary: str | None = None
+    content: str | None = None
+    source_names: list[str] | None = Field(default=None, alias="sourceNames")
+    see_also: list[str | None] | None = Field(default=None, alias="seeAlso")
+
+
+class SkillReply(_Strict):
+    """``{ "toDelete": [...], "toSave": [ { name, summary, content, sourceNames, seeAlso } ] }``."""
+
+    to_delete: list[str] | None = Field(default=None, alias="toDelete")
+    to_save: list[SaveItem] | None = Field(default=None, alias="toSave")
+
+
+Reply = GapReply | SkillReply
+R = TypeVar("R", GapReply, SkillReply)
+
+_FIELDS: dict[type[BaseModel], dict[str, str]] = {
+    GapReply: {"tosave": "toSave"},
+    SkillReply: {"todelete": "toDelete", "tosave": "toSave"},
+    GapItem: {"name": "name", "summary": "summary", "content": "content"},
+    SaveItem: {"name": "name", "summary": "summary", "content": "content",
+                "sourcenames": "sourceNames", "seealso": "seeAlso"},
+}
+_ITEM = {GapReply: GapItem, SkillReply: SaveItem}
+
+
+def schema_for(dream_pass: DreamPass) -> type[GapReply] | type[SkillReply]:
+    return GapReply if dream_pass is DreamPass.GAP else SkillReply
+
+
+def _plain(value: Any) -> Any:
+    """dotnet_json pairs -> plain values (objects become dicts with their last duplicate)."""
+    if dotnet_json.is_object(value):
+        return {k: _plain(v) for k, v in value}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _canonical(pairs: Any, model: type[BaseModel]) -> Any:
+    """Map property names case-insensitively onto the model's (System.Text.Json's rule)."""
+    if not dotnet_json.is_object(pairs):
+        return _plain(pairs)
+    names = _FIELDS[model]
+    out: dict[str, Any] = {}
+    for key, value in dotnet_json.case_insensitive_props(pairs).items():
+        canonical = names.get(key)
+        if canonical is None:
+            continue
+        item_model = _ITEM.get(model)  # type: ignore[call-overload]
+        if canonical == "toSave" and item_model is not None and isinstance(value, list):
+            out[canonical] = [_canonical(v, item_model) for v in value]
+        else:
+            out[canonical] = _plain(value)
+    return out
+
+
+def _describe(error: ValidationError) -> list[str]:
+    messages: list[str] = []
+    for item in error.errors():
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in item["loc"]).lstrip(".")
+        got = type(item.get("input")).__name__ if "input" in item else "?"
+        got = {"NoneType": "null", "dict": "an object", "list": "an array", "int": "a number",
+               "float": "a number", "bool": "a boolean", "str": "a string"}.get(got, got)
+        messages.append(f"{where or 'reply'}: {item['msg'].lower()} (got {got})")
+    return messages
+
+
+@dataclass(frozen=True)
+class ParsedReply(Generic[R]):
+    """A reply and what came of it: the validated value, or what was wrong (``errors``)."""
+
+    raw: str
+    json_text: str | None
+    value: R | None
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.value is not None and not self.errors
+
+
+def parse_reply(raw: str | None, dream_pass: DreamPass) -> ParsedReply[Any]:
+    """Parse an LLM reply for ``dream_pass`` (see the module doc); never raises."""
+    raw = raw or ""
+    json_text = extract_json_object(raw)
+    if json_text is None:
+        return ParsedReply(raw, None, None, ["the reply contains no JSON object ({ ... })"])
+    model = schema_for(dream_pass)
+    try:
+        pairs = dotnet_json.loads_pairs(json_text)
+    except dotnet_json.JsonReadError as exc:
+        return ParsedReply(raw, json_text, None, [f"invalid JSON: {exc}"])
+    if not dotnet_json.is_object(pairs):
+        return ParsedReply(raw, json_text, None, ["the JSON is not an object"])
+    data = _canonical(pairs, model)
+    if not data:
+        expected = " or ".join(f"'{n}'" for n in _FIELDS[model].values())
+        return ParsedReply(raw, json_text, None, [f"the object has no {expected} property"])
+    try:
+        value = model.model_validate(data)
+    except ValidationError as exc:
+        return ParsedReply(raw, json_text, None, _describe(exc))
+    return ParsedReply(raw, json_text, value)

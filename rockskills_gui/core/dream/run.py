@@ -1,0 +1,226 @@
+"""A dream run: the chosen passes in RockBot's order, each prompt built on the library the previous
+pass would have left, every reply parsed and turned into checked proposals. Never writes.
+
+Drive it from a thread; ``progress`` receives :class:`RunProgress` reports and ``cancel`` stops
+the run (the plan so far is returned, the cancelled pass marked as such).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from rockskills_gui.core.library import Library
+from rockskills_gui.core.timestamps import Timestamp
+
+from . import fingerprint
+from .checks import CheckContext, check_plan
+from .directives import Directive, load_directive
+from .inputs import DreamInputs
+from .llm import LlmCancelled, LlmClient, LlmError, LlmProgress
+from .offline import propose_offline
+from .passes import LLM_PASSES, DreamPass
+from .plan import PassRecord, PassStatus, Plan
+from .prompts import analyze_consolidation, analyze_gap, analyze_optimization, prune_candidates
+from .proposals import PlanBuilder
+from .reply import GapReply, ParsedReply, SkillReply, parse_reply
+from .virtual import apply_prune
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """``pass`` is the pass running; ``phase`` prompt, llm, parse, done; ``llm`` the client's report."""
+
+    dream_pass: DreamPass
+    phase: str
+    message: str
+    llm: LlmProgress | None = None
+
+
+@dataclass
+class RunOptions:
+    """What to run: passes (RockBot order is kept), ``now``, offline or an LLM, directive overrides."""
+
+    passes: Sequence[DreamPass] = LLM_PASSES
+    now: Timestamp | None = None
+    offline: bool = False
+    directives: Mapping[DreamPass, str] = field(default_factory=dict)  # edited system messages
+    protected_prefixes: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class PromptSet:
+    """The messages of one pass (for display before running), or why RockBot would skip it."""
+
+    dream_pass: DreamPass
+    directive: Directive
+    user: str | None
+    skipped: str | None
+
+
+def directive_for(library: Library, dream_pass: DreamPass, options: RunOptions) -> Directive:
+    directive = load_directive(library.agent_dir, dream_pass)
+    edited = options.directives.get(dream_pass)
+    return directive.edited(edited) if edited is not None else directive
+
+
+def prompt_for(library: Library, dream_pass: DreamPass, now: Timestamp,
+               options: RunOptions | None = None) -> PromptSet:
+    """The user message RockBot would send for one pass on its own: the gap prompt on the library
+    as it is; consolidation after the 18-month prune; optimization after the prune and a no-op
+    consolidation."""
+    options = options or RunOptions()
+    inputs = DreamInputs.read(library.agent_dir, now)
+    directive = directive_for(library, dream_pass, options)
+    if dream_pass is DreamPass.GAP:
+        gap = analyze_gap(library.skills(), inputs)
+        return PromptSet(dream_pass, directive, gap.prompt, gap.skipped)
+    pruned = {c.name for c in prune_candidates(library.skills(), now)}
+    rest = [s for s in library.skills() if s.name not in pruned]
+    consolidation = analyze_consolidation(rest, inputs)
+    if dream_pass is DreamPass.CONSOLIDATE:
+        return PromptSet(dream_pass, directive, consolidation.prompt, consolidation.skipped)
+    if consolidation.prompt is None:
+        return PromptSet(dream_pass, directive, None, consolidation.skipped)
+    optimization = analyze_optimization(rest, inputs)
+    return PromptSet(dream_pass, directive, optimization.prompt, optimization.skipped)
+
+
+def run_dream(library: Library, options: RunOptions, client: LlmClient | None = None,
+              progress: Callable[[RunProgress], None] | None = None,
+              cancel: threading.Event | None = None) -> Plan:
+    """Run the passes and return the plan (``client`` is required unless ``options.offline``)."""
+    now = options.now or Timestamp.now()
+    notify = progress or (lambda _p: None)
+    inputs = DreamInputs.read(library.agent_dir, now)
+    plan = Plan(created_at=datetime.now(UTC).isoformat(), now=now.isoformat(),
+                library=str(library.agent_dir), fingerprint=fingerprint.take(library.layout),
+                protected_prefixes=list(options.protected_prefixes), offline=options.offline)
+    builder = PlanBuilder(library, now)
+    if options.offline:
+        record = PassRecord(dream_pass=DreamPass.OFFLINE, status=PassStatus.OK,
+                            reason="proposals made from the library alone, without an LLM")
+        plan.passes.append(record)
+        propose_offline(builder, inputs, record)
+        plan.proposals = builder.proposals
+        _finish(plan, library)
+        return plan
+    if client is None:
+        raise ValueError("an LLM client is needed unless the run is offline")
+    wanted = [p for p in LLM_PASSES if p in set(options.passes)]
+    stop: str | None = None
+    for dream_pass in wanted:
+        directive = directive_for(library, dream_pass, options)
+        record = PassRecord(dream_pass=dream_pass, status=PassStatus.OK,
+                            directive_source=directive.source.value, directive_path=directive.path,
+                            system=directive.text, model=client.endpoint.model,
+                            base_url=client.endpoint.base_url)
+        plan.passes.append(record)
+        if stop is not None:
+            record.status, record.reason = PassStatus.SKIPPED, stop
+            continue
+        notify(RunProgress(dream_pass, "prompt", f"building the {dream_pass.value} prompt"))
+        if dream_pass is DreamPass.GAP:
+            gap = analyze_gap(builder.virtual.skills(), inputs)
+            if not _ask(record, gap.prompt, gap.skipped, client, notify, cancel):
+                stop = _stop_after(record)
+                continue
+            parsed = _parse(record, DreamPass.GAP)
+            if parsed is not None:
+                builder.gap(parsed.value, gap, record)
+            continue
+        if dream_pass is DreamPass.CONSOLIDATE:
+            builder.prune(prune_candidates(builder.virtual.skills(), now), record)
+            consolidation = analyze_consolidation(builder.virtual.skills(), inputs)
+            if consolidation.prompt is None:
+                record.status, record.reason = PassStatus.SKIPPED, consolidation.skipped
+                stop = "RockBot runs optimization only after a consolidation"
+                continue
+            if not _ask(record, consolidation.prompt, None, client, notify, cancel):
+                stop = _stop_after(record)
+                continue
+            parsed = _parse(record, DreamPass.CONSOLIDATE)
+            if parsed is None:
+                stop = "RockBot runs optimization only after a consolidation that applied"
+                continue
+            if not builder.skill_result(DreamPass.CONSOLIDATE, parsed.value, record,
+                                        consolidation=consolidation):
+                record.status = PassStatus.REFUSED
+                record.reason = "the safety guard refused the result"
+                stop = "the consolidation was refused by the safety guard (RockBot stops here)"
+            continue
+        if DreamPass.CONSOLIDATE not in wanted:
+            pruned = apply_prune(builder.virtual, now)
+            if pruned:
+                record.notes.append("built after the 18-month prune (" + ", ".join(pruned)
+                                    + ") and a no-op consolidation, as RockBot would")
+            if len(builder.virtual) < 2:
+                record.status, record.reason = PassStatus.SKIPPED, "fewer than 2 skills after pruning"
+                continue
+        optimization = analyze_optimization(builder.virtual.skills(), inputs)
+        if not _ask(record, optimization.prompt, optimization.skipped, client, notify, cancel):
+            stop = _stop_after(record)
+            continue
+        parsed = _parse(record, DreamPass.OPTIMIZE)
+        if parsed is not None and not builder.skill_result(DreamPass.OPTIMIZE, parsed.value, record,
+                                                           optimization=optimization):
+            record.status = PassStatus.REFUSED
+            record.reason = "deletes skills and saves nothing (our safety guard; RockBot has none here)"
+    plan.proposals = builder.proposals
+    _finish(plan, library)
+    return plan
+
+
+def _finish(plan: Plan, library: Library) -> None:
+    check_plan(plan, CheckContext.of(library.skills(), library.problems, plan.protected_prefixes, plan))
+
+
+def _stop_after(record: PassRecord) -> str | None:
+    if record.status is PassStatus.CANCELLED:
+        return "the run was cancelled"
+    if record.status is PassStatus.FAILED:
+        return f"the {record.dream_pass.value} pass failed (RockBot ends the dream cycle on an error)"
+    return None  # skipped: later passes still run
+
+
+def _ask(record: PassRecord, prompt: str | None, skipped: str | None, client: LlmClient,
+         notify: Callable[[RunProgress], None], cancel: threading.Event | None) -> bool:
+    """Send the pass's prompt; False (and the record says why) when there is no usable reply."""
+    if prompt is None:
+        record.status, record.reason = PassStatus.SKIPPED, skipped
+        return False
+    record.user = prompt
+    dream_pass = record.dream_pass
+    started = time.monotonic()
+    try:
+        completion = client.complete(
+            record.system or "", prompt, cancel=cancel,
+            progress=lambda p: notify(RunProgress(dream_pass, "llm", p.message, p)))
+    except LlmCancelled:
+        record.status, record.reason = PassStatus.CANCELLED, "cancelled while waiting for the reply"
+        record.elapsed = time.monotonic() - started
+        return False
+    except LlmError as exc:
+        record.status, record.reason = PassStatus.FAILED, f"{exc.kind}: {exc}"
+        record.errors.append(str(exc))
+        record.elapsed = time.monotonic() - started
+        return False
+    record.elapsed = completion.elapsed
+    record.raw_reply = completion.text
+    record.json_mode = completion.json_mode
+    record.notes.extend(completion.notes)
+    notify(RunProgress(dream_pass, "parse", "reading the reply"))
+    return True
+
+
+def _parse(record: PassRecord, dream_pass: DreamPass) -> ParsedReply[GapReply | SkillReply] | None:
+    parsed = parse_reply(record.raw_reply, dream_pass)
+    if not parsed.ok:
+        record.status = PassStatus.FAILED
+        record.reason = "the reply could not be used; nothing from it is proposed"
+        record.errors.extend(parsed.errors)
+        return None
+    return parsed
