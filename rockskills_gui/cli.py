@@ -14,6 +14,7 @@ COMMAND_MODULES = (
     "rockskills_gui.commands.library_cmds",
     "rockskills_gui.commands.recall",
     "rockskills_gui.commands.usage",
+    "rockskills_gui.commands.dream",
 )
 
 

@@ -209,7 +209,10 @@ def parse_frontmatter(text: str, first_line: int = 2) -> Frontmatter:
         except yaml.YAMLError:
             pass
     mark = getattr(first_error, "problem_mark", None)
-    line = first_line + mark.line if mark is not None else None
+    last = max(len(text.splitlines()) - 1, 0)
+    if mark is not None and mark.line > last:  # "stream end": point at where the construct began
+        mark = getattr(first_error, "context_mark", None) or mark
+    line = first_line + min(mark.line, last) if mark is not None else None
     problem = getattr(first_error, "problem", None) or str(first_error).splitlines()[0]
     raise FrontmatterError(f"unparseable YAML frontmatter: {problem}"
                            + (f" (line {line})" if line else ""), line=line)
@@ -281,6 +284,9 @@ def emit_key(key: str, value: Any, newline: str = "\n", plain: str = "yaml") -> 
     else:
         text = yaml.safe_dump({key: value}, sort_keys=False, default_flow_style=False,
                               allow_unicode=True, width=1 << 30)
+        if yaml.load(text, Loader=_Loader) != {key: value}:  # e.g. U+0085 kept raw: escape instead
+            text = yaml.safe_dump({key: value}, sort_keys=False, default_flow_style=False,
+                                  allow_unicode=False, width=1 << 30)
     return text.replace("\n", newline)
 
 

@@ -394,6 +394,7 @@ class WhyNotPanel(QWidget):
         layout.addWidget(self.hint)
         layout.addWidget(self.scroll, 1)
         self.reports: list[PinReport] = []
+        self._cards: list[PinCard] = []
 
     def _pin(self) -> None:
         name = self.edit.text().strip()
@@ -402,16 +403,19 @@ class WhyNotPanel(QWidget):
             self.edit.clear()
 
     def card_widgets(self) -> list[PinCard]:
-        return [w for w in self.cards.findChildren(PinCard) if not w.isHidden()]
+        return list(self._cards)
 
     def show_reports(self, reports: Sequence[PinReport]) -> None:
         self.reports = list(reports)
-        for card in self.cards.findChildren(PinCard):
+        for card in self._cards:
             card.hide()
             card.deleteLater()
+        self._cards = []
         for position, report in enumerate(reports):
             card = PinCard(report, self.unpinRequested.emit, self.cards)
             self.cards_layout.insertWidget(position, card)
+            card.show()
+            self._cards.append(card)
         self.hint.setVisible(not reports)
 
 

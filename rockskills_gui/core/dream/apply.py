@@ -68,6 +68,9 @@ def selection_problems(plan: Plan, accepted: Iterable[str]) -> list[str]:
         for needed in proposal.depends_on:
             if needed not in ids:
                 problems.append(f"{proposal_id} depends on {needed}, which is not accepted")
+        for other in proposal.conflicts_with:
+            if other in ids and other > proposal_id:
+                problems.append(f"{proposal_id} and {other} change the same skill; accept only one")
     return problems
 
 

@@ -100,9 +100,12 @@ class Proposal(_Model):
 
     ``record`` is the skill it saves (create, merge, rewrite, see-also); ``sources`` the skills it
     merges or rewrites; ``replaces`` existing skills whose file the save overwrites (same name,
-    case-insensitively); ``deletes`` what it deletes (delete, prune). ``before`` holds the skills it
-    reads or changes as they were when proposed (for diffs), ``touched`` the sha256 of each file it
-    writes as it was on disk (None = absent), for re-checking a changed library.
+    case-insensitively); ``deletes`` what it deletes (delete, prune). ``depends_on``: proposals it
+    needs (a merge's source deletions need the merge); ``conflicts_with``: alternatives that change
+    the same skill from the same starting point (offline proposals), never accepted together.
+    ``before`` holds the skills it reads or changes as they were when proposed (for diffs),
+    ``touched`` the sha256 of each file it writes as it was on disk (None = absent), for
+    re-checking a changed library.
     """
 
     id: str
@@ -117,6 +120,7 @@ class Proposal(_Model):
     touched: dict[str, str | None] = Field(default_factory=dict)
     evidence: list[Evidence] = Field(default_factory=list)
     depends_on: list[str] = Field(default_factory=list, alias="dependsOn")
+    conflicts_with: list[str] = Field(default_factory=list, alias="conflictsWith")
     findings: list[Finding] = Field(default_factory=list)
     offline: bool = False
     advisory: bool = False  # shown for review only: nothing to apply
@@ -202,9 +206,16 @@ class Plan(_Model):
         return [p.id for p in self.proposals if proposal_id in self.requires(p.id)]
 
     def acceptable_ids(self) -> list[str]:
-        """Proposals that can be accepted: not advisory, not blocked, nor depending on such."""
-        ok = {p.id for p in self.proposals if p.acceptable}
-        return [i for i in self.ids() if i in ok and all(d in ok for d in self.requires(i))]
+        """What "accept all" accepts: in plan order, every proposal that is not advisory or
+        blocked, whose dependencies are accepted, and that conflicts with nothing accepted before."""
+        accepted: list[str] = []
+        for proposal in self.proposals:
+            if not proposal.acceptable or any(d not in accepted for d in proposal.depends_on):
+                continue
+            if any(c in accepted for c in proposal.conflicts_with):
+                continue
+            accepted.append(proposal.id)
+        return accepted
 
     # ---------------------------------------------------------------- files
 

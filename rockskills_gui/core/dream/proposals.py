@@ -57,8 +57,9 @@ class PlanBuilder:
                             title=title, offline=dream_pass is DreamPass.OFFLINE, **fields)
         return proposal
 
-    def add(self, proposal: Proposal, reads: Iterable[str] = ()) -> Proposal:
-        """Record ``proposal``: snapshot what it touches, link it to earlier writers, remember it."""
+    def add(self, proposal: Proposal, reads: Iterable[str] = (), link: bool = True) -> Proposal:
+        """Record ``proposal``: snapshot what it touches, link it to earlier writers (``link``) or
+        mark it as conflicting with them (alternatives from the same state), remember it."""
         names = [*reads, *proposal.sources, *proposal.replaces, *proposal.deletes]
         for name in names:
             current = self.virtual.get(name)
@@ -73,10 +74,18 @@ class PlanBuilder:
                 if layout.display_path(entry.path) == target:
                     continue
             proposal.touched.setdefault(target, sha256(fileio.read_or_none(layout.path_for(name))))
-        for name in [*names, *proposal.written_names()]:
-            writer = self._writers.get(fold(name))
-            if writer is not None and writer != proposal.id and writer not in proposal.depends_on:
-                proposal.depends_on.append(writer)
+        if link:
+            for name in [*names, *proposal.written_names()]:
+                writer = self._writers.get(fold(name))
+                if writer is not None and writer != proposal.id and writer not in proposal.depends_on:
+                    proposal.depends_on.append(writer)
+        else:
+            mine = {fold(n) for n in proposal.written_names()}
+            for other in self.proposals:
+                if other.offline and mine & {fold(n) for n in other.written_names()} \
+                        and other.id not in proposal.depends_on and proposal.id not in other.depends_on:
+                    other.conflicts_with.append(proposal.id)
+                    proposal.conflicts_with.append(other.id)
         for name in proposal.written_names():
             self._writers[fold(name)] = proposal.id
         self.proposals.append(proposal)
@@ -132,12 +141,13 @@ class PlanBuilder:
 
     # ---------------------------------------------------------------- prune (§10.3)
 
-    def prune(self, candidates: Sequence[PruneCandidate], record: PassRecord) -> None:
+    def prune(self, candidates: Sequence[PruneCandidate], record: PassRecord,
+              dream_pass: DreamPass = DreamPass.CONSOLIDATE) -> None:
         for candidate in candidates:
             skill = self.virtual.get(candidate.name)
             if skill is None:
                 continue
-            proposal = self.new(ProposalKind.PRUNE, DreamPass.CONSOLIDATE,
+            proposal = self.new(ProposalKind.PRUNE, dream_pass,
                                 f"Prune '{skill.name}' (inactive for 18 months)", deletes=[skill.name])
             proposal.evidence.append(Evidence(
                 kind="inactive",
@@ -145,7 +155,7 @@ class PlanBuilder:
                      f"{candidate.threshold.isoformat()} (now - 18 months)",
                 data={"lastActivity": candidate.last_activity.isoformat(),
                       "threshold": candidate.threshold.isoformat()}))
-            self.add(proposal)
+            self.add(proposal, link=dream_pass is not DreamPass.OFFLINE)
             self.virtual.delete(skill.name)
             record.proposals.append(proposal.id)
 

@@ -1,0 +1,241 @@
+"""``dream``, ``apply`` and ``undo``: RockBot's skill dream passes proposed as a reviewable plan,
+applied only as accepted, as one transaction that one ``undo`` reverts."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rockskills_gui.commands.common import CommandError, guarded, open_library, parse_now, write_exact
+from rockskills_gui.core.changes import ConflictError, LibraryError
+from rockskills_gui.core.dream.apply import PlanRefused, apply_plan, undo_last
+from rockskills_gui.core.dream.keys import ENV_VAR, find_api_key
+from rockskills_gui.core.dream.llm import DEFAULT_RETRIES, DEFAULT_TIMEOUT, Endpoint, LlmClient
+from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass, parse_passes
+from rockskills_gui.core.dream.plan import PassStatus, Plan, Severity
+from rockskills_gui.core.dream.prompts import printable
+from rockskills_gui.core.dream.run import RunOptions, RunProgress, prompt_for, run_dream
+from rockskills_gui.core.library import Library
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``dream``, ``apply`` and ``undo`` to the ``rockskills`` parser."""
+    dream = subparsers.add_parser(
+        "dream", help="run RockBot's skill dream passes and save the proposals as a plan",
+        description="Build the prompts RockBot's dream would send (skill gap, consolidation after the "
+                    "18-month prune, optimization), ask an OpenAI-compatible endpoint (or propose "
+                    "offline), and save every proposal, checked, to a plan file. Never writes the "
+                    f"library. The API key comes from ${ENV_VAR} or the OS keyring.")
+    dream.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
+    dream.add_argument("--pass", dest="single", choices=[p.value for p in LLM_PASSES],
+                       help="with --prompt-only: the pass whose user message to print")
+    dream.add_argument("--prompt-only", action="store_true",
+                       help="print the user message RockBot would send, exactly, and stop")
+    dream.add_argument("--system", action="store_true",
+                       help="with --prompt-only: print the system message (directive) instead")
+    dream.add_argument("--passes", default="gap,consolidate,optimize",
+                       help="passes to run, comma-separated (default: all three, in RockBot's order)")
+    dream.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint, e.g. "
+                       "http://127.0.0.1:11434/v1")
+    dream.add_argument("--model", metavar="M", help="model name")
+    dream.add_argument("--offline", action="store_true",
+                       help="propose from the library alone (no LLM): prune, merge candidates, "
+                            "cluster guides, sparse skills, see-also links")
+    dream.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+                       help=f"seconds per request (default {DEFAULT_TIMEOUT:g})")
+    dream.add_argument("--retries", type=int, default=DEFAULT_RETRIES,
+                       help=f"retries on 429/5xx/timeouts (default {DEFAULT_RETRIES})")
+    dream.add_argument("--no-json-mode", action="store_true",
+                       help="do not ask for response_format json_object")
+    dream.add_argument("--directive", metavar="PASS=FILE", action="append", default=[],
+                       help="use FILE as the system message of PASS (gap, consolidate, optimize)")
+    dream.add_argument("--protect", metavar="PREFIX", action="append", default=[],
+                       help="never delete, prune or overwrite skills under PREFIX (e.g. patrol/); "
+                            "repeatable")
+    dream.add_argument("--now", metavar="ISO", help="the reference time (default: the current time)")
+    dream.add_argument("--plan-out", metavar="PLAN.json", help="where to save the plan")
+    dream.set_defaults(func=cmd_dream)
+
+    apply = subparsers.add_parser(
+        "apply", help="apply accepted proposals of a saved plan as one transaction",
+        description="Apply the accepted proposals of PLAN.json as one journaled transaction. Refused, "
+                    "with nothing written, when a proposal is blocked by a finding, depends on one "
+                    "not accepted, or the library changed since the plan (unless --recheck).")
+    apply.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
+    apply.add_argument("plan", metavar="PLAN.json")
+    which = apply.add_mutually_exclusive_group(required=True)
+    which.add_argument("--accept", metavar="ID,…", help="proposal ids to apply")
+    which.add_argument("--accept-all", action="store_true",
+                       help="every proposal that can be applied (not blocked, advisory or conflicting)")
+    apply.add_argument("--recheck", action="store_true",
+                       help="apply to a library that changed since the plan, after checking again")
+    apply.set_defaults(func=cmd_apply)
+
+    undo = subparsers.add_parser("undo", help="undo the last applied plan",
+                                 description="Restore the files the last applied plan changed, "
+                                             "from its journal; refused if they changed since.")
+    undo.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
+    undo.set_defaults(func=cmd_undo)
+
+
+def _directives(values: list[str]) -> dict[DreamPass, str]:
+    result: dict[DreamPass, str] = {}
+    for value in values:
+        name, sep, file = value.partition("=")
+        try:
+            dream_pass = DreamPass(name.strip())
+        except ValueError:
+            dream_pass = DreamPass.OFFLINE
+        if not sep or dream_pass not in LLM_PASSES:
+            raise CommandError(f"--directive {value!r}: expected PASS=FILE with PASS gap, consolidate "
+                               "or optimize")
+        try:
+            result[dream_pass] = Path(file).read_text(encoding="utf-8-sig")
+        except OSError as exc:
+            raise CommandError(f"--directive: cannot read {file}: {exc.strerror or exc}") from None
+    return result
+
+
+def _progress(report: RunProgress) -> None:
+    if report.llm is not None and report.llm.phase == "waiting":
+        return
+    print(f"[{report.dream_pass.value}] {report.message}", file=sys.stderr)
+
+
+def plan_summary(plan: Plan) -> str:
+    """Passes and proposals, one line each, with findings indented below."""
+    lines = []
+    for record in plan.passes:
+        line = f"pass {record.dream_pass.value}: {record.status.value}"
+        if record.reason:
+            line += f" ({record.reason})"
+        lines.append(line)
+        lines.extend(f"  error: {e}" for e in record.errors)
+        lines.extend(f"  note: {n}" for n in record.notes)
+    acceptable = set(plan.acceptable_ids())
+    for proposal in plan.proposals:
+        mark = "+" if proposal.id in acceptable else ("!" if proposal.blocked else " ")
+        extra = f"  (needs {', '.join(proposal.depends_on)})" if proposal.depends_on else ""
+        lines.append(f"{mark} {proposal.id:<4} {proposal.kind.value:<8} {proposal.title}{extra}")
+        for finding in proposal.findings:
+            lines.append(f"        {finding.severity.value}: {finding.code}: {finding.message}")
+    if not plan.proposals:
+        lines.append("no proposals")
+    return "\n".join(lines) + "\n"
+
+
+@guarded
+def cmd_dream(args: argparse.Namespace) -> int:
+    """Print a prompt, or run the passes and save the plan; exit 1 when a pass failed."""
+    library = open_library(args.library)
+    now = parse_now(args.now)
+    options = RunOptions(now=now, directives=_directives(args.directive), protected_prefixes=args.protect)
+    if args.prompt_only:
+        if args.single is None:
+            raise CommandError("--prompt-only needs --pass gap|consolidate|optimize")
+        prompts = prompt_for(library, DreamPass(args.single), now, options)
+        if args.system:
+            write_exact(prompts.directive.text)
+            return 0
+        if prompts.user is None:
+            print(f"rockskills: no {args.single} prompt: {prompts.skipped}", file=sys.stderr)
+            return 1
+        write_exact(printable(prompts.user))
+        return 0
+    if args.single is not None:
+        raise CommandError("--pass is for --prompt-only; use --passes to choose what to run")
+    if not args.plan_out:
+        raise CommandError("--plan-out PLAN.json is required (or use --prompt-only)")
+    out = Path(args.plan_out).expanduser().resolve()
+    if library.skills_dir in out.parents or out == library.skills_dir:
+        raise CommandError("--plan-out must not be inside the skills folder (RockBot would load it)")
+    try:
+        options.passes = parse_passes(args.passes)
+    except ValueError as exc:
+        raise CommandError(f"--passes: {exc}") from None
+    client = None
+    if args.offline:
+        if args.base_url or args.model:
+            raise CommandError("use either --offline or --base-url/--model, not both")
+        options.offline = True
+    else:
+        if not args.base_url or not args.model:
+            raise CommandError("give --base-url URL and --model M (or --offline)")
+        endpoint = Endpoint(args.base_url, args.model, timeout=args.timeout, retries=args.retries,
+                            json_mode=not args.no_json_mode)
+        client = LlmClient(endpoint, find_api_key(args.base_url))
+    plan = run_dream(library, options, client, progress=_progress)
+    plan.save(out)
+    write_exact(plan_summary(plan))
+    print(f"plan saved to {out}", file=sys.stderr)
+    bad = {PassStatus.FAILED, PassStatus.REFUSED, PassStatus.CANCELLED}
+    return 1 if any(p.status in bad for p in plan.passes) else 0
+
+
+def _load_plan(path: str) -> Plan:
+    try:
+        return Plan.load(Path(path))
+    except OSError as exc:
+        raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise CommandError(f"{path} is not a dream plan: {str(exc).splitlines()[0]}") from None
+
+
+@guarded
+def cmd_apply(args: argparse.Namespace) -> int:
+    """Apply accepted proposals; exit 1 when refused (nothing written)."""
+    library: Library = open_library(args.library)
+    plan = _load_plan(args.plan)
+    if args.accept_all:
+        ids = plan.acceptable_ids()
+        skipped = [p.id for p in plan.proposals if p.id not in ids]
+        if skipped:
+            print(f"not accepted (blocked, advisory, conflicting or depending on those): "
+                  f"{', '.join(skipped)}", file=sys.stderr)
+    else:
+        ids = [i.strip() for i in args.accept.split(",") if i.strip()]
+    try:
+        result = apply_plan(library, plan, ids, recheck_first=args.recheck)
+    except PlanRefused as exc:
+        print(f"rockskills: refused, nothing written: {exc}", file=sys.stderr)
+        for reason in exc.reasons:
+            print(f"  {reason}", file=sys.stderr)
+        return 1
+    except ConflictError as exc:
+        print(f"rockskills: refused: {exc}", file=sys.stderr)
+        return 1
+    except LibraryError as exc:
+        print(f"rockskills: {exc}", file=sys.stderr)
+        return 1
+    change = result.change
+    lines = [f"applied {', '.join(result.accepted)}" + (f" (transaction {result.tx_id})"
+                                                         if result.tx_id else " (nothing to change)")]
+    lines += [f"  created {n}" for n in change.created] + [f"  updated {n}" for n in change.updated]
+    lines += [f"  deleted {n}" for n in change.deleted]
+    write_exact("\n".join(lines) + "\n")
+    return 0
+
+
+@guarded
+def cmd_undo(args: argparse.Namespace) -> int:
+    """Undo the last applied plan; exit 1 when there is none or it cannot be undone."""
+    library = open_library(args.library)
+    try:
+        result = undo_last(library)
+    except LibraryError as exc:
+        print(f"rockskills: {exc}", file=sys.stderr)
+        return 1
+    if result.change is None:
+        print(f"rockskills: {result.message}", file=sys.stderr)
+        for path in result.changed_files:
+            print(f"  changed since: {path}", file=sys.stderr)
+        return 0 if result.undone else 1
+    write_exact(result.message + "\n")
+    return 0
+
+
+def findings_of(plan: Plan, severity: Severity) -> list[str]:
+    """``id: code: message`` for every finding of ``severity`` (for scripts and tests)."""
+    return [f"{p.id}: {f.code}: {f.message}" for p in plan.proposals for f in p.findings
+            if f.severity is severity]

@@ -1,0 +1,181 @@
+"""Offline proposals: deterministic suggestions made from the library alone, for people without an
+LLM. Every proposal is marked ``offline`` (pass ``offline``, ids ``x1``, ``x2``, ...).
+
+- prune: skills inactive for 18 months (RockBot's own rule, §10.3);
+- merge candidates: pairs of skills that recall each other (BM25 over name, summary and content,
+  each skill's text used as a query, the score normalised by the skill's own score; the lower of
+  the two directions must reach ``MERGE_SIMILARITY``). The merged text joins both contents
+  mechanically; the source is deleted by a dependent proposal;
+- cluster guides: ``{prefix}/guide`` for a name-prefix cluster of two or more without one;
+- sparse skills: listed for expansion (advisory: nothing to apply);
+- see-also: skills used together in at least ``SEE_ALSO_MIN_SESSIONS`` sessions of the last 30 days
+  that do not list each other.
+
+Starter skills (RockBot re-creates them at start) are never merge candidates.
+"""
+
+from __future__ import annotations
+
+from rockskills_gui.core.bm25 import document_text
+from rockskills_gui.core.names import fold
+from rockskills_gui.core.recall import SkillRecall
+from rockskills_gui.core.skill import Skill
+from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.usage import UsageStats
+
+from .inputs import DreamInputs
+from .passes import DreamPass
+from .plan import Evidence, PassRecord, ProposalKind, Severity, SkillRecord
+from .prompts import is_sparse, listed, prefix_clusters, prune_candidates, usage_stats
+from .proposals import PlanBuilder
+
+MERGE_SIMILARITY = 0.2
+SEE_ALSO_MIN_SESSIONS = 2
+STARTER_SKILLS = ("memory", "skills", "mcp", "web", "scheduling", "subagent", "a2a", "scripts")
+OFFLINE = DreamPass.OFFLINE
+
+
+def is_starter(name: str) -> bool:
+    return fold(name) in {fold(n) for n in STARTER_SKILLS}
+
+
+def similar_pairs(skills: list[Skill],
+                  threshold: float = MERGE_SIMILARITY) -> list[tuple[float, Skill, Skill]]:
+    """Pairs (a, b) in List order of a, best first, whose mutual normalised recall score >= threshold."""
+    texts = [s.model_copy(update={"summary": f"{s.summary or ''} {s.content or ''}"}) for s in skills]
+    recall = SkillRecall(texts)
+    scores: dict[tuple[str, str], float] = {}
+    for skill in texts:
+        hits = {fold(h.name): h.score for h in recall.search(document_text(skill.name, skill.summary),
+                                                             top=None)}
+        own = hits.get(fold(skill.name), 0.0)
+        if own <= 0:
+            continue
+        for other, score in hits.items():
+            if other != fold(skill.name):
+                scores[(fold(skill.name), other)] = score / own
+    by_key = {fold(s.name): s for s in skills}
+    pairs: list[tuple[float, Skill, Skill]] = []
+    ordered = listed(skills)
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1:]:
+            ka, kb = fold(a.name), fold(b.name)
+            value = min(scores.get((ka, kb), 0.0), scores.get((kb, ka), 0.0))
+            if value >= threshold:
+                pairs.append((value, by_key[ka], by_key[kb]))
+    pairs.sort(key=lambda p: -p[0])
+    return pairs
+
+
+def _demote(content: str) -> str:
+    """Markdown headings one level down (``#`` -> ``##``), to nest a text under a heading."""
+    return "\n".join("#" + line if line.startswith("#") else line for line in content.split("\n"))
+
+
+def propose_offline(builder: PlanBuilder, inputs: DreamInputs, record: PassRecord,
+                    similarity: float = MERGE_SIMILARITY) -> None:
+    """Add the offline proposals to ``builder`` (see the module doc)."""
+    now = inputs.now
+    builder.prune(prune_candidates(builder.virtual.skills(), now), record, OFFLINE)
+    stats = usage_stats(inputs)
+    skills = builder.virtual.listed()
+    taken: set[str] = set()
+    for score, a, b in similar_pairs([s for s in skills if not is_starter(s.name)], similarity):
+        if fold(a.name) in taken or fold(b.name) in taken:
+            continue
+        taken |= {fold(a.name), fold(b.name)}
+        keep, drop = sorted((a, b), key=lambda s: (-stats.count(s.name), -len(s.content or "")))
+        merged = _merge(keep, drop, now)
+        merge = builder.new(ProposalKind.MERGE, OFFLINE, f"Merge '{drop.name}' into '{keep.name}'",
+                            record=SkillRecord.of(merged), sources=[keep.name, drop.name],
+                            replaces=[keep.name])
+        merge.evidence.append(Evidence(kind="similarity",
+                                       text=f"each recalls the other at {score:.0%} of its own score",
+                                       data={"score": round(score, 6)}))
+        merge.evidence.append(Evidence(kind="usage", text=f"{keep.name}: {stats.count(keep.name)}x, "
+                                       f"{drop.name}: {stats.count(drop.name)}x in 30 days"))
+        together = stats.together(keep.name, drop.name)
+        if together:
+            merge.evidence.append(Evidence(kind="co-use", text=f"used together in {together} session(s)"))
+        merge.add("offline-merge", Severity.INFO, "the two texts are joined as they are; condense "
+                  "them (or run the consolidation pass with an LLM) before relying on it")
+        builder.add(merge, link=False)
+        record.proposals.append(merge.id)
+        delete = builder.new(ProposalKind.DELETE, OFFLINE, f"Delete '{drop.name}' (merged into "
+                             f"'{keep.name}')", deletes=[drop.name], depends_on=[merge.id])
+        delete.evidence.append(Evidence(kind="reply", text=f"merged into '{keep.name}' ({merge.id})"))
+        builder.add(delete, link=False)
+        record.proposals.append(delete.id)
+    names = {fold(s.name) for s in skills}
+    for prefix, members in prefix_clusters(skills):
+        guide_name = f"{prefix}/guide"
+        if fold(guide_name) in names:
+            continue
+        by_name = {fold(s.name): s for s in skills}
+        lines = [f"# Which {prefix}/ skill to use", "", "## When to use",
+                 f"A request fits more than one '{prefix}/' skill.", "", "## Skills"]
+        lines += [f"- `{m}`: {by_name[fold(m)].summary or '(no summary yet)'}" for m in members]
+        guide = Skill(name=guide_name, summary=f"Which {prefix}/ skill fits a request",
+                      content="\n".join(lines), created_at=now, updated_at=now, last_used_at=None,
+                      see_also=tuple(members))
+        proposal = builder.new(ProposalKind.CREATE, OFFLINE, f"Create the guide '{guide_name}'",
+                               record=SkillRecord.of(guide))
+        proposal.evidence.append(Evidence(kind="cluster", text=f"'{prefix}/*': {', '.join(members)} "
+                                          "and no guide", data={"prefix": prefix, "members": members}))
+        builder.add(proposal, reads=members, link=False)
+        record.proposals.append(proposal.id)
+    for skill in skills:
+        if not is_sparse(skill, now):
+            continue
+        proposal = builder.new(ProposalKind.REWRITE, OFFLINE,
+                               f"Expand '{skill.name}' (only {len(skill.content or '')} characters)",
+                               sources=[skill.name], advisory=True)
+        proposal.evidence.append(Evidence(kind="sparse", text="content under 200 characters and older "
+                                          "than 7 days: add steps, an example and edge cases"))
+        proposal.evidence.append(Evidence(kind="usage", text=f"{stats.count(skill.name)}x in 30 days"))
+        builder.add(proposal, link=False)
+        record.proposals.append(proposal.id)
+    _see_also(builder, stats, record, now)
+
+
+def _merge(keep: Skill, drop: Skill, now: Timestamp) -> Skill:
+    content = f"{(keep.content or '').rstrip()}\n\n## Also from '{drop.name}'\n\n" \
+              f"{_demote((drop.content or '').strip())}"
+    see_also: list[str] = []
+    for target in [*(keep.see_also or ()), *(drop.see_also or ())]:
+        if fold(target) not in {fold(keep.name), fold(drop.name)} and \
+                fold(target) not in {fold(t) for t in see_also}:
+            see_also.append(target)
+    used = [t for t in (keep.last_used_at, drop.last_used_at) if t is not None]
+    return Skill(name=keep.name, summary=keep.summary, content=content,
+                 created_at=min(keep.created_at, drop.created_at, key=lambda t: t.utc_ticks),
+                 updated_at=now, last_used_at=max(used, key=lambda t: t.utc_ticks) if used else None,
+                 see_also=tuple(see_also) or None)
+
+
+def _see_also(builder: PlanBuilder, stats: UsageStats, record: PassRecord, now: Timestamp) -> None:
+    wanted: dict[str, list[tuple[str, int]]] = {}
+    for pair in stats.pairs:
+        if pair.sessions < SEE_ALSO_MIN_SESSIONS:
+            continue
+        a, b = builder.virtual.get(pair.a), builder.virtual.get(pair.b)
+        if a is None or b is None:
+            continue
+        for src, dst in ((a, b), (b, a)):
+            if fold(dst.name) not in {fold(t) for t in src.see_also or ()}:
+                wanted.setdefault(fold(src.name), []).append((dst.name, pair.sessions))
+    for skill in builder.virtual.listed():
+        additions = wanted.get(fold(skill.name))
+        if not additions:
+            continue
+        new = [*(skill.see_also or ()), *(name for name, _ in additions)]
+        updated = skill.model_copy(update={"see_also": tuple(new), "updated_at": now})
+        shown = ", ".join(name for name, _ in additions)
+        proposal = builder.new(ProposalKind.SEE_ALSO, OFFLINE, f"Link '{skill.name}' to {shown}",
+                               record=SkillRecord.of(updated), replaces=[skill.name])
+        for name, sessions in additions:
+            proposal.evidence.append(Evidence(kind="co-use", text=f"{skill.name} + {name}: used together "
+                                              f"in {sessions} session(s) in 30 days",
+                                              data={"partner": name, "sessions": sessions}))
+        builder.add(proposal, link=False)
+        record.proposals.append(proposal.id)

@@ -1,0 +1,174 @@
+"""The playground's core answers: session preview, why-not, compare, following the library."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from rockskills_gui.core import recall_playground
+from rockskills_gui.core.changes import ChangeSet
+from rockskills_gui.core.library import Library
+from rockskills_gui.core.recall import SkillRecall
+from rockskills_gui.core.recall_playground import (
+    INJECTED,
+    SEE_ALSO,
+    EditedRecall,
+    SimulatedSession,
+    compare_rankings,
+    follow_change,
+    top_changes,
+    why_not,
+)
+from rockskills_gui.core.recall_session import RecallSession
+
+QUERIES = ("summarize this arxiv paper", "meeting schedule", "Search my inbox for the invoice Dana sent",
+           "plan a meeting with the finance team next week", "the")
+
+
+def same_as_fresh(recall: SkillRecall, lib: Library) -> None:
+    assert [s.name for s in recall.skills()] == lib.names()  # candidate order = load order
+    fresh = SkillRecall(lib.skills())
+    for query in QUERIES:
+        assert [(h.name, h.score) for h in recall.search(query, top=None)] == \
+            [(h.name, h.score) for h in fresh.search(query, top=None)]
+
+
+# ---------------------------------------------------------------- session
+
+
+def test_preview_leaves_the_session_untouched_and_equals_the_next_turn(agent_copy: Path) -> None:
+    lib = Library.open(agent_copy)
+    sim = SimulatedSession(SkillRecall(lib.skills()))
+    reference = RecallSession(SkillRecall(lib.skills()))
+    for text in ("Search my inbox for the invoice Dana sent", "Check my calendar for Thursday",
+                 "Now summarize this arxiv paper for me"):
+        preview = sim.preview(text)
+        assert sim.preview(text) == preview  # no side effect
+        assert preview == reference.turn(text)
+        assert sim.add(text) == preview
+    assert sim.mark("MCP/Email") is not None and sim.mark("mcp/email").how == INJECTED
+    assert sim.mark("mcp/calendar") == recall_playground.Mark(1, SEE_ALSO)
+    assert sim.mark("legacy/fax-sender") is None
+    sim.reset()
+    assert not sim.indexed and sim.turns == [] and sim.mark("mcp/email") is None
+    assert sim.preview("hello there").index is not None
+
+
+# ---------------------------------------------------------------- why not
+
+
+def test_why_not_gives_rank_score_gap_and_missing_terms(agent_copy: Path) -> None:
+    lib = Library.open(agent_copy)
+    recall = SkillRecall(lib.skills())
+    query = "summarize the meeting notes"
+    ranking = recall.search(query, top=None)
+    target = ranking[6]
+    report = why_not(recall, query, target.name.upper())
+    assert report.found and report.name == target.name
+    assert (report.rank, report.score) == (7, target.score)
+    assert report.cutoff == ranking[4].score and report.gap == ranking[4].score - target.score
+    assert report.explanation.total == target.score
+    assert set(report.lacks_terms) | set(report.explanation.terms) == {"summarize", "the",
+                                                                       "meeting", "notes"}
+    top = why_not(recall, query, ranking[0].name, ranking)
+    assert top.in_top and top.gap is None
+    zero = why_not(recall, "arxiv", "legacy/fax-sender")
+    assert zero.rank is None and zero.score == 0.0 and zero.lacks_terms == ("arxiv",)
+    missing = why_not(recall, "xyzzy plugh", "nope")
+    assert not missing.found and set(missing.nowhere) == {"xyzzy", "plugh", '"xyzzy plugh"'}
+
+
+def test_compare_rankings_and_top_changes() -> None:
+    rows = compare_rankings(["a", "b", "c"], [("C", 3.0), ("a", 2.0), ("z", 1.0)])
+    assert [(r.rank, r.base_rank, r.shift) for r in rows] == [(1, 3, 2), (2, 1, -1), (3, None, None)]
+    assert top_changes(["a", "b", "c"], ["c", "a", "z"], top_n=3) == (["z"], ["b"])
+
+
+# ---------------------------------------------------------------- following the library
+
+
+@pytest.fixture(params=["incremental", "with-sync"])
+def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "incremental":
+        monkeypatch.setattr(recall_playground, "FULL_SYNC_MAX", 0)
+    return request.param
+
+
+def test_follow_change_matches_a_fresh_index_after_every_operation(agent_copy: Path,
+                                                                   mode: str) -> None:
+    lib = Library.open(agent_copy)
+    recall = SkillRecall(lib.skills())
+    syncs = 0
+    original_sync = recall.sync
+
+    def counting_sync(skills: list) -> None:
+        nonlocal syncs
+        syncs += 1
+        original_sync(skills)
+
+    recall.sync = counting_sync  # type: ignore[method-assign]
+    # (operation, can be followed without a full sync)
+    operations: list[tuple[Callable[[Library], ChangeSet | None], bool]] = [
+        (lambda l: l.rename("research/summarize-paper", "research/paper-digest"), True),
+        (lambda l: l.update("legacy/fax-sender", summary="Summarize an arxiv paper, fax it"), True),
+        (lambda l: l.delete("mcp/email"), True),
+        (lambda l: l.create("writing/paper-notes", summary="Notes on a research paper"), True),
+        (lambda l: l.rename("plan-meeting", "Plan-Meeting"), True),  # case only
+        (lambda l: l.rename("web", "web2"), True),
+        (lambda l: l.rename_many({"scripts": "scripts-old", "scheduling": "scripts"}), False),
+        (lambda l: l.rename_many({"web2": "subagent", "subagent": "web2"}), False),  # a swap
+        *[(lambda l: l.undo(), False)] * 4,
+        (lambda l: l.redo(), False),
+        *[(lambda l: l.undo(), False)] * 7,
+    ]
+    for operation, simple in operations:
+        before = syncs
+        change = operation(lib)
+        assert change is not None and not change.empty
+        follow_change(recall, lib, change)
+        same_as_fresh(recall, lib)
+        if mode == "incremental" and simple:
+            assert syncs == before  # followed name by name, without a full sync
+    assert lib.history.undo_stack == []  # everything was undone: back to the start
+    same_as_fresh(recall, Library.open(agent_copy))
+
+
+def test_follow_change_after_refresh_from_disk(agent_copy: Path, mode: str) -> None:
+    lib = Library.open(agent_copy)
+    recall = SkillRecall(lib.skills())
+    path = lib.entry("plan-meeting").path
+    path.write_text(path.read_text("utf-8").replace("Schedule meetings", "Arxiv paper meetings"),
+                    "utf-8")
+    news = lib.refresh([path])
+    follow_change(recall, lib, news.as_change_set())
+    same_as_fresh(recall, lib)
+    path.unlink()
+    follow_change(recall, lib, lib.refresh([path]).as_change_set())
+    same_as_fresh(recall, lib)
+
+
+def test_edited_recall_lays_edits_over_the_library(agent_copy: Path) -> None:
+    lib = Library.open(agent_copy)
+    edited = EditedRecall(lib)
+    skill = lib.get("legacy/fax-sender")
+    assert skill is not None
+    draft = skill.model_copy(update={"summary": "Summarize an arxiv paper and fax it"})
+    ghost = skill.model_copy(update={"name": "not/in-library", "summary": "arxiv"})
+    edited.set_edits(lib, [draft, ghost])
+    assert edited.edited == ["legacy/fax-sender"]
+    expected = [s if s.name != draft.name else draft for s in lib.skills()]
+    query = "summarize this arxiv paper"
+    assert [(h.name, h.score) for h in edited.recall.search(query, top=None)] == \
+        [(h.name, h.score) for h in SkillRecall(expected).search(query, top=None)]
+    # The library changes underneath: the edit stays laid over it.
+    change = lib.delete("mcp/email")
+    edited.follow(lib, change)
+    expected = [s if s.name != draft.name else draft for s in lib.skills()]
+    assert [(h.name, h.score) for h in edited.recall.search(query, top=None)] == \
+        [(h.name, h.score) for h in SkillRecall(expected).search(query, top=None)]
+    # Edits dropped: back to the library.
+    edited.set_edits(lib, [])
+    assert [(h.name, h.score) for h in edited.recall.search(query, top=None)] == \
+        [(h.name, h.score) for h in SkillRecall(lib.skills()).search(query, top=None)]
