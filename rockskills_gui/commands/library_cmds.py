@@ -90,13 +90,17 @@ def cmd_lint(args: argparse.Namespace) -> int:
     """Every lint finding (files that could not be loaded first); exit 1 on any error or warning."""
     lib = open_any_library(args.library, args.format)
     findings = lint_library(lib, parse_now(args.now), extra_problems=_log_problems(lib))
+    notes = [f for f in findings if f.severity == "info"]
+    if not args.all:
+        findings = [f for f in findings if f.severity != "info"]
     if args.json:
         write_json({"problems": [f.as_json() for f in findings]})
     else:
         for f in findings:
-            where = f"{f.path}:{f.line}" if f.line else f.path
-            write_exact(f"{where}: {f.kind}: {f.severity}: {f.message}\n")
-        counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")}
+            at = f" (line {f.line})" if f.line else ""
+            write_exact(f"{f.path}: {f.kind}: {f.severity}: {f.message}{at}\n")
+        counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning")}
+        counts["info"] = len(notes)
         print(f"{len(lib)} skills loaded ({getattr(lib, 'format', 'rockbot')}), "
               f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} note(s)",
               file=sys.stderr)
@@ -154,6 +158,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true",
                    help='{"problems": [{"path", "kind", "message", "severity", "line"}]}')
     p.add_argument("--now", metavar="ISO", help="the instant for ages (default: now)")
+    p.add_argument("--all", action="store_true",
+                   help="also list notes (severity info: sparse, long summary, near-duplicates, …)")
     _format_option(p)
     p.set_defaults(func=cmd_lint)
 

@@ -463,6 +463,22 @@ class Bm25Index:
             tied = tied[np.argpartition(self._pos[tied], need - 1)[:need]]
         return np.concatenate((above, tied))
 
+    def ranks(self, query: str | QueryPlan, keys: Iterable[str]) -> dict[str, int | None]:
+        """Each key's 1-based rank in :meth:`search`'s full order (None: score 0 or not indexed),
+        without ranking everything: O(N) vector work per key."""
+        scores, _stats = self.scores(query)
+        out: dict[str, int | None] = {}
+        for key in keys:
+            slot = self._slot_of.get(key)
+            score = scores[slot] if slot is not None else 0.0
+            if slot is None or not score > 0.0:
+                out[key] = None
+                continue
+            tied = np.flatnonzero(scores == score)
+            before = int(np.count_nonzero(self._pos[tied] < self._pos[slot]))
+            out[key] = int(np.count_nonzero(scores > score)) + before + 1
+        return out
+
     def explain(self, query: str | QueryPlan, key: str) -> Explanation:
         """The contributions behind ``key``'s score for ``query`` (empty when it does not match)."""
         return self._explain_slot(self._slot_of[key], self.stats(query))

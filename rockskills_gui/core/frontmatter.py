@@ -254,7 +254,8 @@ def _reads_back(key: str, text: str, value: Any) -> bool:
         loaded = yaml.load(f"{key}: {text}\n", Loader=_Loader)
     except yaml.YAMLError:
         return False
-    return isinstance(loaded, dict) and loaded.get(key) == value and type(loaded.get(key)) is type(value)
+    return (isinstance(loaded, dict) and list(loaded) == [key] and loaded[key] == value
+            and type(loaded[key]) is type(value))
 
 
 def scalar_text(key: str, value: str, plain: str = "yaml") -> str:
@@ -280,7 +281,8 @@ def scalar_text(key: str, value: str, plain: str = "yaml") -> str:
 def emit_key(key: str, value: Any, newline: str = "\n", plain: str = "yaml") -> str:
     """The lines for ``key: value`` (ending with ``newline``)."""
     if isinstance(value, str):
-        text = f"{key}: {scalar_text(key, value, plain)}\n"
+        shown = key if _reads_back(key, "x", "x") else _double_quoted(key)  # e.g. 'on', 'null'
+        text = f"{shown}: {scalar_text(key, value, plain)}\n"
     else:
         text = yaml.safe_dump({key: value}, sort_keys=False, default_flow_style=False,
                               allow_unicode=True, width=1 << 30)

@@ -19,7 +19,7 @@ from typing import Any
 
 from rockskills_gui.core.bm25 import document_text, tokenize
 from rockskills_gui.core.library import Library
-from rockskills_gui.core.names import fold, rockbot_name_error
+from rockskills_gui.core.names import fold, rockbot_name_error, sort_key
 from rockskills_gui.core.problems import Problem
 from rockskills_gui.core.recall import SkillRecall
 from rockskills_gui.core.skill import SPARSE_CONTENT_UNITS, Skill
@@ -32,6 +32,7 @@ SUMMARY_MAX_WORDS = 15
 BODY_MAX_LINES = 500
 NAME_MAX = 64
 NEAR_DUPLICATE_RATIO = 0.8  # another skill scoring >= 80% of a skill's own score for its text
+NEAR_DUPLICATE_OVERLAP = 0.75  # or sharing >= 75% of their recall tokens (Jaccard)
 BASE64_MIN = 200
 
 _SPEC_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -142,9 +143,6 @@ def _name_checks(skill: Skill, where: _Where, rockbot: bool) -> list[Finding]:
         if error is not None:
             out.append(Finding(where.path, "rockbot-name", f"{error} (converting to RockBot renames it)",
                                "info", line, skill.name))
-    entry = where.entry
-    if entry is None or not entry.root:
-        return out
     return out
 
 
@@ -236,7 +234,7 @@ def _sparse(skill: Skill, where: _Where, now: Timestamp, timestamps_known: bool)
         return []
     return [Finding(where.path, "sparse", f"content is {skill.content_units} characters (under "
                                           f"{SPARSE_CONTENT_UNITS}: RockBot's dream pass treats it as "
-                                          "sparse)", "warning", where.field_lines.get("content"),
+                                          "sparse)", "info", where.field_lines.get("content"),
                     skill.name)]
 
 
@@ -262,22 +260,42 @@ def _unreachable(skill: Skill, where: _Where) -> list[Finding]:
                     where.field_lines.get("name"), skill.name)]
 
 
-def near_duplicates(skills: list[Skill], ratio: float = NEAR_DUPLICATE_RATIO) -> list[tuple[str, str, float]]:
-    """Pairs (a, b, similarity): b scores >= ``ratio`` of a's own score for a's recall text."""
-    recall = SkillRecall(skills)
+def near_duplicates(skills: list[Skill], ratio: float = NEAR_DUPLICATE_RATIO,
+                    overlap: float = NEAR_DUPLICATE_OVERLAP) -> list[tuple[str, str, float]]:
+    """Pairs (a, b, similarity) that recall can hardly tell apart.
+
+    Two measures over what recall indexes (name + summary, RockBot's tokenizer): b scores at
+    least ``ratio`` of a's own BM25 score for a's text, or their token sets overlap (Jaccard) by
+    at least ``overlap`` -- the second also works in libraries too small for BM25's idf.
+    """
     pairs: dict[tuple[str, str], float] = {}
+
+    def add(a: str, b: str, value: float) -> None:
+        key = (a, b) if sort_key(a) <= sort_key(b) else (b, a)
+        pairs[key] = max(pairs.get(key, 0.0), min(1.0, value))
+
+    recall = SkillRecall(skills)
     for skill in skills:
-        text = document_text(skill.name, skill.summary)
-        hits = recall.search(text, top=4)
+        hits = recall.search(document_text(skill.name, skill.summary), top=4)
         own = next((h.score for h in hits if fold(h.name) == fold(skill.name)), None)
-        if not own:
-            continue
         for hit in hits:
-            if fold(hit.name) == fold(skill.name) or hit.score < ratio * own:
-                continue
-            key = tuple(sorted((skill.name, hit.name), key=fold))
-            pairs[key] = max(pairs.get(key, 0.0), min(1.0, hit.score / own))  # type: ignore[index]
-    return [(a, b, s) for (a, b), s in pairs.items()]
+            if own and fold(hit.name) != fold(skill.name) and hit.score >= ratio * own:
+                add(skill.name, hit.name, hit.score / own)
+    tokens = [(s.name, set(tokenize(document_text(s.name, s.summary)))) for s in skills]
+    by_token: dict[str, list[int]] = {}
+    for index, (_, toks) in enumerate(tokens):
+        for tok in toks:
+            by_token.setdefault(tok, []).append(index)
+    for index, (name, toks) in enumerate(tokens):
+        seen: set[int] = set()
+        for tok in toks:
+            seen.update(j for j in by_token[tok] if j > index)
+        for j in seen:
+            other_name, other = tokens[j]
+            union = len(toks | other)
+            if union and len(toks & other) / union >= overlap and fold(name) != fold(other_name):
+                add(name, other_name, len(toks & other) / union)
+    return [(a, b, v) for (a, b), v in pairs.items()]
 
 
 def scan_text(text: str) -> list[tuple[int, str, str, str]]:
@@ -362,7 +380,7 @@ def lint_library(lib: Library | SkillMdLibrary, now: Timestamp | None = None,
         for one, other in ((a, b), (b, a)):
             where = wheres[fold(one)]
             findings.append(Finding(where.path, "near-duplicate",
-                                    f"recall can hardly tell it from '{other}' ({similarity:.0%} of its "
-                                    "own score for its name and summary): merge or sharpen them",
-                                    "warning", where.field_lines.get("summary"), one))
+                                    f"recall can hardly tell it from '{other}' (similarity {similarity:.0%} "
+                                    "over name and summary): merge them or sharpen the summaries",
+                                    "info", where.field_lines.get("summary"), one))
     return findings

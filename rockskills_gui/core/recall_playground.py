@@ -2,6 +2,7 @@
 
 - :class:`SimulatedSession`: a :class:`RecallSession` with its turn history, a side-effect-free
   preview of the next turn, and how each recalled name got marked (injected or see-also);
+- :func:`ranks`: where given skills stand in the full ranking, without building it;
 - :func:`why_not`: a pinned skill's rank, score, gap to the top-5 cut and the query terms and
   phrases it lacks;
 - :func:`compare_rankings`: another ranking beside RockBot's, with rank shifts;
@@ -13,14 +14,16 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rockskills_gui.core.bm25_index import Explanation
 from rockskills_gui.core.changes import ChangeSet
+from rockskills_gui.core.index_text import session_index_text
 from rockskills_gui.core.library import Library
 from rockskills_gui.core.names import fold
-from rockskills_gui.core.recall import RECALL_TOP_N, RecallHit, SkillRecall
+from rockskills_gui.core.recall import RECALL_TOP_N, SkillRecall
 from rockskills_gui.core.recall_session import RecallSession, TurnResult
 from rockskills_gui.core.skill import Skill
 
@@ -30,6 +33,7 @@ FULL_SYNC_MAX = 20_000
 
 INJECTED = "injected"
 SEE_ALSO = "see-also"
+_UNSET = object()
 
 
 # ---------------------------------------------------------------- session
@@ -52,6 +56,7 @@ class SimulatedSession:
         self.session = RecallSession(recall, top_n)
         self.turns: list[TurnResult] = []
         self._marks: dict[str, Mark] = {}
+        self._index_text: str | object | None = _UNSET
 
     def add(self, text: str) -> TurnResult:
         """Run ``text`` as the next user turn (changes the session)."""
@@ -65,11 +70,26 @@ class SimulatedSession:
         return result
 
     def preview(self, text: str) -> TurnResult:
-        """What :meth:`add` would return for ``text``, leaving the session as it is."""
+        """What :meth:`add` would return for ``text``, leaving the session as it is.
+
+        The session index (first turn only) is built once per library state, not per keystroke:
+        call :meth:`library_changed` when the skills change.
+        """
         clone = RecallSession(self.recall, self.top_n)
-        clone.indexed = self.session.indexed
+        clone.indexed = True  # the index message is added from the cache below
         clone.recalled = copy.deepcopy(self.session.recalled)
-        return clone.turn(text)
+        result = clone.turn(text)
+        if self.session.indexed:
+            return result
+        if self._index_text is _UNSET:
+            self._index_text = session_index_text(self.recall.skills())
+        index = self._index_text
+        messages = ((index,) if index is not None else ()) + result.messages
+        return dataclasses.replace(result, index=index, messages=messages)
+
+    def library_changed(self) -> None:
+        """The skills changed: the next preview rebuilds the session index text."""
+        self._index_text = _UNSET
 
     def reset(self) -> None:
         """A fresh session: the next turn sends the skill index again, nothing is recalled."""
@@ -126,9 +146,15 @@ class PinReport:
         return self.cutoff - self.score
 
 
-def why_not(recall: SkillRecall, query: str, name: str,
-            ranking: Sequence[RecallHit] | None = None, top_n: int = RECALL_TOP_N) -> PinReport:
-    """Explain ``name``'s place for ``query``; ``ranking`` is the full ranking if already known."""
+def ranks(recall: SkillRecall, query: str, names: Iterable[str]) -> dict[str, int | None]:
+    """Rank of each name (case-insensitive) in RockBot's full ranking, without building it."""
+    wanted = list(names)
+    found = recall.index.ranks(query, [fold(n) for n in wanted])
+    return {n: found[fold(n)] for n in wanted}
+
+
+def why_not(recall: SkillRecall, query: str, name: str, top_n: int = RECALL_TOP_N) -> PinReport:
+    """Explain ``name``'s place for ``query``: rank, score, gap to the cut, what it lacks."""
     stats = recall.index.stats(query)
     plan = stats.plan
     nowhere = tuple([t for t in plan.terms if not stats.term_df.get(t)]
@@ -137,15 +163,14 @@ def why_not(recall: SkillRecall, query: str, name: str,
     if skill is None:
         return PinReport(name, False, None, 0.0, None, top_n, Explanation(), plan.terms,
                          plan.phrases, nowhere)
-    if ranking is None:
-        ranking = recall.search(query, top=None)
-    key = fold(skill.name)
-    hit = next((h for h in ranking if fold(h.name) == key), None)
+    rank = ranks(recall, query, [skill.name])[skill.name]
     explanation = recall.explain(query, skill.name)
-    cutoff = ranking[top_n - 1].score if len(ranking) >= top_n else None
+    top = recall.search(query, top=top_n)
+    cutoff = top[-1].score if len(top) == top_n else None
     return PinReport(
-        name=skill.name, found=True, rank=hit.rank if hit else None,
-        score=hit.score if hit else 0.0, cutoff=cutoff, top_n=top_n, explanation=explanation,
+        name=skill.name, found=True, rank=rank,
+        score=explanation.total if rank is not None else 0.0, cutoff=cutoff, top_n=top_n,
+        explanation=explanation,
         lacks_terms=tuple(t for t in plan.terms if t not in explanation.terms),
         lacks_phrases=tuple(p for p in plan.phrases if p not in explanation.phrases),
         nowhere=nowhere,
@@ -170,13 +195,11 @@ class ComparedHit:
         return None if self.base_rank is None else self.base_rank - self.rank
 
 
-def compare_rankings(base: Iterable[str], other: Sequence[tuple[str, float]]) -> list[ComparedHit]:
-    """Rows of ``other`` (``(name, score)`` best first) annotated with ranks in ``base`` (names,
-    best first; the full ranking, so that every rank is known)."""
-    ranks: dict[str, int] = {}
-    for i, name in enumerate(base, 1):
-        ranks.setdefault(fold(name), i)
-    return [ComparedHit(i, name, score, ranks.get(fold(name)))
+def compare_rankings(base_ranks: Mapping[str, int | None],
+                     other: Sequence[tuple[str, float]]) -> list[ComparedHit]:
+    """Rows of ``other`` (``(name, score)`` best first) with the rank RockBot gives each name
+    (``base_ranks``, keyed by name as spelled in ``other``; see :func:`ranks`)."""
+    return [ComparedHit(i, name, score, base_ranks.get(name))
             for i, (name, score) in enumerate(other, 1)]
 
 
@@ -230,8 +253,9 @@ class EditedRecall:
     over it (an edit to a skill that is no longer in the library is ignored).
     """
 
-    def __init__(self, library: Library) -> None:
-        self.recall = SkillRecall(library.skills())
+    def __init__(self, skills: Sequence[Skill]) -> None:
+        """Start from the library's ``skills()`` (a list: safe to build on a worker thread)."""
+        self.recall = SkillRecall(skills)
         self._edits: dict[str, Skill] = {}
 
     @property

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import QMenu, QMenuBar, QStyle, QToolBar, QWidget
 
+from rockskills_gui.ui.icons import themed_icon
+
 Shortcut = QKeySequence.StandardKey | str | None
 
 MENUS: tuple[tuple[str, str], ...] = (
@@ -48,6 +50,8 @@ class ActionSpec:
     submenu: bool = False  # the action opens a submenu the window fills (e.g. Open Recent)
     separator_before: bool = False
     palette: bool = True  # offered in the command palette
+    svg: str | None = None  # a themed icon from resources/icons (preferred over ``icon``)
+    role: QAction.MenuRole | None = None  # e.g. the macOS application menu's Preferences
 
 
 TI = QIcon.ThemeIcon
@@ -57,32 +61,32 @@ SK = QKeySequence.StandardKey
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("file.open", "&Open Library…", "file", SK.Open, "Open",
                "Open a RockBot agent directory or its skills/ folder",
-               TI.DocumentOpen, SP.SP_DialogOpenButton),
+               TI.DocumentOpen, SP.SP_DialogOpenButton, svg="folder-open"),
     ActionSpec("file.recent", "Open &Recent", "file", submenu=True, palette=False),
     ActionSpec("file.demo", "Open &Demo Library", "file",
                tip="Open the bundled demo library (installed in your data folder on first use)"),
     ActionSpec("file.new_skill", "&New Skill…", "file", SK.New, "New skill",
                "Create an empty skill in the open library", TI.DocumentNew, SP.SP_FileIcon,
-               separator_before=True),
+               separator_before=True, svg="file-plus"),
     ActionSpec("file.save", "&Save", "file", SK.Save, "Save",
                "Save the skill being edited", TI.DocumentSave, SP.SP_DialogSaveButton,
-               enabled=False),
+               enabled=False, svg="save"),
     ActionSpec("file.save_all", "Save A&ll", "file", "Ctrl+Shift+S",
                tip="Save every skill with unsaved edits", enabled=False),
     ActionSpec("file.quit", "&Quit", "file", "Ctrl+Q", tip="Close the window",
-               icon=TI.ApplicationExit, separator_before=True),
+               icon=TI.ApplicationExit, separator_before=True, svg="quit"),
     ActionSpec("edit.undo", "&Undo", "edit", SK.Undo, tip="Undo the last change to the library",
-               icon=TI.EditUndo, enabled=False),
+               icon=TI.EditUndo, enabled=False, svg="undo"),
     ActionSpec("edit.redo", "&Redo", "edit", SK.Redo, tip="Redo the last undone change",
-               icon=TI.EditRedo, enabled=False),
+               icon=TI.EditRedo, enabled=False, svg="redo"),
     ActionSpec("edit.find", "&Find in Skill…", "edit", SK.Find,
                tip="Find text in the skill's source (or in the preview when it has focus)",
-               icon=TI.EditFind, separator_before=True, enabled=False),
+               icon=TI.EditFind, separator_before=True, enabled=False, svg="find"),
     ActionSpec("edit.find_next", "Find &Next", "edit", SK.FindNext, enabled=False),
     ActionSpec("edit.find_previous", "Find Pre&vious", "edit", SK.FindPrevious, enabled=False),
     ActionSpec("edit.palette", "Command &Palette…", "edit", "Ctrl+Shift+P", "Commands",
                "Find and run any command by name", TI.SystemSearch,
-               separator_before=True, palette=False),
+               separator_before=True, palette=False, svg="command"),
     ActionSpec("edit.goto_skill", "&Go to Skill…", "edit", "Ctrl+P",
                tip="Open a skill by typing part of its name (fuzzy matching)"),
     # The tree pane scopes F2 and Del to itself (see TreePane.bind_actions).
@@ -93,17 +97,17 @@ ACTIONS: tuple[ActionSpec, ...] = (
                tip="Move the selected skills and folders into another folder", enabled=False),
     ActionSpec("tree.delete", "&Delete Skill…", "edit", SK.Delete,
                tip="Delete the selected skills (and everything in selected folders)",
-               icon=TI.EditDelete, enabled=False),
+               icon=TI.EditDelete, enabled=False, svg="trash"),
     ActionSpec("tree.filter", "&Filter Library", "edit", "Ctrl+Shift+F",
                tip="Filter the Library by name, summary, usage and problems"),
     ActionSpec("view.skill", "&Skill", "view", "Ctrl+1",
                tip="Show the Skill tab (editor and preview)"),
     ActionSpec("view.recall", "&Recall Playground", "view", "Ctrl+2", "Recall",
                "Show the Recall tab: what the agent would recall for a message",
-               TI.EditFind, SP.SP_FileDialogContentsView),
+               TI.EditFind, SP.SP_FileDialogContentsView, svg="recall"),
     ActionSpec("view.usage", "&Usage Heatmap", "view", "Ctrl+3", "Usage",
                "Show the Usage tab: which skills are used together",
-               fallback_icon=SP.SP_FileDialogListView),
+               fallback_icon=SP.SP_FileDialogListView, svg="heatmap"),
     ActionSpec("view.layout_editor", "&Editor Only", "view", "Ctrl+Shift+E",
                tip="Show only the Markdown source", checkable=True, separator_before=True),
     ActionSpec("view.layout_split", "Side &by Side", "view", "Ctrl+Shift+B",
@@ -117,13 +121,28 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("view.focus_preview", "Focus Preview", "view", "Alt+3",
                tip="Move the keyboard focus to the rendered preview", enabled=False),
     ActionSpec("view.library", "&Library Panel", "view", "Ctrl+Shift+L",
-               tip="Show or hide the Library panel", checkable=True, separator_before=True),
+               tip="Show or hide the Library panel", checkable=True, separator_before=True, svg="library"),
     ActionSpec("view.problems", "&Problems Panel", "view", "Ctrl+Shift+M",
                tip="Show or hide the Problems panel", checkable=True),
     ActionSpec("tools.dream", "&Dream Run…", "tools", None, "Dream…",
                "Review an LLM's proposed consolidation before anything is written",
-               fallback_icon=SP.SP_BrowserReload),
-    ActionSpec("help.about", "&About rockskills-gui", "help", icon=TI.HelpAbout),
+               fallback_icon=SP.SP_BrowserReload, svg="dream"),
+    ActionSpec("view.theme_system", "Follow S&ystem Theme", "view",
+               tip="Use light or dark colours as the desktop does", checkable=True,
+               separator_before=True),
+    ActionSpec("view.theme_light", "Li&ght Theme", "view", tip="Use light colours",
+               checkable=True),
+    ActionSpec("view.theme_dark", "Dar&k Theme", "view", tip="Use dark colours", checkable=True),
+    ActionSpec("app.preferences", "Pre&ferences…", "tools", "Ctrl+,",
+               tip="LLM endpoint and API key, theme, editor font, dream settings",
+               icon=TI.DocumentProperties, separator_before=True, svg="preferences",
+               role=QAction.MenuRole.PreferencesRole),
+    ActionSpec("help.shortcuts", "&Keyboard Shortcuts", "help", "Ctrl+/",
+               tip="List every command and its shortcut", svg="keyboard"),
+    ActionSpec("help.logs", "Show &Log Folder", "help",
+               tip="Open the folder holding the application log (useful for bug reports)"),
+    ActionSpec("help.about", "&About rockskills-gui", "help", icon=TI.HelpAbout, svg="info",
+               separator_before=True),
 )
 
 
@@ -163,6 +182,8 @@ class ActionRegistry:
             action.setIconText(spec.toolbar)
         action.setCheckable(spec.checkable)
         action.setEnabled(spec.enabled)
+        if spec.role is not None:
+            action.setMenuRole(spec.role)
 
     def __getitem__(self, action_id: str) -> QAction:
         return self._actions[action_id]
@@ -224,6 +245,10 @@ def _plain(title: str) -> str:
 
 
 def _icon(widget: QWidget, spec: ActionSpec) -> QIcon | None:
+    if spec.svg is not None:
+        themed = themed_icon(spec.svg)
+        if themed is not None:
+            return themed
     if spec.icon is not None and QIcon.hasThemeIcon(spec.icon):
         return QIcon.fromTheme(spec.icon)
     if spec.fallback_icon is not None:

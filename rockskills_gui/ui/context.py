@@ -18,6 +18,8 @@ from rockskills_gui.core.changes import ChangeSet, LibraryError
 from rockskills_gui.core.library import DiskChanges, Library
 from rockskills_gui.core.names import fold
 from rockskills_gui.core.recent import RecentLibraries
+from rockskills_gui.core.secrets import KeyStore
+from rockskills_gui.core.settings import Settings, SettingsStore
 
 Operation = Callable[[Library], ChangeSet]
 # RockBot never re-reads its skills folder while running (spec §4, §13.9).
@@ -36,6 +38,11 @@ class AppContext(QObject):
         operationFailed(str): a core operation refused or failed; one readable sentence.
         recentChanged(): the recent-libraries list changed.
         dirtyChanged(str): that skill's editor buffer became dirty or clean (see ``dirty_names``).
+        preferencesChanged(object): the user's settings changed; carries the changed names
+            (a frozenset of :class:`~rockskills_gui.core.settings.Settings` field names).
+
+    ``preferences`` holds the typed settings (``ctx.prefs`` is the current value), ``keys`` the
+    API keys (OS keyring or memory), ``settings`` the window layout (QSettings, not user-facing).
     """
 
     libraryChanged = Signal(object)
@@ -46,9 +53,11 @@ class AppContext(QObject):
     operationFailed = Signal(str)
     recentChanged = Signal()
     dirtyChanged = Signal(str)
+    preferencesChanged = Signal(object)
 
     def __init__(self, recent: RecentLibraries | None = None,
-                 settings: QSettings | None = None, parent: QObject | None = None) -> None:
+                 settings: QSettings | None = None, parent: QObject | None = None,
+                 preferences: SettingsStore | None = None, keys: KeyStore | None = None) -> None:
         super().__init__(parent)
         self.library: Library | None = None
         self.current_skill: str = ""
@@ -58,6 +67,20 @@ class AppContext(QObject):
         self.recent = recent if recent is not None else RecentLibraries()
         self.settings = settings if settings is not None else QSettings(
             str(config_dir() / "ui.ini"), QSettings.Format.IniFormat, self)
+        self.preferences = preferences if preferences is not None else SettingsStore()
+        self.keys = keys if keys is not None else KeyStore()
+        self._unsubscribe = self.preferences.subscribe(
+            lambda _settings, changed: self.preferencesChanged.emit(changed))
+        self.destroyed.connect(lambda *_: self._unsubscribe())
+
+    @property
+    def prefs(self) -> Settings:
+        """The current user settings (immutable; change them with ``preferences.update``)."""
+        return self.preferences.settings
+
+    def api_key(self) -> str | None:
+        """The API key for the configured endpoint (keyring or this run's memory), if any."""
+        return self.keys.get(self.prefs.effective_base_url)
 
     # ---------------------------------------------------------------- library
 

@@ -14,7 +14,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtGui import QFont, QPalette
 
 from rockskills_gui.core.bm25 import QueryPlan
-from rockskills_gui.core.bm25_index import Explanation
+from rockskills_gui.core.bm25_index import Explanation, QueryStats
 from rockskills_gui.core.recall import RECALL_TOP_N
 from rockskills_gui.core.recall_playground import ComparedHit
 from rockskills_gui.ui.score_bar_delegate import (
@@ -44,11 +44,15 @@ STATUS_TIPS = {
 }
 
 
-def segment_slots(plan: QueryPlan) -> dict[tuple[str, bool], int]:
-    """Colour slot of every term (``(term, False)``) and phrase (``(phrase, True)``)."""
-    slots = {(t, False): i for i, t in enumerate(plan.terms)}
-    slots.update({(p, True): len(plan.terms) + i for i, p in enumerate(plan.phrases)})
-    return slots
+def segment_slots(plan: QueryPlan, stats: QueryStats | None = None) -> dict[tuple[str, bool], int]:
+    """Colour slot of every term (``(term, False)``) and phrase (``(phrase, True)``), in query
+    order. With ``stats``, only those some skill contains get a slot (the others never appear in
+    a bar), so a long query cycles through the colour table later."""
+    keys = [(t, False) for t in plan.terms] + [(p, True) for p in plan.phrases]
+    if stats is not None:
+        keys = [(k, phrase) for k, phrase in keys
+                if (stats.phrase_df if phrase else stats.term_df).get(k, 0)]
+    return {key: i for i, key in enumerate(keys)}
 
 
 def segments_of(explanation: Explanation, slots: dict[tuple[str, bool], int]) -> list[Segment]:
@@ -112,11 +116,13 @@ class ResultsModel(QAbstractTableModel):
         self._slots: dict[tuple[str, bool], int] = {}
         self._scale = 0.0
 
-    def set_rows(self, plan: QueryPlan | None, rows: Sequence[ResultRow]) -> None:
+    def set_rows(self, plan: QueryPlan | None, rows: Sequence[ResultRow],
+                 slots: dict[tuple[str, bool], int] | None = None) -> None:
+        """Show ``rows``; ``slots`` are the segment colours (default: :func:`segment_slots`)."""
         self.beginResetModel()
         self.plan = plan
         self.rows = list(rows)
-        self._slots = segment_slots(plan) if plan is not None else {}
+        self._slots = slots if slots is not None else segment_slots(plan) if plan else {}
         self._scale = max((r.score for r in self.rows), default=0.0)
         self.endResetModel()
 

@@ -1,21 +1,123 @@
-"""The one theme: the platform palette (light or dark as the system says), no chosen colours.
+"""The one theme: a light and a dark palette (Fusion style), chosen by setting or by the system.
 
 Widgets never pick a colour; they pick a palette *role* (or a font) through these helpers, so
-a dark system palette restyles everything at once.
+switching between light and dark restyles everything at once. This module is the only place in
+the UI where colours are written down (tests/ui/test_theme.py checks that).
 """
 
 from __future__ import annotations
 
-from PySide6.QtGui import QFont, QFontDatabase, QPalette
+from typing import Literal
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
+APP_ID = "io.github.rockskills.RockskillsGui"  # the .desktop file and AppStream id
+STYLE = "Fusion"  # honours the palette fully on every platform
+Kind = Literal["light", "dark"]
 
-def apply_theme(app: QApplication) -> None:
-    """Follow the system palette; only app-wide identity is set here."""
+R = QPalette.ColorRole
+G = QPalette.ColorGroup
+
+# role: (active/inactive colour, disabled colour or None for the same)
+LIGHT: dict[QPalette.ColorRole, tuple[str, str | None]] = {
+    R.Window: ("#f3f4f6", None),
+    R.WindowText: ("#1f2328", "#8c959f"),
+    R.Base: ("#ffffff", "#f6f7f9"),
+    R.AlternateBase: ("#f6f8fa", None),
+    R.Text: ("#1f2328", "#8c959f"),
+    R.PlaceholderText: ("#6a737d", "#a3aab2"),
+    R.Button: ("#eceef1", "#f0f1f3"),
+    R.ButtonText: ("#1f2328", "#8c959f"),
+    R.BrightText: ("#ffffff", None),
+    R.Light: ("#ffffff", None),
+    R.Midlight: ("#e3e6ea", None),
+    R.Mid: ("#c2c7ce", None),
+    R.Dark: ("#9aa1aa", None),
+    R.Shadow: ("#5c636b", None),
+    R.Highlight: ("#2d6cdf", "#c9d1dc"),
+    R.HighlightedText: ("#ffffff", "#f6f8fa"),
+    R.Accent: ("#2d6cdf", "#9aa1aa"),
+    R.Link: ("#0a5bc4", "#8c959f"),
+    R.LinkVisited: ("#6e40c9", "#8c959f"),
+    R.ToolTipBase: ("#2b3036", None),
+    R.ToolTipText: ("#f3f4f6", None),
+}
+DARK: dict[QPalette.ColorRole, tuple[str, str | None]] = {
+    R.Window: ("#202329", None),
+    R.WindowText: ("#e3e6ea", "#6e7681"),
+    R.Base: ("#17191e", "#1c1f24"),
+    R.AlternateBase: ("#1d2026", None),
+    R.Text: ("#e3e6ea", "#6e7681"),
+    R.PlaceholderText: ("#939ba5", "#5d646d"),
+    R.Button: ("#2b2f37", "#25282e"),
+    R.ButtonText: ("#e3e6ea", "#6e7681"),
+    R.BrightText: ("#ffffff", None),
+    R.Light: ("#3b4049", None),
+    R.Midlight: ("#333841", None),
+    R.Mid: ("#454b55", None),
+    R.Dark: ("#121418", None),
+    R.Shadow: ("#07080a", None),
+    R.Highlight: ("#3b79e6", "#3a3f48"),
+    R.HighlightedText: ("#ffffff", "#9aa1aa"),
+    R.Accent: ("#5b95f5", "#5d646d"),
+    R.Link: ("#6cb1ff", "#6e7681"),
+    R.LinkVisited: ("#b89cff", "#6e7681"),
+    R.ToolTipBase: ("#2f333b", None),
+    R.ToolTipText: ("#e3e6ea", None),
+}
+
+
+def build_palette(kind: Kind) -> QPalette:
+    """The light or dark palette (every role in every group)."""
+    table = DARK if kind == "dark" else LIGHT
+    palette = QPalette()
+    for role, (normal, disabled) in table.items():
+        colour = QColor(normal)
+        for group in (G.Active, G.Inactive):
+            palette.setColor(group, role, colour)
+        palette.setColor(G.Disabled, role, QColor(disabled) if disabled else colour)
+    return palette
+
+
+def system_prefers_dark(app: QGuiApplication) -> bool:
+    """True when the desktop asks for a dark colour scheme (Qt 6.5+ style hints)."""
+    return app.styleHints().colorScheme() == Qt.ColorScheme.Dark
+
+
+def resolve_kind(app: QGuiApplication, mode: str) -> Kind:
+    """``light``/``dark`` as asked; ``system`` follows the desktop's colour scheme."""
+    if mode in ("light", "dark"):
+        return mode  # type: ignore[return-value]
+    return "dark" if system_prefers_dark(app) else "light"
+
+
+def set_identity(app: QApplication) -> None:
+    """Names the desktop uses for this application (window grouping, the .desktop file)."""
     app.setApplicationName("rockskills-gui")
     app.setApplicationDisplayName("rockskills-gui")
     app.setOrganizationName("rockskills")
-    app.setDesktopFileName("rockskills-gui")
+    app.setDesktopFileName(APP_ID)
+
+
+def apply_theme(app: QApplication, mode: str = "system") -> Kind:
+    """Set the identity, the Fusion style and the light or dark palette; returns which one.
+
+    Every widget without a palette of its own is restyled (Qt sends it a PaletteChange).
+    """
+    set_identity(app)
+    if app.style().name().casefold() != STYLE.casefold():
+        app.setStyle(STYLE)
+    kind = resolve_kind(app, mode)
+    app.setPalette(build_palette(kind))
+    app.setProperty("rockskillsTheme", kind)
+    return kind
+
+
+def current_kind(app: QApplication) -> Kind:
+    """The palette in force, judged by its window colour (for widgets that need to know)."""
+    return "dark" if app.palette().color(R.Window).lightness() < 128 else "light"
 
 
 def secondary(widget: QWidget) -> QWidget:

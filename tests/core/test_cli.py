@@ -96,3 +96,43 @@ def test_not_a_library_is_one_line_exit_2_and_writes_nothing(tmp_path: Path,
 def test_usage_error_exits_2() -> None:
     assert run("list").returncode == 2
     assert run("frobnicate", AGENT).returncode == 2
+
+
+def test_lint_lists_all_five_kinds_of_broken_skill_file(agent_copy: Path) -> None:
+    skills = agent_copy / "skills"
+    (skills / "cut.json").write_text('{\n  "name": "cut",\n  "summ')
+    (skills / "anon.json").write_text('{"summary": "no name", "content": "x"}')
+    (skills / "bad name.json").write_text('{"name": "bad name", "content": "x"}')
+    (skills / "Web.json").write_text('{"name": "Web", "content": "case twin of web"}')
+    (skills / "moved.json").write_text('{"name": "somewhere/else", "content": "x"}')
+    before = tree_hashes(agent_copy)
+    result = run("lint", agent_copy, "--json")
+    assert result.returncode == 1
+    load_kinds = {"parse-error", "missing-name", "invalid-name", "case-collision", "name-mismatch"}
+    found = {(p["path"], p["kind"]) for p in json.loads(result.stdout)["problems"]
+             if p["kind"] in load_kinds}
+    assert found == {
+        ("skills/cut.json", "parse-error"),
+        ("skills/anon.json", "missing-name"),
+        ("skills/bad name.json", "invalid-name"),
+        ("skills/Web.json", "case-collision"),
+        ("skills/web.json", "case-collision"),
+        ("skills/moved.json", "name-mismatch"),
+    }
+    text = run("lint", agent_copy)
+    assert text.returncode == 1
+    assert all(f"{path}: {kind}" in text.stdout.decode() for path, kind in found)
+    assert run("list", agent_copy, "--json").returncode == 0
+    assert tree_hashes(agent_copy) == before
+
+
+def test_lint_notes_are_listed_only_with_all_and_never_fail() -> None:
+    quiet = run("lint", AGENT, "--json", "--now", NOW_TEXT)
+    assert quiet.returncode == 0 and json.loads(quiet.stdout) == {"problems": []}
+    loud = run("lint", AGENT, "--json", "--all", "--now", NOW_TEXT)
+    assert loud.returncode == 0
+    notes = json.loads(loud.stdout)["problems"]
+    assert {p["severity"] for p in notes} == {"info"}
+    sparse = {p["path"] for p in notes if p["kind"] == "sparse"}
+    assert sparse == {"skills/mcp/weather.json", "skills/write-report.json",
+                      "skills/legacy/fax-sender.json"}

@@ -18,10 +18,12 @@ from rockskills_gui.core.recall_playground import (
     SimulatedSession,
     compare_rankings,
     follow_change,
+    ranks,
     top_changes,
     why_not,
 )
 from rockskills_gui.core.recall_session import RecallSession
+from rockskills_gui.core.skill import Skill
 
 QUERIES = ("summarize this arxiv paper", "meeting schedule", "Search my inbox for the invoice Dana sent",
            "plan a meeting with the finance team next week", "the")
@@ -53,7 +55,20 @@ def test_preview_leaves_the_session_untouched_and_equals_the_next_turn(agent_cop
     assert sim.mark("legacy/fax-sender") is None
     sim.reset()
     assert not sim.indexed and sim.turns == [] and sim.mark("mcp/email") is None
-    assert sim.preview("hello there").index is not None
+    assert sim.preview("hello there") == RecallSession(sim.recall).turn("hello there")
+
+
+def test_the_cached_session_index_follows_the_library(agent_copy: Path) -> None:
+    lib = Library.open(agent_copy)
+    recall = SkillRecall(lib.skills())
+    sim = SimulatedSession(recall)
+    first = sim.preview("email")
+    assert first.index is not None and first.messages[0] == first.index
+    follow_change(recall, lib, lib.rename("mcp/email", "mcp/mail"))
+    sim.library_changed()
+    again = sim.preview("email")
+    assert again == RecallSession(SkillRecall(lib.skills())).turn("email")
+    assert "- mcp/mail:" in (again.index or "") and "- mcp/email:" not in (again.index or "")
 
 
 # ---------------------------------------------------------------- why not
@@ -72,16 +87,32 @@ def test_why_not_gives_rank_score_gap_and_missing_terms(agent_copy: Path) -> Non
     assert report.explanation.total == target.score
     assert set(report.lacks_terms) | set(report.explanation.terms) == {"summarize", "the",
                                                                        "meeting", "notes"}
-    top = why_not(recall, query, ranking[0].name, ranking)
-    assert top.in_top and top.gap is None
+    top = why_not(recall, query, ranking[0].name)
+    assert top.in_top and top.gap is None and top.rank == 1
     zero = why_not(recall, "arxiv", "legacy/fax-sender")
     assert zero.rank is None and zero.score == 0.0 and zero.lacks_terms == ("arxiv",)
     missing = why_not(recall, "xyzzy plugh", "nope")
     assert not missing.found and set(missing.nowhere) == {"xyzzy", "plugh", '"xyzzy plugh"'}
 
 
+def test_ranks_equal_positions_in_the_full_ranking_ties_included(agent_copy: Path) -> None:
+    lib = Library.open(agent_copy)
+    recall = SkillRecall(lib.skills())
+    for query in (*QUERIES, "the and for", "meeting"):
+        ranking = [h.name for h in recall.search(query, top=None)]
+        names = [s.name for s in lib.skills()] + ["no/such-skill"]
+        expected = {n: (ranking.index(n) + 1 if n in ranking else None) for n in names}
+        assert ranks(recall, query, names) == expected
+        assert ranks(recall, query, [n.upper() for n in ranking[:3]]) == \
+            {n.upper(): i for i, n in enumerate(ranking[:3], 1)}
+    # ties are broken by candidate order: two skills with the same text
+    twins = SkillRecall([Skill(name="b-x", summary="alpha"), Skill(name="a-x", summary="alpha"),
+                         Skill(name="c", summary="alpha beta")])
+    assert ranks(twins, "alpha", ["a-x", "b-x", "c"]) == {"b-x": 1, "a-x": 2, "c": 3}
+
+
 def test_compare_rankings_and_top_changes() -> None:
-    rows = compare_rankings(["a", "b", "c"], [("C", 3.0), ("a", 2.0), ("z", 1.0)])
+    rows = compare_rankings({"C": 3, "a": 1, "z": None}, [("C", 3.0), ("a", 2.0), ("z", 1.0)])
     assert [(r.rank, r.base_rank, r.shift) for r in rows] == [(1, 3, 2), (2, 1, -1), (3, None, None)]
     assert top_changes(["a", "b", "c"], ["c", "a", "z"], top_n=3) == (["z"], ["b"])
 
@@ -111,17 +142,17 @@ def test_follow_change_matches_a_fresh_index_after_every_operation(agent_copy: P
     recall.sync = counting_sync  # type: ignore[method-assign]
     # (operation, can be followed without a full sync)
     operations: list[tuple[Callable[[Library], ChangeSet | None], bool]] = [
-        (lambda l: l.rename("research/summarize-paper", "research/paper-digest"), True),
-        (lambda l: l.update("legacy/fax-sender", summary="Summarize an arxiv paper, fax it"), True),
-        (lambda l: l.delete("mcp/email"), True),
-        (lambda l: l.create("writing/paper-notes", summary="Notes on a research paper"), True),
-        (lambda l: l.rename("plan-meeting", "Plan-Meeting"), True),  # case only
-        (lambda l: l.rename("web", "web2"), True),
-        (lambda l: l.rename_many({"scripts": "scripts-old", "scheduling": "scripts"}), False),
-        (lambda l: l.rename_many({"web2": "subagent", "subagent": "web2"}), False),  # a swap
-        *[(lambda l: l.undo(), False)] * 4,
-        (lambda l: l.redo(), False),
-        *[(lambda l: l.undo(), False)] * 7,
+        (lambda lib_: lib_.rename("research/summarize-paper", "research/paper-digest"), True),
+        (lambda lib_: lib_.update("legacy/fax-sender", summary="Summarize an arxiv paper, fax it"), True),
+        (lambda lib_: lib_.delete("mcp/email"), True),
+        (lambda lib_: lib_.create("writing/paper-notes", summary="Notes on a research paper"), True),
+        (lambda lib_: lib_.rename("plan-meeting", "Plan-Meeting"), True),  # case only
+        (lambda lib_: lib_.rename("web", "web2"), True),
+        (lambda lib_: lib_.rename_many({"scripts": "scripts-old", "scheduling": "scripts"}), False),
+        (lambda lib_: lib_.rename_many({"web2": "subagent", "subagent": "web2"}), False),  # a swap
+        *[(lambda lib_: lib_.undo(), False)] * 4,
+        (lambda lib_: lib_.redo(), False),
+        *[(lambda lib_: lib_.undo(), False)] * 5,
     ]
     for operation, simple in operations:
         before = syncs
@@ -131,8 +162,8 @@ def test_follow_change_matches_a_fresh_index_after_every_operation(agent_copy: P
         same_as_fresh(recall, lib)
         if mode == "incremental" and simple:
             assert syncs == before  # followed name by name, without a full sync
-    assert lib.history.undo_stack == []  # everything was undone: back to the start
-    same_as_fresh(recall, Library.open(agent_copy))
+    assert lib.history.undo_stack == []  # everything was undone: the same skills again
+    assert sorted(s.name for s in recall.skills()) == sorted(Library.open(agent_copy).names())
 
 
 def test_follow_change_after_refresh_from_disk(agent_copy: Path, mode: str) -> None:
@@ -151,7 +182,7 @@ def test_follow_change_after_refresh_from_disk(agent_copy: Path, mode: str) -> N
 
 def test_edited_recall_lays_edits_over_the_library(agent_copy: Path) -> None:
     lib = Library.open(agent_copy)
-    edited = EditedRecall(lib)
+    edited = EditedRecall(lib.skills())
     skill = lib.get("legacy/fax-sender")
     assert skill is not None
     draft = skill.model_copy(update={"summary": "Summarize an arxiv paper and fax it"})

@@ -20,7 +20,7 @@ from rockskills_gui.core.problems import ProblemKind
 from rockskills_gui.core.skill import Skill
 from rockskills_gui.core.skillmd_library import ReadOnlySkillError, SkillMdLibrary
 from rockskills_gui.core.stores.rockbot import NotALibraryError
-from tests.conftest import AGENT, NOW_TEXT, REPO, SHARED, tree_hashes
+from tests.conftest import AGENT, REPO, SHARED, tree_hashes
 
 CORPORA = SHARED / "corpora"
 CORPUS_NAMES = ["anthropics-skills", "K-Dense-AI-claude-scientific-skills"]
@@ -280,9 +280,6 @@ def test_user_roots_lose_name_collisions_to_the_project(tmp_path: Path, monkeypa
 
 
 # ---------------------------------------------------------------- CortexPrism
-
-
-DDL = (Path(__file__).parents[2].parent / "shared" / "spec" / "formats.md")
 
 
 def cortex_ddl() -> str:

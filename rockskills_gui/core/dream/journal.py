@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import secrets
 import shutil
+import socket
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -140,8 +142,9 @@ def prepare(layout: Layout, changes: Sequence[FileChange], kind: str, label: str
             fileio.atomic_write(folder / after, change.after)
         files.append(TxFile(layout.display_path(change.path), before, after, sha256(change.before),
                             sha256(change.after)))
+    owner = {"pid": os.getpid(), "host": socket.gethostname()}
     tx = Transaction(folder, tx_id, kind, label, TxState.PREPARED,
-                     datetime.now(UTC).isoformat(), files, dict(meta or {}), undoes)
+                     datetime.now(UTC).isoformat(), files, {**(meta or {}), "owner": owner}, undoes)
     tx.save()
     return tx
 
@@ -261,7 +264,8 @@ class RecoveryReport:
 
 def recover(layout: Layout, policy: str = "complete") -> RecoveryReport:
     """Finish every interrupted transaction: ``complete`` writes the after state, ``rollback`` the
-    before state. A file in neither state was changed by someone else and is left as it is."""
+    before state. A file in neither state was changed by someone else and is left as it is. A
+    transaction still owned by a live process on this machine is left to that process."""
     if policy not in ("complete", "rollback"):
         raise ValueError("policy must be 'complete' or 'rollback'")
     report = RecoveryReport()
@@ -269,7 +273,7 @@ def recover(layout: Layout, policy: str = "complete") -> RecoveryReport:
         shutil.rmtree(folder, ignore_errors=True)
         report.discarded.append(folder.name)
     for tx in transactions(layout.agent_dir):
-        if tx.state is not TxState.PREPARED:
+        if tx.state is not TxState.PREPARED or _in_progress(tx):
             continue
         forward = policy == "complete"
         for entry in tx.files:
@@ -292,6 +296,21 @@ def recover(layout: Layout, policy: str = "complete") -> RecoveryReport:
         if forward and tx.undoes:
             mark_undone(layout.agent_dir, tx.undoes, tx.id)
     return report
+
+
+def _in_progress(tx: Transaction) -> bool:
+    """True when another live process on this machine owns the transaction (still writing it)."""
+    owner = tx.meta.get("owner") or {}
+    pid = owner.get("pid")
+    if not isinstance(pid, int) or pid == os.getpid() or owner.get("host") != socket.gethostname():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, owned by someone else
+    return True
 
 
 def recover_if_needed(layout: Layout) -> RecoveryReport | None:

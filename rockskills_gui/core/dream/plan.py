@@ -104,7 +104,7 @@ class Proposal(_Model):
     needs (a merge's source deletions need the merge); ``conflicts_with``: alternatives that change
     the same skill from the same starting point (offline proposals), never accepted together.
     ``before`` holds the skills it reads or changes as they were when proposed (for diffs),
-    ``touched`` the sha256 of each file it writes as it was on disk (None = absent), for
+    ``touched`` the sha256 of each file it reads or writes as it was on disk (None = absent), for
     re-checking a changed library.
     """
 

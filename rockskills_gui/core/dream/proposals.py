@@ -60,12 +60,17 @@ class PlanBuilder:
     def add(self, proposal: Proposal, reads: Iterable[str] = (), link: bool = True) -> Proposal:
         """Record ``proposal``: snapshot what it touches, link it to earlier writers (``link``) or
         mark it as conflicting with them (alternatives from the same state), remember it."""
+        reads = list(reads)
         names = [*reads, *proposal.sources, *proposal.replaces, *proposal.deletes]
         for name in names:
             current = self.virtual.get(name)
             if current is not None:
                 proposal.before.setdefault(current.name, SkillRecord.of(current))
         layout = self.library.layout
+        for name in [*proposal.sources, *reads]:
+            if name in self.library:
+                entry = self.library.entry(name)
+                proposal.touched.setdefault(layout.display_path(entry.path), sha256(entry.raw))
         for name in proposal.written_names():
             target = layout.display_path(layout.path_for(name))
             if name in self.library:

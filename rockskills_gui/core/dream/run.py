@@ -20,7 +20,7 @@ from . import fingerprint
 from .checks import CheckContext, check_plan
 from .directives import Directive, load_directive
 from .inputs import DreamInputs
-from .llm import LlmCancelled, LlmClient, LlmError, LlmProgress
+from .llm import Completion, Endpoint, LlmCancelled, LlmClient, LlmError, LlmProgress
 from .offline import propose_offline
 from .passes import LLM_PASSES, DreamPass
 from .plan import PassRecord, PassStatus, Plan
@@ -61,6 +61,21 @@ class PromptSet:
     skipped: str | None
 
 
+class PastedReplies:
+    """Replies given as text (pasted by the user, or saved from an earlier run), used in place of
+    an LLM: one per pass run, in order. Same interface as :class:`LlmClient`."""
+
+    def __init__(self, replies: Sequence[str], label: str = "pasted") -> None:
+        self._replies = list(replies)
+        self.endpoint = Endpoint(base_url="", model=label)
+
+    def complete(self, system: str, user: str, progress: Callable[[LlmProgress], None] | None = None,
+                 cancel: threading.Event | None = None) -> Completion:
+        if not self._replies:
+            raise LlmError("no pasted reply left for this pass")
+        return Completion(text=self._replies.pop(0), json_mode=False, attempts=0, elapsed=0.0)
+
+
 def directive_for(library: Library, dream_pass: DreamPass, options: RunOptions) -> Directive:
     directive = load_directive(library.agent_dir, dream_pass)
     edited = options.directives.get(dream_pass)
@@ -89,7 +104,7 @@ def prompt_for(library: Library, dream_pass: DreamPass, now: Timestamp,
     return PromptSet(dream_pass, directive, optimization.prompt, optimization.skipped)
 
 
-def run_dream(library: Library, options: RunOptions, client: LlmClient | None = None,
+def run_dream(library: Library, options: RunOptions, client: LlmClient | PastedReplies | None = None,
               progress: Callable[[RunProgress], None] | None = None,
               cancel: threading.Event | None = None) -> Plan:
     """Run the passes and return the plan (``client`` is required unless ``options.offline``)."""
@@ -186,7 +201,7 @@ def _stop_after(record: PassRecord) -> str | None:
     return None  # skipped: later passes still run
 
 
-def _ask(record: PassRecord, prompt: str | None, skipped: str | None, client: LlmClient,
+def _ask(record: PassRecord, prompt: str | None, skipped: str | None, client: LlmClient | PastedReplies,
          notify: Callable[[RunProgress], None], cancel: threading.Event | None) -> bool:
     """Send the pass's prompt; False (and the record says why) when there is no usable reply."""
     if prompt is None:

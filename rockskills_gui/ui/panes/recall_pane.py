@@ -54,7 +54,7 @@ from PySide6.QtWidgets import (
 )
 
 from rockskills_gui.core.bm25 import QueryPlan, parse_query
-from rockskills_gui.core.bm25_index import Explanation
+from rockskills_gui.core.bm25_index import Explanation, QueryStats
 from rockskills_gui.core.changes import ChangeSet
 from rockskills_gui.core.library import Library
 from rockskills_gui.core.names import fold
@@ -67,6 +67,7 @@ from rockskills_gui.core.recall_playground import (
     SimulatedSession,
     compare_rankings,
     follow_change,
+    ranks,
     top_changes,
     why_not,
 )
@@ -169,9 +170,6 @@ class RecallPane(QWidget):
         self.matched = 0
         self.preview: TurnResult | None = None
         self.pin_reports: list[PinReport] = []
-        self._ranking: list[RecallHit] | None = None  # the full ranking of the current query
-        self._ranking_key: tuple[str, int] | None = None
-        self._generation = 0  # bumped whenever the index changes
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -210,11 +208,15 @@ class RecallPane(QWidget):
         self.legend.setWordWrap(True)
         self.count_label = secondary(QLabel(self))
         self.count_label.setObjectName("recallCount")
+        self.count_label.setWordWrap(True)  # may shrink: the splitter, not this text, sets widths
         self.compare_box = QComboBox(self)
         self.compare_box.setObjectName("recallCompare")
         for key, label in COMPARE_CHOICES:
             self.compare_box.addItem(label, key)
         self.compare_box.setToolTip("Show a second ranking beside RockBot's, with rank changes")
+        self.compare_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.compare_box.setMinimumContentsLength(18)
         self.compare_box.currentIndexChanged.connect(
             lambda _i: self.set_compare(self.compare_box.currentData()))
 
@@ -337,6 +339,7 @@ class RecallPane(QWidget):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setChildrenCollapsible(False)
+        self._sized = False
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
@@ -440,7 +443,6 @@ class RecallPane(QWidget):
         self.edited = None
         self._ranker_stale = True
         self.pins = []
-        self._generation += 1
         self.names_model.setStringList(library.names() if library is not None else [])
         self.sets_panel.set_library(library.layout if library is not None else None, None)
         if library is None:
@@ -457,7 +459,6 @@ class RecallPane(QWidget):
     def _install_recall(self, recall: SkillRecall) -> None:
         self.recall = recall
         self.sim = SimulatedSession(recall)
-        self._generation += 1
         self.sets_panel.set_recall(recall)
         self.indexReady.emit()
         self.refresh()
@@ -496,9 +497,9 @@ class RecallPane(QWidget):
         if lib is None:
             return
         self.names_model.setStringList(lib.names())
-        if self.recall is not None:
+        if self.recall is not None and self.sim is not None:
             follow_change(self.recall, lib, change)
-            self._generation += 1
+            self.sim.library_changed()
         if self.edited is not None:
             self.edited.follow(lib, change)
         if self.compare_kind and self.compare_kind != EDITS:
@@ -515,6 +516,10 @@ class RecallPane(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        if not self._sized:  # the side panels get a fair share once, the user decides after
+            self._sized = True
+            total = sum(self.splitter.sizes()) or self.width()
+            self.splitter.setSizes([int(total * 0.6), total - int(total * 0.6)])
         if self.compare_kind == EDITS:
             self._schedule()  # the editor may hold new edits
 
@@ -530,10 +535,11 @@ class RecallPane(QWidget):
             return
         if kind == EDITS:
             if self.edited is None and "edited" not in self._building:
-                if len(lib) <= SYNC_MAX_SKILLS:
-                    self.edited = EditedRecall(lib)
+                skills = lib.skills()
+                if len(skills) <= SYNC_MAX_SKILLS:
+                    self.edited = EditedRecall(skills)
                 else:
-                    self._start("edited", lambda: EditedRecall(lib))
+                    self._start("edited", lambda: EditedRecall(skills))
             return
         if self.ranker is None or self.ranker.kind != kind or self._ranker_stale:
             self._ranker_stale = False
@@ -545,14 +551,6 @@ class RecallPane(QWidget):
                 self._start("ranker", lambda: ComparisonRanker.for_skills(kind, skills))
 
     # ---------------------------------------------------------------- searching
-
-    def _full_ranking(self, query: str) -> list[RecallHit]:
-        assert self.recall is not None
-        key = (query, self._generation)
-        if self._ranking is None or self._ranking_key != key:
-            self._ranking = self.recall.search(query, top=None)
-            self._ranking_key = key
-        return self._ranking
 
     def refresh(self) -> None:
         """Search the current query and update every part of the pane."""
@@ -581,19 +579,20 @@ class RecallPane(QWidget):
         pinned = {fold(p) for p in self.pins}
         rows = [ResultRow(h.rank, h.name, h.score, h.explanation or Explanation(), *self._status(h),
                           pinned=fold(h.name) in pinned) for h in self.hits]
-        self.model.set_rows(plan, rows)
+        stats = recall.index.stats(plan)
+        slots = segment_slots(plan, stats)
+        self.model.set_rows(plan, rows, slots)
         self._fit_name_column()
         self._show_empty(plan)
-        self._show_legend(plan)
+        self._show_legend(plan, stats, slots)
         shown = len(self.hits)
         self.count_label.setText(
             "" if plan.empty else f"{_plural(self.matched, 'skill')} match"
             + (f" · top {shown} shown" if shown < self.matched else "")
-            + f" · the agent takes the top {RECALL_TOP_N} (above the line)")
+            + f" · the line marks the top-{RECALL_TOP_N} cut")
         self._show_turn(self.preview)
         self.session_panel.show_session(sim, self.preview if text.strip() else None)
-        self.pin_reports = [why_not(recall, text, name, self._full_ranking(text))
-                            for name in self.pins] if self.pins else []
+        self.pin_reports = [why_not(recall, text, name) for name in self.pins]
         self.why_panel.show_reports(self.pin_reports)
         self._refresh_compare(text)
         self.resultsUpdated.emit()
@@ -612,7 +611,7 @@ class RecallPane(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
             self._fit_name_column()
-            self.empty_note.setGeometry(self.table.viewport().rect().adjusted(24, 24, -24, -24))
+            self._place_empty_note()
         return super().eventFilter(watched, event)
 
     def _status(self, hit: RecallHit) -> tuple[str, str]:
@@ -640,27 +639,44 @@ class RecallPane(QWidget):
                     else "No word of 3 letters or more: RockBot recalls nothing for this message.")
         elif not self.hits:
             note = "No skill matches: the agent would inject no skill for this message."
+        elif self.matched < len(self.ctx.library):
+            rest = len(self.ctx.library) - self.matched
+            note = (f"{_plural(rest, 'other skill')} score 0 for this message: "
+                    f"{'it shares' if rest == 1 else 'they share'} no word of 3+ letters (or "
+                    "phrase) with it in name or summary, so the agent never recalls "
+                    f"{'it' if rest == 1 else 'them'} for it.")
         else:
             note = ""
         self.empty_note.setText(note)
         self.empty_note.setVisible(bool(note))
-        self.empty_note.setGeometry(self.table.viewport().rect().adjusted(24, 24, -24, -24))
+        self._place_empty_note()
 
-    def _show_legend(self, plan: QueryPlan) -> None:
-        if plan.empty or self.recall is None:
+    def _place_empty_note(self) -> None:
+        """Centred in the free space below the rows (hidden when the rows fill the view)."""
+        area = self.table.viewport().rect().adjusted(24, 12, -24, -12)
+        rows = self.model.rowCount()
+        if rows:
+            bottom = self.table.visualRect(self.model.index(rows - 1, 0)).bottom()
+            area.setTop(bottom + 12)
+        enough = area.height() >= 3 * self.empty_note.fontMetrics().height()
+        self.empty_note.setGeometry(area)
+        self.empty_note.setVisible(bool(self.empty_note.text()) and enough)
+
+    def _show_legend(self, plan: QueryPlan, stats: QueryStats,
+                     slots: dict[tuple[str, bool], int]) -> None:
+        if plan.empty:
             self.legend.clear()
             return
-        stats = self.recall.index.stats(plan)
         faded = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
         parts, nowhere = [], []
-        for (text, phrase), slot in segment_slots(plan).items():
-            df = stats.phrase_df.get(text, 0) if phrase else stats.term_df.get(text, 0)
+        for key in [(t, False) for t in plan.terms] + [(p, True) for p in plan.phrases]:
+            text, phrase = key
             shown = html.escape(f'"{text}"' if phrase else text).replace(" ", "&nbsp;")
-            if df == 0:
+            if key not in slots:  # df 0: in no skill
                 nowhere.append(shown)
                 continue
             swatch = "▨" if phrase else "■"
-            colour = segment_colour(slot).name()
+            colour = segment_colour(slots[key]).name()
             parts.append(f"<span style='color:{colour}'>{swatch}</span>&nbsp;{shown}")
         text = "&nbsp;&nbsp; ".join(parts)
         if nowhere:
@@ -720,7 +736,6 @@ class RecallPane(QWidget):
             self.compare_model.set_rows([])
             return
         label = dict(COMPARE_CHOICES)[kind]
-        base = [h.name for h in self._full_ranking(text)]
         if kind == EDITS:
             if self.edited is None:
                 self.compare_title.setText(f"<b>{label}</b>: indexing…")
@@ -739,8 +754,9 @@ class RecallPane(QWidget):
             other = self.ranker.search(text, top=RESULT_LIMIT)
             detail = "same tokens, no phrase bonus, the variant's own idf"
         self.compare_model.base_label = "RockBot"
-        self.compare_model.set_rows(compare_rankings(base, other))
-        entering, leaving = top_changes(base, [name for name, _ in other])
+        base_ranks = ranks(self.recall, text, [name for name, _ in other])
+        self.compare_model.set_rows(compare_rankings(base_ranks, other))
+        entering, leaving = top_changes([h.name for h in self.hits], [name for name, _ in other])
         if parse_query(text).empty:
             change = ""
         elif entering or leaving:

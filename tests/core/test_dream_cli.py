@@ -1,0 +1,76 @@
+"""``rockskills dream | apply | undo`` as real processes, against a real local LLM server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import EXPECTED, NOW_TEXT, REPO, tree_hashes
+from tests.core.llm_server import error, ok, scripted_server
+
+EXAMPLE = json.loads((EXPECTED / "apply-consolidation-example.json").read_text(encoding="utf-8"))
+SAVED = (EXPECTED / "apply-consolidation-example.meetings-plan-and-schedule.json").read_bytes()
+
+
+def run(*args: str | Path, key: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.pop("ROCKSKILLS_API_KEY", None)
+    if key:
+        env["ROCKSKILLS_API_KEY"] = key
+    return subprocess.run([sys.executable, "-m", "rockskills_gui", *map(str, args)], cwd=REPO, env=env,
+                          capture_output=True, check=False, text=True, encoding="utf-8", timeout=120)
+
+
+def test_dream_apply_undo_round_trip(agent_copy: Path, tmp_path: Path) -> None:
+    plan_path = tmp_path / "plan.json"
+    original = tree_hashes(agent_copy / "skills")
+    with scripted_server() as server:
+        server.queue(ok(json.dumps(EXAMPLE["llm_result"])))
+        result = run("dream", agent_copy, "--passes", "consolidate", "--base-url", server.base_url,
+                     "--model", "m", "--now", NOW_TEXT, "--plan-out", plan_path, key="sk-cli-secret")
+        auth = server.requests[0].headers["authorization"]
+    assert result.returncode == 0, result.stderr
+    assert auth == "Bearer sk-cli-secret"
+    assert "sk-cli-secret" not in plan_path.read_text() + result.stdout + result.stderr
+    assert "+ c2   merge    Merge 'plan-meeting', 'schedule-meeting' into" in result.stdout
+    assert tree_hashes(agent_copy / "skills") == original  # dream never writes the library
+    refused = run("apply", agent_copy, plan_path, "--accept", "c3")
+    assert refused.returncode == 1 and "c3 depends on c2" in refused.stderr
+    applied = run("apply", agent_copy, plan_path, "--accept-all")
+    assert applied.returncode == 0, applied.stderr
+    assert (agent_copy / "skills" / "meetings" / "plan-and-schedule.json").read_bytes() == SAVED
+    undone = run("undo", agent_copy)
+    assert undone.returncode == 0 and undone.stdout.startswith("undid ")
+    assert tree_hashes(agent_copy / "skills") == original
+    assert run("undo", agent_copy).returncode == 1
+
+
+def test_failures_exit_1_and_keep_the_raw_reply(agent_copy: Path, tmp_path: Path) -> None:
+    plan_path = tmp_path / "plan.json"
+    with scripted_server() as server:
+        server.queue(error(401, "bad key"))
+        result = run("dream", agent_copy, "--passes", "gap", "--base-url", server.base_url, "--model",
+                     "m", "--now", NOW_TEXT, "--plan-out", plan_path, "--retries", "0")
+    assert result.returncode == 1
+    plan = json.loads(plan_path.read_text())
+    assert plan["passes"][0]["status"] == "failed" and "auth" in plan["passes"][0]["reason"]
+
+
+def test_offline_dream_and_usage_errors(agent_copy: Path, tmp_path: Path) -> None:
+    plan_path = tmp_path / "offline.json"
+    result = run("dream", agent_copy, "--offline", "--now", NOW_TEXT, "--plan-out", plan_path,
+                 "--protect", "patrol/")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(plan_path.read_text())["protectedPrefixes"] == ["patrol/"]
+    assert run("dream", agent_copy, "--now", NOW_TEXT, "--plan-out", plan_path).returncode == 2
+    assert run("dream", agent_copy, "--offline", "--plan-out",
+               agent_copy / "skills" / "plan.json").returncode == 2
+    assert run("dream", agent_copy, "--prompt-only").returncode == 2
+    stale = agent_copy / "skills" / "write-report.json"
+    stale.write_bytes(stale.read_bytes() + b" ")
+    refused = run("apply", agent_copy, plan_path, "--accept-all")
+    assert refused.returncode == 1 and "changed skills/write-report.json" in refused.stderr
+    assert run("apply", agent_copy, plan_path, "--accept-all", "--recheck").returncode == 0
