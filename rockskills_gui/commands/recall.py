@@ -11,7 +11,7 @@ from typing import Any
 from rockskills_gui.commands.common import (
     CommandError,
     guarded,
-    open_library,
+    open_any_library,
     write_exact,
     write_json,
 )
@@ -104,7 +104,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
     """Rank skills for one query or a file of queries."""
     if (args.query is None) == (args.queries_file is None):
         raise CommandError("recall needs either QUERY or --queries-file (not both)")
-    lib = open_library(args.library)
+    lib = open_any_library(args.library)
     recall = SkillRecall(lib.skills())
     top = args.top if args.top > 0 else None
     explain = args.explain or args.json
@@ -144,7 +144,7 @@ def _print_turn(number: int, turn: TurnResult) -> None:
 @guarded
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Per-turn skill injection of one fresh session."""
-    lib = open_library(args.library)
+    lib = open_any_library(args.library)
     session = RecallSession(SkillRecall(lib.skills()))
     turns = [session.turn(text) for text in args.turn]
     if args.json:
@@ -182,7 +182,7 @@ def _print_report(report: QuerySetReport) -> None:
 @guarded
 def cmd_recall_test(args: argparse.Namespace) -> int:
     """Hit@1, hit@5 and MRR of a saved query set; exit 1 on any miss."""
-    lib = open_library(args.library)
+    lib = open_any_library(args.library)
     path = Path(args.query_set)
     try:
         check_location(lib.layout, path)

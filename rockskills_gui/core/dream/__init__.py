@@ -17,5 +17,5 @@ Modules (no Qt anywhere; everything returns plain data so a wizard can drive it)
 - ``journal``     crash-safe multi-file transactions under ``<agent>/.rockskills/journal/``
 - ``apply``       apply an accepted subset as one transaction; undo it
 - ``run``         the whole run: passes in RockBot's order, each built on the previous one
-- ``secrets``     the API key in the OS keyring (never a file)
+- ``keys``        the API key from the OS keyring or the environment (never a file)
 """
