@@ -7,6 +7,8 @@ import os
 import shutil
 from pathlib import Path
 
+import keyring.backends.fail
+import keyring.core
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -28,10 +30,13 @@ def tree_hashes(root: Path) -> dict[str, str]:
 @pytest.fixture(autouse=True)
 def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory,
                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Never touch the real config/data folders from tests."""
+    """Never touch the real config/data folders or the real keyring from tests."""
     base = tmp_path_factory.mktemp("userdirs")
     monkeypatch.setenv("ROCKSKILLS_CONFIG_DIR", str(base / "config"))
     monkeypatch.setenv("ROCKSKILLS_DATA_DIR", str(base / "data"))
+    monkeypatch.delenv("ROCKSKILLS_API_KEY", raising=False)
+    # keyring's own "no keyring" backend, unless a test hands a KeyStore its own backend
+    monkeypatch.setattr(keyring.core, "_keyring_backend", keyring.backends.fail.Keyring())
 
 
 @pytest.fixture

@@ -1,29 +1,45 @@
 """``rockskills-gui``: start the workbench, or render one screenshot of it and exit.
 
     rockskills-gui [PATH] [--pane tree|editor|recall|heatmap|dream] [--select NAME]
-                   [--query TEXT] [--screenshot OUT.png] [--size 1400x900] [--version]
+                   [--query TEXT] [--theme system|light|dark] [--screenshot OUT.png]
+                   [--size 1400x900] [--version]
 
 Without PATH the bundled demo library is installed (once, in the user data folder) and opened.
 Exit status: 0 ok; 1 the screenshot could not be written; 2 usage error, or (with --screenshot)
 the path is not a library; 3 a screenshot timed out.
+
+The log goes to a rotating file in the user data folder (API keys redacted); an uncaught exception
+shows a dialog naming it instead of ending the program.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
+import platform
 import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QMessageLogContext, Qt, QTimer, QtMsgType, qInstallMessageHandler
+from PySide6.QtCore import (
+    QMessageLogContext,
+    Qt,
+    QTimer,
+    QtMsgType,
+    qInstallMessageHandler,
+    qVersion,
+)
 from PySide6.QtWidgets import QApplication, QWidget
 
 from rockskills_gui import __version__
+from rockskills_gui.core.logs import configure_logging, remove_logging
 from rockskills_gui.ui.context import AppContext
+from rockskills_gui.ui.crash import CrashReporter
+from rockskills_gui.ui.icons import app_icon
 from rockskills_gui.ui.main_window import PANES, MainWindow
-from rockskills_gui.ui.theme import apply_theme
+from rockskills_gui.ui.theme import set_identity
 
 DEFAULT_SIZE = (1400, 900)
 SCREENSHOT_TIMEOUT_MS = 120_000
@@ -33,6 +49,8 @@ OFFSCREEN_NOISE = (
     "This plugin does not support propagateSizeHints()",
     "This plugin does not support raise()",
 )
+THEMES = ("system", "light", "dark")
+log = logging.getLogger("rockskills_gui")
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -56,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--query", metavar="TEXT",
                         help="a user message to rank in the Recall tab (shows it unless --pane "
                              "names another pane)")
+    parser.add_argument("--theme", choices=THEMES,
+                        help="colours for this run (default: the Preferences setting)")
     parser.add_argument("--screenshot", type=Path, metavar="OUT.png",
                         help="render the window offscreen, save it as PNG and exit")
     parser.add_argument("--size", type=parse_size, metavar="WxH",
@@ -76,7 +96,8 @@ def _needs_offscreen() -> bool:
 def _application() -> QApplication:
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0]])
-    apply_theme(app)
+    set_identity(app)
+    app.setWindowIcon(app_icon())
     return app
 
 
@@ -119,7 +140,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     restore_handler = _quiet_offscreen_noise()
     app = _application()
     ctx = AppContext()
+    log_file = configure_logging(ctx.keys.known_keys)
+    log.info("rockskills-gui %s starting (Python %s, Qt %s, %s); %s", __version__,
+             platform.python_version(), qVersion(), platform.platform(), ctx.keys.status.message)
+    reporter: CrashReporter | None = None
     window = MainWindow(ctx, interactive=args.screenshot is None)
+    window.apply_theme_mode(args.theme or ctx.prefs.theme, override=args.theme is not None)
+    if args.screenshot is None:
+        reporter = CrashReporter(log_file, ctx.keys.known_keys, lambda: window, app)
+        reporter.install()
     if args.size is not None or args.screenshot is not None:
         window.resize(*(args.size or DEFAULT_SIZE))
     elif not ctx.settings.contains("window/geometry"):
@@ -138,6 +167,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.close()
         window.deleteLater()
         restore_handler()
+        if reporter is not None:
+            reporter.uninstall()
+            reporter.deleteLater()
+        log.info("rockskills-gui exiting")
+        remove_logging()
 
 
 def _start_loading(window: MainWindow, path: Path | None) -> None:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtCore import QByteArray, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QActionGroup, QCloseEvent, QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFileDialog,
     QLabel,
@@ -27,6 +28,8 @@ from PySide6.QtWidgets import (
 from rockskills_gui import __version__
 from rockskills_gui.core.changes import ChangeSet
 from rockskills_gui.core.library import Library
+from rockskills_gui.core.logs import log_dir
+from rockskills_gui.ui.accessibility import name_controls
 from rockskills_gui.ui.actions import ActionRegistry
 from rockskills_gui.ui.context import AppContext
 from rockskills_gui.ui.palette import CommandPalette
@@ -36,7 +39,10 @@ from rockskills_gui.ui.panes.problems_pane import ProblemsPane
 from rockskills_gui.ui.panes.recall_pane import RecallPane
 from rockskills_gui.ui.panes.tree_pane import TreePane
 from rockskills_gui.ui.panes.usage_pane import UsagePane
-from rockskills_gui.ui.theme import secondary
+from rockskills_gui.ui.preferences import PreferencesDialog
+from rockskills_gui.ui.shortcuts import ShortcutsDialog
+from rockskills_gui.ui.theme import apply_theme, secondary
+from rockskills_gui.ui.window_prefs import apply_editor_font, restore_splitters, save_splitters
 from rockskills_gui.ui.workers import LibraryLoader, Opener, demo_opener, path_opener
 
 PANES = ("tree", "editor", "recall", "heatmap", "dream")
@@ -79,9 +85,11 @@ class MainWindow(QMainWindow):
         self._build_panes()
         self._build_chrome()
         self._wire()
+        self._wire_preferences()
         self._on_library_changed(None)
         if interactive:
             self._restore_layout()
+        name_controls(self)
 
     # ---------------------------------------------------------------- construction
 
@@ -172,6 +180,9 @@ class MainWindow(QMainWindow):
         a.on("view.usage", lambda: self.show_pane("heatmap"))
         a.on("tools.dream", lambda: self.show_pane("dream"))
         a.on("help.about", self.show_about)
+        a.on("help.shortcuts", self.show_shortcuts)
+        a.on("help.logs", self.show_log_folder)
+        a.on("app.preferences", self.show_preferences)
         a.on("view.focus_tree", lambda: self.show_pane("tree"))
         self.library_pane.bind_actions(a)
         self.skill_pane.connect_actions(a)
@@ -386,6 +397,87 @@ class MainWindow(QMainWindow):
     def _forget_error_box(self) -> None:
         self.error_box = None
 
+    # ---------------------------------------------------------------- preferences
+
+    def _wire_preferences(self) -> None:
+        """Theme actions, and the preferences that shape this window (font, preview layout)."""
+        self.preferences_dialog: PreferencesDialog | None = None
+        self.theme_override: str | None = None  # --theme for this run only
+        group = QActionGroup(self)
+        for mode in ("system", "light", "dark"):
+            action = self.commands[f"view.theme_{mode}"]
+            group.addAction(action)
+            self.commands.on(f"view.theme_{mode}", lambda m=mode: self.choose_theme(m))
+        self.ctx.preferencesChanged.connect(self._on_preferences_changed)
+        self.skill_pane.modeChanged.connect(self._remember_preview_layout)
+        QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_system_scheme_changed)
+        self._on_preferences_changed(frozenset({"editor_font", "editor_font_size",
+                                                "preview_layout"}))
+        self._check_theme_action()
+
+    def _on_preferences_changed(self, changed: frozenset[str]) -> None:
+        prefs = self.ctx.prefs
+        if changed & {"editor_font", "editor_font_size"}:
+            apply_editor_font(self.skill_pane.editor, prefs)
+        if "preview_layout" in changed and self.skill_pane.mode != prefs.preview_layout:
+            self.skill_pane.set_mode(prefs.preview_layout)
+        if "theme" in changed:
+            self.theme_override = None
+            self.apply_theme_mode(prefs.theme)
+
+    def _remember_preview_layout(self, mode: str) -> None:
+        if self.interactive and mode != self.ctx.prefs.preview_layout:
+            self.ctx.preferences.update(preview_layout=mode)
+
+    def choose_theme(self, mode: str) -> None:
+        """The View menu's theme commands: save the choice (which applies it)."""
+        if mode == self.ctx.prefs.theme and self.theme_override not in (None, mode):
+            self.theme_override = None
+            self.apply_theme_mode(mode)
+        self.ctx.preferences.update(theme=mode)
+
+    def apply_theme_mode(self, mode: str, override: bool = False) -> str:
+        """Apply ``system``, ``light`` or ``dark`` to the whole application; returns light/dark."""
+        if override:
+            self.theme_override = mode
+        app = QApplication.instance()
+        kind = apply_theme(app, mode) if isinstance(app, QApplication) else "light"
+        self._check_theme_action()
+        return kind
+
+    def _check_theme_action(self) -> None:
+        mode = self.theme_override or self.ctx.prefs.theme
+        self.commands[f"view.theme_{mode}"].setChecked(True)
+
+    def _on_system_scheme_changed(self) -> None:
+        if (self.theme_override or self.ctx.prefs.theme) == "system":
+            self.apply_theme_mode("system")
+
+    def show_preferences(self) -> None:
+        if self.preferences_dialog is None:
+            dialog = PreferencesDialog(self.ctx, self)
+            dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            dialog.destroyed.connect(self._forget_preferences)
+            name_controls(dialog)
+            self.preferences_dialog = dialog
+        self.preferences_dialog.load(self.ctx.prefs)
+        self.preferences_dialog.open()
+        self.preferences_dialog.raise_()
+
+    def _forget_preferences(self) -> None:
+        self.preferences_dialog = None
+
+    def show_shortcuts(self) -> None:
+        dialog = ShortcutsDialog(self.commands, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+
+    def show_log_folder(self) -> None:
+        folder = log_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder))):
+            self.statusBar().showMessage(f"The log is in {folder}", 15000)
+
     # ---------------------------------------------------------------- layout memory
 
     def _restore_layout(self) -> None:
@@ -394,6 +486,7 @@ class MainWindow(QMainWindow):
         state = settings.value("window/state")
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
+        restore_splitters(self, settings)
         if isinstance(state, QByteArray):
             # After restoring, the Problems dock still follows the library (hidden when empty).
             self.restoreState(state)
@@ -403,6 +496,7 @@ class MainWindow(QMainWindow):
         settings = self.ctx.settings
         settings.setValue("window/geometry", self.saveGeometry())
         settings.setValue("window/state", self.saveState())
+        save_splitters(self, settings)
         settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:

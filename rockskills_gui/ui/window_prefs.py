@@ -1,0 +1,64 @@
+"""What the main window takes from the preferences and the layout memory: the editor font and
+the sizes of the panes' splitters (the editor pane keeps its own splitter itself)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QWidget
+
+from rockskills_gui.core.settings import Settings
+
+SELF_REMEMBERING = frozenset({"editorSplitter"})  # EditorPane saves this one as editor/splitter
+PREFIX = "splitters/"
+
+
+def editor_font(prefs: Settings) -> QFont:
+    """The Markdown source font: the chosen family (or the system fixed font) at the chosen size."""
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    if prefs.editor_font:
+        font = QFont(prefs.editor_font)
+        font.setStyleHint(QFont.StyleHint.Monospace)
+        font.setFixedPitch(True)
+    font.setPointSize(prefs.editor_font_size)
+    return font
+
+
+def apply_editor_font(editor: QPlainTextEdit, prefs: Settings) -> None:
+    """Set the font and keep tab stops at four spaces of it."""
+    editor.setFont(editor_font(prefs))
+    editor.document().setDefaultFont(editor.font())
+    editor.setTabStopDistance(editor.fontMetrics().horizontalAdvance(" ") * 4)
+
+
+def splitter_key(splitter: QSplitter, root: QWidget) -> str:
+    """A stable key: the nearest named ancestor's name, the splitter's name (or its index)."""
+    owner: QWidget | None = splitter.parentWidget()
+    while owner is not None and owner is not root and not owner.objectName():
+        owner = owner.parentWidget()
+    owner_name = owner.objectName() if owner is not None else ""
+    if splitter.objectName():
+        return f"{owner_name}.{splitter.objectName()}" if owner_name else splitter.objectName()
+    siblings = [s for s in (owner or root).findChildren(QSplitter) if not s.objectName()]
+    return f"{owner_name or 'window'}.splitter{siblings.index(splitter)}"
+
+
+def remembered_splitters(root: QWidget) -> dict[str, QSplitter]:
+    found: dict[str, QSplitter] = {}
+    for splitter in root.findChildren(QSplitter):
+        if splitter.objectName() in SELF_REMEMBERING or splitter.window() is not root:
+            continue
+        found[splitter_key(splitter, root)] = splitter
+    return found
+
+
+def save_splitters(root: QWidget, settings: QSettings) -> None:
+    for key, splitter in remembered_splitters(root).items():
+        settings.setValue(PREFIX + key, splitter.saveState())
+
+
+def restore_splitters(root: QWidget, settings: QSettings) -> None:
+    for key, splitter in remembered_splitters(root).items():
+        state = settings.value(PREFIX + key)
+        if isinstance(state, QByteArray):
+            splitter.restoreState(state)
