@@ -49,3 +49,13 @@ def agent_copy(tmp_path: Path) -> Path:
     for path in [dest, *dest.rglob("*")]:  # shared/ is read-only; the copy must not be
         path.chmod(path.stat().st_mode | 0o200)
     return dest
+
+
+@pytest.fixture
+def openai_server():
+    """A real OpenAI-protocol HTTP server on 127.0.0.1 (see tests/openai_server.py)."""
+    from tests.openai_server import OpenAIServer
+
+    server = OpenAIServer().start()
+    yield server
+    server.stop()

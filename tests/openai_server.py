@@ -22,11 +22,16 @@ from pathlib import Path
 from typing import Any
 
 
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that gave up (a timeout test) is not an error here."""
+
+
 @dataclass
 class Recorded:
     method: str
     path: str
-    headers: dict[str, str]
+    headers: dict[str, str]  # names in lower case
     body: Any
 
 
@@ -59,7 +64,7 @@ class OpenAIServer:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            def log_message(self, format: str, *args: Any) -> None:
                 pass
 
             def _body(self) -> Any:
@@ -81,7 +86,7 @@ class OpenAIServer:
             def _authorised(self) -> bool:
                 if server.api_key is None:
                     return True
-                given = self.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+                given = (self.headers.get("Authorization") or "").removeprefix("Bearer ").strip()
                 if given == server.api_key:
                     return True
                 self._send(401, {"error": {"message": f"Incorrect API key provided: {given}.",
@@ -90,7 +95,8 @@ class OpenAIServer:
                 return False
 
             def _record(self, body: Any) -> None:
-                server.requests.append(Recorded(self.command, self.path, dict(self.headers), body))
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                server.requests.append(Recorded(self.command, self.path, headers, body))
 
             def do_GET(self) -> None:
                 self._record(None)
@@ -133,15 +139,15 @@ class OpenAIServer:
                     "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
                 })
 
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        httpd = _QuietServer(("127.0.0.1", 0), Handler)
         httpd.daemon_threads = True
         if self.tls_cert is not None:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             context.load_cert_chain(self.tls_cert, self.tls_key)
             httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
         self._httpd = httpd
-        self._thread = threading.Thread(target=httpd.serve_forever, name="openai-test-server",
-                                        daemon=True)
+        self._thread = threading.Thread(target=httpd.serve_forever, args=(0.02,),
+                                        name="openai-test-server", daemon=True)
         self._thread.start()
         return self
 

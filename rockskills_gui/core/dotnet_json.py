@@ -108,14 +108,52 @@ def _reject_constant(name: str) -> Any:
     raise JsonReadError(f"invalid JSON token {name}")
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# A lone surrogate can only come from a \\uD800-\\uDFFF escape (or be in the text already): texts
+# without either skip the walk over every parsed string.
+_MAYBE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+MAX_DEPTH = 64  # System.Text.Json's default JsonSerializerOptions.MaxDepth
+
+
 def _has_lone_surrogate(text: str) -> bool:
-    return any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+    return _LONE_SURROGATE.search(text) is not None
+
+
+def _check_strings(value: Any) -> None:
+    """Raise JsonReadError for a lone surrogate in any key or string of ``value``."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _has_lone_surrogate(item):
+                raise JsonReadError("invalid UTF-16 (lone surrogate) in a string")
+        elif isinstance(item, _Pairs):
+            for key, val in item:
+                stack.append(key)
+                stack.append(val)
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of arrays/objects (a scalar is 0)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, list):  # _Pairs is a list too
+            depth += 1
+            deepest = max(deepest, depth)
+            values = (v for _, v in item) if isinstance(item, _Pairs) else item
+            stack.extend((v, depth) for v in values if isinstance(v, list))
+    return deepest
 
 
 def loads_pairs(text: str) -> Any:
     """Parse strict JSON; objects come back as lists of (key, value) pairs (order and duplicates kept).
 
-    Raises :class:`JsonReadError` for anything System.Text.Json would reject.
+    Raises :class:`JsonReadError` for anything System.Text.Json would reject: invalid JSON,
+    NaN/Infinity, a lone surrogate in any string, nesting deeper than :data:`MAX_DEPTH`.
     """
     try:
         value = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_reject_constant)
@@ -125,17 +163,15 @@ def loads_pairs(text: str) -> Any:
         raise JsonReadError(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise JsonReadError("JSON nested too deeply") from None
+    if _MAYBE_SURROGATE.search(text) is not None:
+        _check_strings(value)
+    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:
+        raise JsonReadError(f"JSON nested deeper than {MAX_DEPTH} levels")
     return value
 
 
 class _Pairs(list):  # type: ignore[type-arg]
     """A JSON object as its (key, value) pairs, to apply .NET's case-insensitive last-wins rule."""
-
-    def __init__(self, pairs: Sequence[tuple[str, Any]]) -> None:
-        super().__init__(pairs)
-        for key, val in pairs:
-            if _has_lone_surrogate(key) or (isinstance(val, str) and _has_lone_surrogate(val)):
-                raise JsonReadError("invalid UTF-16 (lone surrogate) in a string")
 
 
 def is_object(value: Any) -> bool:

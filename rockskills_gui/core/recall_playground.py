@@ -24,6 +24,7 @@ from rockskills_gui.core.index_text import session_index_text
 from rockskills_gui.core.library import Library
 from rockskills_gui.core.names import fold
 from rockskills_gui.core.recall import RECALL_TOP_N, SkillRecall
+from rockskills_gui.core.recall_queryset import CaseResult, QueryCase
 from rockskills_gui.core.recall_session import RecallSession, TurnResult
 from rockskills_gui.core.skill import Skill
 
@@ -50,17 +51,25 @@ class Mark:
 class SimulatedSession:
     """One simulated session: the turns added so far and what the next one would inject."""
 
-    def __init__(self, recall: SkillRecall, top_n: int = RECALL_TOP_N) -> None:
+    def __init__(self, recall: SkillRecall, top_n: int = RECALL_TOP_N,
+                 index_text: str | object | None = _UNSET) -> None:
+        """``index_text``: the session index of ``recall``'s skills if already built (it takes
+        a few hundred ms at 100,000 skills; see :func:`session_index_text`)."""
         self.recall = recall
         self.top_n = top_n
         self.session = RecallSession(recall, top_n)
         self.turns: list[TurnResult] = []
         self._marks: dict[str, Mark] = {}
-        self._index_text: str | object | None = _UNSET
+        self._index_text = index_text
 
     def add(self, text: str) -> TurnResult:
         """Run ``text`` as the next user turn (changes the session)."""
-        result = self.session.turn(text)
+        result = self.preview(text)
+        # What RecallSession.turn records: index sent, then injected and see-also names marked
+        # in that order (a see-also name is listed only when its marking succeeded).
+        self.session.indexed = True
+        for name in (*result.injected, *result.see_also):
+            self.session.recalled.try_mark(name)
         self.turns.append(result)
         number = len(self.turns)
         for name in result.injected:
@@ -175,6 +184,17 @@ def why_not(recall: SkillRecall, query: str, name: str, top_n: int = RECALL_TOP_
         lacks_phrases=tuple(p for p in plan.phrases if p not in explanation.phrases),
         nowhere=nowhere,
     )
+
+
+def evaluate_case(recall: SkillRecall, case: QueryCase, top_n: int = RECALL_TOP_N) -> CaseResult:
+    """:func:`~rockskills_gui.core.recall_queryset.evaluate` for one case, without building the
+    full ranking (the first expected skill's rank comes from :func:`ranks`)."""
+    top = tuple(h.name for h in recall.search(case.query, top=top_n))
+    folded_top = [fold(n) for n in top]
+    found = [r for r in ranks(recall, case.query, case.expected).values() if r is not None]
+    missing = tuple(n for n in case.expected if fold(n) not in folded_top)
+    unknown = tuple(n for n in case.expected if recall.get(n) is None)
+    return CaseResult(case, top, min(found) if found else None, missing, unknown)
 
 
 # ---------------------------------------------------------------- compare

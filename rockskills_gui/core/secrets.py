@@ -20,6 +20,7 @@ from typing import Literal
 import keyring
 import keyring.errors
 from keyring.backend import KeyringBackend
+from keyring.backends.chainer import ChainerBackend
 
 SERVICE = "rockskills-gui"
 log = logging.getLogger(__name__)
@@ -51,9 +52,8 @@ def is_secure_backend(backend: KeyringBackend) -> bool:
 def secure_backend(candidate: KeyringBackend | None = None) -> KeyringBackend | None:
     """The secure backend to use (unwrapping a chainer), or None when there is none."""
     backend = candidate if candidate is not None else keyring.get_keyring()
-    members = getattr(backend, "backends", None)
-    if members is not None and type(backend).__module__ == "keyring.backends.chainer":
-        usable = [b for b in members if is_secure_backend(b)]
+    if isinstance(backend, ChainerBackend):
+        usable = [b for b in backend.backends if is_secure_backend(b)]
         if not usable:
             return None
         return max(usable, key=lambda b: float(b.priority))  # type: ignore[arg-type]

@@ -24,6 +24,7 @@ from rockskills_gui.core import fileio
 from rockskills_gui.core.appdirs import config_dir
 
 FILE_NAME = "settings.json"
+MIN_FONT_SIZE = 6
 log = logging.getLogger(__name__)
 
 GROUP_LLM = "LLM endpoint"
@@ -106,9 +107,9 @@ class Settings(BaseModel):
         description="The Markdown source font; empty for the system's fixed-width font.",
         json_schema_extra={"group": GROUP_EDITOR, "widget": "font"})
     editor_font_size: int = Field(
-        11, ge=6, le=48, title="Editor font size (points)",
-        description="Size of the Markdown source font.",
-        json_schema_extra={"group": GROUP_EDITOR})
+        0, ge=0, le=48, title="Editor font size (points)",
+        description="Size of the Markdown source font, 6 to 48 points; 0 follows the system size.",
+        json_schema_extra={"group": GROUP_EDITOR, "zero": "System size"})
     preview_layout: PreviewLayout = Field(
         "split", title="Preview layout",
         description="Show the Markdown source, the rendered preview, or both side by side.",
@@ -128,6 +129,13 @@ class Settings(BaseModel):
         if value and not _URL.fullmatch(value):
             raise ValueError("must be an http:// or https:// URL such as http://127.0.0.1:8000/v1")
         return value.rstrip("/")
+
+    @field_validator("editor_font_size")
+    @classmethod
+    def _check_size(cls, value: int) -> int:
+        if 0 < value < MIN_FONT_SIZE:
+            raise ValueError(f"must be 0 (the system size) or at least {MIN_FONT_SIZE} points")
+        return value
 
     @field_validator("model", "editor_font")
     @classmethod
@@ -175,7 +183,8 @@ def field_info(name: str) -> dict[str, Any]:
                 bounds[key] = getattr(item, key)
     return {"title": info.title or name, "description": info.description or "",
             "group": extra.get("group", ""), "labels": dict(extra.get("labels", {})),  # type: ignore[arg-type]
-            "widget": extra.get("widget", ""), "default": info.default, **bounds}
+            "widget": extra.get("widget", ""), "zero": extra.get("zero", ""),
+            "default": info.default, **bounds}
 
 
 Listener = Callable[[Settings, frozenset[str]], None]

@@ -1,6 +1,7 @@
 """``rockskills-gui``: start the workbench, or render one screenshot of it and exit.
 
     rockskills-gui [PATH] [--pane tree|editor|recall|heatmap|dream] [--select NAME]
+                   [--plan PLAN.json]
                    [--query TEXT] [--theme system|light|dark] [--screenshot OUT.png]
                    [--size 1400x900] [--version]
 
@@ -74,6 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--query", metavar="TEXT",
                         help="a user message to rank in the Recall tab (shows it unless --pane "
                              "names another pane)")
+    parser.add_argument("--plan", type=Path, metavar="PLAN.json",
+                        help="a saved dream plan to review (opens the dream wizard on it)")
     parser.add_argument("--theme", choices=THEMES,
                         help="colours for this run (default: the Preferences setting)")
     parser.add_argument("--screenshot", type=Path, metavar="OUT.png",
@@ -135,6 +138,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version and usage errors
         return int(exc.code or 0)
 
+    if args.plan is not None:
+        problem = _plan_problem(args.plan)
+        if problem is not None:
+            print(f"rockskills-gui: {problem}", file=sys.stderr)
+            return 2
+        args.pane = "dream"
     if args.screenshot is not None and _needs_offscreen():
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     restore_handler = _quiet_offscreen_noise()
@@ -196,7 +205,25 @@ def _apply_start_options(window: MainWindow, args: argparse.Namespace) -> bool:
         window.show_pane(args.pane)
     elif args.query is not None:
         window.show_pane("recall")
+    if args.pane == "dream" and window.dream_wizard is not None:
+        if args.screenshot is not None:
+            window.dream_wizard.resize(*(args.size or DEFAULT_SIZE))
+        if args.plan is not None:
+            window.dream_wizard.open_plan(args.plan)
     return found
+
+
+def _plan_problem(path: Path) -> str | None:
+    """Why ``path`` is not a readable dream plan, or None."""
+    from rockskills_gui.core.dream.plan import Plan
+
+    try:
+        Plan.load(path)
+    except OSError as exc:
+        return f"cannot read {path}: {exc.strerror or exc}"
+    except ValueError as exc:
+        return f"{path} is not a dream plan: {str(exc).splitlines()[0]}"
+    return None
 
 
 def _screenshot(app: QApplication, window: MainWindow, args: argparse.Namespace) -> int:

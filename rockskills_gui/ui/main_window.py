@@ -42,7 +42,7 @@ from rockskills_gui.ui.panes.usage_pane import UsagePane
 from rockskills_gui.ui.preferences import PreferencesDialog
 from rockskills_gui.ui.shortcuts import ShortcutsDialog
 from rockskills_gui.ui.theme import apply_theme, secondary
-from rockskills_gui.ui.window_prefs import apply_editor_font, restore_splitters, save_splitters
+from rockskills_gui.ui.window_prefs import SplitterMemory, apply_editor_font
 from rockskills_gui.ui.workers import LibraryLoader, Opener, demo_opener, path_opener
 
 PANES = ("tree", "editor", "recall", "heatmap", "dream")
@@ -79,6 +79,7 @@ class MainWindow(QMainWindow):
         self.error_box: QMessageBox | None = None
         self.dream_wizard: DreamWizard | None = None
         self._close_confirmed = False  # the unsaved-edits prompt was answered
+        self.splitter_memory: SplitterMemory | None = None  # interactive windows only
         self.setWindowTitle("No library")
 
         self.commands = ActionRegistry(self)
@@ -486,7 +487,7 @@ class MainWindow(QMainWindow):
         state = settings.value("window/state")
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
-        restore_splitters(self, settings)
+        self.splitter_memory = SplitterMemory(self, settings)
         if isinstance(state, QByteArray):
             # After restoring, the Problems dock still follows the library (hidden when empty).
             self.restoreState(state)
@@ -496,7 +497,8 @@ class MainWindow(QMainWindow):
         settings = self.ctx.settings
         settings.setValue("window/geometry", self.saveGeometry())
         settings.setValue("window/state", self.saveState())
-        save_splitters(self, settings)
+        if self.splitter_memory is not None:
+            self.splitter_memory.save()
         settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -9,6 +9,7 @@ there is none), "Fetch models" and "Test connection" (real requests, run off the
 
 from __future__ import annotations
 
+import logging
 import typing
 from collections.abc import Callable
 from typing import Any
@@ -41,6 +42,7 @@ from rockskills_gui.ui.context import AppContext
 from rockskills_gui.ui.theme import secondary
 
 FONT_DEFAULT_LABEL = "System fixed-width font"
+log = logging.getLogger(__name__)
 
 
 class FieldEditor:
@@ -85,6 +87,8 @@ def make_editor(name: str, parent: QWidget) -> FieldEditor:
     elif annotation is int:
         spin = QSpinBox(parent)
         spin.setRange(int(info.get("ge", -2**31)), int(info.get("le", 2**31 - 1)))
+        if info["zero"] and spin.minimum() == 0:
+            spin.setSpecialValueText(info["zero"])
         editor = FieldEditor(name, spin, spin.value, lambda v: spin.setValue(int(v)),
                              spin.valueChanged)
     elif annotation is float:
@@ -405,6 +409,7 @@ class PreferencesDialog(QDialog):
 
     def _on_models(self, result: object) -> None:
         if isinstance(result, EndpointError):
+            log.info("fetching models failed (%s): %s", result.kind, result)
             self.result_label.setText(str(result))
         elif isinstance(result, list):
             box = self.editors["model"].widget
@@ -430,6 +435,7 @@ class PreferencesDialog(QDialog):
         if not isinstance(result, CheckResult):
             result = CheckResult(False, "error", f"The test failed: {result}")
         self.result_label.setText(("✓ " if result.ok else "✗ ") + result.message)
+        log.info("connection test (%s): %s", result.kind, result.message)
         self.checkFinished.emit(result)
 
     def busy(self) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from PySide6.QtCore import QUrl, Signal
+from PySide6.QtCore import QEvent, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QFontDatabase, QPalette, QTextDocument
 from PySide6.QtWidgets import QFrame, QTextBrowser, QWidget
 
@@ -103,6 +103,13 @@ class PreviewView(QTextBrowser):
         self._lines = rendered.anchored_lines
         self._map = None
         bar.setValue(keep)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A new palette (light/dark switch): render again with a style sheet in its colours."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and self.source_text is not None:
+            text, self.source_text = self.source_text, None
+            self.set_markdown(text)
 
     def clear_markdown(self) -> None:
         self.source_text = None

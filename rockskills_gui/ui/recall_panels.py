@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from rockskills_gui.core.recall import RECALL_TOP_N, SkillRecall
-from rockskills_gui.core.recall_playground import PinReport, SimulatedSession
+from rockskills_gui.core.recall_playground import PinReport, SimulatedSession, evaluate_case
 from rockskills_gui.core.recall_queryset import (
     QUERY_SET_DIR,
     CaseResult,
@@ -42,7 +42,6 @@ from rockskills_gui.core.recall_queryset import (
     QuerySetError,
     QuerySetReport,
     default_query_set_path,
-    evaluate,
     load_query_set,
     save_query_set,
 )
@@ -636,8 +635,7 @@ class QuerySetPanel(QWidget):
             return
         start = time.perf_counter()
         for case in self._pending:
-            one = QuerySet(name=self.query_set.name, queries=[case])
-            self._results.extend(evaluate(self.recall, one).cases)
+            self._results.append(evaluate_case(self.recall, case))
             if time.perf_counter() - start > self.BUDGET_S:
                 self._timer.start()
                 return

@@ -57,11 +57,17 @@ class SourceEditor(QPlainTextEdit):
 
     def setDocument(self, document: QTextDocument) -> None:
         super().setDocument(document)
+        document.setDefaultFont(self.font())  # a buffer's document starts in the app's font
         document.setDocumentMargin(12)
         self.find_matches = []
         self._update_extra_selections()
 
     # ---------------------------------------------------------------- decorations
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:  # the current-line band follows the theme
+            self._update_extra_selections()
 
     def _update_extra_selections(self) -> None:
         palette = self.palette()

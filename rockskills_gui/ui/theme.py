@@ -112,6 +112,11 @@ def apply_theme(app: QApplication, mode: str = "system") -> Kind:
     kind = resolve_kind(app, mode)
     app.setPalette(build_palette(kind))
     app.setProperty("rockskillsTheme", kind)
+    for widget in app.allWidgets():  # style sheets resolve palette(...) when they are polished
+        sheet = widget.styleSheet()
+        if "palette(" in sheet:
+            widget.setStyleSheet("")
+            widget.setStyleSheet(sheet)
     return kind
 
 

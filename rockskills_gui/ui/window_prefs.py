@@ -3,7 +3,7 @@ the sizes of the panes' splitters (the editor pane keeps its own splitter itself
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QTimer
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QWidget
 
@@ -11,6 +11,7 @@ from rockskills_gui.core.settings import Settings
 
 SELF_REMEMBERING = frozenset({"editorSplitter"})  # EditorPane saves this one as editor/splitter
 PREFIX = "splitters/"
+SYSTEM_SIZE_SCALE = 1.05  # the fixed font reads a little small next to the UI font
 
 
 def editor_font(prefs: Settings) -> QFont:
@@ -20,7 +21,11 @@ def editor_font(prefs: Settings) -> QFont:
         font = QFont(prefs.editor_font)
         font.setStyleHint(QFont.StyleHint.Monospace)
         font.setFixedPitch(True)
-    font.setPointSize(prefs.editor_font_size)
+    if prefs.editor_font_size > 0:
+        font.setPointSize(prefs.editor_font_size)
+    elif font.pointSizeF() > 0:
+        font.setPointSizeF(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).pointSizeF()
+                           * SYSTEM_SIZE_SCALE)
     return font
 
 
@@ -52,13 +57,33 @@ def remembered_splitters(root: QWidget) -> dict[str, QSplitter]:
     return found
 
 
-def save_splitters(root: QWidget, settings: QSettings) -> None:
-    for key, splitter in remembered_splitters(root).items():
-        settings.setValue(PREFIX + key, splitter.saveState())
+class SplitterMemory(QObject):
+    """Restores each remembered splitter the first time it is shown (a hidden tab's splitter has
+    no size before that, so restoring earlier would be lost), and saves only splitters that were
+    shown in this session (the others keep what was saved before)."""
 
+    def __init__(self, root: QWidget, settings: QSettings) -> None:
+        super().__init__(root)
+        self._root = root
+        self._settings = settings
+        self._shown: set[int] = set()
+        for splitter in remembered_splitters(root).values():
+            splitter.installEventFilter(self)
 
-def restore_splitters(root: QWidget, settings: QSettings) -> None:
-    for key, splitter in remembered_splitters(root).items():
-        state = settings.value(PREFIX + key)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Show and isinstance(watched, QSplitter) \
+                and id(watched) not in self._shown:
+            self._shown.add(id(watched))
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, lambda s=watched: self._restore(s))
+        return False
+
+    def _restore(self, splitter: QSplitter) -> None:
+        state = self._settings.value(PREFIX + splitter_key(splitter, self._root))
         if isinstance(state, QByteArray):
             splitter.restoreState(state)
+
+    def save(self) -> None:
+        for key, splitter in remembered_splitters(self._root).items():
+            if id(splitter) in self._shown:
+                self._settings.setValue(PREFIX + key, splitter.saveState())

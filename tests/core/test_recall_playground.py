@@ -17,11 +17,13 @@ from rockskills_gui.core.recall_playground import (
     EditedRecall,
     SimulatedSession,
     compare_rankings,
+    evaluate_case,
     follow_change,
     ranks,
     top_changes,
     why_not,
 )
+from rockskills_gui.core.recall_queryset import QueryCase, QuerySet, evaluate
 from rockskills_gui.core.recall_session import RecallSession
 from rockskills_gui.core.skill import Skill
 
@@ -203,3 +205,15 @@ def test_edited_recall_lays_edits_over_the_library(agent_copy: Path) -> None:
     edited.set_edits(lib, [])
     assert [(h.name, h.score) for h in edited.recall.search(query, top=None)] == \
         [(h.name, h.score) for h in SkillRecall(lib.skills()).search(query, top=None)]
+
+
+def test_evaluate_case_equals_the_query_set_evaluation(agent_copy: Path) -> None:
+    lib = Library.open(agent_copy)
+    recall = SkillRecall(lib.skills())
+    cases = [QueryCase(query="summarize this arxiv paper", expected=["research/summarize-paper"]),
+             QueryCase(query="meeting schedule", expected=["SCHEDULE-MEETING", "nope"]),
+             QueryCase(query="the", expected=["legacy/fax-sender"]),
+             QueryCase(query="xyzzy", expected=["mcp/email"])]
+    report = evaluate(recall, QuerySet(name="t", queries=cases))
+    assert [evaluate_case(recall, c) for c in cases] == list(report.cases)
+    assert {c.first_rank is None for c in report.cases} == {True, False}

@@ -400,6 +400,15 @@ def test_large_libraries_are_indexed_on_a_worker(window: MainWindow, qtbot, agen
         assert pane.recall is None and pane.busy
         assert "Indexing" in pane.empty_note.text()
     assert shown(pane) == core_hits(pane, "summarize this arxiv paper")
+    reference = RecallSession(SkillRecall(lib_of(pane).skills())).turn("summarize this arxiv paper")
+    assert pane.preview == reference  # incl. the session index text built on the worker
+    # A change made while the index is being built is caught up when it arrives.
+    with qtbot.waitSignal(pane.indexReady, timeout=10_000):
+        window.ctx.set_library(Library.open(agent), remember=False)
+        window.ctx.apply(lambda lib: lib.update("legacy/fax-sender", summary="arxiv paper fax"))
+        assert pane.recall is None
+    assert "legacy/fax-sender" in pane.model.names()
+    assert shown(pane) == core_hits(pane, "summarize this arxiv paper")
     pane.set_compare("bm25plus")
     qtbot.waitUntil(lambda: pane.compare_model.rowCount() > 0, timeout=10_000)
     assert [(n, s) for n, s in zip(pane.compare_model.names(),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QFrame,
@@ -233,6 +233,13 @@ class EditorPane(QWidget):
                 registry.on(action_id, slot)
         self.set_mode(self.mode)  # check the layout action that is in force
         self._update_actions()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A new palette (light/dark switch): recolour the Markdown highlighting."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            for highlighter in self._highlighters.values():
+                highlighter.set_palette(self.palette())
 
     def _restore_settings(self) -> None:
         settings = self.ctx.settings

@@ -4,10 +4,11 @@ Everything shown comes from the exact engine (:mod:`rockskills_gui.core.recall`,
 :mod:`~rockskills_gui.core.recall_session`, :mod:`~rockskills_gui.core.recall_playground`):
 same scores, same order, same injected message texts as the agent.
 
-- Results update as you type (150 ms debounce). A query is a synchronous index lookup (about a
-  millisecond even at 100,000 skills); only building an index for a large library (and the
-  rank-bm25 comparison models, which cannot be updated) runs on a worker thread, which builds
-  its own object and hands it over -- the index is never used from two threads.
+- Results update as you type (150 ms debounce), searched synchronously: a query is about a
+  millisecond and a whole refresh (50 explained rows, the turn preview, pins) 10-40 ms at
+  100,000 skills. Building an index for a large library (with its session index text), and the
+  rank-bm25 comparison models, which cannot be updated, run on a worker thread that builds its
+  own object and hands it over: the index is never used from two threads.
 - The index follows ``changeApplied`` incrementally (:func:`follow_change`).
 - The session is simulated turn by turn; the results show what the current message would
   inject *now*, given the turns added so far.
@@ -56,6 +57,7 @@ from PySide6.QtWidgets import (
 from rockskills_gui.core.bm25 import QueryPlan, parse_query
 from rockskills_gui.core.bm25_index import Explanation, QueryStats
 from rockskills_gui.core.changes import ChangeSet
+from rockskills_gui.core.index_text import session_index_text
 from rockskills_gui.core.library import Library
 from rockskills_gui.core.names import fold
 from rockskills_gui.core.recall import RECALL_TOP_N, RecallHit, SkillRecall
@@ -132,6 +134,13 @@ class _BuildJob(QRunnable):
             pass
 
 
+class _Built:
+    """A session index text built on a worker (``None`` is a valid text: an empty library)."""
+
+    def __init__(self, text: str | None) -> None:
+        self.text = text
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count:,} {word}{'' if count == 1 else 's'}"
 
@@ -157,6 +166,7 @@ class RecallPane(QWidget):
         self._signals.failed.connect(self._on_build_failed)
         self._tickets: dict[str, int] = {}
         self._building: set[str] = set()
+        self._changes = 0  # change sets seen (a worker's result built before the last is stale)
 
         self.recall: SkillRecall | None = None
         self.sim: SimulatedSession | None = None
@@ -253,6 +263,7 @@ class RecallPane(QWidget):
         self.compare_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.compare_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.compare_table.setShowGrid(False)
+        self.compare_table.setWordWrap(False)
         self.compare_table.verticalHeader().hide()
         cheader = self.compare_table.horizontalHeader()
         for column in (CompareModel.RANK, CompareModel.SHIFT, CompareModel.SCORE):
@@ -345,7 +356,8 @@ class RecallPane(QWidget):
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addLayout(top)
         layout.addWidget(self.splitter, 1)
-        QShortcut(QKeySequence("Ctrl+L"), self, self.query.setFocus)
+        focus_query = QShortcut(QKeySequence("Ctrl+L"), self, self.query.setFocus)
+        focus_query.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
     # ---------------------------------------------------------------- public API
 
@@ -451,14 +463,15 @@ class RecallPane(QWidget):
         if len(library) <= SYNC_MAX_SKILLS:
             self._install_recall(SkillRecall(library.skills()))
         else:
-            skills = library.skills()
-            self._start("index", lambda: SkillRecall(skills))
+            skills, changes = library.skills(), self._changes
+            self._start("index", lambda: (SkillRecall(skills), session_index_text(skills), changes))
             self.refresh()
         self._prepare_compare()
 
-    def _install_recall(self, recall: SkillRecall) -> None:
+    def _install_recall(self, recall: SkillRecall, index_text: _Built | None = None) -> None:
         self.recall = recall
-        self.sim = SimulatedSession(recall)
+        self.sim = SimulatedSession(recall) if not isinstance(index_text, _Built) \
+            else SimulatedSession(recall, index_text=index_text.text)
         self.sets_panel.set_recall(recall)
         self.indexReady.emit()
         self.refresh()
@@ -476,9 +489,13 @@ class RecallPane(QWidget):
         lib = self.ctx.library
         if lib is None:
             return
-        if kind == "index" and isinstance(result, SkillRecall):
-            result.sync(lib.skills())  # catch up with changes made while it was built
-            self._install_recall(result)
+        if kind == "index" and isinstance(result, tuple):
+            recall, index_text, changes = result
+            if changes != self._changes:
+                recall.sync(lib.skills())  # catch up with changes made while it was built
+                self._install_recall(recall)  # (the index text is rebuilt when needed)
+            else:
+                self._install_recall(recall, _Built(index_text))
         elif kind == "ranker" and isinstance(result, ComparisonRanker):
             self.ranker = result
             self.refresh()
@@ -496,6 +513,7 @@ class RecallPane(QWidget):
         lib = self.ctx.library
         if lib is None:
             return
+        self._changes += 1
         self.names_model.setStringList(lib.names())
         if self.recall is not None and self.sim is not None:
             follow_change(self.recall, lib, change)

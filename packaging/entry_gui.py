@@ -1,0 +1,8 @@
+"""PyInstaller entry point for ``rockskills-gui`` (the desktop app)."""
+
+import sys
+
+from rockskills_gui.ui.app import main
+
+if __name__ == "__main__":
+    sys.exit(main())
