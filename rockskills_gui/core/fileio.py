@@ -1,18 +1,155 @@
-"""Atomic file writes and careful removal. Temp files never end in ``.json`` (RockBot loads those)."""
+"""Atomic and conflict-checked file writes, careful removal, and the crash hook for fault tests.
+
+Temporary files are hidden siblings named ``.<name>.<pid>-<hex>.rsg-tmp``: never ``*.json`` (RockBot
+loads every ``skills/**/*.json``), and carrying the writer's process id so that a later open can
+tell a crashed writer's leftovers (:func:`stale_temp`) from a live writer's temp file.
+
+:func:`replace_checked` is the writer for files a running agent may write at the same time: it
+replaces (or deletes) a file only when it still holds the expected bytes, and notices an agent
+write that lands between that check and the swap (RockBot truncates and rewrites files in place,
+so such a write goes into the old file, which we keep hard-linked until the swap is verified).
+
+Fault injection: ``ROCKSKILLS_CRASH_AFTER=N`` in the environment (or :func:`arm_crash`) makes the
+process kill itself with SIGKILL at the N-th :func:`checkpoint` — every step of a write that a
+crash could interrupt calls one. Disarmed, a checkpoint costs one comparison.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
+import signal
+import time
 from pathlib import Path
 
 TEMP_SUFFIX = ".rsg-tmp"
+NAME_MAX = 255  # bytes in one file name on every file system we target
+CRASH_ENV = "ROCKSKILLS_CRASH_AFTER"
+
+_steps = 0
+_crash_at: int | None = None
+with contextlib.suppress(ValueError):
+    _crash_at = int(os.environ[CRASH_ENV]) if os.environ.get(CRASH_ENV) else None
+
+
+class ChangedOnDisk(Exception):
+    """The file did not hold the expected bytes (someone else wrote or removed it); ``path``."""
+
+    def __init__(self, path: Path, message: str = "changed on disk") -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+
+
+# ---------------------------------------------------------------- crash hook (fault-injection tests)
+
+
+def arm_crash(after: int | None) -> None:
+    """Kill this process with SIGKILL at the ``after``-th checkpoint from now (None disarms)."""
+    global _crash_at, _steps
+    _steps = 0
+    _crash_at = after
+
+
+def steps() -> int:
+    """Checkpoints passed since the process started or :func:`arm_crash` was last called."""
+    return _steps
+
+
+def checkpoint() -> None:
+    """A point where a crash may happen; dies here when the armed count is reached."""
+    global _steps
+    _steps += 1
+    if _crash_at is not None and _steps >= _crash_at:
+        os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
+
+
+# ---------------------------------------------------------------- names
 
 
 def temp_path_for(path: Path) -> Path:
-    """A hidden sibling temp name that RockBot's ``*.json`` scan can never pick up."""
-    return path.with_name(f".{path.name}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+    """A hidden sibling temp name that RockBot's ``*.json`` scan can never pick up.
+
+    The original name is shortened when needed so that the temp name fits in NAME_MAX bytes.
+    """
+    tail = f".{os.getpid()}-{secrets.token_hex(4)}{TEMP_SUFFIX}"
+    base = path.name
+    room = NAME_MAX - 1 - len(tail.encode())
+    if len(base.encode("utf-8", "surrogateescape")) > room:
+        base = base.encode("utf-8", "surrogateescape")[:room].decode("utf-8", "ignore")
+    return path.with_name(f".{base}{tail}")
+
+
+def is_temp_name(name: str) -> bool:
+    return name.startswith(".") and name.endswith(TEMP_SUFFIX)
+
+
+def temp_owner(name: str) -> int | None:
+    """The process id in a temp name written by :func:`temp_path_for` (None for other names)."""
+    if not is_temp_name(name):
+        return None
+    stem = name[: -len(TEMP_SUFFIX)]
+    _, _, token = stem.rpartition(".")
+    pid, _, rest = token.partition("-")
+    return int(pid) if pid.isdigit() and len(rest) == 8 else None
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists (owned by another user)
+    return True
+
+
+def stale_temp(path: Path, max_age_s: float = 3600.0) -> bool:
+    """True for a temp file whose writer is gone: its process no longer runs (this machine), or,
+    for a name without a process id, it is older than ``max_age_s``."""
+    pid = temp_owner(path.name)
+    if pid is not None:
+        return not _alive(pid)
+    if not is_temp_name(path.name):
+        return False
+    try:
+        return time.time() - path.lstat().st_mtime > max_age_s
+    except OSError:
+        return False
+
+
+def remove_stale_temps(paths: list[Path]) -> list[Path]:
+    """Remove the stale temp files among ``paths`` (see :func:`stale_temp`); returns those removed."""
+    removed: list[Path] = []
+    for path in paths:
+        if stale_temp(path):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+                removed.append(path)
+    return removed
+
+
+def symlink_below(path: Path, root: Path) -> Path | None:
+    """The first symbolic link among ``path`` and its folders strictly below ``root`` (None if none).
+
+    Writes never go through such a link: it may point anywhere, even outside the library.
+    """
+    try:
+        rel = path.relative_to(root)
+    except ValueError:
+        return None
+    current = root
+    for part in rel.parts:
+        current = current / part
+        if current.is_symlink():
+            return current
+    return None
+
+
+# ---------------------------------------------------------------- writing
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -24,21 +161,49 @@ def _fsync_dir(directory: Path) -> None:
             os.close(fd)
 
 
+def _write_fsynced(path: Path, data: bytes) -> None:
+    """Create ``path`` (it must not exist), write, fsync."""
+    with open(path, "xb") as handle:
+        checkpoint()
+        handle.write(data)
+        handle.flush()
+        checkpoint()
+        os.fsync(handle.fileno())
+    checkpoint()
+
+
+def _make_parents(folder: Path) -> None:
+    missing: list[Path] = []
+    current = folder
+    while not current.is_dir():
+        missing.append(current)
+        if current.parent == current:
+            break
+        current = current.parent
+    for directory in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            directory.mkdir()
+        checkpoint()
+
+
 def atomic_write(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically: temp file in the same folder, fsync, rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _make_parents(path.parent)
     tmp = temp_path_for(path)
     try:
-        with open(tmp, "xb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        _write_fsynced(tmp, data)
         os.replace(tmp, path)
+        checkpoint()
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
     _fsync_dir(path.parent)
+
+
+def write_new(path: Path, data: bytes) -> None:
+    """Create ``path`` with ``data`` and fsync it (no rename: for files only a journal points to)."""
+    _write_fsynced(path, data)
 
 
 def read_or_none(path: Path) -> bytes | None:
@@ -49,14 +214,154 @@ def read_or_none(path: Path) -> bytes | None:
         return None
 
 
-def remove_file(path: Path, stop_at: Path) -> None:
-    """Delete ``path`` and then any parent folders it left empty, up to (not including) ``stop_at``."""
-    path.unlink()
-    _fsync_dir(path.parent)
-    parent = path.parent
+def remove_empty_parents(folder: Path, stop_at: Path) -> None:
+    """Remove ``folder`` and its parents while they are empty, up to (not including) ``stop_at``."""
+    parent = folder
     while parent != stop_at and stop_at in parent.parents:
         try:
             parent.rmdir()
         except OSError:
             break
+        checkpoint()
         parent = parent.parent
+
+
+def remove_file(path: Path, stop_at: Path) -> None:
+    """Delete ``path`` and then any parent folders it left empty, up to (not including) ``stop_at``."""
+    path.unlink()
+    checkpoint()
+    _fsync_dir(path.parent)
+    remove_empty_parents(path.parent, stop_at)
+
+
+def remove_tree(folder: Path, first: str | None = None) -> None:
+    """Remove a folder of plain files (a journal entry), ``first`` before the others."""
+    if first is not None:
+        with contextlib.suppress(FileNotFoundError):
+            (folder / first).unlink()
+            checkpoint()
+    try:
+        entries = list(os.scandir(folder))
+    except FileNotFoundError:
+        return
+    for entry in entries:
+        path = Path(entry.path)
+        if entry.is_dir(follow_symlinks=False):
+            remove_tree(path)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+        checkpoint()
+    with contextlib.suppress(FileNotFoundError):
+        folder.rmdir()
+    checkpoint()
+
+
+# ---------------------------------------------------------------- conflict-checked writes
+
+_NO_LINKS = {errno.EPERM, errno.EXDEV, errno.EMLINK, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS}
+
+
+def replace_checked(path: Path, expected: bytes | None, data: bytes | None, stop_at: Path) -> None:
+    """Make ``path`` hold ``data`` (None: delete it) only if it holds ``expected`` (None: absent).
+
+    Raises :class:`ChangedOnDisk` (nothing changed, or the other writer's version put back) when
+    the file is not as expected, including a write by someone else that lands during the swap.
+    Deleting removes parent folders left empty, up to ``stop_at``.
+    """
+    if data is None:
+        if expected is None:
+            if path.exists():
+                raise ChangedOnDisk(path, "exists (expected absent)")
+            return
+        _delete_checked(path, expected, stop_at)
+    elif expected is None:
+        _create_exclusive(path, data)
+    else:
+        _swap_checked(path, expected, data)
+
+
+def _create_exclusive(path: Path, data: bytes) -> None:
+    """Create ``path`` atomically, failing when it already exists (hard link of a complete temp)."""
+    _make_parents(path.parent)
+    tmp = temp_path_for(path)
+    try:
+        _write_fsynced(tmp, data)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise ChangedOnDisk(path, "was created by someone else") from None
+        except OSError as exc:
+            if exc.errno not in _NO_LINKS:
+                raise
+            if path.exists():  # no hard links here: check, then rename (a tiny window)
+                raise ChangedOnDisk(path, "was created by someone else") from None
+            os.replace(tmp, path)
+        checkpoint()
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    checkpoint()
+    _fsync_dir(path.parent)
+
+
+def _swap_checked(path: Path, expected: bytes, data: bytes) -> None:
+    tmp = temp_path_for(path)
+    old = temp_path_for(path)  # the replaced file, kept to verify nobody wrote into it meanwhile
+    try:
+        _write_fsynced(tmp, data)
+        try:
+            os.link(path, old)
+            linked = True
+        except FileNotFoundError:
+            raise ChangedOnDisk(path, "was deleted by someone else") from None
+        except OSError as exc:
+            if exc.errno not in _NO_LINKS:
+                raise
+            linked = False
+        checkpoint()
+        current = old.read_bytes() if linked else read_or_none(path)
+        if current != expected:
+            raise ChangedOnDisk(path)
+        os.replace(tmp, path)
+        checkpoint()
+        if linked and old.read_bytes() != expected:
+            # Written into while we swapped: put the other writer's file back (unless it has
+            # already replaced ours too), and report the conflict.
+            if read_or_none(path) == data:
+                os.replace(old, path)
+                checkpoint()
+            raise ChangedOnDisk(path, "was written by someone else while saving")
+    finally:
+        for leftover in (tmp, old):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+    checkpoint()
+    _fsync_dir(path.parent)
+
+
+def _delete_checked(path: Path, expected: bytes, stop_at: Path) -> None:
+    aside = temp_path_for(path)
+    try:
+        os.rename(path, aside)  # atomic: from here on, nobody else can write into this file
+    except FileNotFoundError:
+        raise ChangedOnDisk(path, "was already deleted by someone else") from None
+    checkpoint()
+    try:
+        if aside.read_bytes() != expected:
+            try:
+                os.link(aside, path)  # put it back unless someone created the file again
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                if exc.errno not in _NO_LINKS:
+                    raise
+                if not path.exists():
+                    os.replace(aside, path)
+            raise ChangedOnDisk(path)
+    finally:
+        with contextlib.suppress(OSError):
+            aside.unlink()
+    checkpoint()
+    _fsync_dir(path.parent)
+    remove_empty_parents(path.parent, stop_at)

@@ -14,14 +14,24 @@ from pathlib import Path
 
 from rockskills_gui.core import fileio
 from rockskills_gui.core.changes import ChangeSet, ConflictError, FileChange, History, LibraryError
+from rockskills_gui.core.dream import journal
 from rockskills_gui.core.dream.journal import RecoveryReport, recover_if_needed
 from rockskills_gui.core.names import InvalidNameError, fold, sort_key, validate_name
 from rockskills_gui.core.problems import Problem, ProblemKind
 from rockskills_gui.core.skill import Skill, skill_from_bytes, skill_to_bytes
-from rockskills_gui.core.stores.rockbot import Layout, LoadedFile, read_skill_file, scan
+from rockskills_gui.core.stores.rockbot import (
+    Layout,
+    LoadedFile,
+    Progress,
+    ScanCancelled,
+    read_skill_file,
+    scan,
+)
 from rockskills_gui.core.timestamps import Timestamp
 
 Clock = Callable[[], Timestamp]
+PATH_MAX = 4096  # bytes in a whole path (Linux); Windows is stricter unless long paths are on
+__all__ = ["Library", "NameTakenError", "ScanCancelled", "UnknownSkillError"]
 
 
 class NameTakenError(LibraryError):
@@ -74,7 +84,8 @@ class Library:
 
     format = "rockbot"  # the skill format (core.formats; SkillMdLibrary holds the others)
 
-    def __init__(self, layout: Layout, clock: Clock = Timestamp.now) -> None:
+    def __init__(self, layout: Layout, clock: Clock = Timestamp.now, progress: Progress | None = None,
+                 cancel: Callable[[], bool] | None = None) -> None:
         self.layout = layout
         self.clock = clock
         self.history = History()
@@ -82,27 +93,37 @@ class Library:
         self._by_path: dict[Path, str] = {}
         self._order: list[str] = []
         self.problems: list[Problem] = []
-        self.recovery: RecoveryReport | None = None  # what open() finished of an interrupted apply
-        self.reload()
+        self.recovery: RecoveryReport | None = None  # what open() finished of an interrupted change
+        self._temps: list[Path] = []  # temp files the last scan saw
+        self.reload(progress, cancel)
 
     # ---------------------------------------------------------------- opening and reading
 
     @classmethod
-    def open(cls, path: Path | str, clock: Clock = Timestamp.now) -> Library:
+    def open(cls, path: Path | str, clock: Clock = Timestamp.now, progress: Progress | None = None,
+             cancel: Callable[[], bool] | None = None) -> Library:
         """Open an agent directory or its ``skills/`` folder (raises NotALibraryError).
 
-        A multi-file change interrupted by a crash (its journal is in ``.rockskills/journal/``) is
-        completed first; :attr:`recovery` says what was done.
+        A change interrupted by a crash (its journal is in ``.rockskills/journal/``) is completed
+        first, and temp files a crashed writer left in ``skills/`` are removed; :attr:`recovery`
+        says what was done. ``progress(done, total)`` and ``cancel()`` are passed to the scan
+        (:class:`ScanCancelled` when cancelled).
         """
         layout = Layout.locate(Path(path))
         recovery = recover_if_needed(layout)
-        library = cls(layout, clock)
+        library = cls(layout, clock, progress, cancel)
+        removed = fileio.remove_stale_temps(library._temps)
+        if removed:
+            recovery = recovery or RecoveryReport()
+            recovery.removed_temps.extend(layout.display_path(p) for p in removed)
         library.recovery = recovery
         return library
 
-    def reload(self) -> None:
+    def reload(self, progress: Progress | None = None, cancel: Callable[[], bool] | None = None) -> None:
         """Read everything from disk again (the history is kept; it re-checks files on undo)."""
-        loaded, problems = scan(self.layout)
+        temps: list[Path] = []
+        loaded, problems = scan(self.layout, progress, cancel, temps)
+        self._temps = temps
         self._entries = {}
         self._by_path = {}
         self._order = [self._store(item) for item in loaded]
@@ -243,6 +264,7 @@ class Library:
             validate_name(name)
         except InvalidNameError as exc:
             raise LibraryError(str(exc)) from None
+        self._check_length(name)
         key = fold(name)
         if not existing_ok and key in self._entries:
             existing = self._entries[key].skill.name
@@ -256,6 +278,20 @@ class Library:
                     f"({problem.kind.value}); resolve that file first."
                 )
         return name
+
+    def _check_length(self, name: str) -> None:
+        """Refuse names the file system cannot store (one segment + ``.json``, or the whole path)."""
+        for segment in name.split("/"):
+            size = len(segment.encode()) + len(".json")
+            if size > fileio.NAME_MAX:
+                raise LibraryError(
+                    f"Skill name part '{segment[:40]}…' is too long: file names are limited to "
+                    f"{fileio.NAME_MAX} bytes, and '{segment[:20]}….json' has {size}. "
+                    "Use a shorter name or more '/' folders.")
+        size = len(str(self.layout.path_for(name)).encode())
+        if size >= PATH_MAX:
+            raise LibraryError(f"Skill name is too long: its file path would have {size:,} bytes "
+                               f"(the limit is {PATH_MAX - 1:,}). Use a shorter name.")
 
     # ---------------------------------------------------------------- operations
 
@@ -430,50 +466,56 @@ class Library:
         if change.empty:
             return change
         for fc in change.files:
-            if self.skills_dir not in fc.path.parents:
-                raise LibraryError(f"refusing to write outside the skills folder: {fc.path}")
+            journal.check_target(self.layout, fc.path)
         try:
             conflicts = self.check_conflicts(change)
         except OSError as exc:
             raise LibraryError(f"cannot read {exc.filename or ''}: {exc.strerror or exc}; "
                                "nothing was written") from exc
         if conflicts:
-            shown = ", ".join(self.layout.display_path(p) for p in conflicts)
-            raise ConflictError(
-                conflicts,
-                f"{shown} changed on disk since it was read (a running agent may have written "
-                "it); nothing was written. Reload the library to see the new version.",
-            )
+            raise self._conflict(conflicts)
         if writer is not None:
             writer(change)
-            self._absorb(change)
-            if record:
-                self.history.push(change)
-            return change
-        done: list[FileChange] = []
-        try:
-            for fc in change.files:
-                self._write(fc)
-                done.append(fc)
-        except OSError as exc:
-            for fc in reversed(done):  # put back what this operation already wrote
-                try:
-                    self._write(fc.inverse())
-                except OSError:
-                    pass
-            raise LibraryError(f"could not write {exc.filename or ''}: {exc.strerror or exc}; "
-                               "the operation was rolled back") from exc
+        elif self._needs_journal(change):
+            journal.run(self.layout, change.files, "library", change.label)
+        else:
+            fc = change.files[0]
+            try:
+                fileio.replace_checked(fc.path, fc.before, fc.after, self.skills_dir)
+            except fileio.ChangedOnDisk as exc:
+                raise self._conflict([exc.path]) from exc
+            except OSError as exc:
+                raise LibraryError(f"could not write {exc.filename or fc.path}: "
+                                   f"{exc.strerror or exc}; nothing was written") from exc
         self._absorb(change)
         if record:
             self.history.push(change)
         return change
 
-    def _write(self, fc: FileChange) -> None:
-        if fc.after is None:
-            if fc.path.exists():
-                fileio.remove_file(fc.path, self.skills_dir)
-        else:
-            fileio.atomic_write(fc.path, fc.after)
+    def _conflict(self, paths: list[Path]) -> ConflictError:
+        shown = ", ".join(self.layout.display_path(p) for p in paths)
+        return ConflictError(
+            paths,
+            f"{shown} changed on disk since it was read (a running agent may have written "
+            "it); nothing was written. Reload the library to see the new version.",
+        )
+
+    def _needs_journal(self, change: ChangeSet) -> bool:
+        """A single file rewritten or created in an existing folder is atomic on its own; anything
+        else (several files, a folder created or emptied) goes through the journal."""
+        if len(change.files) != 1:
+            return True
+        fc = change.files[0]
+        folder = fc.path.parent
+        if fc.after is not None:
+            return not folder.is_dir()
+        if folder == self.skills_dir:
+            return False
+        try:
+            with os.scandir(folder) as entries:
+                return not any(e.name != fc.path.name for e in entries)
+        except OSError:
+            return True
 
     def _absorb(self, change: ChangeSet) -> None:
         """Update the in-memory index from the bytes just written.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 TICKS_PER_SECOND = 10_000_000
 TICKS_PER_MINUTE = 60 * TICKS_PER_SECOND
@@ -20,8 +20,13 @@ _EPOCH = datetime(1, 1, 1)
 _ISO_RE = re.compile(
     r"^(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})"
     r"(?:T(?P<h>\d{2}):(?P<mi>\d{2})(?::(?P<s>\d{2})(?:\.(?P<f>\d{1,16}))?)?"
-    r"(?P<off>Z|[+-]\d{2}:\d{2})?)?$"
+    r"(?P<off>Z|[+-]\d{2}:\d{2})?)?$",
+    re.ASCII,  # .NET reads ASCII digits only
 )
+# The shape RockBot writes (UTC, 0-7 fraction digits): parsed without the general machinery.
+_FAST_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})"
+                      r"(?:\.([0-9]{1,7}))?\+00:00\Z")
+_DAY_TICKS: dict[str, int] = {}  # "YYYY-MM-DD" -> ticks at midnight (bounded, see parse)
 
 
 class TimestampError(ValueError):
@@ -48,6 +53,21 @@ class Timestamp:
         A value without an offset is taken as UTC (RockBot hosts run in UTC; .NET would use
         the host's local zone).
         """
+        fast = _FAST_RE.match(text)
+        if fast is not None:
+            day = _DAY_TICKS.get(text[:10])
+            if day is None:
+                try:
+                    day = (date(int(fast[1]), int(fast[2]), int(fast[3])).toordinal() - 1) * TICKS_PER_DAY
+                except ValueError:
+                    day = -1  # not a date: the general path below raises the error
+                if len(_DAY_TICKS) < 100_000:
+                    _DAY_TICKS[text[:10]] = day
+            hour, minute, second = int(fast[4]), int(fast[5]), int(fast[6])
+            if day >= 0 and hour < 24 and minute < 60 and second < 60:
+                frac = fast[7]
+                return cls(day + (hour * 3600 + minute * 60 + second) * TICKS_PER_SECOND
+                           + (int(frac.ljust(7, "0")) if frac else 0), 0)
         m = _ISO_RE.match(text)
         if not m:
             raise TimestampError(f"not an ISO 8601 date/time: {text!r}")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from rockskills_gui.core import fileio
 from rockskills_gui.core.names import fold, rockbot_name_error
 from rockskills_gui.core.problems import Problem, ProblemKind
 from rockskills_gui.core.skill import Skill, SkillParseError, decode_file_text, skill_from_text
@@ -70,31 +73,52 @@ class Layout:
             return str(path)
 
 
+def _walk(skills_dir: Path, temps: list[Path] | None = None,
+          odd: list[tuple[str, str]] | None = None) -> list[tuple[str, str]]:
+    """``(path, relative path)`` of ``skills/**/*.json`` breadth-first, names sorted by code point
+    in each folder. Symlinked folders are not followed. Temp files (ours) go to ``temps``; a
+    ``*.json`` entry that is not a readable regular file (a dangling link, a FIFO) goes to ``odd``
+    with the reason."""
+    found: list[tuple[str, str]] = []
+    if not skills_dir.is_dir():
+        return found
+    queue: deque[tuple[str, str]] = deque([(str(skills_dir), "")])
+    while queue:
+        folder, rel = queue.popleft()
+        try:
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError:
+            continue
+        subdirs: list[tuple[str, str]] = []
+        for entry in entries:
+            name = entry.name
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    subdirs.append((entry.path, f"{rel}{name}/"))
+                elif name.endswith(".json"):
+                    if entry.is_file():
+                        found.append((entry.path, rel + name))
+                    elif odd is not None and not entry.is_dir():
+                        reason = ("a symbolic link to a missing file" if entry.is_symlink()
+                                  else "not a regular file")
+                        odd.append((rel + name, reason))
+                elif temps is not None and fileio.is_temp_name(name):
+                    temps.append(Path(entry.path))
+            except OSError:
+                continue
+        queue.extend(subdirs)
+    return found
+
+
 def iter_skill_files(skills_dir: Path) -> Iterator[Path]:
     """``skills/**/*.json`` breadth-first, names sorted by code point in each folder.
 
     This is the load (BM25 candidate) order the fixtures use; RockBot's own is the OS order.
     Symlinked folders are not followed.
     """
-    if not skills_dir.is_dir():
-        return
-    queue: deque[Path] = deque([skills_dir])
-    while queue:
-        folder = queue.popleft()
-        try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError:
-            continue
-        subdirs: list[Path] = []
-        for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    subdirs.append(Path(entry.path))
-                elif entry.name.endswith(".json") and entry.is_file():
-                    yield Path(entry.path)
-            except OSError:
-                continue
-        queue.extend(subdirs)
+    for path, _ in _walk(skills_dir):
+        yield Path(path)
 
 
 @dataclass(frozen=True)
@@ -106,11 +130,26 @@ class LoadedFile:
     raw: bytes
 
 
+def _prefix(layout: Layout) -> str:
+    shown = layout.display_path(layout.skills_dir)
+    return "" if shown in ("", ".") else shown + "/"
+
+
 def read_skill_file(layout: Layout, path: Path) -> LoadedFile | Problem:
     """Read one skill file; any reason not to load it becomes a :class:`Problem`."""
-    shown = layout.display_path(path)
     try:
-        raw = path.read_bytes()
+        rel = path.relative_to(layout.skills_dir).as_posix()
+    except ValueError:
+        rel = path.name
+    return _read(path, str(path), rel, _prefix(layout))
+
+
+def _read(path: Path | None, where: str, rel: str, prefix: str) -> LoadedFile | Problem:
+    """Read ``where`` (``rel`` below the skills folder; ``prefix`` + ``rel`` is shown)."""
+    shown = prefix + rel
+    try:
+        with open(where, "rb") as handle:
+            raw = handle.read()
     except OSError as exc:
         return Problem(path=shown, kind=ProblemKind.UNREADABLE,
                        message=f"cannot read the file: {exc.strerror or exc}")
@@ -128,7 +167,7 @@ def read_skill_file(layout: Layout, path: Path) -> LoadedFile | Problem:
     if error is not None:
         return Problem(path=shown, kind=ProblemKind.INVALID_NAME, name=skill.name,
                        message=f"{error} (RockBot loads it but would refuse to save it)")
-    expected = layout.name_for(path)
+    expected = rel[: -len(".json")] if rel.endswith(".json") else rel
     if skill.name != expected:
         return Problem(
             path=shown, kind=ProblemKind.NAME_MISMATCH, name=skill.name,
@@ -136,19 +175,47 @@ def read_skill_file(layout: Layout, path: Path) -> LoadedFile | Problem:
                     f"RockBot would load it as '{skill.name}' and a later save or delete "
                     f"would use skills/{skill.name}.json",
         )
-    return LoadedFile(path=path, skill=skill, raw=raw)
+    return LoadedFile(path=path if path is not None else Path(where), skill=skill, raw=raw)
 
 
-def scan(layout: Layout) -> tuple[list[LoadedFile], list[Problem]]:
-    """Read every skill file in load order; case collisions become problems for every file involved."""
+class ScanCancelled(Exception):
+    """The scan was cancelled before it finished (nothing was loaded)."""
+
+
+Progress = Callable[[int, int], None]
+CHUNK = 500  # files read between two progress reports / cancel checks
+
+
+def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], bool] | None = None,
+         temps: list[Path] | None = None) -> tuple[list[LoadedFile], list[Problem]]:
+    """Read every skill file in load order; case collisions become problems for every file involved.
+
+    ``progress(done, total)`` is called after the folders were listed (done = 0) and after every
+    :data:`CHUNK` files; ``cancel()`` is checked as often and raises :class:`ScanCancelled` when
+    true. Temp files seen on the way (``*.rsg-tmp``) are appended to ``temps``.
+    """
+    odd: list[tuple[str, str]] = []
+    files = _walk(layout.skills_dir, temps, odd)
+    prefix = _prefix(layout)
+    problems: list[Problem] = [Problem(path=prefix + rel, kind=ProblemKind.UNREADABLE,
+                                       message=f"cannot read the file: {reason}")
+                               for rel, reason in odd]
     loaded: list[LoadedFile] = []
-    problems: list[Problem] = []
-    for path in iter_skill_files(layout.skills_dir):
-        result = read_skill_file(layout, path)
-        if isinstance(result, Problem):
-            problems.append(result)
-        else:
-            loaded.append(result)
+    total = len(files)
+    if progress is not None:
+        progress(0, total)
+    with gc_paused():  # millions of new objects: no point walking them again and again
+        for start in range(0, total, CHUNK):
+            if cancel is not None and cancel():
+                raise ScanCancelled(f"cancelled after {start:,} of {total:,} files")
+            for where, rel in files[start:start + CHUNK]:
+                result = _read(None, where, rel, prefix)
+                if isinstance(result, Problem):
+                    problems.append(result)
+                else:
+                    loaded.append(result)
+            if progress is not None:
+                progress(min(start + CHUNK, total), total)
     groups: dict[str, list[LoadedFile]] = {}
     for item in loaded:
         groups.setdefault(fold(item.skill.name), []).append(item)
@@ -167,3 +234,16 @@ def scan(layout: Layout) -> tuple[list[LoadedFile], list[Problem]]:
                 ))
         loaded = [item for item in loaded if id(item) not in colliding]
     return loaded, problems
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Hold the cyclic garbage collector during a burst of allocations (reference counting still
+    frees): with a large library each full collection would walk millions of objects again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

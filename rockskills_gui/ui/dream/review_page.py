@@ -193,7 +193,8 @@ class ReviewPage(QWizardPage):
                 item.setFont(0, font)
                 item.setToolTip(0, f"{proposal.title}\nCannot be applied: {why_not}")
             item.setFlags(flags)
-            item.setCheckState(0, Qt.CheckState.Unchecked)
+            if why_not is None:  # no box at all for what can never be ticked
+                item.setCheckState(0, Qt.CheckState.Unchecked)
             self.tree.addTopLevelItem(item)
             self.items[proposal.id] = item
         self._updating = False

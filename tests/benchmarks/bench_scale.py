@@ -1,0 +1,366 @@
+"""Benchmark: opening RockBot libraries of 1,000, 10,000 and 100,000 skills in the GUI.
+
+Run:  QT_QPA_PLATFORM=offscreen .venv/bin/python tests/benchmarks/bench_scale.py
+      [--sizes 1000,10000,100000] [--events 100000] [--dir DIR] [--source TREE ...] [--repeat N]
+
+Not a pytest module. Generates (once, kept under ``--dir``) agent directories with realistic
+skills (prefixed names such as ``mcp/<server>/<verb>-<noun>``, sentence-like summaries, Markdown
+content of 150-4,000 characters with steps, tables and code, see-also links, a few pending
+summaries) and ``skill-usage/*.jsonl`` logs of ``--events`` usage events over several sessions.
+
+Each measurement runs in a fresh process (cold, like a user starting the app), all in one run:
+
+- empty window: construct + show the main window until the tree's viewport is first painted;
+- per size: construct + show + open the library until the tree is painted with its rows
+  ("tree painted"), until the recall index is ready ("recall ready"), until the usage logs reached
+  the tree ("fully loaded" = all three); the longest the UI thread was unavailable during the load
+  (a 5 ms heartbeat timer: the longest gap between ticks); the progress-bar updates seen; peak
+  memory (``ru_maxrss`` of that process); and, at the end, typing a filter and ranking a recall
+  query on the loaded library (interactivity);
+- cancel (sizes >= 10,000): start opening, press Cancel after 25 % of the expected load, and time
+  until the window is idle again and until the scan stopped.
+
+``--source`` runs the same children against other source trees (e.g. a checkout of the previous
+commit) and prints one table per tree: a before/after comparison in one run on one machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve()
+REPO = HERE.parents[2]
+TARGET_RATIO_10K = 2.0
+TARGET_FULL_100K_S = 10.0
+TARGET_PEAK_MB = 1024
+TARGET_STALL_MS = 50.0
+SESSIONS = ("blazor-session", "cli-session", "subagent-3f2a", "subagent-91bc", "subagent-c044")
+
+
+# ---------------------------------------------------------------- generating a library
+
+
+def generate(agent: Path, size: int, events: int, seed: int = 20261122) -> None:
+    """Write ``size`` skill files and ``events`` usage events under ``agent``."""
+    sys.path.insert(0, str(REPO))
+    from rockskills_gui.core.skill import Skill, skill_to_bytes
+    from rockskills_gui.core.stores.rockbot import Layout
+    from rockskills_gui.core.timestamps import Timestamp
+    from tests.benchmarks.bench_recall import Generator
+
+    now = Timestamp.parse("2026-11-22T12:00:00+00:00")
+    gen = Generator(seed)
+    rng = random.Random(seed)
+    layout = Layout(agent, agent / "skills")
+    library = gen.library(size)
+    names = [name for name, _ in library]
+    folders: set[Path] = set()
+    for index, (name, summary) in enumerate(library):
+        created = now.add_days(-rng.uniform(1, 500))
+        updated = created.add_days(rng.uniform(0, 30)) if rng.random() < 0.7 else created
+        used = None if rng.random() < 0.3 else updated.add_days(rng.uniform(0, 20))
+        see_also = (tuple(rng.sample(names, k=rng.randint(1, 3))) if rng.random() < 0.2 else None)
+        skill = Skill(name=name, summary="" if rng.random() < 0.02 else summary,
+                      content=_content(rng, name, summary, index), created_at=created,
+                      updated_at=updated, last_used_at=used, see_also=see_also)
+        path = layout.path_for(name)
+        if path.parent not in folders:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            folders.add(path.parent)
+        path.write_bytes(skill_to_bytes(skill))
+    usage = agent / "skill-usage"
+    usage.mkdir(parents=True, exist_ok=True)
+    weights = [1.0 / (i + 1) ** 0.9 for i in range(len(names))]
+    per_session: dict[str, list[tuple[int, str]]] = {s: [] for s in SESSIONS}
+    start_ticks = now.add_days(-120).ticks
+    span = now.ticks - start_ticks
+    for n, skill_name in enumerate(rng.choices(names, weights, k=events)):
+        session = SESSIONS[rng.randrange(len(SESSIONS))]
+        per_session[session].append((start_ticks + rng.randrange(span), skill_name))
+        del n
+    for session, items in per_session.items():
+        items.sort()
+        with open(usage / f"{session}.jsonl", "w", encoding="utf-8") as handle:
+            for ticks, skill_name in items:
+                stamp = Timestamp(ticks).isoformat()
+                handle.write(f'{{"id":"{rng.getrandbits(48):012x}","skillName":"{skill_name}",'
+                             f'"sessionId":"{session}","timestamp":"{stamp}"}}\n')
+    (agent / ".bench-scale").write_text(f"{size} {events}")
+
+
+def _content(rng: random.Random, name: str, summary: str, index: int) -> str:
+    """Markdown of a realistic shape and length (150-4,000 characters)."""
+    if rng.random() < 0.08:
+        return f"Short note about {name.rsplit('/', 1)[-1]}."
+    steps = "\n".join(f"{i}. {s}" for i, s in enumerate(rng.sample(_STEPS, k=rng.randint(3, 7)), 1))
+    parts = [f"# {name}", "", "## When to use", summary + ".", "", "## Steps", steps]
+    if rng.random() < 0.5:
+        parts += ["", "## Example", "```bash", f"rockbot run {name} --id {index} --dry-run",
+                  "curl -s https://api.example.com/v1/items | jq '.items[] | .name'", "```"]
+    if rng.random() < 0.3:
+        parts += ["", "| field | meaning |", "|---|---|",
+                  "| `id` | the record's identifier |", "| `updatedAt` | last change (UTC) |"]
+    if rng.random() < 0.4:
+        parts += ["", "## Pitfalls"] + [f"- {p}" for p in rng.sample(_PITFALLS, k=rng.randint(1, 4))]
+    text = "\n".join(parts) + "\n"
+    return text * (1 + (rng.random() < 0.1))
+
+
+_STEPS = [
+    "Confirm the request and the account to use.", "List what exists before changing anything.",
+    "Fetch the latest data from the source of truth.", "Check the input for missing fields.",
+    "Draft the change and show it to the user.", "Apply the change in small batches.",
+    "Record the outcome with timestamps (UTC).", "Report what changed and what did not.",
+    "Retry once on a timeout; then stop and explain.", "Clean up temporary files.",
+    "Link related skills in the answer when they helped.",
+]
+_PITFALLS = [
+    "The API paginates at 100 items: follow `nextPageToken`.", "Times are in UTC, not local time.",
+    "Rate limit: 60 requests a minute.", "Attachments over 25 MB are rejected.",
+    "Never delete without an explicit confirmation.", "Some accounts have two-factor prompts.",
+]
+
+
+def ensure_library(base: Path, size: int, events: int) -> Path:
+    agent = base / f"agent-{size}"
+    marker = agent / ".bench-scale"
+    if not (marker.is_file() and marker.read_text() == f"{size} {events}"):
+        import shutil
+
+        shutil.rmtree(agent, ignore_errors=True)
+        start = time.perf_counter()
+        generate(agent, size, events)
+        print(f"generated {size:,} skills and {events:,} usage events in "
+              f"{time.perf_counter() - start:.1f} s under {agent}", flush=True)
+    return agent
+
+
+# ---------------------------------------------------------------- one measurement (child process)
+
+
+def child(mode: str, agent: Path | None, cancel_after: float) -> dict[str, object]:
+    """Measure in this (fresh) process; ``mode`` is ``empty``, ``open`` or ``cancel``."""
+    t_process = time.perf_counter()
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from rockskills_gui.ui.context import AppContext
+    from rockskills_gui.ui.main_window import MainWindow
+    from rockskills_gui.ui.theme import apply_theme
+
+    t_imported = time.perf_counter()
+
+    class PaintWatch(QObject):
+        def __init__(self, widget: QObject, rows: object) -> None:
+            super().__init__()
+            self.first_with_rows = 0.0
+            self.first = 0.0
+            self.rows = rows
+            widget.installEventFilter(self)
+
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                now = time.perf_counter()
+                self.first = self.first or now
+                if not self.first_with_rows and self.rows():  # type: ignore[operator]
+                    self.first_with_rows = now
+            return False
+
+    class Heartbeat(QObject):
+        def __init__(self) -> None:
+            super().__init__()
+            self.timer = QTimer(self)
+            self.timer.setInterval(5)
+            self.timer.timeout.connect(self.tick)
+            self.previous = time.perf_counter()
+            self.longest = 0.0
+            self.timer.start()
+
+        def tick(self) -> None:
+            now = time.perf_counter()
+            self.longest = max(self.longest, now - self.previous)
+            self.previous = now
+
+    app = QApplication([sys.argv[0]])
+    apply_theme(app)
+    start = time.perf_counter()
+    window = MainWindow(AppContext(), interactive=False)
+    window.resize(1400, 900)
+    pane = window.library_pane
+    watch = PaintWatch(pane.view.viewport(), lambda: pane.model.rowCount() > 0)
+    result: dict[str, object] = {"imports_ms": (t_imported - t_process) * 1000}
+    if mode == "empty":
+        window.show()
+        while not watch.first:
+            app.processEvents()
+        result["paint_ms"] = (watch.first - start) * 1000
+        result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        return result
+
+    assert agent is not None
+    beat = Heartbeat()
+    moments: dict[str, float] = {}
+    progress_values: list[int] = []
+    window.progress.valueChanged.connect(progress_values.append)
+    window.loadFinished.connect(lambda error: moments.setdefault("loaded", time.perf_counter())
+                                if not error else moments.setdefault("failed", time.perf_counter()))
+    window.recall_pane.indexReady.connect(lambda: moments.setdefault("recall", time.perf_counter()))
+    pane.usageLoaded.connect(lambda: moments.setdefault("usage", time.perf_counter()))
+    window.show()
+    window.open_path(agent)
+    deadline = time.perf_counter() + 600
+    if mode == "cancel":
+        while time.perf_counter() - start < cancel_after:
+            app.processEvents()
+        pressed = time.perf_counter()
+        window.cancel_button.click()
+        while window.loader.busy:
+            app.processEvents()
+        result["idle_ms"] = (time.perf_counter() - pressed) * 1000
+        window.loader.wait()
+        result["stopped_ms"] = (time.perf_counter() - pressed) * 1000
+        result["stall_ms"] = beat.longest * 1000
+        result["progress_updates"] = len(progress_values)
+        result["library_open"] = window.ctx.library is not None
+        return result
+
+    while not ({"loaded", "recall", "usage"} <= moments.keys() and watch.first_with_rows):
+        app.processEvents()
+        if "failed" in moments or time.perf_counter() > deadline:
+            raise SystemExit(f"load failed or timed out: {moments}")
+    stall = beat.longest
+    library = window.ctx.library
+    assert library is not None
+    result.update({
+        "skills": len(library),
+        "tree_ms": (watch.first_with_rows - start) * 1000,
+        "recall_ms": (moments["recall"] - start) * 1000,
+        "full_ms": (max(moments["recall"], moments["usage"], watch.first_with_rows) - start) * 1000,
+        "stall_ms": stall * 1000,
+        "progress_updates": len(progress_values),
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    })
+    # interactivity on the loaded library
+    watch.first = 0.0
+    t0 = time.perf_counter()
+    pane.filter.setText("email")
+    pane.apply_filter()
+    while not watch.first:
+        app.processEvents()
+    result["filter_ms"] = (watch.first - t0) * 1000
+    recall = window.recall_pane
+    ranked: list[float] = []
+    for query in ("send the weekly report to Dana", "schedule a meeting with the team",
+                  "summarize this paper"):
+        t0 = time.perf_counter()
+        recall.set_query(query, immediate=True)
+        app.processEvents()
+        ranked.append((time.perf_counter() - t0) * 1000)
+    result["recall_query_ms"] = statistics.median(ranked)
+    window.close()
+    return result
+
+
+# ---------------------------------------------------------------- driver
+
+
+def run_child(source: Path, mode: str, agent: Path | None, cancel_after: float = 0.0) -> dict:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(source)}
+    cmd = [sys.executable, str(HERE), "--child", mode, "--cancel-after", str(cancel_after)]
+    if agent is not None:
+        cmd += ["--agent", str(agent)]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=str(source), check=False)
+    if out.returncode != 0:
+        raise SystemExit(f"child {mode} {agent} failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def best(runs: list[dict], key: str) -> float:
+    return statistics.median(float(r[key]) for r in runs)
+
+
+def report(source: Path, sizes: list[int], agents: dict[int, Path], repeat: int) -> list[str]:
+    """Measure with ``source`` and print its table; returns the target verdict lines."""
+    empty_runs = [run_child(source, "empty", None) for _ in range(repeat)]
+    empty_ms = best(empty_runs, "paint_ms")
+    rows = [("empty window", f"{empty_ms:,.0f}", "", "", "", f"{best(empty_runs, 'peak_mb'):,.0f}",
+             "", "", "")]
+    verdicts: list[str] = []
+    opened: dict[int, dict[str, float]] = {}
+    for size in sizes:
+        runs = [run_child(source, "open", agents[size]) for _ in range(repeat)]
+        m = {k: best(runs, k) for k in ("tree_ms", "recall_ms", "full_ms", "stall_ms", "peak_mb",
+                                        "progress_updates", "filter_ms", "recall_query_ms")}
+        opened[size] = m
+        rows.append((f"{size:,} skills", f"{m['tree_ms']:,.0f}", f"{m['tree_ms'] / empty_ms:.1f}×",
+                     f"{m['recall_ms']:,.0f}", f"{m['full_ms']:,.0f}", f"{m['peak_mb']:,.0f}",
+                     f"{m['stall_ms']:,.0f}", f"{m['progress_updates']:,.0f}",
+                     f"{m['filter_ms']:,.0f} / {m['recall_query_ms']:,.1f}"))
+    header = ("library", "tree painted ms", "÷ empty", "recall ready ms", "fully loaded ms",
+              "peak MB", "longest stall ms", "progress updates", "filter / recall ms")
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    print(f"\n== source: {source}")
+    for row in [header, *rows]:
+        print("  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in
+                        enumerate(zip(row, widths, strict=True))))
+    cancels = [s for s in sizes if s >= 10_000]
+    for size in cancels:
+        after = opened[size]["full_ms"] / 4000
+        c = run_child(source, "cancel", agents[size], after)
+        print(f"cancel at {after:.2f} s into {size:,}: idle after {c['idle_ms']:.0f} ms, scan "
+              f"stopped after {c['stopped_ms']:.0f} ms, longest stall {c['stall_ms']:.0f} ms, "
+              f"{c['progress_updates']} progress updates before cancel")
+    if 10_000 in opened:
+        ratio = opened[10_000]["tree_ms"] / empty_ms
+        verdicts.append(f"10k tree painted ≤ {TARGET_RATIO_10K}× empty window: {ratio:.2f}× "
+                        f"{'OK' if ratio <= TARGET_RATIO_10K else 'MISSED'}")
+    if 100_000 in opened:
+        full = opened[100_000]["full_ms"] / 1000
+        peak = opened[100_000]["peak_mb"]
+        verdicts.append(f"100k fully loaded ≤ {TARGET_FULL_100K_S:.0f} s: {full:.1f} s "
+                        f"{'OK' if full <= TARGET_FULL_100K_S else 'MISSED'}; peak ≤ 1 GB: "
+                        f"{peak:,.0f} MB {'OK' if peak <= TARGET_PEAK_MB else 'MISSED'}")
+    worst = max(m["stall_ms"] for m in opened.values()) if opened else 0.0
+    verdicts.append(f"longest UI stall ≤ {TARGET_STALL_MS:.0f} ms: {worst:.0f} ms "
+                    f"{'OK' if worst <= TARGET_STALL_MS else 'MISSED'}")
+    for line in verdicts:
+        print("  " + line)
+    return verdicts
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--dir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp"))
+                        / "rockskills-bench-scale")
+    parser.add_argument("--source", type=Path, action="append",
+                        help="source tree(s) to measure (default: this checkout)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per measurement (median)")
+    parser.add_argument("--child", choices=("empty", "open", "cancel"), help=argparse.SUPPRESS)
+    parser.add_argument("--agent", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--cancel-after", type=float, default=0.0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(child(args.child, args.agent, args.cancel_after)))
+        return 0
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    agents = {size: ensure_library(args.dir, size, args.events) for size in sizes}
+    print(f"CPUs: {os.cpu_count()}, load average {os.getloadavg()[0]:.1f} at start")
+    for source in args.source or [REPO]:
+        report(source.resolve(), sizes, agents, args.repeat)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
