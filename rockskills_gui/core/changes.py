@@ -65,6 +65,25 @@ class ChangeSet:
         return names
 
 
+@dataclass(frozen=True)
+class DiskChanges:
+    """What a library's ``refresh`` found changed on disk (written by someone else)."""
+
+    updated: tuple[str, ...] = ()
+    created: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+    problems_changed: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not (self.updated or self.created or self.deleted or self.problems_changed)
+
+    def as_change_set(self) -> ChangeSet:
+        """The same news as a file-less change set (the app wrote nothing), for listeners."""
+        return ChangeSet(label="Changed on disk", created=self.created, updated=self.updated,
+                         deleted=self.deleted)
+
+
 @dataclass
 class History:
     """Undo/redo stacks of applied change sets."""

@@ -194,17 +194,46 @@ def _compose(text: str) -> tuple[dict[str, Any], dict[str, KeySpan], tuple[str, 
     return {str(k): v for k, v in values.items()}, spans, tuple(duplicates)
 
 
+MAX_NODES = 100_000  # values after expanding YAML aliases ("billion laughs" stops here)
+
+
+def _check_size(values: Any) -> None:
+    """Refuse values that are huge or endless once aliases are expanded (later code walks them)."""
+    budget = MAX_NODES
+    stack = [values]
+    while stack:
+        item = stack.pop()
+        budget -= 1
+        if budget < 0:
+            raise FrontmatterError("the frontmatter is too large, or refers to itself, once its YAML "
+                                   f"aliases are expanded (more than {MAX_NODES:,} values)",
+                                   kind="too-large")
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _compose_checked(text: str) -> tuple[dict[str, Any], dict[str, KeySpan], tuple[str, ...]]:
+    try:
+        values, spans, duplicates = _compose(text)
+    except RecursionError:
+        raise FrontmatterError("the frontmatter is nested too deeply", kind="too-deep") from None
+    _check_size(values)
+    return values, spans, duplicates
+
+
 def parse_frontmatter(text: str, first_line: int = 2) -> Frontmatter:
     """Parse frontmatter text leniently (``first_line``: its 1-based line in the file, for messages)."""
     try:
-        values, spans, duplicates = _compose(text)
+        values, spans, duplicates = _compose_checked(text)
         return Frontmatter(values, spans, (), duplicates)
     except yaml.YAMLError as exc:
         first_error = exc
     repaired, fixed = _quote_colons(text)
     if fixed:
         try:
-            values, spans, duplicates = _compose(repaired)
+            values, spans, duplicates = _compose_checked(repaired)
             return Frontmatter(values, spans, fixed, duplicates)
         except yaml.YAMLError:
             pass

@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rockskills_gui.core import fileio
-from rockskills_gui.core.changes import ChangeSet, ConflictError, FileChange, History, LibraryError
+from rockskills_gui.core.changes import (
+    ChangeSet,
+    ConflictError,
+    DiskChanges,
+    FileChange,
+    History,
+    LibraryError,
+)
 from rockskills_gui.core.dream import journal
 from rockskills_gui.core.dream.journal import RecoveryReport, recover_if_needed
 from rockskills_gui.core.names import InvalidNameError, fold, sort_key, validate_name
@@ -58,25 +65,6 @@ class Reference:
     referrer: str
     index: int
     target: str
-
-
-@dataclass(frozen=True)
-class DiskChanges:
-    """What :meth:`Library.refresh` found changed on disk (names as the library spells them)."""
-
-    updated: tuple[str, ...] = ()
-    created: tuple[str, ...] = ()
-    deleted: tuple[str, ...] = ()
-    problems_changed: bool = False
-
-    @property
-    def empty(self) -> bool:
-        return not (self.updated or self.created or self.deleted or self.problems_changed)
-
-    def as_change_set(self) -> ChangeSet:
-        """The same news as a file-less change set (the app wrote nothing), for listeners."""
-        return ChangeSet(label="Changed on disk", created=self.created, updated=self.updated,
-                         deleted=self.deleted)
 
 
 class Library:
@@ -270,7 +258,12 @@ class Library:
             existing = self._entries[key].skill.name
             raise NameTakenError(f"A skill named '{existing}' already exists "
                                  "(RockBot names are case-insensitive).")
-        shown = fold(self.layout.display_path(self.layout.path_for(name)))
+        path = self.layout.path_for(name)
+        if key not in self._entries and (path.is_dir() or path.is_symlink()):
+            what = "symbolic link" if path.is_symlink() else "folder"
+            raise NameTakenError(f"{self.layout.display_path(path)} is a {what} on disk, not a skill "
+                                 "file; rename or remove it first.")
+        shown = fold(self.layout.display_path(path))
         for problem in self.problems:
             if (problem.name is not None and fold(problem.name) == key) or fold(problem.path) == shown:
                 raise NameTakenError(
@@ -513,7 +506,8 @@ class Library:
             return False
         try:
             with os.scandir(folder) as entries:
-                return not any(e.name != fc.path.name for e in entries)
+                return not any(e.name != fc.path.name and not fileio.is_temp_name(e.name)
+                               for e in entries)
         except OSError:
             return True
 

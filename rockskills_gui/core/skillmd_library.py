@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from rockskills_gui.core import fileio
-from rockskills_gui.core.changes import ChangeSet, ConflictError, FileChange, History, LibraryError
+from rockskills_gui.core.changes import (
+    ChangeSet,
+    ConflictError,
+    DiskChanges,
+    FileChange,
+    History,
+    LibraryError,
+)
 from rockskills_gui.core.names import fold, sort_key
 from rockskills_gui.core.problems import Problem
 from rockskills_gui.core.skill import Skill
@@ -89,24 +96,6 @@ class SkillMdLayout:
 
     def path_for(self, name: str) -> Path:
         return self.skills_dir / name / "SKILL.md"
-
-
-@dataclass(frozen=True)
-class DiskChanges:
-    """What :meth:`SkillMdLibrary.refresh` found changed on disk."""
-
-    updated: tuple[str, ...] = ()
-    created: tuple[str, ...] = ()
-    deleted: tuple[str, ...] = ()
-    problems_changed: bool = False
-
-    @property
-    def empty(self) -> bool:
-        return not (self.updated or self.created or self.deleted or self.problems_changed)
-
-    def as_change_set(self) -> ChangeSet:
-        return ChangeSet(label="Changed on disk", created=self.created, updated=self.updated,
-                         deleted=self.deleted)
 
 
 @dataclass

@@ -20,8 +20,8 @@ from rockskills_gui.core.library import Library
 from rockskills_gui.core.timestamps import Timestamp
 from rockskills_gui.ui import app
 from rockskills_gui.ui.context import AppContext
-from rockskills_gui.ui.dream import DreamWizard
 from rockskills_gui.ui.main_window import MainWindow
+from rockskills_gui.ui.panes.dream import DreamWizard
 from tests.conftest import EXPECTED, NOW_TEXT, tree_hashes
 from tests.core.llm_server import ScriptedServer, Step, ok, scripted_server
 from tests.ui.conftest import open_window
@@ -268,6 +268,26 @@ def test_cancel_during_a_slow_reply(qtbot, main: MainWindow, server: ScriptedSer
     plan = wizard.plan
     assert plan is not None and plan.passes[0].status is PassStatus.CANCELLED
     assert wizard.run.status.text() == "Cancelled."
+
+
+def test_back_during_a_run_abandons_it_and_a_new_run_starts_clean(
+        qtbot, main: MainWindow, server: ScriptedServer) -> None:
+    wizard = open_wizard(main)
+    server.queue(Step(content=GOOD, delay=30.0), ok(GOOD))
+    use_llm(wizard, server.base_url, [DreamPass.CONSOLIDATE], timeout=60)
+    wizard.next()
+    wizard.next()
+    qtbot.waitUntil(lambda: len(server.requests) == 1, timeout=10_000)
+    started = time.monotonic()
+    wizard.back()  # leaving the page cancels the run and waits for its thread
+    assert time.monotonic() - started < 3.0
+    assert wizard.currentId() == wizard.page_id("prompts") and not wizard.run.running
+    run_to_end(qtbot, wizard)
+    qtbot.wait(100)  # nothing late from the abandoned run may arrive
+    plan = wizard.plan
+    assert plan is not None and plan.passes[0].status is PassStatus.OK
+    assert [p.id for p in plan.proposals] == ["c1", "c2", "c3", "c4"]
+    assert wizard.run.status.text() == "Finished."
 
 
 # ---------------------------------------------------------------- plans and the command line

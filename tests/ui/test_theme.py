@@ -188,3 +188,22 @@ def test_system_mode_follows_the_desktop_scheme(themed: QApplication) -> None:
     assert resolve_kind(themed, "system") == expected
     assert apply_theme(themed, "system") == expected == current_kind(themed)
     assert resolve_kind(themed, "dark") == "dark" and resolve_kind(themed, "light") == "light"
+
+
+def test_platform_icons_are_made_from_the_svg(tmp_path: Path, qapp: QApplication) -> None:
+    import importlib.util
+
+    from PySide6.QtGui import QImageReader
+
+    spec = importlib.util.spec_from_file_location("make_icons", UI.parents[1] / "packaging" / "make_icons.py")
+    assert spec is not None and spec.loader is not None
+    make_icons = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_icons)
+    assert make_icons.main(["make_icons.py", str(tmp_path)]) == 0
+    reader = QImageReader(str(tmp_path / "windows" / "rockskills-gui.ico"))
+    assert reader.imageCount() == len(make_icons.ICO_SIZES)
+    icns = (tmp_path / "macos" / "rockskills-gui.icns").read_bytes()
+    assert icns[:4] == b"icns" and int.from_bytes(icns[4:8], "big") == len(icns)
+    png = QImage(str(tmp_path / "linux" / "hicolor" / "48x48" / "apps" /
+                     f"{make_icons.APP_ID}.png"))
+    assert png.width() == 48 and QColor.fromRgba(png.pixel(24, 24)).alpha() == 255

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from rockskills_gui.core.lint import scan_text
 from rockskills_gui.core.names import fold, name_error, rockbot_name_error
 from rockskills_gui.core.problems import Problem
 from rockskills_gui.core.skill import Skill
@@ -22,9 +23,10 @@ from .prompts import CONSOLIDATION_TRUNCATED, OPTIMIZATION_TRUNCATED
 CHECK_CODES = frozenset({
     "invalid-name", "name-claimed", "protected", "self-see-also", "dangling-see-also",
     "duplicate-see-also", "lost-specifics", "truncation-marker", "gap-overwrite", "overwrite",
-    "unknown-source", "summary-length", "stale",
+    "unknown-source", "summary-length", "stale", "suspicious-content", "huge-content",
 })
 MAX_SUMMARY_WORDS = 15
+HUGE_CONTENT_CHARS = 50_000  # RockBot injects the whole content whenever recall picks the skill
 
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _SNAKE = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![A-Za-z0-9_])")
@@ -129,6 +131,7 @@ def check(proposal: Proposal, ctx: CheckContext) -> None:
             proposal.add("lost-specifics", Severity.WARN,
                          f"{len(lost)} specific(s) of the source(s) are missing from the new "
                          f"content: {shown}")
+    _check_content(proposal, record.summary or "", content)
     words = len((record.summary or "").split())
     if words > MAX_SUMMARY_WORDS:
         proposal.add("summary-length", Severity.INFO,
@@ -138,6 +141,23 @@ def check(proposal: Proposal, ctx: CheckContext) -> None:
         proposal.add("gap-overwrite", Severity.WARN,
                      f"overwrites the existing skill '{existing.name}': RockBot's gap pass does not "
                      "check, and resets its createdAt, lastUsedAt and seeAlso")
+
+
+def _check_content(proposal: Proposal, summary: str, content: str) -> None:
+    """Prompt injection, pipe-to-shell, credential paths, hidden Unicode (the lint content scan),
+    and content too large to inject into a prompt."""
+    if len(content) > HUGE_CONTENT_CHARS:
+        proposal.add("huge-content", Severity.WARN,
+                     f"the content has {len(content):,} characters: RockBot puts all of it into the "
+                     "prompt of every turn that recalls this skill")
+    seen: set[str] = set()
+    for field, text in (("summary", summary), ("content", content[:HUGE_CONTENT_CHARS])):
+        for line, kind, _severity, message in scan_text(text):
+            if (field, kind) in seen:
+                continue
+            seen.add((field, kind))
+            proposal.add("suspicious-content", Severity.WARN,
+                         f"{kind} in the {field} (line {line}): {message}")
 
 
 def _check_name(proposal: Proposal, name: str, ctx: CheckContext) -> None:

@@ -408,6 +408,8 @@ def recover(layout: Layout, policy: str = "complete") -> RecoveryReport:
             continue
         forward = policy == "complete"
         for entry in tx.files:
+            report.removed_temps.extend(_remove_stale_temps_of(layout, agent_dir / entry.path))
+        for entry in tx.files:
             path = agent_dir / entry.path
             raw = fileio.read_or_none(path)
             current = sha256(raw)
@@ -439,6 +441,18 @@ def recover(layout: Layout, policy: str = "complete") -> RecoveryReport:
         if forward and tx.undoes:
             mark_undone(agent_dir, tx.undoes, tx.id)
     return report
+
+
+def _remove_stale_temps_of(layout: Layout, path: Path) -> list[str]:
+    """Remove temp files a crashed writer left next to ``path`` (before folders are tidied)."""
+    prefix = f".{path.name}."
+    try:
+        with os.scandir(path.parent) as entries:
+            temps = [Path(e.path) for e in entries
+                     if e.name.startswith(prefix) and fileio.is_temp_name(e.name)]
+    except OSError:
+        return []
+    return [layout.display_path(p) for p in fileio.remove_stale_temps(temps)]
 
 
 def _pid_alive(pid: int) -> bool:

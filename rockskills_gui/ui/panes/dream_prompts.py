@@ -26,10 +26,10 @@ from rockskills_gui.core.dream.run import PromptSet, RunOptions, prompt_for
 from rockskills_gui.core.timestamps import Timestamp
 from rockskills_gui.ui.theme import monospace, secondary
 
-from .common import PASS_TITLES
+from .dream_common import PASS_TITLES
 
 if TYPE_CHECKING:
-    from .wizard import DreamWizard
+    from .dream import DreamWizard
 
 
 class PassPrompt(QWidget):

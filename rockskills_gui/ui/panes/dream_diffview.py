@@ -1,4 +1,4 @@
-"""Read-only text views that paint :mod:`textdiff` lines with palette-derived colours.
+"""Read-only text views that paint :mod:`dream_textdiff` lines with palette-derived colours.
 
 Additions are tinted towards the palette's Highlight colour, removals towards its Mid colour and
 struck through, so the marks follow a light or dark theme and stay readable without colour.
@@ -18,7 +18,7 @@ from rockskills_gui.core.dream.plan import SkillRecord
 from rockskills_gui.ui.markdown_highlighter import blend
 from rockskills_gui.ui.theme import monospace, secondary
 
-from .textdiff import DiffLine
+from .dream_textdiff import DiffLine
 
 GUTTER = {"equal": "  ", "added": "+ ", "removed": "− ", "filler": "  "}
 

@@ -27,9 +27,17 @@ from rockskills_gui.core.dream.plan import Plan, Proposal, ProposalKind, Severit
 from rockskills_gui.core.names import fold
 from rockskills_gui.ui.theme import heading, secondary
 
-from . import textdiff
-from .common import KIND_TITLES, SEVERITY_WORDS, panel, pass_label, plural, severity_icon, sorted_findings
-from .diffview import DiffView, SkillColumn, skill_dates, skill_text
+from . import dream_textdiff as textdiff
+from .dream_common import (
+    KIND_TITLES,
+    SEVERITY_WORDS,
+    panel,
+    pass_label,
+    plural,
+    severity_icon,
+    sorted_findings,
+)
+from .dream_diffview import DiffView, SkillColumn, skill_dates, skill_text
 
 ICON = 16
 
@@ -131,15 +139,20 @@ class ProposalView(QWidget):
         self.tabs.setObjectName("dreamProposalTabs")
         self.tabs.setDocumentMode(True)
         self.columns_host = QWidget(self)
-        self.columns_layout = QHBoxLayout(self.columns_host)
+        self.columns_layout = QVBoxLayout(self.columns_host)
         self.columns_layout.setContentsMargins(0, 6, 0, 0)
+        self.legend = secondary(QLabel(self.columns_host))
+        self.legend.setObjectName("dreamDiffLegend")
+        self.legend.setWordWrap(True)
+        self.columns_layout.addWidget(self.legend)
         self.columns_splitter: QSplitter | None = None
         self.columns: list[SkillColumn] = []
         self.diff_host = QWidget(self)
         self.diff_against = QComboBox(self.diff_host)
         self.diff_against.setObjectName("dreamDiffAgainst")
+        self.diff_against.setAccessibleName("Compare which source with the new text")
         self.diff_against.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.diff_against.setMinimumContentsLength(24)
+        self.diff_against.setMinimumContentsLength(40)
         self.diff_against.currentIndexChanged.connect(self._show_diff)
         self.diff_stats = secondary(QLabel(self.diff_host))
         self.diff_stats.setWordWrap(True)
@@ -294,6 +307,11 @@ class ProposalView(QWidget):
                          for line in skill_text(before).split("\n")]
                 columns.append((f"{verb} · {before.name}", skill_dates(before), plain))
         self._set_columns(columns)
+        self.legend.setText({
+            ProposalKind.MERGE: "Struck through: what a source says that the merged skill no longer "
+                                "does. Tinted: what the merged skill says that no source did.",
+        }.get(proposal.kind, "Struck through: removed. Tinted: new." if pairs else ""))
+        self.legend.setVisible(bool(self.legend.text()))
         self._pairs = pairs
         self.diff_against.blockSignals(True)
         self.diff_against.clear()
@@ -334,7 +352,7 @@ class ProposalView(QWidget):
             self.columns.append(column)
         sizes = [1000] * len(columns)
         splitter.setSizes(sizes)
-        self.columns_layout.addWidget(splitter)
+        self.columns_layout.addWidget(splitter, 1)
         self.columns_splitter = splitter
 
     def _show_diff(self) -> None:

@@ -28,11 +28,11 @@ from rockskills_gui.core.dream.run import RunOptions, RunProgress
 from rockskills_gui.core.timestamps import Timestamp
 from rockskills_gui.ui.theme import monospace, secondary
 
-from .common import PASS_TITLES, STATUS_TITLES, plural, severity_icon
-from .worker import DreamRunThread
+from .dream_common import PASS_TITLES, STATUS_TITLES, plural, severity_icon
+from .dream_worker import DreamRunThread
 
 if TYPE_CHECKING:
-    from .wizard import DreamWizard
+    from .dream import DreamWizard
 
 BAD = {PassStatus.FAILED, PassStatus.REFUSED, PassStatus.CANCELLED}
 
@@ -45,6 +45,7 @@ class PassResults(QWidget):
         super().__init__(parent)
         self.list = QTreeWidget(self)
         self.list.setObjectName("dreamPassList")
+        self.list.setAccessibleName("Passes of the run")
         self.list.setHeaderLabels(["Pass", "Outcome", "Proposals", "Why"])
         self.list.setRootIsDecorated(False)
         self.list.currentItemChanged.connect(self._show_current)
@@ -56,10 +57,12 @@ class PassResults(QWidget):
         self.tabs = QTabWidget(self)
         self.raw = QPlainTextEdit(self)
         self.raw.setObjectName("dreamRawReply")
+        self.raw.setAccessibleName("Raw reply of the pass")
         self.raw.setReadOnly(True)
         monospace(self.raw)
         self.sent = QPlainTextEdit(self)
         self.sent.setObjectName("dreamSentMessages")
+        self.sent.setAccessibleName("Messages sent for the pass")
         self.sent.setReadOnly(True)
         self.sent.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         monospace(self.sent)
@@ -163,6 +166,7 @@ class RunPage(QWizardPage):
         self.cancel_button.clicked.connect(self.cancel)
         self.log = QListWidget(self)
         self.log.setObjectName("dreamRunLog")
+        self.log.setAccessibleName("Run progress log")
         self.results = PassResults(self)
         self.summary = QLabel(self)
         self.summary.setObjectName("dreamRunSummary")
@@ -271,22 +275,34 @@ class RunPage(QWizardPage):
         self.log.addItem(text)
         self.log.scrollToBottom()
 
+    def _stale(self) -> bool:
+        """A signal from a run this page has already let go of (Back, a new run)."""
+        return self.thread is None or self.sender() is not self.thread
+
     def _on_progress(self, progress: RunProgress) -> None:
+        if self._stale():
+            return
         self._last = f"{PASS_TITLES[progress.dream_pass]}: {progress.message}"
         if progress.llm is None or progress.llm.phase != "waiting":
             self._add_log(self._last)
         self._tick()
 
     def _on_crash(self, message: str) -> None:
+        if self._stale():
+            return
         self.error = message
         self.status.setText(f"The run stopped: {message}")
         self._add_log(message)
 
     def _on_plan(self, plan: Plan) -> None:
+        if self._stale():
+            return
         self.plan = plan
         self.wiz().set_plan(plan, origin="run")
 
     def _on_thread_finished(self) -> None:
+        if self._stale():
+            return
         self._forget_thread()
         self.bar.hide()
         self.cancel_button.hide()

@@ -26,10 +26,10 @@ from rockskills_gui.core.dream.apply import ApplyResult, UndoResult, build_chang
 from rockskills_gui.core.names import fold
 from rockskills_gui.ui.theme import secondary
 
-from .common import KIND_TITLES, panel, plural
+from .dream_common import KIND_TITLES, panel, plural
 
 if TYPE_CHECKING:
-    from .wizard import DreamWizard
+    from .dream import DreamWizard
 
 
 def _escape(text: str) -> str:
@@ -63,10 +63,12 @@ class ApplyPage(QWizardPage):
         self.intro.setWordWrap(True)
         self.accepted = QTreeWidget(self)
         self.accepted.setObjectName("dreamApplyAccepted")
+        self.accepted.setAccessibleName("Accepted proposals")
         self.accepted.setHeaderLabels(["Id", "Kind", "Proposal"])
         self.accepted.setRootIsDecorated(False)
         self.files = QTreeWidget(self)
         self.files.setObjectName("dreamApplyFiles")
+        self.files.setAccessibleName("Skill files that will change")
         self.files.setHeaderLabels(["Change", "Skill"])
         self.files.setRootIsDecorated(False)
         self.warning = QLabel(self)
@@ -202,6 +204,7 @@ class SummaryPage(QWizardPage):
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.files = QTreeWidget(self)
         self.files.setObjectName("dreamSummaryFiles")
+        self.files.setAccessibleName("Skill files changed")
         self.files.setHeaderLabels(["Change", "Skill"])
         self.files.setRootIsDecorated(False)
         self.undo_button = QPushButton("&Undo this dream run", self)

@@ -38,10 +38,10 @@ from rockskills_gui.core.settings import PRESET_BY_ID, PRESETS
 from rockskills_gui.core.timestamps import Timestamp
 from rockskills_gui.ui.theme import secondary
 
-from .common import PASS_HINTS, PASS_TITLES
+from .dream_common import PASS_HINTS, PASS_TITLES
 
 if TYPE_CHECKING:
-    from .wizard import DreamWizard
+    from .dream import DreamWizard
 
 
 class SetupPage(QWizardPage):
@@ -104,6 +104,7 @@ class SetupPage(QWizardPage):
         self.base_url.setObjectName("dreamBaseUrl")
         self.base_url.setPlaceholderText("http://127.0.0.1:11434/v1")
         self.base_url.textChanged.connect(self._changed)
+        self.base_url.editingFinished.connect(self._update_key_note)  # not per keystroke (keyring)
         self.model = QLineEdit(self.endpoint_box)
         self.model.setObjectName("dreamModel")
         self.model.setPlaceholderText("the model name the server knows")
@@ -144,6 +145,7 @@ class SetupPage(QWizardPage):
         self.fixed_time.setObjectName("dreamFixedTime")
         self.time_edit = QDateTimeEdit(rules)
         self.time_edit.setObjectName("dreamTime")
+        self.time_edit.setAccessibleName("Reference time (UTC)")
         self.time_edit.setTimeZone(QTimeZone.utc())
         self.time_edit.setDisplayFormat("yyyy-MM-dd HH:mm:ss")
         self.time_edit.setCalendarPopup(True)
@@ -223,8 +225,6 @@ class SetupPage(QWizardPage):
         self.endpoint_box.setEnabled(not offline)
         for box in self.pass_boxes.values():
             box.setEnabled(not offline)
-        if not offline:
-            self._update_key_note()
         self.completeChanged.emit()
 
     @property

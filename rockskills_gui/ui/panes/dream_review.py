@@ -33,13 +33,13 @@ from PySide6.QtWidgets import (
 from rockskills_gui.core.dream.plan import PassStatus, Plan, Proposal, ProposalKind, Severity
 from rockskills_gui.ui.theme import secondary
 
-from .common import KIND_TITLES, PASS_TITLES, STATUS_TITLES, finding_counts, panel, severity_icon, worst
-from .proposal_view import ProposalView
-from .run_page import BAD, PassResults
-from .selection import Selection
+from .dream_common import KIND_TITLES, PASS_TITLES, STATUS_TITLES, finding_counts, panel, severity_icon, worst
+from .dream_proposal import ProposalView
+from .dream_run import BAD, PassResults
+from .dream_selection import Selection
 
 if TYPE_CHECKING:
-    from .wizard import DreamWizard
+    from .dream import DreamWizard
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 ATTENTION = "attention"

@@ -1,0 +1,239 @@
+"""Fault-injection server: runs library operations in forked children that are SIGKILLed mid-write.
+
+Started by ``test_crash_safety.py`` as ``python -m tests.core.crash_server``; reads one JSON request
+per line on stdin and answers one JSON line on stdout. It imports the core once; every trial is a
+``fork()``: the child arms :func:`fileio.arm_crash` (or is killed from outside after a delay) and
+runs one operation; the parent waits for it, then opens the library again (recovery runs there)
+and describes what is on disk. Requests:
+
+- ``{"cmd": "states", "op", "base", "work"}``: the state before and after ``op`` (no crash), and the
+  number of checkpoints the operation passes.
+- ``{"cmd": "trial", "op", "base", "work", "crash_at"}``: kill at that checkpoint, recover, report.
+- ``{"cmd": "kill", "op", "base", "work", "delay"}``: kill from outside after ``delay`` seconds.
+- ``{"cmd": "chain", "ops", "base", "work"}``: the states a sequence passes through.
+- ``{"cmd": "killchain", "ops", "base", "work", "delay"}``: the sequence, killed after ``delay``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rockskills_gui.core import fileio
+from rockskills_gui.core.dream import journal
+from rockskills_gui.core.dream.apply import apply_plan, undo_last
+from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
+from rockskills_gui.core.library import Library
+from rockskills_gui.core.timestamps import Timestamp
+
+NOW = Timestamp.parse("2026-11-22T12:00:00+00:00")
+SHARED = Path(os.environ.get("ROCKSKILLS_SHARED", Path(__file__).resolve().parents[3] / "shared"))
+EXAMPLE = json.loads((SHARED / "fixtures/rockbot-agent-expected/apply-consolidation-example.json")
+                     .read_text(encoding="utf-8"))
+
+
+def clock() -> Timestamp:
+    return NOW
+
+
+def open_lib(work: Path) -> Library:
+    return Library.open(work, clock=clock)
+
+
+def consolidation(lib: Library) -> Any:
+    options = RunOptions(passes=[DreamPass.CONSOLIDATE], now=NOW)
+    return run_dream(lib, options, PastedReplies([json.dumps(EXAMPLE["llm_result"])]))
+
+
+def apply_all(lib: Library, plan: Any) -> object:
+    return apply_plan(lib, plan, plan.acceptable_ids())
+
+
+# Each operation: setup (not armed; its result is the "before" state), then act (armed).
+Setup = Callable[[Library], Any]
+Act = Callable[[Library, Any], object]
+
+
+def _noop(lib: Library) -> None:
+    del lib
+
+
+OPS: dict[str, tuple[Setup, Act]] = {
+    "save": (_noop, lambda lib, _: lib.update("mcp/email", content="# Email\n\nRewritten.\n")),
+    "create-in-new-folder": (_noop, lambda lib, _: lib.create("ops/runbooks/restart-service",
+                                                              "Restart a service", "1. Check.\n")),
+    "rename-with-rewrite": (_noop, lambda lib, _: lib.rename("schedule-meeting", "meetings/schedule")),
+    "move-folder": (_noop, lambda lib, _: lib.rename_many(
+        {"research/summarize-paper": "reading/summarize-paper",
+         "research/summarize-article": "reading/summarize-article"})),
+    "delete-many": (_noop, lambda lib, _: lib.delete_many(
+        ["legacy/fax-sender", "legacy/print-labels", "travel/expense-report", "mcp/weather"])),
+    "delete-one": (_noop, lambda lib, _: lib.delete("write-report")),
+    "undo-rename": (lambda lib: lib.rename("mcp/email", "mail/email"), lambda lib, _: lib.undo()),
+    "redo-delete": (lambda lib: (lib.delete_many(["legacy/fax-sender", "scripts/csv-processing"]),
+                                 lib.undo()), lambda lib, _: lib.redo()),
+    "dream-apply": (consolidation, apply_all),
+    "dream-undo": (lambda lib: apply_all(lib, consolidation(lib)), lambda lib, _: undo_last(lib)),
+}
+
+
+def snapshot(agent: Path) -> dict[str, str]:
+    """Every file (sha256) and folder under the agent directory, ``.rockskills/`` excluded."""
+    state: dict[str, str] = {}
+    for folder, dirs, files in os.walk(agent):
+        rel_folder = Path(folder).relative_to(agent).as_posix()
+        if rel_folder == ".rockskills" or rel_folder.startswith(".rockskills/"):
+            continue
+        for name in dirs:
+            rel = f"{rel_folder}/{name}" if rel_folder != "." else name
+            if rel != ".rockskills":
+                state[rel + "/"] = "dir"
+        for name in files:
+            rel = f"{rel_folder}/{name}" if rel_folder != "." else name
+            state[rel] = hashlib.sha256((Path(folder) / name).read_bytes()).hexdigest()
+    return state
+
+
+def digest(state: dict[str, str]) -> str:
+    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
+
+
+def leftovers(agent: Path) -> list[str]:
+    """Temp files anywhere, and journal entries that should not be there after recovery."""
+    found = [p.relative_to(agent).as_posix() for p in agent.rglob("*")
+             if p.name.endswith(fileio.TEMP_SUFFIX)]
+    root = journal.journal_root(agent)
+    if root.is_dir():
+        for folder in root.iterdir():
+            if not (folder / journal.JOURNAL_FILE).exists():
+                found.append(f"unfinished journal entry {folder.name}")
+    for tx in journal.transactions(agent):
+        if tx.state is journal.TxState.PREPARED:
+            found.append(f"prepared transaction {tx.id}")
+        if tx.ephemeral:
+            found.append(f"finished library transaction {tx.id} not removed")
+    return found
+
+
+def fresh(base: Path, work: Path) -> None:
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(base, work)
+
+
+def run_in_child(body: Callable[[], None], kill_after: float | None = None) -> dict[str, Any]:
+    """Fork, run ``body`` in the child; returns how the child ended."""
+    result_file = Path(os.environ.get("TMPDIR", "/tmp")) / f"crash-server-{os.getpid()}.json"
+    result_file.unlink(missing_ok=True)
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        code = 0
+        try:
+            body()
+            result_file.write_text(json.dumps({"steps": fileio.steps()}))
+        except BaseException:
+            result_file.write_text(json.dumps({"error": traceback.format_exc()}))
+            code = 3
+        os._exit(code)
+    started = time.perf_counter()
+    if kill_after is not None:
+        time.sleep(kill_after)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    _, status = os.waitpid(pid, 0)
+    out: dict[str, Any] = {"killed": os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL,
+                           "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+                           "elapsed": time.perf_counter() - started}
+    if result_file.exists():  # may be empty: killed while writing it, after the operation
+        text = result_file.read_text()
+        result_file.unlink()
+        if text:
+            out.update(json.loads(text))
+    return out
+
+
+def after_crash(work: Path) -> dict[str, Any]:
+    """Open again (recovery), then describe the disk; a second open must find nothing to do."""
+    lib = open_lib(work)
+    recovery = lib.recovery.lines() if lib.recovery is not None else []
+    state = snapshot(work)
+    again = open_lib(work)
+    return {"state": digest(state), "files": state, "recovery": recovery, "skills": len(lib),
+            "leftovers": leftovers(work),
+            "second_recovery": again.recovery.lines() if again.recovery is not None else []}
+
+
+def handle(request: dict[str, Any]) -> dict[str, Any]:
+    base, work = Path(request["base"]), Path(request["work"])
+    cmd = request["cmd"]
+    if cmd in ("chain", "killchain"):
+        ops = request["ops"]
+        fresh(base, work)
+
+        def sequence(states: list[str] | None = None) -> None:
+            lib = open_lib(work)
+            for name in ops:
+                setup, act = OPS[name]
+                prepared = setup(lib)
+                if states is not None:  # a setup may write too (undo-rename renames first)
+                    states.append(digest(snapshot(work)))
+                act(lib, prepared)
+                if states is not None:
+                    states.append(digest(snapshot(work)))
+
+        if cmd == "chain":
+            states = [digest(snapshot(work))]
+            sequence(states)
+            return {"states": states}
+        out = run_in_child(sequence, kill_after=request.get("delay"))
+        return {**out, **after_crash(work)}
+    setup, act = OPS[request["op"]]
+    if cmd == "states":
+        fresh(base, work)
+        lib = open_lib(work)
+        prepared = setup(lib)
+        before = snapshot(work)
+        fileio.arm_crash(None)
+        act(lib, prepared)
+        steps = fileio.steps()
+        after = snapshot(work)
+        return {"before": digest(before), "after": digest(after), "steps": steps,
+                "changed": sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))}
+    fresh(base, work)
+
+    def body() -> None:
+        lib = open_lib(work)
+        prepared = setup(lib)
+        fileio.arm_crash(request.get("crash_at"))
+        act(lib, prepared)
+
+    out = run_in_child(body, kill_after=request.get("delay"))
+    return {**out, **after_crash(work)}
+
+
+def main() -> int:
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            reply = handle(json.loads(line))
+        except Exception:
+            reply = {"server_error": traceback.format_exc()}
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
