@@ -42,9 +42,39 @@ def _escape_char(match: re.Match[str]) -> str:
     return f"\\u{0xD800 + (cp >> 10):04X}\\u{0xDC00 + (cp & 0x3FF):04X}"
 
 
+_BIG = 64 * 1024  # characters from which the C-speed paths below are worth their setup
+_ASCII_TABLE = {ord(c): _escape_char(m) for c in map(chr, range(0x80))
+                if (m := _NEEDS_ESCAPE.match(c)) is not None}
+_FIXUPS = (('\\"', "\\u0022"), ("&", "\\u0026"), ("'", "\\u0027"), ("+", "\\u002B"), ("<", "\\u003C"),
+           (">", "\\u003E"), ("`", "\\u0060"), ("\x7f", "\\u007F"))
+_LOWER_HEX_ESCAPE = re.compile(r"\\u[0-9a-f]{4}")
+
+
 def escape_string(text: str) -> str:
     """A JSON string literal (with quotes) as System.Text.Json's default encoder writes it."""
-    return '"' + _NEEDS_ESCAPE.sub(_escape_char, text) + '"'
+    if len(text) < _BIG:
+        return '"' + _NEEDS_ESCAPE.sub(_escape_char, text) + '"'
+    lone = _LONE_SURROGATE.search(text)
+    if lone is not None:
+        raise JsonWriteError(f"lone surrogate U+{ord(lone.group()):04X} cannot be written as UTF-16 text")
+    if "\\" not in text:
+        # json.dumps escapes in C (lower-case hex, \\"); then the quote, the six other characters
+        # and DEL, then upper-case hex. Without a backslash in the text, every backslash in the
+        # output starts an escape, so these replacements cannot touch the text itself.
+        out = json.dumps(text)
+        for char, escaped in _FIXUPS:
+            if char in out:
+                out = out.replace(char, escaped)
+        for lower in set(_LOWER_HEX_ESCAPE.findall(out)):
+            upper = "\\u" + lower[2:].upper()
+            if upper != lower:
+                out = out.replace(lower, upper)
+        return out
+    table = dict(_ASCII_TABLE)
+    for char in set(text):
+        if ord(char) > 0x7E and ord(char) not in table:
+            table[ord(char)] = _escape_char(_NEEDS_ESCAPE.match(char))  # type: ignore[arg-type]
+    return '"' + text.translate(table) + '"'
 
 
 def _scalar(value: Any) -> str | None:
@@ -111,7 +141,7 @@ def _reject_constant(name: str) -> Any:
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # A lone surrogate can only come from a \\uD800-\\uDFFF escape (or be in the text already): texts
 # without either skip the walk over every parsed string.
-_MAYBE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 MAX_DEPTH = 64  # System.Text.Json's default JsonSerializerOptions.MaxDepth
 
 
@@ -131,6 +161,9 @@ def _check_strings(value: Any) -> None:
             for key, val in item:
                 stack.append(key)
                 stack.append(val)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
 
@@ -141,11 +174,12 @@ def _depth(value: Any) -> int:
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, list):  # _Pairs is a list too
+        if isinstance(item, list | dict):  # _Pairs is a list too
             depth += 1
             deepest = max(deepest, depth)
-            values = (v for _, v in item) if isinstance(item, _Pairs) else item
-            stack.extend((v, depth) for v in values if isinstance(v, list))
+            values = (v for _, v in item) if isinstance(item, _Pairs) else (
+                item.values() if isinstance(item, dict) else item)
+            stack.extend((v, depth) for v in values if isinstance(v, list | dict))
     return deepest
 
 
@@ -155,19 +189,41 @@ def loads_pairs(text: str) -> Any:
     Raises :class:`JsonReadError` for anything System.Text.Json would reject: invalid JSON,
     NaN/Infinity, a lone surrogate in any string, nesting deeper than :data:`MAX_DEPTH`.
     """
+    value = _loads(text, _Pairs)
+    _check(text, value)
+    return value
+
+
+def _loads(text: str, hook: Any) -> Any:
     try:
-        value = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_reject_constant)
+        return json.loads(text, object_pairs_hook=hook, parse_constant=_reject_constant)
     except JsonReadError:
         raise
     except json.JSONDecodeError as exc:
         raise JsonReadError(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise JsonReadError("JSON nested too deeply") from None
-    if _MAYBE_SURROGATE.search(text) is not None:
+
+
+def _check(text: str, value: Any) -> None:
+    if _ESCAPED_SURROGATE.search(text) is not None or _LONE_SURROGATE.search(text) is not None:
         _check_strings(value)
     if text.count("[") + text.count("{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:
         raise JsonReadError(f"JSON nested deeper than {MAX_DEPTH} levels")
-    return value
+
+
+def loads_props(text: str) -> dict[str, Any]:
+    """A JSON object's properties by lower-cased ASCII name, the last duplicate winning, as
+    ``case_insensitive_props(loads_pairs(text))`` gives them (nested objects may come back as
+    dicts). Fast path: a plain parse, unless two names differ only by case."""
+    value = _loads(text, None)
+    if not isinstance(value, dict):
+        raise JsonReadError("expected a JSON object")
+    props = {key.lower(): item for key, item in value.items()}
+    if len(props) != len(value):  # "Name" and "name": the order of all pairs decides
+        return case_insensitive_props(loads_pairs(text))
+    _check(text, value)
+    return props
 
 
 class _Pairs(list):  # type: ignore[type-arg]
@@ -175,6 +231,7 @@ class _Pairs(list):  # type: ignore[type-arg]
 
 
 def is_object(value: Any) -> bool:
+    """A JSON object as :func:`loads_pairs` returns it (``loads_props`` gives nested dicts)."""
     return isinstance(value, _Pairs)
 
 

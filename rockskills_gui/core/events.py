@@ -149,7 +149,7 @@ def _read_lines(path: Path, shown: str, parse: Callable[[dict[str, Any]], E],
         if is_null_or_whitespace(line):
             continue
         try:
-            props = dotnet_json.case_insensitive_props(dotnet_json.loads_pairs(line))
+            props = dotnet_json.loads_props(line)
             log.events.append(parse(props))
         except (dotnet_json.JsonReadError, _LineError) as exc:
             log.malformed.append(MalformedLine(shown, number, str(exc)))

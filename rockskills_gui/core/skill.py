@@ -126,7 +126,7 @@ def _timestamp(props: dict[str, Any], key: str, nullable: bool) -> Timestamp | N
 
 
 def _json_type(value: Any) -> str:
-    if dotnet_json.is_object(value):
+    if dotnet_json.is_object(value) or isinstance(value, dict):
         return "an object"
     if isinstance(value, list):
         return "an array"
@@ -146,8 +146,7 @@ def skill_from_text(text: str) -> Skill:
     for a file without a name (which breaks RockBot's store, §2).
     """
     try:
-        value = dotnet_json.loads_pairs(text)
-        props = dotnet_json.case_insensitive_props(value)
+        props = dotnet_json.loads_props(text)
     except dotnet_json.JsonReadError as exc:
         raise SkillParseError(str(exc)) from None
     name = _opt_str(props, "name", None)

@@ -228,30 +228,37 @@ def test_invalid_utf8_is_left_alone_and_a_bom_is_read(agent_copy: Path) -> None:
 
 
 HUGE_SCRIPT = textwrap.dedent("""
-    import json, resource, sys, time
+    import gc, json, resource, sys, time
     from pathlib import Path
     from rockskills_gui.core.library import Library
     agent = Path(sys.argv[1]); size = int(sys.argv[2])
     line = "Step: call the API, then check `the_result` — café ✓ <ok> & done.\\n"
     content = (line * (size // len(line) + 1))[:size]
+    base_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     t0 = time.perf_counter()
-    lib = Library.open(agent)
-    lib.create("huge/skill", "a very large skill", content)
+    Library.open(agent).create("huge/skill", "a very large skill", content)
+    gc.collect()
     t1 = time.perf_counter()
-    again = Library.open(agent)
-    got = again.get("huge/skill").content
+    lib = Library.open(agent)
     t2 = time.perf_counter()
-    again.update("huge/skill", content=got + "tail")
+    same = lib.get("huge/skill").content == content
+    del content
+    lib.update("huge/skill", content=lib.get("huge/skill").content + "tail")
     t3 = time.perf_counter()
-    ok = Library.open(agent).get("huge/skill").content == content + "tail"
-    print(json.dumps({"ok": ok and got == content, "write_s": t1 - t0, "read_s": t2 - t1,
-                      "update_s": t3 - t2, "file_mb": (agent / "skills/huge/skill.json").stat().st_size / 1e6,
+    tail = lib.get("huge/skill").content.endswith("tail")
+    print(json.dumps({"ok": same and tail, "write_s": t1 - t0, "open_s": t2 - t1, "update_s": t3 - t2,
+                      "file_mb": (agent / "skills/huge/skill.json").stat().st_size / 1e6,
+                      "content_mb": size / 1e6, "text_mb": base_mb,
                       "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """)
 
 
-def test_a_100_mb_content_field_is_written_and_read_back(agent_copy: Path) -> None:
-    size = 100 * 1024 * 1024
+@pytest.mark.parametrize("megabytes", [20, pytest.param(100, marks=pytest.mark.slow)])
+def test_a_huge_content_field_is_written_and_read_back(agent_copy: Path, megabytes: int) -> None:
+    """Created, read back, edited: exact, in a separate process whose peak memory is reported
+    (100 MB: write ~5 s, open ~1 s, edit ~5 s, ~1.4 GB peak on a 2-CPU machine; the content alone
+    is 200 MB in memory, Python's two bytes per character for text beyond Latin-1)."""
+    size = megabytes * 1024 * 1024
     out = subprocess.run([sys.executable, "-c", HUGE_SCRIPT, str(agent_copy), str(size)],
                          capture_output=True, text=True, cwd=REPO, check=False,
                          env={**os.environ, "PYTHONPATH": str(REPO)})
@@ -259,7 +266,7 @@ def test_a_100_mb_content_field_is_written_and_read_back(agent_copy: Path) -> No
     result = json.loads(out.stdout)
     print(result)
     assert result["ok"]
-    assert result["peak_mb"] < 2048, result  # measured ~1.3 GB: content, its JSON text and bytes
+    assert result["peak_mb"] < 200 + 14 * megabytes, result
 
 
 # ---------------------------------------------------------------- the preview

@@ -172,3 +172,22 @@ def test_reply_parser_never_raises(text: str, dream_pass: DreamPass) -> None:
 def test_reply_parser_on_any_structure_never_raises(obj: dict, dream_pass: DreamPass, noise: str) -> None:
     parsed = parse_reply(f"{noise}\n{json.dumps(obj)}\n{noise}", dream_pass)
     assert parsed.ok or parsed.errors
+
+
+def _plain(value):
+    if dotnet_json.is_object(value):
+        return {k: _plain(v) for k, v in value}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+@given(st.lists(st.tuples(st.sampled_from(["name", "Name", "NAME", "content", "x", "X", "é"]), JSON),
+                max_size=8))
+@EXAMPLES
+def test_the_fast_property_reader_agrees_with_the_pair_reader(pairs: list) -> None:
+    text = "{" + ",".join(f"{json.dumps(k)}:{json.dumps(v)}" for k, v in pairs) + "}"
+    slow = {k: _plain(v) for k, v in dotnet_json.case_insensitive_props(dotnet_json.loads_pairs(text)).items()}
+    assert {k: _plain(v) for k, v in dotnet_json.loads_props(text).items()} == slow

@@ -23,10 +23,11 @@ from .prompts import CONSOLIDATION_TRUNCATED, OPTIMIZATION_TRUNCATED
 CHECK_CODES = frozenset({
     "invalid-name", "name-claimed", "protected", "self-see-also", "dangling-see-also",
     "duplicate-see-also", "lost-specifics", "truncation-marker", "gap-overwrite", "overwrite",
-    "unknown-source", "summary-length", "stale", "suspicious-content", "huge-content",
+    "unknown-source", "summary-length", "stale", "suspicious-content", "huge-content", "mass-delete",
 })
 MAX_SUMMARY_WORDS = 15
 HUGE_CONTENT_CHARS = 50_000  # RockBot injects the whole content whenever recall picks the skill
+MASS_DELETE_SHARE = 0.25  # a plan deleting more than this share of the library (and 5+ skills)
 
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _SNAKE = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![A-Za-z0-9_])")
@@ -97,6 +98,11 @@ class CheckContext:
 def check(proposal: Proposal, ctx: CheckContext) -> None:
     """Add the findings of every library-dependent rule to ``proposal``."""
     record = proposal.record
+    doomed = len(ctx.deleted_by_plan)
+    if proposal.deletes and doomed >= 5 and doomed > MASS_DELETE_SHARE * len(ctx.skills):
+        proposal.add("mass-delete", Severity.WARN,
+                     f"this plan deletes {doomed} of the library's {len(ctx.skills)} skills; check "
+                     "each deletion before accepting all")
     for name in proposal.deletes:
         prefix = protected_by(name, ctx.protected)
         if prefix is not None:

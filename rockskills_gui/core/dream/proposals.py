@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from rockskills_gui.core import fileio
 from rockskills_gui.core.library import Library
-from rockskills_gui.core.names import fold
+from rockskills_gui.core.names import fold, name_error
 from rockskills_gui.core.skill import Skill
 from rockskills_gui.core.timestamps import Timestamp
 
@@ -72,6 +72,8 @@ class PlanBuilder:
                 entry = self.library.entry(name)
                 proposal.touched.setdefault(layout.display_path(entry.path), sha256(entry.raw))
         for name in proposal.written_names():
+            if name_error(name) is not None:
+                continue  # never read a path an invalid name makes (``../x``, NUL): it is blocked
             target = layout.display_path(layout.path_for(name))
             if name in self.library:
                 entry = self.library.entry(name)
