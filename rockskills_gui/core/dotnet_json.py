@@ -194,9 +194,21 @@ def loads_pairs(text: str) -> Any:
     return value
 
 
+class _Pairs(list):  # type: ignore[type-arg]
+    """A JSON object as its (key, value) pairs, to apply .NET's case-insensitive last-wins rule."""
+
+
+_DECODERS = {  # reused: json.loads(text, **options) builds a new decoder on every call
+    None: json.JSONDecoder(parse_constant=_reject_constant),
+    _Pairs: json.JSONDecoder(object_pairs_hook=_Pairs, parse_constant=_reject_constant),
+}
+
+
 def _loads(text: str, hook: Any) -> Any:
     try:
-        return json.loads(text, object_pairs_hook=hook, parse_constant=_reject_constant)
+        if text.startswith("\ufeff"):  # what json.loads says (the caller strips a file's BOM)
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        return _DECODERS[hook].decode(text)
     except JsonReadError:
         raise
     except json.JSONDecodeError as exc:
@@ -224,10 +236,6 @@ def loads_props(text: str) -> dict[str, Any]:
         return case_insensitive_props(loads_pairs(text))
     _check(text, value)
     return props
-
-
-class _Pairs(list):  # type: ignore[type-arg]
-    """A JSON object as its (key, value) pairs, to apply .NET's case-insensitive last-wins rule."""
 
 
 def is_object(value: Any) -> bool:

@@ -31,6 +31,7 @@ from rockskills_gui.core.stores.rockbot import (
     LoadedFile,
     Progress,
     ScanCancelled,
+    gc_paused,
     read_skill_file,
     scan,
 )
@@ -110,12 +111,13 @@ class Library:
     def reload(self, progress: Progress | None = None, cancel: Callable[[], bool] | None = None) -> None:
         """Read everything from disk again (the history is kept; it re-checks files on undo)."""
         temps: list[Path] = []
-        loaded, problems = scan(self.layout, progress, cancel, temps)
-        self._temps = temps
-        self._entries = {}
-        self._by_path = {}
-        self._order = [self._store(item) for item in loaded]
-        self.problems = problems
+        with gc_paused():  # a full collection would walk every skill read so far, again and again
+            loaded, problems = scan(self.layout, progress, cancel, temps)
+            self._temps = temps
+            self._entries = {}
+            self._by_path = {}
+            self._order = [self._store(item) for item in loaded]
+            self.problems = problems
 
     def refresh(self, paths: Iterable[Path]) -> DiskChanges:
         """Re-read skill files, or folders, that someone else (a running agent, an editor) changed.

@@ -143,6 +143,11 @@ class KeyStore:
             except keyring.errors.KeyringError as exc:
                 log.warning("the keyring could not delete the key: %s", type(exc).__name__)
 
+    def mark_secret(self, key: str) -> str:
+        """Note a key used without storing it (typed for one run) so logs and crash reports
+        redact it too; returns the key."""
+        return self._remember(key.strip())
+
     def known_keys(self) -> list[str]:
         """Every key this run has seen (for redacting logs and crash reports)."""
         return sorted(self._used, key=len, reverse=True)

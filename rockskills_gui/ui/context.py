@@ -8,7 +8,7 @@ so panes refresh from ``changeApplied`` and never write files themselves.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, Signal
@@ -60,6 +60,7 @@ class AppContext(QObject):
                  preferences: SettingsStore | None = None, keys: KeyStore | None = None) -> None:
         super().__init__(parent)
         self.library: Library | None = None
+        self.prepared: dict[str, object] = {}  # built off the UI thread for ``library``
         self.current_skill: str = ""
         # Skills (spelled as the library spells them) whose editor buffer holds unsaved edits.
         self.dirty_names: set[str] = set()
@@ -84,9 +85,16 @@ class AppContext(QObject):
 
     # ---------------------------------------------------------------- library
 
-    def set_library(self, library: Library | None, remember: bool = True) -> None:
-        """Make ``library`` the open one; ``remember`` adds it to the recent list (not the demo)."""
+    def set_library(self, library: Library | None, remember: bool = True,
+                    prepared: Mapping[str, object] | None = None) -> None:
+        """Make ``library`` the open one; ``remember`` adds it to the recent list (not the demo).
+
+        ``prepared`` holds what was built for it off the UI thread while it loaded (by key, e.g.
+        ``tree``, ``recall``); panes take it from :attr:`prepared` while ``libraryChanged`` is
+        delivered instead of building it on the UI thread.
+        """
         self.library = library
+        self.prepared = dict(prepared or {})
         self.current_skill = ""
         if remember and library is not None and not self.is_demo(library.agent_dir):
             try:

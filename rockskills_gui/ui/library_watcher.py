@@ -17,6 +17,17 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 MAX_FOLDERS = 2000  # beyond this only the top of the tree is watched (the poll covers open files)
 
 
+def folders_to_watch(skills_dir: Path) -> list[str]:
+    """``skills_dir`` and its sub-folders (hidden ones skipped), at most MAX_FOLDERS."""
+    folders: list[str] = []
+    for folder, dirs, _files in os.walk(skills_dir):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        folders.append(folder)
+        if len(folders) >= MAX_FOLDERS:
+            break
+    return folders
+
+
 def _stamp(path: Path) -> tuple[int, int] | None:
     try:
         info = path.stat()
@@ -53,20 +64,15 @@ class LibraryWatcher(QObject):
 
     # ---------------------------------------------------------------- what to watch
 
-    def watch(self, skills_dir: Path | None) -> None:
-        """Watch ``skills_dir`` and its sub-folders (None: stop watching)."""
+    def watch(self, skills_dir: Path | None, folders: list[str] | None = None) -> None:
+        """Watch ``skills_dir`` and its sub-folders (None: stop watching); ``folders``: what
+        :func:`folders_to_watch` found, when it ran off the UI thread."""
         self._clear()
         self._root = skills_dir
         if skills_dir is None:
             self._poll.stop()
             return
-        folders: list[str] = []
-        for folder, dirs, _files in os.walk(skills_dir):
-            dirs[:] = [d for d in dirs if not d.startswith(".")]
-            folders.append(folder)
-            if len(folders) >= MAX_FOLDERS:
-                break
-        self._add(folders)
+        self._add(folders if folders is not None else folders_to_watch(skills_dir))
         self._poll.start()
 
     def set_files(self, paths: Iterable[Path]) -> None:

@@ -32,12 +32,13 @@ from rockskills_gui.core.logs import log_dir
 from rockskills_gui.ui.accessibility import name_controls
 from rockskills_gui.ui.actions import ActionRegistry
 from rockskills_gui.ui.context import AppContext
+from rockskills_gui.ui.library_watcher import folders_to_watch
 from rockskills_gui.ui.palette import CommandPalette
 from rockskills_gui.ui.panes.dream import DreamWizard
-from rockskills_gui.ui.panes.editor_pane import EditorPane
+from rockskills_gui.ui.panes.editor_pane import EditorPane, listed_names
 from rockskills_gui.ui.panes.problems_pane import ProblemsPane
-from rockskills_gui.ui.panes.recall_pane import RecallPane
-from rockskills_gui.ui.panes.tree_pane import TreePane
+from rockskills_gui.ui.panes.recall_pane import RecallPane, prepare_recall
+from rockskills_gui.ui.panes.tree_pane import TreePane, prepare_tree
 from rockskills_gui.ui.panes.usage_pane import UsagePane
 from rockskills_gui.ui.preferences import PreferencesDialog
 from rockskills_gui.ui.shortcuts import ShortcutsDialog
@@ -79,6 +80,7 @@ class MainWindow(QMainWindow):
         self.error_box: QMessageBox | None = None
         self.dream_wizard: DreamWizard | None = None
         self._close_confirmed = False  # the unsaved-edits prompt was answered
+        self._load_text = ""  # what the current load says it opens
         self.splitter_memory: SplitterMemory | None = None  # interactive windows only
         self.setWindowTitle("No library")
 
@@ -146,7 +148,7 @@ class MainWindow(QMainWindow):
         status.setObjectName("statusBar")
         self.progress = QProgressBar(status)
         self.progress.setObjectName("loadProgress")
-        self.progress.setRange(0, 0)  # the core reports no progress yet: busy indicator
+        self.progress.setRange(0, 0)  # busy until the scan knows how many files there are
         self.progress.setMaximumWidth(140)
         self.progress.setTextVisible(False)
         self.cancel_button = QToolButton(status)
@@ -196,7 +198,12 @@ class MainWindow(QMainWindow):
             lambda message: self.show_error("The library was not changed", message))
         self.ctx.recentChanged.connect(self._fill_recent_menu)
 
-        self.loader.started.connect(lambda text: self.statusBar().showMessage(text))
+        self.loader.started.connect(self._on_load_started)
+        self.loader.progress.connect(self._on_load_progress)
+        self.loader.add_preparer("tree", prepare_tree)
+        self.loader.add_preparer("recall", prepare_recall)
+        self.loader.add_preparer("listed_names", listed_names)
+        self.loader.add_preparer("watch_folders", lambda library: folders_to_watch(library.skills_dir))
         self.loader.busyChanged.connect(self._on_busy_changed)
         self.loader.loaded.connect(self._on_loaded)
         self.loader.failed.connect(self._on_load_failed)
@@ -227,21 +234,41 @@ class MainWindow(QMainWindow):
             self.open_path(chosen)
 
     def _on_loaded(self, library: Library) -> None:
-        had_library = self.ctx.library is not None
-        gc.unfreeze()  # what the previous library left frozen becomes collectable again
-        if had_library:
-            gc.collect()
-        self.ctx.set_library(library, remember=self.interactive)
-        if len(library) >= FREEZE_FROM:
+        big = len(library) >= FREEZE_FROM
+        if big:
             # A big library's objects live as long as it is open: keep the cyclic collector from
-            # walking them on every full pass (pauses of 0.3-0.5 s at 100,000 skills; bench_tree).
+            # walking them on every full pass (pauses of 0.3-0.5 s at 100,000 skills; bench_tree),
+            # from now on, while the panes install it (no gc.collect() here: it would walk them).
             gc.freeze()
+        previous = self.ctx.library
+        self.ctx.set_library(library, remember=self.interactive, prepared=self.loader.prepared)
+        self.loader.prepared = {}
+        if big:
+            gc.freeze()  # and what the panes built for it
+        elif previous is not None:
+            gc.unfreeze()  # a previous big library's objects were freed as it was dropped
         problems = len(library.problems)
         message = f"Opened {library.agent_dir}"
         if problems:
             message += f" ({_plural(problems, 'file')} could not be loaded: see Problems)"
         self.statusBar().showMessage(message, 8000)
         self.loadFinished.emit("")
+
+    def _on_load_started(self, text: str) -> None:
+        self._load_text = text
+        self.progress.setRange(0, 0)
+        self.statusBar().showMessage(text)
+
+    def _on_load_progress(self, done: int, total: int) -> None:
+        """The scan's progress: a real bar, and the count in the status bar."""
+        if total <= 0:
+            return
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
+        self.progress.setToolTip(f"{done:,} of {total:,} skill files read")
+        step = "building the tree and the recall index" if done >= total else \
+            f"{done:,} of {total:,} skill files read"
+        self.statusBar().showMessage(f"{self._load_text} {step}")
 
     def _on_load_failed(self, message: str) -> None:
         self.show_error("Could not open the library", message)

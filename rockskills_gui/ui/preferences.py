@@ -10,12 +10,13 @@ there is none), "Fetch models" and "Test connection" (real requests, run off the
 from __future__ import annotations
 
 import logging
+import threading
 import typing
 from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -144,11 +145,10 @@ class _JobSignals(QObject):
     done = Signal(int, object)
 
 
-class _Job(QRunnable):
-    """Runs ``work`` on the thread pool and hands its result (or exception) back."""
+class _Job:
+    """Runs ``work`` (on a worker thread) and hands its result (or exception) back."""
 
     def __init__(self, ticket: int, work: Callable[[], object]) -> None:
-        super().__init__()
         self.ticket = ticket
         self.work = work
         self.signals = _JobSignals()
@@ -381,12 +381,13 @@ class PreferencesDialog(QDialog):
     def _start(self, work: Callable[[], object], deliver: Callable[[object], None]) -> None:
         self._ticket += 1
         job = _Job(self._ticket, work)
-        job.setAutoDelete(False)
         self._jobs[self._ticket] = job
         self._deliver = deliver
         job.signals.done.connect(self._on_job_done)  # a bound slot: dropped if the dialog dies
         self._set_busy(True)
-        QThreadPool.globalInstance().start(job)
+        # a daemon thread of its own: a request may wait for its timeout, and must neither queue
+        # behind library loading in the global pool nor hold up closing the dialog or the app
+        threading.Thread(target=job.run, name="rockskills-endpoint", daemon=True).start()
 
     def _on_job_done(self, ticket: int, result: object) -> None:
         self._jobs.pop(ticket, None)

@@ -116,19 +116,19 @@ class SkillTreeModel(QAbstractItemModel):
 
     # ---------------------------------------------------------------- feeding
 
-    def set_library(self, library: Library | None) -> None:
-        """Build the tree for ``library`` (one reset)."""
+    def set_library(self, library: Library | None, tree: SkillTree | None = None) -> None:
+        """Show ``library`` (one reset); ``tree``: its SkillTree, when already built off the UI thread."""
         with gc_paused():
             self.beginResetModel()
             self.library = library
             self._last_used = {}
-            self._rebuild()
+            self._rebuild(tree)
             self.endResetModel()
             self.filterApplied.emit()
 
-    def _rebuild(self) -> None:
+    def _rebuild(self, tree: SkillTree | None = None) -> None:
         library = self.library
-        self.tree = SkillTree(library.skills() if library is not None else ())
+        self.tree = tree if tree is not None else SkillTree(library.skills() if library is not None else ())
         self._refresh_facts()
         self._clear_filter_cache()
         self.result = run_filter(self.tree, self.spec, self.facts) if self.spec.active else None

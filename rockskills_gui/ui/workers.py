@@ -1,34 +1,65 @@
 """Long work off the UI thread: opening a library (and installing the demo first when asked).
 
-The core has no progress callback for a scan yet, so the loader reports "busy" (an indeterminate
-bar) and cancel means "forget this load": the scan finishes on its worker thread and its result
-is dropped. Each load gets a ticket; only the newest ticket's result is delivered.
+The scan reports progress (files read of files found), which the loader passes on at most every
+:data:`PROGRESS_EVERY_S`; cancel stops the scan itself (the core checks between chunks of files)
+and the result, if any, is dropped. Each load gets a ticket; only the newest ticket's result is
+delivered. After the library is read, the *preparers* registered by the panes run on the same
+worker thread (the tree, the recall index: core objects, no Qt), so that the UI thread only
+installs finished objects; their results arrive with the library as :attr:`LibraryLoader.prepared`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
 from rockskills_gui.core.appdirs import demo_library_dir
 from rockskills_gui.core.changes import LibraryError
-from rockskills_gui.core.library import Library
+from rockskills_gui.core.library import Library, ScanCancelled
 from rockskills_gui.core.stores.rockbot import NotALibraryError
 
-Opener = Callable[[], Library]
+PROGRESS_EVERY_S = 0.05
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class LoadControl:
+    """Handed to an opener: report ``progress(done, total)``; stop when ``cancelled()``."""
+
+    progress: Callable[[int, int], None] = lambda done, total: None
+    cancel_event: threading.Event = field(default_factory=threading.Event)
+
+    def cancelled(self) -> bool:
+        return self.cancel_event.is_set()
+
+
+Opener = Callable[..., Library]  # opener() or opener(control: LoadControl)
+Preparer = Callable[[Library], object]
 
 
 def path_opener(path: Path) -> Opener:
     """Open an agent directory or its ``skills/`` folder."""
-    return lambda: Library.open(path)
+
+    def open_path(control: LoadControl | None = None) -> Library:
+        if control is None:
+            return Library.open(path)
+        return Library.open(path, progress=control.progress, cancel=control.cancelled)
+
+    return open_path
 
 
 def demo_opener(dest: Path | None = None) -> Opener:
     """Install the bundled demo library once (at ``dest`` or the data folder) and open it."""
 
-    def open_demo() -> Library:
+    def open_demo(control: LoadControl | None = None) -> Library:
         try:
             from rockskills_gui.core.demo import install_demo
         except ModuleNotFoundError as exc:
@@ -36,26 +67,56 @@ def demo_opener(dest: Path | None = None) -> Opener:
                 raise
             raise LibraryError("the demo library is not part of this build; "
                                "open an agent directory instead") from None
-        return Library.open(install_demo(dest if dest is not None else demo_library_dir()))
+        path = install_demo(dest if dest is not None else demo_library_dir())
+        return path_opener(path)(control)
 
     return open_demo
 
 
+def _takes_control(opener: Opener) -> bool:
+    try:
+        return bool(inspect.signature(opener).parameters)
+    except (TypeError, ValueError):
+        return False
+
+
 class _JobSignals(QObject):
-    loaded = Signal(int, object)
+    loaded = Signal(int, object, object)
     failed = Signal(int, str)
+    progress = Signal(int, int, int)
 
 
 class _LoadJob(QRunnable):
-    def __init__(self, ticket: int, opener: Opener, signals: _JobSignals) -> None:
+    def __init__(self, ticket: int, opener: Opener, signals: _JobSignals,
+                 preparers: Mapping[str, Preparer], control: LoadControl) -> None:
         super().__init__()
         self.ticket = ticket
         self.opener = opener
         self.signals = signals
+        self.preparers = dict(preparers)
+        self.control = control
+        self._last = 0.0
+        control.progress = self._progress
+
+    def _progress(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done in (0, total) or now - self._last >= PROGRESS_EVERY_S:
+            self._last = now
+            self.signals.progress.emit(self.ticket, done, total)
 
     def run(self) -> None:
         try:
-            library = self.opener()
+            library = self.opener(self.control) if _takes_control(self.opener) else self.opener()
+            prepared: dict[str, object] = {}
+            for key, prepare in self.preparers.items():
+                if self.control.cancelled():
+                    return
+                try:
+                    prepared[key] = prepare(library)
+                except Exception:  # the pane builds it itself then
+                    log.exception("preparing %s for the library failed", key)
+        except ScanCancelled:
+            return
         except (NotALibraryError, LibraryError) as exc:
             self.signals.failed.emit(self.ticket, str(exc))
         except OSError as exc:
@@ -64,7 +125,8 @@ class _LoadJob(QRunnable):
         except Exception as exc:  # a bug in a reader must not kill the worker thread silently
             self.signals.failed.emit(self.ticket, f"unexpected error while opening: {exc!r}")
         else:
-            self.signals.loaded.emit(self.ticket, library)
+            if not self.control.cancelled():
+                self.signals.loaded.emit(self.ticket, library, prepared)
 
 
 class LibraryLoader(QObject):
@@ -72,13 +134,16 @@ class LibraryLoader(QObject):
 
     Signals:
         started(str): a load began; the text says what is being opened.
-        loaded(object): the :class:`Library`, delivered on the UI thread.
+        progress(int, int): skill files read and found (found = 0 while the folders are listed).
+        loaded(object): the :class:`Library`, delivered on the UI thread; what the preparers made
+            for it is in :attr:`prepared` (by key) while ``loaded`` is emitted and after.
         failed(str): one readable line (not a library, unreadable, ...).
-        cancelled(): the current load was abandoned.
+        cancelled(): the current load was abandoned (its scan stops at the next chunk of files).
         busyChanged(bool)
     """
 
     started = Signal(str)
+    progress = Signal(int, int)
     loaded = Signal(object)
     failed = Signal(str)
     cancelled = Signal()
@@ -90,21 +155,34 @@ class LibraryLoader(QObject):
         self._signals = _JobSignals(self)
         self._signals.loaded.connect(self._on_loaded)
         self._signals.failed.connect(self._on_failed)
+        self._signals.progress.connect(self._on_progress)
         self._ticket = 0
         self._busy = False
+        self._control: LoadControl | None = None
+        self.preparers: dict[str, Preparer] = {}
+        self.prepared: dict[str, object] = {}
 
     @property
     def busy(self) -> bool:
         return self._busy
 
+    def add_preparer(self, key: str, prepare: Preparer) -> None:
+        """Run ``prepare(library)`` on the worker after each load; the result is ``prepared[key]``."""
+        self.preparers[key] = prepare
+
     def load(self, opener: Opener, description: str) -> None:
-        """Start opening; a load still running is superseded (its result is dropped)."""
+        """Start opening; a load still running is superseded (cancelled, its result dropped)."""
+        if self._control is not None:
+            self._control.cancel_event.set()
         self._ticket += 1
-        self._pool.start(_LoadJob(self._ticket, opener, self._signals))
+        self._control = LoadControl()
+        self._pool.start(_LoadJob(self._ticket, opener, self._signals, self.preparers, self._control))
         self.started.emit(description)
         self._set_busy(True)
 
     def cancel(self) -> None:
+        if self._control is not None:
+            self._control.cancel_event.set()
         if self._busy:
             self._ticket += 1
             self._set_busy(False)
@@ -114,15 +192,23 @@ class LibraryLoader(QObject):
         """Block until worker threads are idle (for shutdown and tests)."""
         return self._pool.waitForDone(msecs)
 
-    @Slot(int, object)
-    def _on_loaded(self, ticket: int, library: Library) -> None:
+    @Slot(int, int, int)
+    def _on_progress(self, ticket: int, done: int, total: int) -> None:
         if ticket == self._ticket and self._busy:
+            self.progress.emit(done, total)
+
+    @Slot(int, object, object)
+    def _on_loaded(self, ticket: int, library: Library, prepared: dict[str, Any]) -> None:
+        if ticket == self._ticket and self._busy:
+            self._control = None
             self._set_busy(False)
+            self.prepared = prepared
             self.loaded.emit(library)
 
     @Slot(int, str)
     def _on_failed(self, ticket: int, message: str) -> None:
         if ticket == self._ticket and self._busy:
+            self._control = None
             self._set_busy(False)
             self.failed.emit(message)
 

@@ -35,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
@@ -151,7 +152,7 @@ def child(mode: str, agent: Path | None, cancel_after: float) -> dict[str, objec
     """Measure in this (fresh) process; ``mode`` is ``empty``, ``open`` or ``cancel``."""
     t_process = time.perf_counter()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtCore import QEvent, QEventLoop, QObject, QTimer
     from PySide6.QtWidgets import QApplication
 
     from rockskills_gui.ui.context import AppContext
@@ -191,6 +192,20 @@ def child(mode: str, agent: Path | None, cancel_after: float) -> dict[str, objec
             self.longest = max(self.longest, now - self.previous)
             self.previous = now
 
+    def wait_until(done: Callable[[], bool], timeout: float = 600.0) -> None:
+        """Run the event loop (idle, as an app does, not spinning) until ``done()``."""
+        loop = QEventLoop()
+        deadline = time.perf_counter() + timeout
+        check = QTimer()
+        check.setInterval(2)
+        check.timeout.connect(lambda: loop.quit() if done() or time.perf_counter() > deadline else None)
+        check.start()
+        if not done():
+            loop.exec()
+        check.stop()
+        if not done():
+            raise SystemExit("timed out")
+
     app = QApplication([sys.argv[0]])
     apply_theme(app)
     start = time.perf_counter()
@@ -201,8 +216,7 @@ def child(mode: str, agent: Path | None, cancel_after: float) -> dict[str, objec
     result: dict[str, object] = {"imports_ms": (t_imported - t_process) * 1000}
     if mode == "empty":
         window.show()
-        while not watch.first:
-            app.processEvents()
+        wait_until(lambda: bool(watch.first))
         result["paint_ms"] = (watch.first - start) * 1000
         result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         return result
@@ -218,14 +232,11 @@ def child(mode: str, agent: Path | None, cancel_after: float) -> dict[str, objec
     pane.usageLoaded.connect(lambda: moments.setdefault("usage", time.perf_counter()))
     window.show()
     window.open_path(agent)
-    deadline = time.perf_counter() + 600
     if mode == "cancel":
-        while time.perf_counter() - start < cancel_after:
-            app.processEvents()
+        wait_until(lambda: time.perf_counter() - start >= cancel_after)
         pressed = time.perf_counter()
         window.cancel_button.click()
-        while window.loader.busy:
-            app.processEvents()
+        wait_until(lambda: not window.loader.busy)
         result["idle_ms"] = (time.perf_counter() - pressed) * 1000
         window.loader.wait()
         result["stopped_ms"] = (time.perf_counter() - pressed) * 1000
@@ -234,10 +245,10 @@ def child(mode: str, agent: Path | None, cancel_after: float) -> dict[str, objec
         result["library_open"] = window.ctx.library is not None
         return result
 
-    while not ({"loaded", "recall", "usage"} <= moments.keys() and watch.first_with_rows):
-        app.processEvents()
-        if "failed" in moments or time.perf_counter() > deadline:
-            raise SystemExit(f"load failed or timed out: {moments}")
+    wait_until(lambda: ({"loaded", "recall", "usage"} <= moments.keys() and bool(watch.first_with_rows))
+               or "failed" in moments)
+    if "failed" in moments:
+        raise SystemExit(f"load failed: {moments}")
     stall = beat.longest
     library = window.ctx.library
     assert library is not None
@@ -255,8 +266,7 @@ def child(mode: str, agent: Path | None, cancel_after: float) -> dict[str, objec
     t0 = time.perf_counter()
     pane.filter.setText("email")
     pane.apply_filter()
-    while not watch.first:
-        app.processEvents()
+    wait_until(lambda: bool(watch.first))
     result["filter_ms"] = (watch.first - t0) * 1000
     recall = window.recall_pane
     ranked: list[float] = []
@@ -315,7 +325,7 @@ def report(source: Path, sizes: list[int], agents: dict[int, Path], repeat: int)
                         enumerate(zip(row, widths, strict=True))))
     cancels = [s for s in sizes if s >= 10_000]
     for size in cancels:
-        after = opened[size]["full_ms"] / 4000
+        after = opened[size]["tree_ms"] / 4000  # a quarter of the way to the tree
         c = run_child(source, "cancel", agents[size], after)
         print(f"cancel at {after:.2f} s into {size:,}: idle after {c['idle_ms']:.0f} ms, scan "
               f"stopped after {c['stopped_ms']:.0f} ms, longest stall {c['stall_ms']:.0f} ms, "

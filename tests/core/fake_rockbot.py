@@ -46,7 +46,7 @@ class FakeAgent:
     def __init__(self, agent: Path, log: Path, seed: int) -> None:
         self.agent = agent
         self.skills_dir = agent / "skills"
-        self.log = open(log, "a", encoding="utf-8")  # noqa: SIM115 - closed in run()
+        self.log = open(log, "a", encoding="utf-8")
         self.rng = random.Random(seed)
         self.lock = threading.Lock()  # held while this process writes a skill file
         self.cache: dict[str, Skill] = {}

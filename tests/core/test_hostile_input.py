@@ -217,7 +217,7 @@ def test_invalid_utf8_is_left_alone_and_a_bom_is_read(agent_copy: Path) -> None:
     lib = Library.open(agent_copy)
     problem = next(p for p in lib.problems if p.path == "skills/latin1.json")
     assert problem.kind is ProblemKind.INVALID_UTF8 and "not valid UTF-8" in problem.message
-    with pytest.raises(NameTakenError, match="latin1.json"):
+    with pytest.raises(NameTakenError, match=r"latin1\.json"):
         lib.create("latin1", "s", "c")
     assert bad.read_bytes() == b'{"name": "latin1", "content": "caf\xe9"}'
     skill = lib.get("bom")

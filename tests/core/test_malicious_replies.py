@@ -28,7 +28,7 @@ from rockskills_gui.core.timestamps import Timestamp
 from tests.conftest import NOW_TEXT, tree_hashes
 
 NOW = Timestamp.parse(NOW_TEXT)
-C, G, O = DreamPass.CONSOLIDATE, DreamPass.GAP, DreamPass.OPTIMIZE
+C, G = DreamPass.CONSOLIDATE, DreamPass.GAP
 ALL_NAMES = ["a2a", "daily-standup", "legacy/fax-sender", "legacy/print-labels", "mcp", "mcp/calendar",
              "mcp/email", "mcp/weather", "memory", "patrol/proactive-actions", "plan-meeting",
              "recipes/cafe-menu", "research/summarize-article", "research/summarize-paper",

@@ -20,7 +20,13 @@ from rockskills_gui.core import frontmatter as fm
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.reply import parse_reply
 from rockskills_gui.core.names import InvalidNameError, name_error, validate_name
-from rockskills_gui.core.skill import Skill, SkillParseError, skill_from_bytes, skill_from_text, skill_to_bytes
+from rockskills_gui.core.skill import (
+    Skill,
+    SkillParseError,
+    skill_from_bytes,
+    skill_from_text,
+    skill_to_bytes,
+)
 from rockskills_gui.core.stores.rockbot import Layout
 from rockskills_gui.core.timestamps import Timestamp, TimestampError
 
@@ -189,5 +195,6 @@ def _plain(value):
 @EXAMPLES
 def test_the_fast_property_reader_agrees_with_the_pair_reader(pairs: list) -> None:
     text = "{" + ",".join(f"{json.dumps(k)}:{json.dumps(v)}" for k, v in pairs) + "}"
-    slow = {k: _plain(v) for k, v in dotnet_json.case_insensitive_props(dotnet_json.loads_pairs(text)).items()}
+    pairs_props = dotnet_json.case_insensitive_props(dotnet_json.loads_pairs(text))
+    slow = {k: _plain(v) for k, v in pairs_props.items()}
     assert {k: _plain(v) for k, v in dotnet_json.loads_props(text).items()} == slow

@@ -113,4 +113,7 @@ def test_known_keys_lists_what_this_run_saw() -> None:
     assert keys.known_keys() == []
     keys.get(URL)
     keys.set("http://other/v1", "sk-typed-now")
-    assert set(keys.known_keys()) == {"sk-from-last-run", "sk-typed-now"}
+    assert keys.mark_secret(" sk-only-this-run ") == "sk-only-this-run"
+    assert set(keys.known_keys()) == {"sk-from-last-run", "sk-typed-now", "sk-only-this-run"}
+    assert backend.store == {(SERVICE, URL): "sk-from-last-run",
+                             (SERVICE, "http://other/v1"): "sk-typed-now"}  # marking stores nothing

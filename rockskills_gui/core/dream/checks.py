@@ -156,14 +156,14 @@ def _check_content(proposal: Proposal, summary: str, content: str) -> None:
         proposal.add("huge-content", Severity.WARN,
                      f"the content has {len(content):,} characters: RockBot puts all of it into the "
                      "prompt of every turn that recalls this skill")
-    seen: set[str] = set()
-    for field, text in (("summary", summary), ("content", content[:HUGE_CONTENT_CHARS])):
+    seen: set[tuple[str, str]] = set()
+    for where, text in (("summary", summary), ("content", content[:HUGE_CONTENT_CHARS])):
         for line, kind, _severity, message in scan_text(text):
-            if (field, kind) in seen:
+            if (where, kind) in seen:
                 continue
-            seen.add((field, kind))
+            seen.add((where, kind))
             proposal.add("suspicious-content", Severity.WARN,
-                         f"{kind} in the {field} (line {line}): {message}")
+                         f"{kind} in the {where} (line {line}): {message}")
 
 
 def _check_name(proposal: Proposal, name: str, ctx: CheckContext) -> None:

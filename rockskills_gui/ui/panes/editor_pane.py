@@ -57,6 +57,11 @@ AGENT_NOTICE = (
 )
 
 
+
+def listed_names(library: Library) -> list[str]:
+    """Skill names in RockBot's List order: the see-also candidates (a loader preparer too)."""
+    return [s.name for s in library.listed()]
+
 class NoticeBar(QFrame):
     """A strip above the editor with an icon, a message and buttons."""
 
@@ -262,8 +267,11 @@ class EditorPane(QWidget):
         for buffer in list(self.buffers.values()):
             self._drop(buffer)
         self.current = None
-        self.watcher.watch(library.skills_dir if library is not None else None)
-        self._refresh_candidates()
+        folders = self.ctx.prepared.get("watch_folders")  # listed while the library loaded
+        self.watcher.watch(library.skills_dir if library is not None else None,
+                           folders if isinstance(folders, list) else None)
+        names = self.ctx.prepared.get("listed_names")
+        self._refresh_candidates(names if isinstance(names, list) else None)
         self.show_skill(self.ctx.current_skill)
 
     def show_skill(self, name: str) -> None:
@@ -360,9 +368,11 @@ class EditorPane(QWidget):
             "Your text is still here: Restore writes it back, Close lets it go.")
         self.deleted_bar.setVisible(buffer.deleted_on_disk)
 
-    def _refresh_candidates(self) -> None:
+    def _refresh_candidates(self, names: list[str] | None = None) -> None:
         lib = self.ctx.library
-        self.header.see_also.set_candidates([s.name for s in lib.listed()] if lib else [])
+        if names is None:
+            names = listed_names(lib) if lib else []
+        self.header.see_also.set_candidates(names)
 
     # ---------------------------------------------------------------- editing
 

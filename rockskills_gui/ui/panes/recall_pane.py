@@ -141,6 +141,20 @@ class _Built:
         self.text = text
 
 
+class PreparedRecall:
+    """The recall index and session index text of a library, built while it loaded."""
+
+    def __init__(self, recall: SkillRecall, index_text: str | None) -> None:
+        self.recall = recall
+        self.index_text = index_text
+
+
+def prepare_recall(library: Library) -> PreparedRecall:
+    """Build :class:`PreparedRecall` on the loader's worker thread (LibraryLoader.add_preparer)."""
+    skills = library.skills()
+    return PreparedRecall(SkillRecall(skills), session_index_text(skills))
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count:,} {word}{'' if count == 1 else 's'}"
 
@@ -460,7 +474,10 @@ class RecallPane(QWidget):
         if library is None:
             self.refresh()
             return
-        if len(library) <= SYNC_MAX_SKILLS:
+        prepared = self.ctx.prepared.get("recall")
+        if isinstance(prepared, PreparedRecall):  # built while the library loaded
+            self._install_recall(prepared.recall, _Built(prepared.index_text))
+        elif len(library) <= SYNC_MAX_SKILLS:
             self._install_recall(SkillRecall(library.skills()))
         else:
             skills, changes = library.skills(), self._changes

@@ -62,6 +62,7 @@ from rockskills_gui.core.stores.rockbot import USAGE_DIR
 from rockskills_gui.core.timestamps import Timestamp
 from rockskills_gui.core.tree import (
     Node,
+    SkillTree,
     TreeFilter,
     is_inside,
     last_used_by_name,
@@ -113,6 +114,11 @@ class _UsageJob(QRunnable):
         except OSError:
             result = {}
         self.signals.done.emit(self.ticket, result)
+
+
+def prepare_tree(library: Library) -> SkillTree:
+    """The tree of ``library``, built on the loader's worker thread (see LibraryLoader.add_preparer)."""
+    return SkillTree(library.skills())
 
 
 def _usage_bytes(agent_dir: Path) -> int:
@@ -487,7 +493,8 @@ class TreePane(QWidget):
 
     def _on_library_changed(self, library: Library | None) -> None:
         self._expanded.clear()
-        self.model.set_library(library)
+        tree = self.ctx.prepared.get("tree")
+        self.model.set_library(library, tree if isinstance(tree, SkillTree) else None)
         self.model.set_dirty(self.ctx.dirty_names)
         self._load_usage(library)
         self._update_count()
