@@ -19,6 +19,16 @@ EXPECTED = FIXTURES / "rockbot-agent-expected"
 NOW_TEXT = "2026-11-22T12:00:00+00:00"
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` run only when asked for: ``pytest -m slow`` (see README)."""
+    if "slow" in (config.getoption("markexpr", "") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow variant: run with -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
 def tree_hashes(root: Path) -> dict[str, str]:
     """sha256 of every file under root, by relative path."""
     return {

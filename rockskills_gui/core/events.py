@@ -7,7 +7,6 @@ sorts ascending (stable) and takes the *first* ``max``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -15,13 +14,12 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from rockskills_gui.core import dotnet_json
-from rockskills_gui.core.names import is_null_or_whitespace
+from rockskills_gui.core.names import is_dotnet_whitespace, is_null_or_whitespace
 from rockskills_gui.core.skill import decode_file_text
 from rockskills_gui.core.stores.rockbot import CONVERSATION_LOG, FEEDBACK_DIR, USAGE_DIR
 from rockskills_gui.core.timestamps import MIN_VALUE, Timestamp, TimestampError
 
 E = TypeVar("E")
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # File.ReadAllLines, not str.splitlines
 
 
 class SignalType(IntEnum):
@@ -145,8 +143,10 @@ def _read_lines(path: Path, shown: str, parse: Callable[[dict[str, Any]], E],
     except OSError as exc:
         log.malformed.append(MalformedLine(shown, 0, f"cannot read: {exc.strerror or exc}"))
         return
-    for number, line in enumerate(_LINE_BREAK.split(text), start=1):
-        if is_null_or_whitespace(line):
+    # File.ReadAllLines: \r\n, \r or \n end a line (not str.splitlines' longer list)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for number, line in enumerate(lines, start=1):
+        if not line or (is_dotnet_whitespace(line[0]) and is_null_or_whitespace(line)):
             continue
         try:
             props = dotnet_json.loads_props(line)

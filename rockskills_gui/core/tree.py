@@ -12,15 +12,14 @@ No Qt here.
 
 from __future__ import annotations
 
-import gc
 import itertools
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from rockskills_gui.core.changes import ChangeSet
+from rockskills_gui.core.gcpause import gc_paused
 from rockskills_gui.core.names import fold, leaf
 from rockskills_gui.core.problems import Problem
 from rockskills_gui.core.skill import Skill
@@ -32,20 +31,6 @@ SEP = "/"
 INCREMENTAL_LIMIT = 2000
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Hold the cyclic garbage collector during a burst of allocations.
-
-    With a 100,000-skill library the heap holds millions of objects; each full collection the
-    burst would trigger walks all of them (hundreds of ms). Reference counting still frees.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 class Node:

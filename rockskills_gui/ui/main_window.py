@@ -7,6 +7,7 @@ panes; it owns no library state itself (that is :class:`~rockskills_gui.ui.conte
 from __future__ import annotations
 
 import gc
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, QUrl, Signal
@@ -48,6 +49,10 @@ from rockskills_gui.ui.workers import LibraryLoader, Opener, demo_opener, path_o
 
 PANES = ("tree", "editor", "recall", "heatmap", "dream")
 FREEZE_FROM = 10_000  # skills from which a loaded library is moved out of the collector's way
+# Python threads hand the GIL over every 5 ms by default. The UI thread calls into Python a few
+# hundred times per layout or paint, each call waiting for a worker (reading a library, a usage
+# log) to hand it over: 5 ms each added up to stalls of a second. 0.5 ms keeps them short.
+SWITCH_INTERVAL_S = 0.0005
 
 
 def _plural(count: int, word: str) -> str:
@@ -77,6 +82,7 @@ class MainWindow(QMainWindow):
         self.ctx = ctx
         self.interactive = interactive
         self.loader = LibraryLoader(self)
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
         self.error_box: QMessageBox | None = None
         self.dream_wizard: DreamWizard | None = None
         self._close_confirmed = False  # the unsaved-edits prompt was answered

@@ -148,8 +148,9 @@ def ensure_library(base: Path, size: int, events: int) -> Path:
 # ---------------------------------------------------------------- one measurement (child process)
 
 
-def child(mode: str, agent: Path | None, cancel_after: float) -> dict[str, object]:
-    """Measure in this (fresh) process; ``mode`` is ``empty``, ``open`` or ``cancel``."""
+def child(mode: str, agent: Path | None, cancel_after: float, launched: float) -> dict[str, object]:
+    """Measure in this (fresh) process; ``mode`` is ``empty``, ``open`` or ``cancel``; ``launched``
+    is the parent's wall clock just before it started this process."""
     t_process = time.perf_counter()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEvent, QEventLoop, QObject, QTimer
@@ -192,6 +193,10 @@ def child(mode: str, agent: Path | None, cancel_after: float) -> dict[str, objec
             self.longest = max(self.longest, now - self.previous)
             self.previous = now
 
+        def reset(self) -> None:
+            self.previous = time.perf_counter()
+            self.longest = 0.0
+
     def wait_until(done: Callable[[], bool], timeout: float = 600.0) -> None:
         """Run the event loop (idle, as an app does, not spinning) until ``done()``."""
         loop = QEventLoop()
@@ -218,6 +223,7 @@ def child(mode: str, agent: Path | None, cancel_after: float) -> dict[str, objec
         window.show()
         wait_until(lambda: bool(watch.first))
         result["paint_ms"] = (watch.first - start) * 1000
+        result["launch_ms"] = (time.time() - (time.perf_counter() - watch.first) - launched) * 1000
         result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         return result
 
@@ -231,7 +237,10 @@ def child(mode: str, agent: Path | None, cancel_after: float) -> dict[str, objec
     window.recall_pane.indexReady.connect(lambda: moments.setdefault("recall", time.perf_counter()))
     pane.usageLoaded.connect(lambda: moments.setdefault("usage", time.perf_counter()))
     window.show()
-    window.open_path(agent)
+    window.open_path(agent)  # as the app does at start: show the window, start loading
+    wait_until(lambda: bool(watch.first))
+    result["first_frame_ms"] = (watch.first - start) * 1000
+    beat.reset()  # from the first frame on, every stall is the load's
     if mode == "cancel":
         wait_until(lambda: time.perf_counter() - start >= cancel_after)
         pressed = time.perf_counter()
@@ -255,6 +264,7 @@ def child(mode: str, agent: Path | None, cancel_after: float) -> dict[str, objec
     result.update({
         "skills": len(library),
         "tree_ms": (watch.first_with_rows - start) * 1000,
+        "launch_tree_ms": (time.time() - (time.perf_counter() - watch.first_with_rows) - launched) * 1000,
         "recall_ms": (moments["recall"] - start) * 1000,
         "full_ms": (max(moments["recall"], moments["usage"], watch.first_with_rows) - start) * 1000,
         "stall_ms": stall * 1000,
@@ -286,7 +296,8 @@ def child(mode: str, agent: Path | None, cancel_after: float) -> dict[str, objec
 
 def run_child(source: Path, mode: str, agent: Path | None, cancel_after: float = 0.0) -> dict:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(source)}
-    cmd = [sys.executable, str(HERE), "--child", mode, "--cancel-after", str(cancel_after)]
+    cmd = [sys.executable, str(HERE), "--child", mode, "--cancel-after", str(cancel_after),
+           "--launched", repr(time.time())]
     if agent is not None:
         cmd += ["--agent", str(agent)]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=str(source), check=False)
@@ -303,26 +314,34 @@ def report(source: Path, sizes: list[int], agents: dict[int, Path], repeat: int)
     """Measure with ``source`` and print its table; returns the target verdict lines."""
     empty_runs = [run_child(source, "empty", None) for _ in range(repeat)]
     empty_ms = best(empty_runs, "paint_ms")
-    rows = [("empty window", f"{empty_ms:,.0f}", "", "", "", f"{best(empty_runs, 'peak_mb'):,.0f}",
-             "", "", "")]
+    empty_launch = best(empty_runs, "launch_ms")
+    rows = [("empty window", f"{empty_launch:,.0f}", "", f"{empty_ms:,.0f}", "", "", "", "",
+             f"{best(empty_runs, 'peak_mb'):,.0f}", "", "", "")]
     verdicts: list[str] = []
     opened: dict[int, dict[str, float]] = {}
     for size in sizes:
         runs = [run_child(source, "open", agents[size]) for _ in range(repeat)]
-        m = {k: best(runs, k) for k in ("tree_ms", "recall_ms", "full_ms", "stall_ms", "peak_mb",
-                                        "progress_updates", "filter_ms", "recall_query_ms")}
+        m = {k: best(runs, k) for k in ("launch_tree_ms", "tree_ms", "first_frame_ms", "recall_ms",
+                                        "full_ms", "stall_ms", "peak_mb", "progress_updates",
+                                        "filter_ms", "recall_query_ms")}
         opened[size] = m
-        rows.append((f"{size:,} skills", f"{m['tree_ms']:,.0f}", f"{m['tree_ms'] / empty_ms:.1f}×",
-                     f"{m['recall_ms']:,.0f}", f"{m['full_ms']:,.0f}", f"{m['peak_mb']:,.0f}",
-                     f"{m['stall_ms']:,.0f}", f"{m['progress_updates']:,.0f}",
+        rows.append((f"{size:,} skills", f"{m['launch_tree_ms']:,.0f}",
+                     f"{m['launch_tree_ms'] / empty_launch:.1f}×", f"{m['tree_ms']:,.0f}",
+                     f"{m['tree_ms'] / empty_ms:.1f}×", f"{m['recall_ms']:,.0f}", f"{m['full_ms']:,.0f}",
+                     f"{m['first_frame_ms']:,.0f}", f"{m['peak_mb']:,.0f}", f"{m['stall_ms']:,.0f}",
+                     f"{m['progress_updates']:,.0f}",
                      f"{m['filter_ms']:,.0f} / {m['recall_query_ms']:,.1f}"))
-    header = ("library", "tree painted ms", "÷ empty", "recall ready ms", "fully loaded ms",
-              "peak MB", "longest stall ms", "progress updates", "filter / recall ms")
+    header = ("library", "launch→tree ms", "÷ empty", "window→tree ms", "÷ empty", "recall ready ms",
+              "fully loaded ms", "first frame ms", "peak MB", "longest stall ms", "progress updates",
+              "filter / recall ms")
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     print(f"\n== source: {source}")
     for row in [header, *rows]:
         print("  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in
                         enumerate(zip(row, widths, strict=True))))
+    print("launch→: from starting the process (interpreter, imports) to the paint; window→: from\n"
+          "constructing the main window; the others from constructing the window too. Stalls are\n"
+          "counted from the window's first frame on.")
     cancels = [s for s in sizes if s >= 10_000]
     for size in cancels:
         after = opened[size]["tree_ms"] / 4000  # a quarter of the way to the tree
@@ -331,9 +350,10 @@ def report(source: Path, sizes: list[int], agents: dict[int, Path], repeat: int)
               f"stopped after {c['stopped_ms']:.0f} ms, longest stall {c['stall_ms']:.0f} ms, "
               f"{c['progress_updates']} progress updates before cancel")
     if 10_000 in opened:
-        ratio = opened[10_000]["tree_ms"] / empty_ms
-        verdicts.append(f"10k tree painted ≤ {TARGET_RATIO_10K}× empty window: {ratio:.2f}× "
-                        f"{'OK' if ratio <= TARGET_RATIO_10K else 'MISSED'}")
+        for what, ratio in (("launch", opened[10_000]["launch_tree_ms"] / empty_launch),
+                            ("window", opened[10_000]["tree_ms"] / empty_ms)):
+            verdicts.append(f"10k tree painted ≤ {TARGET_RATIO_10K}× empty window ({what}): "
+                            f"{ratio:.2f}× {'OK' if ratio <= TARGET_RATIO_10K else 'MISSED'}")
     if 100_000 in opened:
         full = opened[100_000]["full_ms"] / 1000
         peak = opened[100_000]["peak_mb"]
@@ -360,9 +380,10 @@ def main() -> int:
     parser.add_argument("--child", choices=("empty", "open", "cancel"), help=argparse.SUPPRESS)
     parser.add_argument("--agent", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--cancel-after", type=float, default=0.0, help=argparse.SUPPRESS)
+    parser.add_argument("--launched", type=float, default=0.0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(child(args.child, args.agent, args.cancel_after)))
+        print(json.dumps(child(args.child, args.agent, args.cancel_after, args.launched)))
         return 0
     sizes = [int(s) for s in args.sizes.split(",") if s]
     agents = {size: ensure_library(args.dir, size, args.events) for size in sizes}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import os
 import pickle
 import selectors
@@ -10,12 +9,12 @@ import subprocess
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rockskills_gui.core import fileio
+from rockskills_gui.core.gcpause import gc_paused
 from rockskills_gui.core.names import fold, rockbot_name_error
 from rockskills_gui.core.problems import Problem, ProblemKind
 from rockskills_gui.core.skill import Skill, SkillParseError, decode_file_text, skill_from_text
@@ -373,16 +372,3 @@ def _read_in_processes(files: list[tuple[str, str]], prefix: str, count: int,
     finally:
         for worker in workers:
             worker.stop()
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Hold the cyclic garbage collector during a burst of allocations (reference counting still
-    frees): with a large library each full collection would walk millions of objects again."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

@@ -142,17 +142,18 @@ class _Built:
 
 
 class PreparedRecall:
-    """The recall index and session index text of a library, built while it loaded."""
+    """The recall index, session index text and skill names of a library, built while it loaded."""
 
-    def __init__(self, recall: SkillRecall, index_text: str | None) -> None:
+    def __init__(self, recall: SkillRecall, index_text: str | None, names: list[str]) -> None:
         self.recall = recall
         self.index_text = index_text
+        self.names = names
 
 
 def prepare_recall(library: Library) -> PreparedRecall:
     """Build :class:`PreparedRecall` on the loader's worker thread (LibraryLoader.add_preparer)."""
     skills = library.skills()
-    return PreparedRecall(SkillRecall(skills), session_index_text(skills))
+    return PreparedRecall(SkillRecall(skills), session_index_text(skills), library.names())
 
 
 def _plural(count: int, word: str) -> str:
@@ -469,12 +470,14 @@ class RecallPane(QWidget):
         self.edited = None
         self._ranker_stale = True
         self.pins = []
-        self.names_model.setStringList(library.names() if library is not None else [])
+        prepared = self.ctx.prepared.get("recall")
+        names = prepared.names if isinstance(prepared, PreparedRecall) else (
+            library.names() if library is not None else [])
+        self.names_model.setStringList(names)
         self.sets_panel.set_library(library.layout if library is not None else None, None)
         if library is None:
             self.refresh()
             return
-        prepared = self.ctx.prepared.get("recall")
         if isinstance(prepared, PreparedRecall):  # built while the library loaded
             self._install_recall(prepared.recall, _Built(prepared.index_text))
         elif len(library) <= SYNC_MAX_SKILLS:

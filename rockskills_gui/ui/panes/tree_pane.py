@@ -56,6 +56,7 @@ from PySide6.QtWidgets import (
 
 from rockskills_gui.core.changes import ChangeSet
 from rockskills_gui.core.events import read_usage
+from rockskills_gui.core.gcpause import gc_paused
 from rockskills_gui.core.library import Library
 from rockskills_gui.core.names import fold, name_error
 from rockskills_gui.core.stores.rockbot import USAGE_DIR
@@ -87,6 +88,7 @@ UNUSED_CHOICES = (7, 30, 90, 180, 365)
 EXPAND_ALL_LIMIT = 10_000  # rows a filter may show before folders stay collapsed
 DEBOUNCE_LARGE_MS = 180  # typing in a filter over a large library waits for a pause
 LARGE_LIBRARY = 5_000
+USAGE_START_DELAY_MS = 150
 SYNC_USAGE_BYTES = 2_000_000  # usage logs up to this size are read on the UI thread (~tens of ms)
 PILL_TEXT = {Badge.SPARSE: "sparse", Badge.NEVER_USED: "never used",
              Badge.SUMMARY_PENDING: "no summary"}
@@ -110,7 +112,8 @@ class _UsageJob(QRunnable):
 
     def run(self) -> None:
         try:
-            result: dict[str, Timestamp] = last_used_by_name(read_usage(self.agent_dir).events)
+            with gc_paused():  # 100,000 events must not trigger full collections of a big heap
+                result: dict[str, Timestamp] = last_used_by_name(read_usage(self.agent_dir).events)
         except OSError:
             result = {}
         self.signals.done.emit(self.ticket, result)
@@ -384,6 +387,7 @@ class TreePane(QWidget):
         self._usage_signals.done.connect(self._on_usage)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
+        self._pending_usage: _UsageJob | None = None  # started after the first paint
 
         self.model = SkillTreeModel(self)
         self.filter = QLineEdit(self)
@@ -401,6 +405,7 @@ class TreePane(QWidget):
         self._build_flag_menu()
 
         self.view = SkillTreeView(self)
+        self.model.is_expanded = self.view.isExpanded
         self.delegate = TreeDelegate(self.view)
         self.delegate.on_edit_text.append(self._on_inline_text)
         self.delegate.closeEditor.connect(lambda *_args: self._show_message(None))
@@ -509,6 +514,14 @@ class TreePane(QWidget):
         if _usage_bytes(library.agent_dir) <= SYNC_USAGE_BYTES:
             job.run()  # a few hundred kB: quicker than a round trip, and the first paint is right
         else:
+            # After the new tree's first paint: a Python worker started now would make each of
+            # the paint's calls into Python wait for the GIL (a 60-70 ms stall at 10,000 skills).
+            self._pending_usage = job
+            QTimer.singleShot(USAGE_START_DELAY_MS, self, self._start_pending_usage)
+
+    def _start_pending_usage(self) -> None:
+        job, self._pending_usage = self._pending_usage, None
+        if job is not None and job.ticket == self._usage_ticket:
             self._pool.start(job)
 
     def _on_usage(self, ticket: int, last_used: dict[str, Timestamp]) -> None:
@@ -518,7 +531,9 @@ class TreePane(QWidget):
         self.usageLoaded.emit()
 
     def wait_for_usage(self, msecs: int = 10_000) -> bool:
-        """Block until the usage reader is done (shutdown and tests)."""
+        """Block until the usage reader is done (shutdown and tests; a reader waiting for the
+        first paint is started now)."""
+        self._start_pending_usage()
         return self._pool.waitForDone(msecs)
 
     def _on_change_applied(self, change: ChangeSet) -> None:

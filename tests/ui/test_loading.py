@@ -1,0 +1,71 @@
+"""Opening a library: a real progress bar, a cancel that stops the scan, and the tree and recall
+index built on the loader's worker thread (the UI thread only installs them)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from rockskills_gui.core.library import Library
+from rockskills_gui.ui.context import AppContext
+from rockskills_gui.ui.main_window import MainWindow
+from rockskills_gui.ui.panes.recall_pane import PreparedRecall
+from rockskills_gui.ui.workers import LoadControl
+from tests.core.test_fileio_and_scan import make_library
+
+
+def new_window(qtbot) -> MainWindow:
+    window = MainWindow(AppContext(), interactive=False)
+    qtbot.addWidget(window)
+    window.show()
+    return window
+
+
+def test_the_progress_bar_counts_files_and_the_panes_get_what_was_built_off_the_ui_thread(
+        qtbot, tmp_path: Path) -> None:
+    agent = make_library(tmp_path, 2500)
+    window = new_window(qtbot)
+    seen: list[tuple[int, int]] = []
+    maxima: list[int] = []
+    window.loader.progress.connect(lambda done, total: (seen.append((done, total)),
+                                                        maxima.append(window.progress.maximum())))
+    with qtbot.waitSignal(window.loadFinished, timeout=30_000) as blocker:
+        window.open_path(agent)
+    assert blocker.args == [""]
+    assert seen and seen[-1] == (2502, 2502) and maxima[-1] == 2502
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    assert not window.progress.isVisible()
+    prepared = window.ctx.prepared
+    assert window.library_pane.model.tree is prepared["tree"]
+    recall = prepared["recall"]
+    assert isinstance(recall, PreparedRecall) and window.recall_pane.recall is recall.recall
+    assert prepared["listed_names"][:2] == ["group-0/skill-00000", "group-0/skill-00007"]
+    assert window.library_pane.model.tree.skill_count == 2500
+
+
+def test_cancel_stops_the_scan_itself(qtbot, tmp_path: Path) -> None:
+    agent = make_library(tmp_path, 6000)
+    window = new_window(qtbot)
+    reached: list[int] = []
+    started = threading.Event()
+
+    def opener(control: LoadControl) -> Library:
+        def progress(done: int, total: int) -> None:
+            reached.append(done)
+            control.progress(done, total)
+            if done:
+                started.set()
+                control.cancel_event.wait(5)  # hold the scan until the user has pressed Cancel
+        return Library.open(agent, progress=progress, cancel=control.cancelled)
+
+    window.loader.load(opener, "Opening a big library…")
+    qtbot.waitUntil(started.is_set, timeout=10_000)
+    with qtbot.waitSignal(window.loader.cancelled):
+        window.cancel_button.click()
+    assert window.loader.wait(10_000)
+    qtbot.wait(20)
+    assert window.ctx.library is None and not window.progress.isVisible()
+    assert max(reached) < 6002  # stopped at the next chunk of files, not at the end
+    with qtbot.waitSignal(window.loadFinished, timeout=30_000):
+        window.open_path(agent)  # and the next load works
+    assert window.ctx.library is not None and len(window.ctx.library) == 6000
