@@ -21,6 +21,7 @@ import errno
 import os
 import secrets
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -95,9 +96,23 @@ def temp_owner(name: str) -> int | None:
     return int(pid) if pid.isdigit() and len(rest) == 8 else None
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs on this machine (never signals it: on Windows os.kill ends it)."""
     if pid == os.getpid():
         return True
+    if sys.platform == "win32":
+        import ctypes
+
+        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
+        handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+        if not handle:
+            return ctypes.get_last_error() == 5  # ERROR_ACCESS_DENIED: it exists  # type: ignore[attr-defined]
+        code = ctypes.c_ulong()
+        try:
+            ok = kernel32.GetExitCodeProcess(handle, ctypes.byref(code))
+        finally:
+            kernel32.CloseHandle(handle)
+        return bool(ok) and code.value == 259  # STILL_ACTIVE
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -112,7 +127,7 @@ def stale_temp(path: Path, max_age_s: float = 3600.0) -> bool:
     for a name without a process id, it is older than ``max_age_s``."""
     pid = temp_owner(path.name)
     if pid is not None:
-        return not _alive(pid)
+        return not process_alive(pid)
     if not is_temp_name(path.name):
         return False
     try:

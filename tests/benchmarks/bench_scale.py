@@ -287,6 +287,16 @@ def child(mode: str, agent: Path | None, cancel_after: float, launched: float) -
         app.processEvents()
         ranked.append((time.perf_counter() - t0) * 1000)
     result["recall_query_ms"] = statistics.median(ranked)
+    # the heatmap tab: usage analysis of the 100,000 events over this library, on a worker
+    usage_pane = window.usage_pane
+    reports: list[float] = []
+    usage_pane.updated.connect(lambda: reports.append(time.perf_counter()))
+    beat.reset()
+    t0 = time.perf_counter()
+    window.show_pane("heatmap")
+    wait_until(lambda: bool(reports), timeout=300)
+    result["heatmap_ms"] = (reports[0] - t0) * 1000
+    result["heatmap_stall_ms"] = beat.longest * 1000
     window.close()
     return result
 
@@ -316,24 +326,26 @@ def report(source: Path, sizes: list[int], agents: dict[int, Path], repeat: int)
     empty_ms = best(empty_runs, "paint_ms")
     empty_launch = best(empty_runs, "launch_ms")
     rows = [("empty window", f"{empty_launch:,.0f}", "", f"{empty_ms:,.0f}", "", "", "", "",
-             f"{best(empty_runs, 'peak_mb'):,.0f}", "", "", "")]
+             f"{best(empty_runs, 'peak_mb'):,.0f}", "", "", "", "")]
     verdicts: list[str] = []
     opened: dict[int, dict[str, float]] = {}
     for size in sizes:
         runs = [run_child(source, "open", agents[size]) for _ in range(repeat)]
         m = {k: best(runs, k) for k in ("launch_tree_ms", "tree_ms", "first_frame_ms", "recall_ms",
                                         "full_ms", "stall_ms", "peak_mb", "progress_updates",
-                                        "filter_ms", "recall_query_ms")}
+                                        "filter_ms", "recall_query_ms", "heatmap_ms",
+                                        "heatmap_stall_ms")}
         opened[size] = m
         rows.append((f"{size:,} skills", f"{m['launch_tree_ms']:,.0f}",
                      f"{m['launch_tree_ms'] / empty_launch:.1f}×", f"{m['tree_ms']:,.0f}",
                      f"{m['tree_ms'] / empty_ms:.1f}×", f"{m['recall_ms']:,.0f}", f"{m['full_ms']:,.0f}",
                      f"{m['first_frame_ms']:,.0f}", f"{m['peak_mb']:,.0f}", f"{m['stall_ms']:,.0f}",
                      f"{m['progress_updates']:,.0f}",
-                     f"{m['filter_ms']:,.0f} / {m['recall_query_ms']:,.1f}"))
+                     f"{m['filter_ms']:,.0f} / {m['recall_query_ms']:,.1f}",
+                     f"{m['heatmap_ms']:,.0f} / {m['heatmap_stall_ms']:,.0f}"))
     header = ("library", "launch→tree ms", "÷ empty", "window→tree ms", "÷ empty", "recall ready ms",
               "fully loaded ms", "first frame ms", "peak MB", "longest stall ms", "progress updates",
-              "filter / recall ms")
+              "filter / recall ms", "heatmap ms / stall")
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     print(f"\n== source: {source}")
     for row in [header, *rows]:

@@ -201,3 +201,27 @@ def test_a_helper_that_cannot_start_is_replaced_by_reading_here(tmp_path: Path,
     monkeypatch.undo()
     seq = scan(layout, workers=1)
     assert [(x.path, x.raw) for x in par[0]] == [(x.path, x.raw) for x in seq[0]] and par[1] == seq[1]
+
+
+def test_journal_entries_of_the_older_layout_still_undo(agent_copy: Path) -> None:
+    """Entries written before blobs were packed into one file kept ``N.before``/``N.after``."""
+    import json
+
+    from rockskills_gui.core.dream.apply import apply_plan, undo_last
+    from tests.core.crash_server import consolidation
+
+    original = {p: p.read_bytes() for p in (agent_copy / "skills").rglob("*.json")}
+    lib = Library.open(agent_copy, clock=lambda: NOW)
+    plan = consolidation(lib)
+    apply_plan(lib, plan, plan.acceptable_ids())
+    (tx,) = journal.transactions(agent_copy)
+    data = json.loads((tx.folder / journal.JOURNAL_FILE).read_text())
+    for index, entry in enumerate(data["files"]):
+        for side in ("before", "after"):
+            if entry[side] is not None:
+                (tx.folder / f"{index}.{side}").write_bytes(tx.blob(entry[side]) or b"")
+                entry[side] = f"{index}.{side}"
+    (tx.folder / journal.BLOBS_FILE).unlink()
+    (tx.folder / journal.JOURNAL_FILE).write_text(json.dumps(data))
+    assert undo_last(Library.open(agent_copy)).change is not None
+    assert {p: p.read_bytes() for p in (agent_copy / "skills").rglob("*.json")} == original

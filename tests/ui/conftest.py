@@ -63,3 +63,13 @@ def window(qtbot, agent: Path) -> Iterator[MainWindow]:
     yield win
     win.loader.cancel()
     win.loader.wait()
+
+
+@pytest.fixture
+def no_quit_on_close(qapp) -> Iterator[None]:
+    """Closing the last visible window must not quit the session's application (after a quit,
+    queued signals stop arriving in later tests)."""
+    before = qapp.quitOnLastWindowClosed()
+    qapp.setQuitOnLastWindowClosed(False)
+    yield
+    qapp.setQuitOnLastWindowClosed(before)

@@ -20,7 +20,7 @@ KEY = "sk-crash-Ue7dX0pL2qNz"
 
 
 @pytest.fixture
-def reporter(qtbot) -> Iterator[CrashReporter]:
+def reporter(qtbot, no_quit_on_close: None) -> Iterator[CrashReporter]:
     secrets = [KEY]
     path = configure_logging(lambda: secrets)
     crash = CrashReporter(path, lambda: secrets)

@@ -100,7 +100,8 @@ def use_the_app(window: MainWindow, server: OpenAIServer, notes: dict[str, objec
         sys.excepthook(*sys.exc_info())
     notes["crash dialog"] = any(w.objectName() == "crashDialog" and w.isVisible()
                                 for w in QApplication.topLevelWidgets())
-    window.close()  # saves the window layout (ui.ini)
+    # app.main closes the window after the event loop ends, which saves its layout (ui.ini);
+    # closing it here would quit the application the way a user's last window does
 
 
 @pytest.mark.parametrize("keyring_kind", ["keyring", "memory"])

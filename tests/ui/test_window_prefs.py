@@ -45,7 +45,8 @@ def test_a_new_window_starts_with_the_saved_layout(qtbot, agent: Path) -> None:
     assert window.skill_pane.mode == "editor"
 
 
-def test_window_geometry_and_splitters_are_remembered(qtbot, agent: Path) -> None:
+def test_window_geometry_and_splitters_are_remembered(qtbot, agent: Path,
+                                                      no_quit_on_close: None) -> None:
     first = open_window(qtbot, agent)
     screen = first.screen().availableGeometry()  # restoring fits the window to the screen
     first.resize(min(1111, screen.width() - 40), min(777, screen.height() - 60))

@@ -456,13 +456,7 @@ def _remove_stale_temps_of(layout: Layout, path: Path) -> list[str]:
 
 
 def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # exists, owned by someone else
-    return True
+    return fileio.process_alive(pid)
 
 
 def _in_progress(tx: Transaction) -> bool:
@@ -471,13 +465,7 @@ def _in_progress(tx: Transaction) -> bool:
     pid = owner.get("pid")
     if not isinstance(pid, int) or pid == os.getpid() or owner.get("host") != socket.gethostname():
         return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # exists, owned by someone else
-    return True
+    return fileio.process_alive(pid)
 
 
 def recover_if_needed(layout: Layout) -> RecoveryReport | None:

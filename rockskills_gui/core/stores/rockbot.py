@@ -202,8 +202,8 @@ def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], 
     ``progress(done, total)`` is called after the folders were listed (done = 0) and as files are
     read; ``cancel()`` is checked as often and raises :class:`ScanCancelled` when true. Temp files
     seen on the way (``*.rsg-tmp``) are appended to ``temps``. From ``parallel_from`` files on, the
-    files are read by ``workers`` helper processes (default: one per CPU, at most
-    :data:`MAX_WORKERS`; see :func:`default_workers`), with the same result.
+    files are read by ``workers`` helper processes (default: :func:`default_workers`), with the
+    same result.
     """
     odd: list[tuple[str, str]] = []
     files = _walk(layout.skills_dir, temps, odd)
@@ -247,14 +247,21 @@ def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], 
 
 
 def default_workers() -> int:
-    """Helper processes for a large scan: ``ROCKSKILLS_SCAN_WORKERS``, else one per CPU (at most
-    :data:`MAX_WORKERS`); 1 (none) in a frozen app, whose executable is not a Python."""
+    """Helper processes for a large scan: ``ROCKSKILLS_SCAN_WORKERS``, else one per CPU but one
+    (at most :data:`MAX_WORKERS`) from 4 CPUs on, else none.
+
+    Measured (bench_scale.py, 100,000 skills): this process still lists the folders and builds
+    every skill object from the helpers' results (about half the work), so on 2 CPUs two helpers
+    plus this process were no faster than reading here (5.0-5.4 s against 4.2-5.1 s). None in a
+    frozen app either, whose executable is not a Python.
+    """
     configured = os.environ.get(WORKERS_ENV, "")
     if configured.isdigit():
         return max(1, int(configured))
     if getattr(sys, "frozen", False):
         return 1
-    return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
+    cpus = os.cpu_count() or 1
+    return min(cpus - 1, MAX_WORKERS) if cpus >= 4 else 1
 
 
 def _read_here(files: list[tuple[str, str]], prefix: str, progress: Progress | None,
