@@ -264,9 +264,10 @@ class SetupPage(QWizardPage):
     def api_key_for(self, base_url: str) -> str | None:
         """The typed key, else the saved one, else the environment's (memory only)."""
         typed = self.api_key.text().strip()
+        keys = self.wiz().ctx.keys
         if typed:
-            return typed
-        return self.wiz().ctx.keys.get(base_url) or os.environ.get(ENV_VAR) or None
+            return keys.mark_secret(typed)  # used for this run only, but redacted from logs too
+        return keys.get(base_url) or os.environ.get(ENV_VAR) or None
 
     # ---------------------------------------------------------------- QWizardPage
 
