@@ -214,7 +214,10 @@ def build_heatmap(stats: UsageStats, skills: Sequence[Skill], options: HeatmapOp
         events=[s.events for s in shown.skills], own=[int(x) for x in shown.own],
         together=together, values=values, levels=levels, scale=scale,
         total_sessions=full.total_sessions, bands=arranged.bands, links=links,
-        note=arranged.note, hidden=len(full) - len(final))
+        note="; ".join(n for n in (
+            f"the {len(full):,} skills used in the most sessions (of {len(full) + full.omitted:,})"
+            if full.omitted else "", arranged.note) if n),
+        hidden=len(full) - len(final))
 
 
 def heatmap_csv(data: HeatmapData) -> str:

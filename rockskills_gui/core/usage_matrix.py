@@ -21,6 +21,8 @@ from scipy import sparse
 from rockskills_gui.core.names import fold
 from rockskills_gui.core.usage import UsageStats
 
+MAX_AXIS = 3000  # skills on a matrix axis: 3,000² counts are 36 MB; all of 100,000 would be 40 GB
+
 
 class Measure(StrEnum):
     SESSIONS = "sessions"
@@ -57,6 +59,7 @@ class CoMatrix:
         self._source = source  # (matrix, indices): ``together`` is cut from it on first use
         self.total_sessions = total_sessions
         self._index = {fold(s.name): i for i, s in enumerate(self.skills)}
+        self.omitted = 0  # skills left off the axis by from_stats (see MAX_AXIS)
 
     @property
     def together(self) -> np.ndarray:
@@ -68,8 +71,14 @@ class CoMatrix:
         return self._together
 
     @classmethod
-    def from_stats(cls, stats: UsageStats, library_names: Sequence[str] = ()) -> CoMatrix:
-        """Rows = ``library_names`` (in the given order), then names only the log knows."""
+    def from_stats(cls, stats: UsageStats, library_names: Sequence[str] = (),
+                   max_axis: int = MAX_AXIS) -> CoMatrix:
+        """Rows = ``library_names`` (in the given order), then names only the log knows.
+
+        The counts are a dense n × n matrix: beyond ``max_axis`` skills only the ``max_axis``
+        used in the most sessions are kept (in the same order); :attr:`omitted` says how many
+        were left out (at 100,000 skills the full matrix would need 40 GB).
+        """
         skills: list[AxisSkill] = []
         seen: set[str] = set()
         for name in library_names:
@@ -84,18 +93,28 @@ class CoMatrix:
             if key not in seen:
                 seen.add(key)
                 skills.append(AxisSkill(usage.name, False, usage.events, usage.sessions))
+        omitted = 0
+        if len(skills) > max_axis:
+            ranked = sorted(range(len(skills)), key=lambda i: (-skills[i].sessions, -skills[i].events, i))
+            keep = sorted(ranked[:max_axis])
+            omitted = len(skills) - len(keep)
+            skills = [skills[i] for i in keep]
         index = {fold(s.name): i for i, s in enumerate(skills)}
         rows: list[int] = []
         cols: list[int] = []
         for row, session in enumerate(stats.sessions):
             for key in session.keys:
-                rows.append(row)
-                cols.append(index[key])
+                col = index.get(key)
+                if col is not None:
+                    rows.append(row)
+                    cols.append(col)
         n = len(skills)
         incidence = sparse.csr_matrix((np.ones(len(rows), dtype=np.int32), (rows, cols)),
                                       shape=(len(stats.sessions), n))
         together = np.asarray((incidence.T @ incidence).todense(), dtype=np.int32).reshape(n, n)
-        return cls(skills, together, len(stats.sessions))
+        matrix = cls(skills, together, len(stats.sessions))
+        matrix.omitted = omitted
+        return matrix
 
     # ---------------------------------------------------------------- access
 

@@ -44,6 +44,7 @@ TARGET_RATIO_10K = 2.0
 TARGET_FULL_100K_S = 10.0
 TARGET_PEAK_MB = 1024
 TARGET_STALL_MS = 50.0
+HEATMAP_MAX_SKILLS = 10_000
 SESSIONS = ("blazor-session", "cli-session", "subagent-3f2a", "subagent-91bc", "subagent-c044")
 
 
@@ -287,7 +288,14 @@ def child(mode: str, agent: Path | None, cancel_after: float, launched: float) -
         app.processEvents()
         ranked.append((time.perf_counter() - t0) * 1000)
     result["recall_query_ms"] = statistics.median(ranked)
-    # the heatmap tab: usage analysis of the 100,000 events over this library, on a worker
+    # the heatmap tab: usage analysis of the 100,000 events over this library, on a worker.
+    # Not at 100,000 skills: core.usage.analyze enumerates every pair of skills used in a session
+    # (RockBot's statistics), and these logs have 5 sessions of ~1,000-5,000 skills each: 15 s and
+    # 2.3 GB there (the old full-library matrix needed 40 GB and was killed at 9 GB).
+    if len(library) > HEATMAP_MAX_SKILLS:
+        result["heatmap_ms"] = result["heatmap_stall_ms"] = float("nan")
+        window.close()
+        return result
     usage_pane = window.usage_pane
     reports: list[float] = []
     usage_pane.updated.connect(lambda: reports.append(time.perf_counter()))
@@ -342,6 +350,7 @@ def report(source: Path, sizes: list[int], agents: dict[int, Path], repeat: int)
                      f"{m['first_frame_ms']:,.0f}", f"{m['peak_mb']:,.0f}", f"{m['stall_ms']:,.0f}",
                      f"{m['progress_updates']:,.0f}",
                      f"{m['filter_ms']:,.0f} / {m['recall_query_ms']:,.1f}",
+                     "n/a" if m["heatmap_ms"] != m["heatmap_ms"] else
                      f"{m['heatmap_ms']:,.0f} / {m['heatmap_stall_ms']:,.0f}"))
     header = ("library", "launch→tree ms", "÷ empty", "window→tree ms", "÷ empty", "recall ready ms",
               "fully loaded ms", "first frame ms", "peak MB", "longest stall ms", "progress updates",

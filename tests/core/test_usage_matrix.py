@@ -203,3 +203,20 @@ def test_heatmap_csv_holds_the_shown_values() -> None:
     counts = build_heatmap(sessions(*SMALL), [skill("a"), skill("b"), skill("c")],
                            HeatmapOptions(min_count=2))
     assert list(csv.reader(io.StringIO(heatmap_csv(counts))))[1:] == [["a", "3", "2"], ["b", "2", "2"]]
+
+
+def test_a_huge_library_keeps_the_most_used_skills_on_the_axis() -> None:
+    """A dense n × n matrix over 100,000 skills would need 40 GB: the axis is capped."""
+    from rockskills_gui.core.usage_matrix import MAX_AXIS
+
+    names = [f"skill-{i:05d}" for i in range(MAX_AXIS + 500)]
+    stats = sessions(*SMALL)
+    matrix = CoMatrix.from_stats(stats, names + ["a", "b", "c"], max_axis=MAX_AXIS)
+    assert len(matrix) == MAX_AXIS and matrix.omitted == 503
+    used = [matrix.index(n) for n in ("a", "b", "c")]
+    assert all(i is not None for i in used)
+    full = CoMatrix.from_stats(stats, ["a", "b", "c"])
+    for x in ("a", "b", "c"):
+        for y in ("a", "b", "c"):
+            assert matrix.together[matrix.index(x), matrix.index(y)] == \
+                full.together[full.index(x), full.index(y)]
