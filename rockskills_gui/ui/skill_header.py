@@ -169,6 +169,9 @@ class Chip(QFrame):
             self.activated.emit(self.name)
 
 
+LAZY_CANDIDATES_FROM = 5_000  # see-also candidates installed on first focus beyond this
+
+
 class SeeAlsoEditor(QWidget):
     """Chips for the see-also names plus a field (with autocomplete) to add one.
 
@@ -186,6 +189,7 @@ class SeeAlsoEditor(QWidget):
         self.names: list[str] = []
         self.chips: list[Chip] = []
         self._exists: Callable[[str], bool] = lambda _name: True
+        self._pending_candidates: list[str] | None = None  # see set_candidates
         self.flow = FlowLayout(self)
         self.input = QLineEdit(self)
         self.input.setObjectName("seeAlsoInput")
@@ -208,6 +212,12 @@ class SeeAlsoEditor(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
 
     def set_candidates(self, names: Sequence[str]) -> None:
+        """The names the field completes; a long list is handed to the completer only when the
+        field is first focused (100,000 names take 50-70 ms to install: not while a library opens)."""
+        if len(names) > LAZY_CANDIDATES_FROM and not self.input.hasFocus():
+            self._pending_candidates = list(names)
+            return
+        self._pending_candidates = None
         self.completion_model.setStringList(list(names))
 
     def set_names(self, names: Sequence[str], exists: Callable[[str], bool]) -> None:
@@ -253,6 +263,9 @@ class SeeAlsoEditor(QWidget):
         self.add(self.input.text())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.input and event.type() == QEvent.Type.FocusIn \
+                and self._pending_candidates is not None:
+            self.set_candidates(self._pending_candidates)
         if watched is self.input and isinstance(event, QKeyEvent) \
                 and event.type() == QEvent.Type.KeyPress \
                 and event.key() == Qt.Key.Key_Backspace and not self.input.text() and self.names:

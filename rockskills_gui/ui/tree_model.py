@@ -214,15 +214,19 @@ class SkillTreeModel(QAbstractItemModel):
         """Badges anywhere may differ: one dataChanged per shown folder's rows."""
         root = self.tree.root
         expanded = self.is_expanded
-        for node in [root, *(n for n in self.tree.by_uid.values() if n.children and n is not root)]:
+        stack = [root]
+        while stack:  # the root and the shown folders only (see is_expanded)
+            node = stack.pop()
             parent = QModelIndex() if node is root else self.index_of(node)
-            if node is not root and (not parent.isValid() or (expanded is not None
-                                                              and not expanded(parent))):
+            if node is not root and not parent.isValid():
                 continue
             rows = self.rowCount(parent)
             if rows:
                 self.dataChanged.emit(self.index(0, 0, parent), self.index(rows - 1, 0, parent),
                                       roles)
+            for child in self._children(node):
+                if child.children and (expanded is None or expanded(self.index_of(child))):
+                    stack.append(child)
 
     # ---------------------------------------------------------------- the tree's listener
 

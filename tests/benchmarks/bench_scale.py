@@ -2,6 +2,7 @@
 
 Run:  QT_QPA_PLATFORM=offscreen .venv/bin/python tests/benchmarks/bench_scale.py
       [--sizes 1000,10000,100000] [--events 100000] [--dir DIR] [--source TREE ...] [--repeat N]
+      [--heatmap]
 
 Not a pytest module. Generates (once, kept under ``--dir``) agent directories with realistic
 skills (prefixed names such as ``mcp/<server>/<verb>-<noun>``, sentence-like summaries, Markdown
@@ -288,11 +289,12 @@ def child(mode: str, agent: Path | None, cancel_after: float, launched: float) -
         app.processEvents()
         ranked.append((time.perf_counter() - t0) * 1000)
     result["recall_query_ms"] = statistics.median(ranked)
-    # the heatmap tab: usage analysis of the 100,000 events over this library, on a worker.
-    # Not at 100,000 skills: core.usage.analyze enumerates every pair of skills used in a session
-    # (RockBot's statistics), and these logs have 5 sessions of ~1,000-5,000 skills each: 15 s and
-    # 2.3 GB there (the old full-library matrix needed 40 GB and was killed at 9 GB).
-    if len(library) > HEATMAP_MAX_SKILLS:
+    # The heatmap tab (with --heatmap, up to 10,000 skills): usage analysis of the 100,000 events
+    # on a worker. core.usage.analyze enumerates every pair of skills used in a session (RockBot's
+    # statistics) and these logs have 5 sessions of 1,000-5,000 skills each: minutes and many GB
+    # (10.1 s at 1,000 skills, 267 s at 10,000 before this issue; 100,000: 15 s and 2.3 GB for the
+    # analysis alone, and the old full-library matrix needed 40 GB).
+    if not os.environ.get("BENCH_HEATMAP") or len(library) > HEATMAP_MAX_SKILLS:
         result["heatmap_ms"] = result["heatmap_stall_ms"] = float("nan")
         window.close()
         return result
@@ -398,6 +400,8 @@ def main() -> int:
     parser.add_argument("--source", type=Path, action="append",
                         help="source tree(s) to measure (default: this checkout)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per measurement (median)")
+    parser.add_argument("--heatmap", action="store_true",
+                        help="also time the heatmap tab (up to 10,000 skills; slow, see the code)")
     parser.add_argument("--child", choices=("empty", "open", "cancel"), help=argparse.SUPPRESS)
     parser.add_argument("--agent", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--cancel-after", type=float, default=0.0, help=argparse.SUPPRESS)
@@ -406,6 +410,8 @@ def main() -> int:
     if args.child:
         print(json.dumps(child(args.child, args.agent, args.cancel_after, args.launched)))
         return 0
+    if args.heatmap:
+        os.environ["BENCH_HEATMAP"] = "1"
     sizes = [int(s) for s in args.sizes.split(",") if s]
     agents = {size: ensure_library(args.dir, size, args.events) for size in sizes}
     print(f"CPUs: {os.cpu_count()}, load average {os.getloadavg()[0]:.1f} at start")

@@ -58,6 +58,8 @@ AGENT_NOTICE = (
 
 
 
+DEFER_FROM = 5_000  # skills from which watching and see-also candidates wait for the next event
+
 def listed_names(library: Library) -> list[str]:
     """Skill names in RockBot's List order: the see-also candidates (a loader preparer too)."""
     return [s.name for s in library.listed()]
@@ -268,10 +270,21 @@ class EditorPane(QWidget):
             self._drop(buffer)
         self.current = None
         folders = self.ctx.prepared.get("watch_folders")  # listed while the library loaded
-        self.watcher.watch(library.skills_dir if library is not None else None,
-                           folders if isinstance(folders, list) else None)
         names = self.ctx.prepared.get("listed_names")
-        self._refresh_candidates(names if isinstance(names, list) else None)
+
+        def watch_and_list() -> None:
+            if self.ctx.library is not library:
+                return  # another library arrived meanwhile
+            self.watcher.watch(library.skills_dir if library is not None else None,
+                               folders if isinstance(folders, list) else None)
+            self._refresh_candidates(names if isinstance(names, list) else None)
+
+        if library is not None and len(library) >= DEFER_FROM:
+            # A big library's watches and see-also candidates take 50 ms: after the other
+            # panes have shown it, as an event of their own (the UI never stalls that long).
+            QTimer.singleShot(0, self, watch_and_list)
+        else:
+            watch_and_list()
         self.show_skill(self.ctx.current_skill)
 
     def show_skill(self, name: str) -> None:
