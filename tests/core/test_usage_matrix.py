@@ -211,7 +211,7 @@ def test_a_huge_library_keeps_the_most_used_skills_on_the_axis() -> None:
 
     names = [f"skill-{i:05d}" for i in range(MAX_AXIS + 500)]
     stats = sessions(*SMALL)
-    matrix = CoMatrix.from_stats(stats, names + ["a", "b", "c"], max_axis=MAX_AXIS)
+    matrix = CoMatrix.from_stats(stats, [*names, "a", "b", "c"], max_axis=MAX_AXIS)
     assert len(matrix) == MAX_AXIS and matrix.omitted == 503
     used = [matrix.index(n) for n in ("a", "b", "c")]
     assert all(i is not None for i in used)
