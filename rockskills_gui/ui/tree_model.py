@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 
 from PySide6.QtCore import (
@@ -113,10 +113,10 @@ class SkillTreeModel(QAbstractItemModel):
         self._rows: dict[int, int] = {}
         self._dirty: set[str] = set()
         self._last_used: Mapping[str, Timestamp] = {}
-        # Set by the view's owner: whether a folder's rows are shown. Badge updates skip collapsed
-        # folders (their rows are asked for afresh when expanded): at 100,000 skills, one
-        # dataChanged per folder took 0.3 s of the UI thread.
-        self.is_expanded: Callable[[QModelIndex], bool] | None = None
+        # Kept by the view's owner: the uids of the folders the view has expanded (None: unknown).
+        # Badge updates skip collapsed folders (their rows are asked for afresh when expanded):
+        # at 100,000 skills, one dataChanged per folder took 0.3 s of the UI thread.
+        self.expanded_uids: set[int] | None = None
 
     # ---------------------------------------------------------------- feeding
 
@@ -213,10 +213,12 @@ class SkillTreeModel(QAbstractItemModel):
     def _all_data_changed(self, roles: list[int]) -> None:
         """Badges anywhere may differ: one dataChanged per shown folder's rows."""
         root = self.tree.root
-        expanded = self.is_expanded
-        stack = [root]
-        while stack:  # the root and the shown folders only (see is_expanded)
-            node = stack.pop()
+        if self.expanded_uids is None:
+            folders = (n for n in self.tree.by_uid.values() if n.children and n is not root)
+        else:  # only what the view shows (see expanded_uids)
+            folders = (n for n in map(self.tree.by_uid.get, list(self.expanded_uids))
+                       if n is not None and n.children and n is not root)
+        for node in [root, *folders]:
             parent = QModelIndex() if node is root else self.index_of(node)
             if node is not root and not parent.isValid():
                 continue
@@ -224,9 +226,6 @@ class SkillTreeModel(QAbstractItemModel):
             if rows:
                 self.dataChanged.emit(self.index(0, 0, parent), self.index(rows - 1, 0, parent),
                                       roles)
-            for child in self._children(node):
-                if child.children and (expanded is None or expanded(self.index_of(child))):
-                    stack.append(child)
 
     # ---------------------------------------------------------------- the tree's listener
 

@@ -35,6 +35,7 @@ from rockskills_gui.core.skill import Skill, skill_from_bytes, skill_to_bytes
 from rockskills_gui.core.timestamps import Timestamp
 
 STARTERS = ("a2a", "mcp", "web", "scripts", "memory", "scheduling", "subagent", "skills")
+HOT = ("mcp/email", "write-report", "plan-meeting", "daily-standup")  # the test edits these often
 SESSION = "cli-session"
 
 
@@ -158,11 +159,13 @@ class FakeAgent:
         try:
             while not stop_file.exists() and ops < max_ops:
                 names = sorted(s.name for s in self.cache.values())
+                if self.rng.random() < 0.4:
+                    names = [n for n in names if n in HOT] or names
                 roll = self.rng.random()
                 if roll < 0.35 and names:
                     self.get_skill(self.rng.choice(names))
                 elif roll < 0.65:
-                    pool = names if names and self.rng.random() < 0.6 else []
+                    pool = names if names and self.rng.random() < 0.8 else []
                     self.save_skill(self.rng.choice(pool) if pool
                                     else f"agent/learned-{self.rng.randrange(40)}")
                 elif roll < 0.75 and names:

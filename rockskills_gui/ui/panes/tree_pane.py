@@ -405,7 +405,11 @@ class TreePane(QWidget):
         self._build_flag_menu()
 
         self.view = SkillTreeView(self)
-        self.model.is_expanded = self.view.isExpanded
+        expanded_uids: set[int] = set()  # what the view shows, for the model's badge updates
+        self.model.expanded_uids = expanded_uids
+        self.view.expanded.connect(lambda index: expanded_uids.add(index.internalId()))
+        self.view.collapsed.connect(lambda index: expanded_uids.discard(index.internalId()))
+        self.model.modelReset.connect(expanded_uids.clear)
         self.delegate = TreeDelegate(self.view)
         self.delegate.on_edit_text.append(self._on_inline_text)
         self.delegate.closeEditor.connect(lambda *_args: self._show_message(None))
