@@ -110,3 +110,33 @@ class History:
 
     def redo_label(self) -> str | None:
         return self.redo_stack[-1].label if self.redo_stack else None
+
+
+class UndoRedo:
+    """Undo/redo over ``self.history`` for a library whose ``_apply(change, record)`` writes changes."""
+
+    history: History
+
+    def _apply(self, change: ChangeSet, record: bool) -> ChangeSet:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def undo(self) -> ChangeSet | None:
+        """Undo the last operation (refused with ConflictError if its files changed since)."""
+        if not self.history.undo_stack:
+            return None
+        applied = self._apply(self.history.undo_stack[-1].inverse(), record=False)
+        self.history.redo_stack.append(self.history.undo_stack.pop())
+        return applied
+
+    def redo(self) -> ChangeSet | None:
+        """Apply the last undone operation again."""
+        if not self.history.redo_stack:
+            return None
+        applied = self._apply(self.history.redo_stack[-1], record=False)
+        self.history.undo_stack.append(self.history.redo_stack.pop())
+        return applied
+
+
+def rename_label(pairs: tuple[tuple[str, str], ...]) -> str:
+    """The undo label of a rename or move."""
+    return "Rename '{}' to '{}'".format(*pairs[0]) if len(pairs) == 1 else f"Move {len(pairs)} skills"

@@ -20,6 +20,8 @@ from rockskills_gui.core.changes import (
     FileChange,
     History,
     LibraryError,
+    UndoRedo,
+    rename_label,
 )
 from rockskills_gui.core.dream import journal
 from rockskills_gui.core.dream.journal import RecoveryReport, recover_if_needed
@@ -68,7 +70,7 @@ class Reference:
     target: str
 
 
-class Library:
+class Library(UndoRedo):
     """A RockBot agent directory's skills, problems and change history."""
 
     format = "rockbot"  # the skill format (core.formats; SkillMdLibrary holds the others)
@@ -416,30 +418,13 @@ class Library:
             if change.before is None and change.after is None:
                 del writes[path]
         pairs = tuple((e.skill.name, new) for e, new in moves.values())
-        label = ("Rename '{}' to '{}'".format(*pairs[0]) if len(pairs) == 1
-                 else f"Move {len(pairs)} skills")
+        label = rename_label(pairs)
         change = ChangeSet(label=label, files=tuple(writes.values()), renamed=pairs,
                            links_rewritten=tuple(rewritten))
         return self._apply(change, record=True)
 
     # ---------------------------------------------------------------- undo / redo
 
-    def undo(self) -> ChangeSet | None:
-        """Undo the last operation (refused with ConflictError if its files changed since)."""
-        if not self.history.undo_stack:
-            return None
-        change = self.history.undo_stack[-1]
-        applied = self._apply(change.inverse(), record=False)
-        self.history.redo_stack.append(self.history.undo_stack.pop())
-        return applied
-
-    def redo(self) -> ChangeSet | None:
-        if not self.history.redo_stack:
-            return None
-        change = self.history.redo_stack[-1]
-        applied = self._apply(change, record=False)
-        self.history.undo_stack.append(self.history.redo_stack.pop())
-        return applied
 
     # ---------------------------------------------------------------- the one writer
 

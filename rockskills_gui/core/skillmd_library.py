@@ -26,6 +26,8 @@ from rockskills_gui.core.changes import (
     FileChange,
     History,
     LibraryError,
+    UndoRedo,
+    rename_label,
 )
 from rockskills_gui.core.names import fold, sort_key
 from rockskills_gui.core.problems import Problem
@@ -105,7 +107,7 @@ class _State:
     problems: list[Problem] = field(default_factory=list)
 
 
-class SkillMdLibrary:
+class SkillMdLibrary(UndoRedo):
     """A folder of SKILL.md skills under one profile (see module doc)."""
 
     def __init__(self, base: Path, roots: list[Root], profile: Profile, format_id: str,
@@ -351,27 +353,13 @@ class SkillMdLibrary:
             if change.before == change.after:
                 del writes[path]
         pairs = tuple((e.skill.name, n) for e, n in moves.values())
-        label = ("Rename '{}' to '{}'".format(*pairs[0]) if len(pairs) == 1
-                 else f"Move {len(pairs)} skills")
+        label = rename_label(pairs)
         change = ChangeSet(label=label, files=tuple(writes.values()), renamed=pairs,
                            links_rewritten=tuple(rewritten))
         return self._apply(change, record=True)
 
     # ---------------------------------------------------------------- undo / redo
 
-    def undo(self) -> ChangeSet | None:
-        if not self.history.undo_stack:
-            return None
-        applied = self._apply(self.history.undo_stack[-1].inverse(), record=False)
-        self.history.redo_stack.append(self.history.undo_stack.pop())
-        return applied
-
-    def redo(self) -> ChangeSet | None:
-        if not self.history.redo_stack:
-            return None
-        applied = self._apply(self.history.redo_stack[-1], record=False)
-        self.history.undo_stack.append(self.history.redo_stack.pop())
-        return applied
 
     # ---------------------------------------------------------------- the one writer
 
