@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from rockskills_gui.core import fileio
+from rockskills_gui.core import change_writer, fileio
 from rockskills_gui.core.changes import (
     ChangeSet,
     ConflictError,
@@ -23,7 +23,6 @@ from rockskills_gui.core.changes import (
     UndoRedo,
     rename_label,
 )
-from rockskills_gui.core.dream import journal
 from rockskills_gui.core.dream.journal import RecoveryReport, recover_if_needed
 from rockskills_gui.core.names import InvalidNameError, fold, sort_key, validate_name
 from rockskills_gui.core.problems import Problem, ProblemKind
@@ -439,34 +438,13 @@ class Library(UndoRedo):
 
     def check_conflicts(self, change: ChangeSet) -> list[Path]:
         """Files whose disk bytes are not what ``change`` expects to replace."""
-        return [fc.path for fc in change.files if fileio.read_or_none(fc.path) != fc.before]
+        return change_writer.check_conflicts(change)
 
     def _apply(self, change: ChangeSet, record: bool,
                writer: Callable[[ChangeSet], object] | None = None) -> ChangeSet:
         if change.empty:
             return change
-        for fc in change.files:
-            journal.check_target(self.layout, fc.path)
-        try:
-            conflicts = self.check_conflicts(change)
-        except OSError as exc:
-            raise LibraryError(f"cannot read {exc.filename or ''}: {exc.strerror or exc}; "
-                               "nothing was written") from exc
-        if conflicts:
-            raise self._conflict(conflicts)
-        if writer is not None:
-            writer(change)
-        elif self._needs_journal(change):
-            journal.run(self.layout, change.files, "library", change.label)
-        else:
-            fc = change.files[0]
-            try:
-                fileio.replace_checked(fc.path, fc.before, fc.after, self.skills_dir)
-            except fileio.ChangedOnDisk as exc:
-                raise self._conflict([exc.path]) from exc
-            except OSError as exc:
-                raise LibraryError(f"could not write {exc.filename or fc.path}: "
-                                   f"{exc.strerror or exc}; nothing was written") from exc
+        change_writer.write_change(self.layout, change, self._conflict, writer)
         self._absorb(change)
         if record:
             self.history.push(change)
@@ -479,24 +457,6 @@ class Library(UndoRedo):
             f"{shown} changed on disk since it was read (a running agent may have written "
             "it); nothing was written. Reload the library to see the new version.",
         )
-
-    def _needs_journal(self, change: ChangeSet) -> bool:
-        """A single file rewritten or created in an existing folder is atomic on its own; anything
-        else (several files, a folder created or emptied) goes through the journal."""
-        if len(change.files) != 1:
-            return True
-        fc = change.files[0]
-        folder = fc.path.parent
-        if fc.after is not None:
-            return not folder.is_dir()
-        if folder == self.skills_dir:
-            return False
-        try:
-            with os.scandir(folder) as entries:
-                return not any(e.name != fc.path.name and not fileio.is_temp_name(e.name)
-                               for e in entries)
-        except OSError:
-            return True
 
     def _absorb(self, change: ChangeSet) -> None:
         """Update the in-memory index from the bytes just written.

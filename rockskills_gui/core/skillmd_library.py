@@ -13,12 +13,13 @@ rows matching a SKILL.md by name attach their scores to it, the others are read-
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core import fileio
+from rockskills_gui.core import change_writer, fileio
 from rockskills_gui.core.changes import (
     ChangeSet,
     ConflictError,
@@ -29,10 +30,12 @@ from rockskills_gui.core.changes import (
     UndoRedo,
     rename_label,
 )
+from rockskills_gui.core.dream.journal import RecoveryReport, recover_if_needed
 from rockskills_gui.core.names import fold, sort_key
 from rockskills_gui.core.problems import Problem
 from rockskills_gui.core.skill import Skill
 from rockskills_gui.core.stores import cortex
+from rockskills_gui.core.stores.rockbot import Layout
 from rockskills_gui.core.stores.skillmd import (
     SIDECAR_NAME,
     Profile,
@@ -123,7 +126,9 @@ class SkillMdLibrary(UndoRedo):
         self.history = History()
         self.layout = SkillMdLayout(base, roots[0].path)
         self._state = _State()
+        self.recovery: RecoveryReport | None = self._recover()  # what open finished of a crash
         self.reload()
+        self._remove_stale_temps()
 
     # ---------------------------------------------------------------- reading
 
@@ -358,56 +363,77 @@ class SkillMdLibrary(UndoRedo):
                            links_rewritten=tuple(rewritten))
         return self._apply(change, record=True)
 
-    # ---------------------------------------------------------------- undo / redo
-
-
     # ---------------------------------------------------------------- the one writer
 
     def check_conflicts(self, change: ChangeSet) -> list[Path]:
-        return [fc.path for fc in change.files if fileio.read_or_none(fc.path) != fc.before]
+        return change_writer.check_conflicts(change)
 
     def _root_of(self, path: Path) -> Path | None:
         return next((r.path for r in self.roots if r.path in path.parents), None)
 
+    def journal_layout(self, paths: Iterable[Path]) -> Layout:
+        """Where a change to ``paths`` is journaled and bounded: the skills root holding them all
+        (their common folder when they span roots); the journal lives in the opened folder, or
+        beside a root outside it (a user-scope root)."""
+        roots = []
+        for path in paths:
+            root = self._root_of(path)
+            if root is None:
+                raise LibraryError(f"refusing to write outside the skills folders: {path}")
+            roots.append(root)
+        folder = roots[0] if len(set(roots)) == 1 else Path(os.path.commonpath(roots))
+        home = self.base if folder == self.base or self.base in folder.parents else folder.parent
+        return Layout(home, folder)
+
+    def _homes(self) -> list[Layout]:
+        """One layout per journal folder this library's roots use (for recovery on open)."""
+        layouts: dict[Path, Layout] = {}
+        for root in self.roots:
+            layout = self.journal_layout([root.path / "x"])
+            layouts.setdefault(layout.agent_dir, layout)
+        return list(layouts.values())
+
+    def _recover(self) -> RecoveryReport | None:
+        """Finish changes a crash interrupted, and remove temp files a crashed writer left."""
+        report: RecoveryReport | None = None
+        for layout in self._homes():
+            found = recover_if_needed(layout)
+            if found is not None:
+                report = report or RecoveryReport()
+                for attr in ("completed", "rolled_back", "conflicts", "discarded", "removed_temps"):
+                    getattr(report, attr).extend(getattr(found, attr))
+        return report
+
+    def _remove_stale_temps(self) -> None:
+        temps = [Path(e.folder) / name for e in self.entries() if isinstance(e, SkillMdEntry)
+                 for name in _temp_names(e.folder)]
+        removed = fileio.remove_stale_temps(temps)
+        if removed:
+            self.recovery = self.recovery or RecoveryReport()
+            self.recovery.removed_temps.extend(self.layout.display_path(p) for p in removed)
+
     def _apply(self, change: ChangeSet, record: bool) -> ChangeSet:
         if change.empty:
             return change
-        for fc in change.files:
-            if self._root_of(fc.path) is None:
-                raise LibraryError(f"refusing to write outside the skills folders: {fc.path}")
-        try:
-            conflicts = self.check_conflicts(change)
-        except OSError as exc:
-            raise LibraryError(f"cannot read {exc.filename or ''}: {exc.strerror or exc}; "
-                               "nothing was written") from exc
-        if conflicts:
-            shown = ", ".join(self.layout.display_path(p) for p in conflicts)
-            raise ConflictError(conflicts, f"{shown} changed on disk since it was read; nothing was "
-                                           "written. Reload the library to see the new version.")
-        done: list[FileChange] = []
-        try:
-            for fc in change.files:
-                self._write(fc)
-                done.append(fc)
-        except OSError as exc:
-            for fc in reversed(done):
-                try:
-                    self._write(fc.inverse())
-                except OSError:
-                    pass
-            raise LibraryError(f"could not write {exc.filename or ''}: {exc.strerror or exc}; "
-                               "the operation was rolled back") from exc
+        layout = self.journal_layout(fc.path for fc in change.files)
+        change_writer.write_change(layout, change, self._conflict)
         self.reload()
         if record:
             self.history.push(change)
         return change
 
-    def _write(self, fc: FileChange) -> None:
-        if fc.after is None:
-            if fc.path.exists():
-                fileio.remove_file(fc.path, self._root_of(fc.path) or fc.path.parent)
-        else:
-            fileio.atomic_write(fc.path, fc.after)
+    def _conflict(self, paths: list[Path]) -> ConflictError:
+        shown = ", ".join(self.layout.display_path(p) for p in paths)
+        return ConflictError(paths, f"{shown} changed on disk since it was read; nothing was "
+                                    "written. Reload the library to see the new version.")
+
+
+def _temp_names(folder: Path) -> list[str]:
+    try:
+        with os.scandir(folder) as entries:
+            return [e.name for e in entries if fileio.is_temp_name(e.name)]
+    except OSError:
+        return []
 
 
 def _folder_files(entry: SkillMdEntry) -> list[Path]:

@@ -203,8 +203,9 @@ def prepare(layout: Layout, changes: Sequence[FileChange], kind: str, label: str
         os.fsync(pack.fileno())
     fileio.checkpoint()
     owner = {"pid": os.getpid(), "host": socket.gethostname()}
-    tx = Transaction(folder, tx_id, kind, label, TxState.PREPARED,
-                     datetime.now(UTC).isoformat(), files, {**(meta or {}), "owner": owner}, undoes,
+    where = {"skillsDir": layout.display_path(layout.skills_dir)}  # recovery's bounds (several roots)
+    tx = Transaction(folder, tx_id, kind, label, TxState.PREPARED, datetime.now(UTC).isoformat(),
+                     files, {**(meta or {}), **where, "owner": owner}, undoes,
                      created_dirs=_missing_dirs(layout, changes))
     tx.save()
     return tx
@@ -403,9 +404,11 @@ def recover(layout: Layout, policy: str = "complete") -> RecoveryReport:
     for temp in _journal_temps(agent_dir):
         with contextlib.suppress(OSError):
             temp.unlink()
+    home = layout
     for tx in transactions(agent_dir):
         if tx.state is not TxState.PREPARED or _in_progress(tx):
             continue
+        layout = _layout_of(tx, home)
         forward = policy == "complete"
         for entry in tx.files:
             report.removed_temps.extend(_remove_stale_temps_of(layout, agent_dir / entry.path))
@@ -441,6 +444,17 @@ def recover(layout: Layout, policy: str = "complete") -> RecoveryReport:
         if forward and tx.undoes:
             mark_undone(agent_dir, tx.undoes, tx.id)
     return report
+
+
+def _layout_of(tx: Transaction, home: Layout) -> Layout:
+    """The skills folder ``tx`` was written under (one journal can serve several SKILL.md roots)."""
+    rel = tx.meta.get("skillsDir")
+    if not isinstance(rel, str) or not rel or "\0" in rel:
+        return home
+    folder = Path(os.path.normpath(home.agent_dir / rel))
+    if folder == home.agent_dir or _is_inside(folder, home.agent_dir):
+        return Layout(home.agent_dir, folder)
+    return home
 
 
 def _remove_stale_temps_of(layout: Layout, path: Path) -> list[str]:

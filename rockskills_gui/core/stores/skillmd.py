@@ -28,7 +28,7 @@ from rockskills_gui.core.skill import Skill
 from rockskills_gui.core.timestamps import Timestamp
 
 SIDECAR_NAME = ".skillgui.json"
-SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".skillgui", ".hg", ".svn"})
+SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".skillgui", ".hg", ".svn", ".rockskills"})
 SEE_ALSO_KEY = "see-also"  # under ``metadata`` (the spec's extension point)
 
 
