@@ -33,7 +33,9 @@ from rockskills_gui.core.dream import journal
 from rockskills_gui.core.dream.apply import apply_plan, undo_last
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
+from rockskills_gui.core.formats import detect, open_library
 from rockskills_gui.core.library import Library
+from rockskills_gui.core.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.timestamps import Timestamp
 
 NOW = Timestamp.parse("2026-11-22T12:00:00+00:00")
@@ -46,8 +48,11 @@ def clock() -> Timestamp:
     return NOW
 
 
-def open_lib(work: Path) -> Library:
-    return Library.open(work, clock=clock)
+def open_lib(work: Path) -> Library | SkillMdLibrary:
+    """The RockBot agent (with the fixed clock), or a SKILL.md folder as its detected format."""
+    if detect(work).format == "rockbot":
+        return Library.open(work, clock=clock)
+    return open_library(work)
 
 
 def consolidation(lib: Library) -> Any:
@@ -60,8 +65,8 @@ def apply_all(lib: Library, plan: Any) -> object:
 
 
 # Each operation: setup (not armed; its result is the "before" state), then act (armed).
-Setup = Callable[[Library], Any]
-Act = Callable[[Library, Any], object]
+Setup = Callable[[Any], Any]
+Act = Callable[[Any, Any], object]
 
 
 def _noop(lib: Library) -> None:
@@ -84,7 +89,24 @@ OPS: dict[str, tuple[Setup, Act]] = {
                                  lib.undo()), lambda lib, _: lib.redo()),
     "dream-apply": (consolidation, apply_all),
     "dream-undo": (lambda lib: apply_all(lib, consolidation(lib)), lambda lib, _: undo_last(lib)),
+    # SKILL.md (Agent Skills) folder, see MD_SETUP: a skill is a folder with resources
+    "md-save": (_noop, lambda lib, _: lib.update("frontend-design", content="# Rewritten\n")),
+    "md-create": (_noop, lambda lib, _: lib.create("release-notes", "Write release notes.", "1. Go.\n")),
+    "md-rename-with-rewrite": (_noop, lambda lib, _: lib.rename("mcp-builder", "mcp-server-builder")),
+    "md-delete-many": (_noop, lambda lib, _: lib.delete_many(["mcp-builder", "theme-factory"])),
+    "md-undo-rename": (lambda lib: lib.rename("mcp-builder", "mcp-server-builder"),
+                       lambda lib, _: lib.undo()),
 }
+MD_RESOURCES = {"mcp-builder": ("scripts/check.py", "references/protocol.md")}
+
+
+def md_setup(folder: Path) -> None:
+    """Give a copied SKILL.md corpus what the md-* operations need: resources and a see-also."""
+    for skill, files in MD_RESOURCES.items():
+        for rel in files:
+            (folder / skill / rel).parent.mkdir(parents=True, exist_ok=True)
+            (folder / skill / rel).write_text(f"# {rel}\n", encoding="utf-8")
+    open_library(folder).update("skill-creator", see_also=["mcp-builder", "theme-factory"])
 
 
 def snapshot(agent: Path) -> dict[str, str]:

@@ -15,6 +15,7 @@ CI runs every checkpoint of every operation plus random-delay kills (about 280 t
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -28,12 +29,14 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import AGENT, REPO
+from tests.conftest import AGENT, REPO, SHARED
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="fork and SIGKILL are POSIX-only")
 
 OPS = ["save", "create-in-new-folder", "rename-with-rewrite", "move-folder", "delete-many",
        "delete-one", "undo-rename", "redo-delete", "dream-apply", "dream-undo"]
+MD_OPS = ["md-save", "md-create", "md-rename-with-rewrite", "md-delete-many", "md-undo-rename"]
+MD_CORPUS = SHARED / "corpora" / "anthropics-skills" / "skills"
 CHAIN = ["rename-with-rewrite", "save", "delete-many", "create-in-new-folder", "undo-rename"]
 Ask = Callable[..., dict[str, Any]]
 
@@ -44,6 +47,17 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(AGENT, dest)
     for path in [dest, *dest.rglob("*")]:
         path.chmod(path.stat().st_mode | 0o200)
+    return dest
+
+
+@pytest.fixture(scope="module")
+def md_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of a real SKILL.md corpus, with resources and a see-also added (crash_server.md_setup)."""
+    from tests.core.crash_server import md_setup
+
+    dest = tmp_path_factory.mktemp("crash-md") / "skills"
+    shutil.copytree(MD_CORPUS, dest)
+    md_setup(dest)
     return dest
 
 
@@ -76,8 +90,11 @@ def check(reply: dict[str, Any], allowed: set[str], what: str) -> None:
     assert reply["second_recovery"] == [], f"{what}: a second open still recovered something"
 
 
-@pytest.mark.parametrize("op", OPS)
-def test_a_kill_at_every_write_step_leaves_the_state_before_or_after(ask: Ask, op: str) -> None:
+@pytest.mark.parametrize("op", OPS + MD_OPS)
+def test_a_kill_at_every_write_step_leaves_the_state_before_or_after(ask: Ask, md_base: Path,
+                                                                      op: str) -> None:
+    if op in MD_OPS:
+        ask = functools.partial(ask, base=str(md_base), work=str(md_base.parent / "work"))
     states = ask(cmd="states", op=op)
     before, after, steps = states["before"], states["after"], states["steps"]
     assert before != after and steps > 0
