@@ -9,13 +9,14 @@ profiles, partly assumed: formats.md §A.1, §C.1), ``cortex`` (``.cortex/skills
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from rockskills_gui.core.library import Library
 from rockskills_gui.core.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.stores import cortex
-from rockskills_gui.core.stores.rockbot import SKILLS_DIR, NotALibraryError
+from rockskills_gui.core.stores.rockbot import SKILLS_DIR, NotALibraryError, Progress, ScanCancelled
 from rockskills_gui.core.stores.skillmd import PROFILES, SIDECAR_NAME, SKIP_DIRS, Profile, Root
 
 FORMATS = ("rockbot", "agentskills", "picobot", "carpenter", "cortex")
@@ -144,20 +145,30 @@ def _forced(path: Path, format: str) -> Detection:
 
 def open_library(path: Path | str, format: str | None = None,
                  include_user: bool = False,
-                 profile: Profile | None = None) -> Library | SkillMdLibrary:
+                 profile: Profile | None = None,
+                 progress: Progress | None = None,
+                 cancel: Callable[[], bool] | None = None) -> Library | SkillMdLibrary:
     """Open ``path`` as its detected (or the given) format.
 
     ``include_user`` adds the profile's user-scope roots (project skills win name collisions);
     ``profile`` replaces the format's default profile settings. The result has ``.format``.
+    ``progress``/``cancel`` as for :meth:`Library.open` (:class:`ScanCancelled` when cancelled).
     """
     found = detect(path, format)
     if found.format == "rockbot":
-        return Library.open(found.base)
+        return Library.open(found.base, progress=progress, cancel=cancel)
     chosen = profile or PROFILES[PROFILE_OF[found.format]]
     roots = list(found.roots)
     if include_user:
         roots += [r for r in user_roots(chosen) if r.path not in {x.path for x in roots}]
-    return SkillMdLibrary(found.base, roots, chosen, found.format, found.memory_db)
+    if cancel is not None and cancel():
+        raise ScanCancelled()
+    library = SkillMdLibrary(found.base, roots, chosen, found.format, found.memory_db)
+    if progress is not None:
+        progress(len(library), len(library))
+    if cancel is not None and cancel():
+        raise ScanCancelled()
+    return library
 
 
 def format_label(lib: Library | SkillMdLibrary) -> str:

@@ -73,6 +73,13 @@ class Library(UndoRedo):
     """A RockBot agent directory's skills, problems and change history."""
 
     format = "rockbot"  # the skill format (core.formats; SkillMdLibrary holds the others)
+    has_usage_log = True  # RockBot logs skill usage beside the skills (the usage pane reads it)
+    has_timestamps = True  # createdAt / updatedAt / lastUsedAt are stored in each skill
+
+    def is_read_only(self, name: str) -> bool:
+        """Every RockBot skill can be edited (problem files are not skills)."""
+        del name
+        return False
 
     def __init__(self, layout: Layout, clock: Clock = Timestamp.now, progress: Progress | None = None,
                  cancel: Callable[[], bool] | None = None) -> None:

@@ -113,6 +113,14 @@ class _State:
 class SkillMdLibrary(UndoRedo):
     """A folder of SKILL.md skills under one profile (see module doc)."""
 
+    has_usage_log = False  # no RockBot usage events: usage views explain instead of showing zeros
+    has_timestamps = False  # created/updated are the file's modification time
+
+    def is_read_only(self, name: str) -> bool:
+        """True for a CortexPrism memory.db row with no SKILL.md (this app only reads the db)."""
+        entry = self._state.entries.get(fold(name))
+        return isinstance(entry, DbEntry)
+
     def __init__(self, base: Path, roots: list[Root], profile: Profile, format_id: str,
                  memory_db: Path | None = None, clock: Clock = Timestamp.now) -> None:
         if not roots:

@@ -60,9 +60,12 @@ SK = QKeySequence.StandardKey
 
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("file.open", "&Open Library…", "file", SK.Open, "Open",
-               "Open a RockBot agent directory or its skills/ folder",
+               "Open a skill library folder: a RockBot agent directory, SKILL.md skills or a "
+               "CortexPrism project (the format is detected; File > Reopen As overrides it)",
                TI.DocumentOpen, SP.SP_DialogOpenButton, svg="folder-open"),
     ActionSpec("file.recent", "Open &Recent", "file", submenu=True, palette=False),
+    ActionSpec("file.reopen_as", "Reopen &As", "file", submenu=True, palette=False,
+               tip="Open the current folder again as another skill format"),
     ActionSpec("file.demo", "Open &Demo Library", "file",
                tip="Open the bundled demo library (installed in your data folder on first use)"),
     ActionSpec("file.new_skill", "&New Skill…", "file", SK.New, "New skill",

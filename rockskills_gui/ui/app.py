@@ -35,6 +35,7 @@ from PySide6.QtCore import (
 from PySide6.QtWidgets import QApplication, QWidget
 
 from rockskills_gui import __version__
+from rockskills_gui.core.formats import FORMATS
 from rockskills_gui.core.logs import configure_logging, remove_logging
 from rockskills_gui.ui.context import AppContext
 from rockskills_gui.ui.crash import CrashReporter
@@ -65,11 +66,16 @@ def parse_size(text: str) -> tuple[int, int]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rockskills-gui",
-        description="Curate an AI agent's skill library (RockBot format). Without PATH, "
+        description="Curate an AI agent's skill library (RockBot, Agent Skills SKILL.md, PicoBot, "
+                    "carpenter or CortexPrism; detected from PATH). Without PATH, "
                     "the bundled demo library is opened.",
     )
     parser.add_argument("path", nargs="?", type=Path, metavar="PATH",
-                        help="a RockBot agent directory or its skills/ folder")
+                        help="a skill library folder (RockBot agent directory or skills/, SKILL.md tree, "
+                             ".cortex project, memory.db)")
+    parser.add_argument("--format", choices=FORMATS, metavar="FORMAT",
+                        help="open PATH as this skill format instead of the detected one "
+                             f"({', '.join(FORMATS)})")
     parser.add_argument("--pane", choices=PANES, help="the pane to show first")
     parser.add_argument("--select", metavar="NAME", help="the skill to select (case-insensitive)")
     parser.add_argument("--query", metavar="TEXT",
@@ -168,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _screenshot(app, window, args)
         _once(window.loadFinished, lambda _error: _apply_start_options(window, args))
         window.show()
-        _start_loading(window, args.path)
+        _start_loading(window, args.path, args.format)
         return app.exec()
     finally:
         window.loader.cancel()
@@ -183,11 +189,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         remove_logging()
 
 
-def _start_loading(window: MainWindow, path: Path | None) -> None:
+def _start_loading(window: MainWindow, path: Path | None, format: str | None = None) -> None:
     if path is None:
         window.open_demo()
     else:
-        window.open_path(path)
+        window.open_path(path, format)
 
 
 def _apply_start_options(window: MainWindow, args: argparse.Namespace) -> bool:
@@ -271,7 +277,7 @@ def _screenshot(app: QApplication, window: MainWindow, args: argparse.Namespace)
     guard.setSingleShot(True)
     guard.timeout.connect(timed_out)
     guard.start(SCREENSHOT_TIMEOUT_MS)
-    _start_loading(window, args.path)
+    _start_loading(window, args.path, args.format)
     code = app.exec()
     guard.stop()
     return code

@@ -74,6 +74,7 @@ class HeatmapView(QAbstractScrollArea):
         self.show_links = True
         self.auto_fit = True  # refit on resize until the user zooms
         self.gutter = 120
+        self.empty_text = ""  # shown when there is no data at all (e.g. no usage log)
         self.viewport().setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
@@ -362,9 +363,10 @@ class HeatmapView(QAbstractScrollArea):
         data = self.data
         if data is None or self.image is None:
             painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
-            painter.drawText(area, Qt.AlignmentFlag.AlignCenter,
+            painter.drawText(area.adjusted(24, 0, -24, 0),
+                             int(Qt.AlignmentFlag.AlignCenter) | int(Qt.TextFlag.TextWordWrap),
                              "No pairs to show: widen the window or lower the minimum count."
-                             if data is not None else "")
+                             if data is not None else self.empty_text)
             return
         n, cell, gutter = len(data), self.cell, self.gutter
         matrix_area = QRect(area.left() + gutter, area.top() + gutter,

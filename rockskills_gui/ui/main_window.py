@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from rockskills_gui import __version__
 from rockskills_gui.core.changes import ChangeSet
+from rockskills_gui.core.formats import FORMAT_LABELS, FORMATS, format_label
 from rockskills_gui.core.library import Library
 from rockskills_gui.core.logs import log_dir
 from rockskills_gui.ui.accessibility import name_controls
@@ -87,6 +88,8 @@ class MainWindow(QMainWindow):
         self.dream_wizard: DreamWizard | None = None
         self._close_confirmed = False  # the unsaved-edits prompt was answered
         self._load_text = ""  # what the current load says it opens
+        self._opening: Path | None = None  # the folder the current load opens, as given
+        self._opened: dict[int, Path] = {}  # the open library's folder as given (Reopen As)
         self.splitter_memory: SplitterMemory | None = None  # interactive windows only
         self.setWindowTitle("No library")
 
@@ -141,6 +144,9 @@ class MainWindow(QMainWindow):
         self.recent_menu = self.commands.submenu("file.recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         self._fill_recent_menu()
+        self.reopen_menu = self.commands.submenu("file.reopen_as")
+        self.reopen_menu.aboutToShow.connect(self._fill_reopen_menu)
+        self._fill_reopen_menu()
 
         toolbar = QToolBar("Main", self)
         toolbar.setObjectName("mainToolbar")
@@ -219,13 +225,22 @@ class MainWindow(QMainWindow):
 
     # ---------------------------------------------------------------- opening
 
-    def open_path(self, path: Path | str) -> None:
-        """Open an agent directory (or its ``skills/`` folder) off the UI thread."""
+    def open_path(self, path: Path | str, format: str | None = None) -> None:
+        """Open a skill library folder off the UI thread, as its detected format or ``format``."""
         path = Path(path).expanduser()
-        self._load(path_opener(path), f"Opening {path}…")
+        as_what = f" as {FORMAT_LABELS[format]}" if format in FORMAT_LABELS else ""
+        self._opening = path
+        self._load(path_opener(path, format), f"Opening {path}{as_what}…")
+
+    def reopen_as(self, format: str) -> None:
+        """Open the current library's folder again, as ``format`` (overrides detection)."""
+        library = self.ctx.library
+        if library is not None:
+            self.open_path(self._opened.get(id(library), library.agent_dir), format)
 
     def open_demo(self) -> None:
         """Install the demo library on first use and open it, off the UI thread."""
+        self._opening = None
         self._load(demo_opener(), "Opening the demo library…")
 
     def _load(self, opener: Opener, description: str) -> None:
@@ -235,7 +250,7 @@ class MainWindow(QMainWindow):
     def choose_library(self) -> None:
         start = str(self.ctx.library.agent_dir.parent) if self.ctx.library else str(Path.home())
         chosen = QFileDialog.getExistingDirectory(
-            self, "Open a RockBot agent directory or its skills folder", start)
+            self, "Open a skill library folder (RockBot, SKILL.md skills or CortexPrism)", start)
         if chosen:
             self.open_path(chosen)
 
@@ -247,6 +262,7 @@ class MainWindow(QMainWindow):
             # from now on, while the panes install it (no gc.collect() here: it would walk them).
             gc.freeze()
         previous = self.ctx.library
+        self._opened = {id(library): self._opening} if self._opening is not None else {}
         self.ctx.set_library(library, remember=self.interactive, prepared=self.loader.prepared)
         self.loader.prepared = {}
         if big:
@@ -254,7 +270,7 @@ class MainWindow(QMainWindow):
         elif previous is not None:
             gc.unfreeze()  # a previous big library's objects were freed as it was dropped
         problems = len(library.problems)
-        message = f"Opened {library.agent_dir}"
+        message = f"Opened {library.agent_dir} as {format_label(library)}"
         if problems:
             message += f" ({_plural(problems, 'file')} could not be loaded: see Problems)"
         self.statusBar().showMessage(message, 8000)
@@ -301,9 +317,10 @@ class MainWindow(QMainWindow):
                 separator.hide()
             self.problems_dock.hide()
         else:
-            self.setWindowTitle(library.agent_dir.name)
+            self.setWindowTitle(f"{library.agent_dir.name} — {format_label(library)}")
             self.path_label.setText(str(library.agent_dir))
-            self.path_label.setToolTip(f"Skills folder: {library.skills_dir}")
+            self.path_label.setToolTip(f"Format: {format_label(library)} (File > Reopen As to "
+                                       f"change it)\nSkills folder: {library.skills_dir}")
             self._update_counts()
             for separator in self._separators:
                 separator.show()
@@ -351,6 +368,19 @@ class MainWindow(QMainWindow):
         clear.setObjectName("file.recent.clear")
         clear.setEnabled(bool(paths))
         clear.triggered.connect(self.clear_recent)
+
+    def _fill_reopen_menu(self) -> None:
+        """One checkable entry per format; the open library's format is checked."""
+        menu = self.reopen_menu
+        menu.clear()
+        library = self.ctx.library
+        for format in FORMATS:
+            action = menu.addAction(_escape_mnemonic(FORMAT_LABELS[format]))
+            action.setObjectName(f"file.reopen_as.{format}")
+            action.setCheckable(True)
+            action.setChecked(library is not None and library.format == format)
+            action.setEnabled(library is not None and not self.loader.busy)
+            action.triggered.connect(lambda _checked=False, f=format: self.reopen_as(f))
 
     def clear_recent(self) -> None:
         try:

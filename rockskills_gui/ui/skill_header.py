@@ -340,9 +340,12 @@ class SkillHeader(QWidget):
         top.addWidget(self.name)
         top.addWidget(self.badge, 0, Qt.AlignmentFlag.AlignVCenter)
         top.addStretch(1)
+        self._dots: list[QLabel] = []
         for index, label in enumerate((self.created, self.updated, self.last_used)):
             if index:
-                top.addWidget(secondary(QLabel("·", self)))
+                dot = secondary(QLabel("·", self))
+                self._dots.append(dot)
+                top.addWidget(dot)
             top.addWidget(label)
         grid = QGridLayout()
         grid.setHorizontalSpacing(10)
@@ -357,6 +360,15 @@ class SkillHeader(QWidget):
         grid.addLayout(summary_row, 0, 1)
         grid.addWidget(see_also_label, 1, 0, Qt.AlignmentFlag.AlignTop)
         grid.addWidget(self.see_also, 1, 1)
+        self.files_label = secondary(QLabel("Files", self))
+        self.files = QLabel(self)
+        self.files.setObjectName("skillFiles")
+        self.files.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.files.setWordWrap(True)
+        grid.addWidget(self.files_label, 2, 0, Qt.AlignmentFlag.AlignTop)
+        grid.addWidget(self.files, 2, 1)
+        self.files_label.hide()
+        self.files.hide()
         grid.setColumnStretch(1, 1)
         layout = QGridLayout(self)
         layout.setContentsMargins(14, 10, 14, 8)
@@ -375,13 +387,34 @@ class SkillHeader(QWidget):
         self.see_also.set_names(list(see_also or ()), exists)
 
     def show_dates(self, created: Timestamp, updated: Timestamp | None,
-                   last_used: Timestamp | None) -> None:
-        for label, word, value in ((self.created, "created", created),
-                                   (self.updated, "updated", updated),
-                                   (self.last_used, "last used", last_used)):
+                   last_used: Timestamp | None, stored: bool = True) -> None:
+        """RockBot's three dates; with ``stored=False`` (SKILL.md: no dates in the file) only the
+        file's modification time, which ``created`` then carries."""
+        rows = ((self.created, "created", created), (self.updated, "updated", updated),
+                (self.last_used, "last used", last_used))
+        if not stored:
+            rows = ((self.created, "file modified", created),)
+        for label, word, value in rows:
             label.setText(f"{word} {local_time(value)}")
             label.setToolTip(f"{word.capitalize()}: {local_time(value)} local time\n"
                              f"{utc_text(value)}")
+        for widget in (self.updated, self.last_used, *self._dots):
+            widget.setVisible(stored)
+
+    def show_files(self, files: Sequence[str], shown: int = 8) -> None:
+        """A SKILL.md skill's resource files (scripts/, references/, assets/ ...); hidden if none."""
+        text = ", ".join(files[:shown])
+        if len(files) > shown:
+            text += f" and {len(files) - shown} more"
+        self.files.setText(text)
+        self.files.setToolTip("\n".join(files))
+        self.files_label.setText(f"Files ({len(files)})" if files else "Files")
+        for widget in (self.files, self.files_label):
+            widget.setVisible(bool(files))
+
+    def set_read_only(self, read_only: bool) -> None:
+        self.summary.setReadOnly(read_only)
+        self.see_also.setEnabled(not read_only)
 
     def show_badge(self, text: str) -> None:
         self.badge.setText(text)

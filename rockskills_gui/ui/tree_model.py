@@ -375,7 +375,7 @@ class SkillTreeModel(QAbstractItemModel):
             found.append(Badge.PROBLEM)
         if facts.sparse(skill):
             found.append(Badge.SPARSE)
-        if facts.never_used(skill):
+        if facts.never_used(skill) and (self.library is None or self.library.has_usage_log):
             found.append(Badge.NEVER_USED)
         if skill.summary_pending:
             found.append(Badge.SUMMARY_PENDING)

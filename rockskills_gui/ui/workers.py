@@ -24,8 +24,10 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
 from rockskills_gui.core.appdirs import demo_library_dir
 from rockskills_gui.core.changes import LibraryError
+from rockskills_gui.core.formats import open_library
 from rockskills_gui.core.gcpause import gc_paused
 from rockskills_gui.core.library import Library, ScanCancelled
+from rockskills_gui.core.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.stores.rockbot import NotALibraryError
 
 PROGRESS_EVERY_S = 0.05
@@ -44,17 +46,18 @@ class LoadControl:
         return self.cancel_event.is_set()
 
 
-Opener = Callable[..., Library]  # opener() or opener(control: LoadControl)
-Preparer = Callable[[Library], object]
+AnyLibrary = Library | SkillMdLibrary
+Opener = Callable[..., AnyLibrary]  # opener() or opener(control: LoadControl)
+Preparer = Callable[[AnyLibrary], object]
 
 
-def path_opener(path: Path) -> Opener:
-    """Open an agent directory or its ``skills/`` folder."""
+def path_opener(path: Path, format: str | None = None) -> Opener:
+    """Open a skill library folder as its detected format, or as ``format`` (core.formats)."""
 
-    def open_path(control: LoadControl | None = None) -> Library:
+    def open_path(control: LoadControl | None = None) -> AnyLibrary:
         if control is None:
-            return Library.open(path)
-        return Library.open(path, progress=control.progress, cancel=control.cancelled)
+            return open_library(path, format)
+        return open_library(path, format, progress=control.progress, cancel=control.cancelled)
 
     return open_path
 
@@ -62,7 +65,7 @@ def path_opener(path: Path) -> Opener:
 def demo_opener(dest: Path | None = None) -> Opener:
     """Install the bundled demo library once (at ``dest`` or the data folder) and open it."""
 
-    def open_demo(control: LoadControl | None = None) -> Library:
+    def open_demo(control: LoadControl | None = None) -> AnyLibrary:
         try:
             from rockskills_gui.core.demo import install_demo
         except ModuleNotFoundError as exc:

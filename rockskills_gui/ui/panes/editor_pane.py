@@ -369,9 +369,17 @@ class EditorPane(QWidget):
 
         self.header.show_fields(buffer.name, buffer.summary, buffer.see_also, exists)
         base = buffer.base
-        self.header.show_dates(base.created_at, base.updated_at, base.last_used_at)
+        stored = lib is None or lib.has_timestamps
+        self.header.show_dates(base.created_at, base.updated_at, base.last_used_at, stored)
+        entry = lib.entry(buffer.name) if lib is not None and buffer.name in lib else None
+        self.header.show_files(getattr(entry, "resources", ()))
+        read_only = lib is not None and lib.is_read_only(buffer.name)
+        self.header.set_read_only(read_only)
+        self.editor.setReadOnly(read_only)
         if buffer.deleted_on_disk:
             self.header.show_badge("deleted on disk")
+        elif read_only:
+            self.header.show_badge("read only: memory.db")
         elif buffer.dirty:
             self.header.show_badge("unsaved")
         else:

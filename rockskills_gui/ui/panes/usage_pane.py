@@ -55,6 +55,7 @@ from PySide6.QtWidgets import (
 
 from rockskills_gui.core.changes import ChangeSet
 from rockskills_gui.core.events import EventLog, UsageEvent
+from rockskills_gui.core.formats import format_label
 from rockskills_gui.core.heatmap import HeatmapOptions, heatmap_csv
 from rockskills_gui.core.library import Library
 from rockskills_gui.core.matrix_order import Ordering
@@ -118,6 +119,14 @@ def _date_timestamp(date: QDate) -> Timestamp:
 def _qdate(value: Timestamp) -> QDate:
     moment = value.to_datetime()
     return QDate(moment.year, moment.month, moment.day)
+
+
+def no_usage_text(label: str) -> str:
+    """What the heatmap says for a library format that keeps no usage events."""
+    return (f"This {label} library has no usage log.\n\nRockBot records which skills each session "
+            "used (skill-usage/*.jsonl); usage, co-occurrence and the heatmap are computed from "
+            "it.\nConvert the library to RockBot (rockskills convert) and let an agent run to "
+            "collect usage.")
 
 
 class UsagePane(QWidget):
@@ -483,6 +492,16 @@ class UsagePane(QWidget):
     def refresh(self) -> None:
         """Recompute now: on this thread when cheap, else on a worker."""
         self._timer.stop()
+        library = self.ctx.library
+        if library is not None and not library.has_usage_log:
+            self._dirty = False
+            self._show_nothing(False)
+            self.view.empty_text = no_usage_text(format_label(library))
+            self.view.update()
+            self.summary.setText(f"No usage log: {format_label(library)} libraries do not record "
+                                 "which skills each session used.")
+            return
+        self.view.empty_text = ""
         request = self._request()
         self._dirty = False
         if request is None:
