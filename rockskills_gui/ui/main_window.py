@@ -326,6 +326,8 @@ class MainWindow(QMainWindow):
                 separator.show()
             self.problems_dock.setVisible(bool(library.problems))
         self.commands["file.new_skill"].setEnabled(library is not None and not self.loader.busy)
+        if hasattr(self, "reopen_menu"):
+            self._fill_reopen_menu()
         self._update_history_actions()
 
     def _update_counts(self) -> None:

@@ -38,7 +38,7 @@ def test_menus_and_toolbar_are_built_from_the_registry(window: MainWindow) -> No
     assert titles == [title for _, title in MENUS]
     file_menu = window.menus["file"]
     names = [a.objectName() for a in file_menu.actions() if not a.isSeparator()]
-    assert names[:3] == ["file.open", "file.recent", "file.demo"]
+    assert names[:4] == ["file.open", "file.recent", "file.reopen_as", "file.demo"]
     assert names[-1] == "file.quit"
     view_names = [a.objectName() for a in window.menus["view"].actions()]
     assert "view.library" in view_names and "view.problems" in view_names

@@ -32,7 +32,7 @@ def test_opens_the_fixture_with_counts_in_the_status_bar(window: MainWindow, age
     assert window.skills_label.text() == "24 skills"
     assert window.problems_label.text() == "0 problems"
     assert window.path_label.text() == str(agent.resolve())
-    assert window.windowTitle() == agent.name
+    assert window.windowTitle() == f"{agent.name} — RockBot"
     assert not window.problems_dock.isVisible()  # hidden when empty
     library = window.ctx.library
     assert library is not None

@@ -32,6 +32,7 @@ from rockskills_gui.core.dream.apply import (
 )
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
+from rockskills_gui.core.formats import FORMAT_LABELS
 from rockskills_gui.core.library import Library
 from rockskills_gui.ui.accessibility import name_controls
 from rockskills_gui.ui.context import AppContext
@@ -136,8 +137,11 @@ class DreamWizard(QWizard):
         if lib is not None:
             self.setup.set_library_text(f"Library: {lib.agent_dir} ({plural(len(lib), 'skill')}).", True)
         elif library is not None:
-            self.setup.set_library_text("Dream runs work on RockBot libraries (skills/*.json); this "
-                                        "library is in another format.", False)
+            label = FORMAT_LABELS.get(getattr(library, "format", ""), "another format")
+            self.setup.set_library_text(
+                f"Dream runs work on RockBot libraries (skills/*.json); this library is {label}. "
+                "To dream over it, convert a copy first: rockskills convert SRC DST --to rockbot.",
+                False)
         else:
             self.setup.set_library_text("Open a library first.", False)
 

@@ -817,7 +817,7 @@ class TreePane(QWidget):
         claims = problems_by_name(library.problems).get(fold(name))
         if claims:
             return f"'{name}' is claimed by a file that could not be loaded: {claims[0]}"
-        return None
+        return library.name_error(name)  # the format's own rules (no '/' in a SKILL.md folder, ...)
 
     def new_skill(self, prefix: str | None = None) -> NewSkillDialog | None:
         """Ask for a name (checked live) and create the skill; the prefix is the chosen folder."""

@@ -1,0 +1,166 @@
+"""The window on SKILL.md libraries (a real public corpus, copied): detection in the title, the
+format override, editing in place without damage, rename/undo with folders, and the panes that
+need RockBot data (usage, dream) explaining instead of failing."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from rockskills_gui.core.formats import FORMAT_LABELS, detect, open_library
+from rockskills_gui.core.skillmd_library import SkillMdLibrary
+from rockskills_gui.ui.main_window import MainWindow
+from rockskills_gui.ui.panes.usage_pane import UsagePane
+from rockskills_gui.ui.tree_model import Badge
+from tests.conftest import SHARED
+from tests.ui.conftest import make_writable, open_window
+from tests.ui.test_editor_pane import editor_text, open_skill, type_at_end
+from tests.ui.test_main_window import list_names
+
+CORPUS = SHARED / "corpora" / "anthropics-skills" / "skills"
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+def hashes(folder: Path) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and ".rockskills" not in p.parts}
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    dest = tmp_path / "anthropic-skills"  # (a folder named skills/ would open as RockBot's, empty)
+    shutil.copytree(CORPUS, dest)
+    return make_writable(dest)
+
+
+@pytest.fixture
+def md_window(qtbot, corpus: Path):
+    win = open_window(qtbot, corpus)
+    yield win
+    win._close_confirmed = True
+    win.loader.cancel()
+    win.loader.wait()
+
+
+def reopen(qtbot, window: MainWindow, format: str) -> str:
+    with qtbot.waitSignal(window.loadFinished, timeout=10_000) as blocker:
+        window.reopen_menu.aboutToShow.emit()
+        action = next(a for a in window.reopen_menu.actions() if a.objectName().endswith(f".{format}"))
+        action.trigger()
+    return blocker.args[0]
+
+
+def test_a_skill_md_corpus_opens_with_its_format_in_the_title(md_window: MainWindow,
+                                                              corpus: Path) -> None:
+    library = md_window.ctx.library
+    assert isinstance(library, SkillMdLibrary)
+    expected = open_library(corpus)
+    label = FORMAT_LABELS[detect(corpus).format]
+    assert md_window.windowTitle() == f"{corpus.name} — {label}"
+    assert sorted(list_names(md_window)) == sorted(expected.names())
+    assert md_window.skills_label.text() == f"{len(expected)} skills"
+    checked = [a.objectName() for a in md_window.reopen_menu.actions() if a.isChecked()]
+    assert checked == [f"file.reopen_as.{library.format}"]
+
+
+def test_reopen_as_overrides_the_format_and_a_wrong_one_is_refused(md_window: MainWindow, qtbot,
+                                                                   corpus: Path) -> None:
+    assert reopen(qtbot, md_window, "picobot") == ""
+    assert md_window.ctx.library.format == "picobot"
+    assert md_window.windowTitle().endswith(FORMAT_LABELS["picobot"])
+    before = hashes(corpus)
+    error = reopen(qtbot, md_window, "rockbot")
+    assert "not a RockBot library" in error
+    assert md_window.ctx.library.format == "picobot"  # the open library stays
+    assert hashes(corpus) == before
+
+
+def test_edit_and_save_keeps_frontmatter_line_endings_and_every_other_file(
+        qtbot, corpus: Path) -> None:
+    name = sorted(open_library(corpus).names())[0]
+    path = corpus / name / "SKILL.md"
+    raw = path.read_bytes().replace(b"\r\n", b"\n")
+    head, _, body = raw[4:].partition(b"\n---\n")
+    # an unknown key and CRLF line endings: both must survive a save
+    raw = b"---\n" + head + b"\nx-curator-note: keep me\n---\n" + body
+    path.write_bytes(raw.replace(b"\n", b"\r\n"))
+    front = path.read_bytes().split(b"\r\n---\r\n", 1)[0]
+    others = {k: v for k, v in hashes(corpus).items() if k != f"{name}/SKILL.md"}
+
+    window = open_window(qtbot, corpus)
+    try:
+        pane = open_skill(window, name)
+        assert "\r" not in editor_text(pane)
+        type_at_end(qtbot, pane, "\nChecked by the curator.")
+        qtbot.keyClick(pane.editor, Qt.Key.Key_S, CTRL)
+        assert not pane.current.dirty
+        saved = path.read_bytes()
+        assert saved.startswith(front + b"\r\n---\r\n")
+        assert saved.rstrip(b"\r\n").endswith(b"Checked by the curator.")
+        assert b"\n" not in saved.replace(b"\r\n", b"")  # every line still ends in CRLF
+        assert {k: v for k, v in hashes(corpus).items() if k != f"{name}/SKILL.md"} == others
+        window.commands["edit.undo"].trigger()
+        assert path.read_bytes() == raw.replace(b"\n", b"\r\n")
+    finally:
+        window._close_confirmed = True
+        window.loader.wait()
+
+
+def test_rename_moves_the_folder_with_its_resources_and_undo_restores_bytes(
+        md_window: MainWindow, corpus: Path) -> None:
+    name = sorted(md_window.ctx.library.names())[0]
+    script = corpus / name / "scripts" / "run.py"
+    script.parent.mkdir()
+    script.write_text("print('hi')\n")
+    md_window.ctx.refresh_from_disk([script])
+    before = hashes(corpus)
+    md_window.library_pane._rename_now({name: f"{name}-renamed"}, "")
+    assert (corpus / f"{name}-renamed" / "scripts" / "run.py").read_text() == "print('hi')\n"
+    assert not (corpus / name).exists()
+    assert f"{name}-renamed" in list_names(md_window)
+    md_window.commands["edit.undo"].trigger()
+    assert hashes(corpus) == before
+    assert not (corpus / f"{name}-renamed").exists()
+
+
+def test_resources_are_listed_in_the_skill_header(md_window: MainWindow, corpus: Path) -> None:
+    name = sorted(md_window.ctx.library.names())[-1]
+    for rel in ("scripts/a.py", "references/b.md"):
+        (corpus / name / rel).parent.mkdir(parents=True, exist_ok=True)
+        (corpus / name / rel).write_text("x\n")
+    md_window.ctx.refresh_from_disk([corpus / name])
+    pane = open_skill(md_window, name)
+    assert pane.header.files.isVisibleTo(pane)
+    assert pane.header.files.text() == "references/b.md, scripts/a.py"
+    assert not pane.header.updated.isVisibleTo(pane)  # SKILL.md keeps no dates
+    assert pane.header.created.text().startswith("file modified ")
+
+
+def test_a_name_the_format_cannot_hold_is_refused_while_typing(md_window: MainWindow) -> None:
+    error = md_window.library_pane._creation_error("tools/new-skill")
+    assert error is not None and "'/'" in error
+    assert md_window.library_pane._creation_error("brand-new-skill") is None
+
+
+def test_usage_and_dream_explain_what_a_skill_md_library_lacks(md_window: MainWindow,
+                                                               qtbot) -> None:
+    md_window.show_pane("heatmap")
+    usage = md_window.usage_pane
+    assert isinstance(usage, UsagePane)
+    usage.refresh()
+    assert "no usage log" in usage.view.empty_text
+    assert usage.summary.text().startswith("No usage log")
+    model = md_window.library_pane.model
+    badges = {b for name in md_window.ctx.library.names()
+              for b in model.badges(model.node(model.index_for(name)))}
+    assert Badge.NEVER_USED not in badges  # no usage log: "never used" would be a guess
+    md_window.show_pane("dream")
+    wizard = md_window.dream_wizard
+    assert wizard is not None
+    notice = wizard.setup.library_label.text()
+    assert FORMAT_LABELS[md_window.ctx.library.format] in notice and "convert" in notice
+    assert not wizard.setup.isComplete()
