@@ -34,6 +34,7 @@ from rockskills_gui.core.logs import log_dir
 from rockskills_gui.ui.accessibility import name_controls
 from rockskills_gui.ui.actions import ActionRegistry
 from rockskills_gui.ui.context import AppContext
+from rockskills_gui.ui.health_table import HealthPane
 from rockskills_gui.ui.library_watcher import folders_to_watch
 from rockskills_gui.ui.palette import CommandPalette
 from rockskills_gui.ui.panes.dream import DreamWizard
@@ -133,6 +134,15 @@ class MainWindow(QMainWindow):
         self.problems_pane = ProblemsPane(self.ctx, self.problems_dock)
         self.problems_dock.setWidget(self.problems_pane)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems_dock)
+        self.health_dock = QDockWidget("Skill health", self)
+        self.health_dock.setObjectName("healthDock")
+        self.health_pane = HealthPane(self.ctx, self.health_dock)
+        self.health_pane.openSkillRequested.connect(self._open_from_health)
+        self.health_pane.availabilityChanged.connect(self._on_health_available)
+        self.health_dock.setWidget(self.health_pane)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.health_dock)
+        self.tabifyDockWidget(self.problems_dock, self.health_dock)
+        self.health_dock.hide()
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.resizeDocks([self.library_dock], [300], Qt.Orientation.Horizontal)
         self.resizeDocks([self.problems_dock], [160], Qt.Orientation.Vertical)
@@ -140,6 +150,7 @@ class MainWindow(QMainWindow):
     def _build_chrome(self) -> None:
         self.commands.adopt("view.library", self.library_dock.toggleViewAction())
         self.commands.adopt("view.problems", self.problems_dock.toggleViewAction())
+        self.commands.adopt("view.health", self.health_dock.toggleViewAction())
         self.menus = self.commands.fill_menus(self.menuBar())
         self.recent_menu = self.commands.submenu("file.recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
@@ -370,6 +381,17 @@ class MainWindow(QMainWindow):
         clear.setObjectName("file.recent.clear")
         clear.setEnabled(bool(paths))
         clear.triggered.connect(self.clear_recent)
+
+    def _on_health_available(self, available: bool) -> None:
+        """Show the health table (in front of Problems) when the library has CortexPrism data."""
+        self.health_dock.setVisible(available)
+        if available:
+            self.health_dock.raise_()
+
+    def _open_from_health(self, name: str) -> None:
+        if self.ctx.select_skill(name):
+            self.library_pane.reveal(name)
+            self.show_pane("editor")
 
     def _fill_reopen_menu(self) -> None:
         """One checkable entry per format; the open library's format is checked."""

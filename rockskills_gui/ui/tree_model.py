@@ -70,6 +70,8 @@ class Badge(StrEnum):
     SPARSE = "sparse"
     NEVER_USED = "never used"
     SUMMARY_PENDING = "summary pending"
+    DEPRECATED = "deprecated"  # CortexPrism lifecycle (memory.db): no longer offered to the agent
+    ARCHIVED = "archived"
 
 
 BADGE_TIPS = {
@@ -79,6 +81,8 @@ BADGE_TIPS = {
                   "(RockBot's dream flags it as needing examples or steps)",
     Badge.NEVER_USED: "Never used (no lastUsedAt and no usage event)",
     Badge.SUMMARY_PENDING: "Summary pending: RockBot lists it as \"(summary pending)\"",
+    Badge.DEPRECATED: "Deprecated in CortexPrism's memory.db: no longer offered to the agent",
+    Badge.ARCHIVED: "Archived in CortexPrism's memory.db: no longer offered to the agent",
 }
 
 
@@ -379,7 +383,18 @@ class SkillTreeModel(QAbstractItemModel):
             found.append(Badge.NEVER_USED)
         if skill.summary_pending:
             found.append(Badge.SUMMARY_PENDING)
+        lifecycle = self._lifecycle(skill.name)
+        if lifecycle in (Badge.DEPRECATED, Badge.ARCHIVED):
+            found.append(Badge(lifecycle))
         return tuple(found)
+
+    def _lifecycle(self, name: str) -> str | None:
+        """A CortexPrism skill's lifecycle from memory.db (None for other formats)."""
+        library = self.library
+        if library is None or library.format != "cortex":
+            return None
+        stats = getattr(library.entry(name), "stats", None) or {}
+        return stats.get("lifecycle")
 
     def count(self, node: Node) -> int | None:
         if not node.children:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +20,7 @@ from rockskills_gui.core.skill import Skill
 from rockskills_gui.core.skillmd_library import ReadOnlySkillError, SkillMdLibrary
 from rockskills_gui.core.stores.rockbot import NotALibraryError
 from tests.conftest import AGENT, REPO, SHARED, tree_hashes
+from tests.cortex_project import make_cortex
 
 CORPORA = SHARED / "corpora"
 CORPUS_NAMES = ["anthropics-skills", "K-Dense-AI-claude-scientific-skills"]
@@ -280,40 +280,6 @@ def test_user_roots_lose_name_collisions_to_the_project(tmp_path: Path, monkeypa
 
 
 # ---------------------------------------------------------------- CortexPrism
-
-
-def cortex_ddl() -> str:
-    text = (SHARED / "spec" / "formats.md").read_text()
-    start = text.index("CREATE TABLE procedural_memory")
-    end = text.index("```", start)
-    return text[start:end]
-
-
-def make_cortex(project: Path) -> Path:
-    db = project / ".cortex" / "memory.db"
-    db.parent.mkdir(parents=True)
-    conn = sqlite3.connect(db)
-    conn.executescript(cortex_ddl())
-    rows = [
-        ("skill_1", "deploy_service_safely", "Deploy a service with health checks", "deploy, release",
-         json.dumps([{"step": 1, "action": "Run the tests", "description": "x", "tool": "bash"}]),
-         0.9, 10, "released", 3, 1.2, 0.8, None, None, "2026-11-01 10:00:00", "2026-11-20T08:00:00.000Z"),
-        ("skill_2", "deploy_service_fast", "Deploy quickly without checks", None, "[]",
-         0.2, 6, "deprecated", 1, 0.0, 0.05, "---\nname: x\n---\n\n# Fast\nJust push\n",
-         "Unsafe", "2026-10-01 09:00:00", None),
-        ("skill_3", "summarize_logs", "Summarize error logs", None, "[]", 0.0, 0, "archived", 2, 0.0, 1.0,
-         None, "Merged into \"x\"", "2026-09-01 09:00:00", None),
-    ]
-    conn.executemany(
-        "INSERT INTO procedural_memory (id, name, description, trigger_pattern, steps, success_rate, "
-        "invocation_count, lifecycle, trust_tier, utility_score, freshness, content, deprecated_reason, "
-        "created_at, last_used_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
-    conn.commit()
-    conn.close()
-    write_skill(project / ".cortex" / "skills", "deploy_service_safely",
-                "---\nname: deploy_service_safely\ndescription: Deploy a service with health checks\n"
-                "trigger_pattern: deploy, release\n---\n\n# Deploy\n1. Run the tests\n")
-    return db
 
 
 def test_cortex_memory_db_opens_with_lifecycle_and_health(tmp_path: Path) -> None:

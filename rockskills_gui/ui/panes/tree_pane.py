@@ -91,7 +91,8 @@ LARGE_LIBRARY = 5_000
 USAGE_START_DELAY_MS = 150
 SYNC_USAGE_BYTES = 2_000_000  # usage logs up to this size are read on the UI thread (~tens of ms)
 PILL_TEXT = {Badge.SPARSE: "sparse", Badge.NEVER_USED: "never used",
-             Badge.SUMMARY_PENDING: "no summary"}
+             Badge.SUMMARY_PENDING: "no summary", Badge.DEPRECATED: "deprecated",
+             Badge.ARCHIVED: "archived"}
 
 
 # ---------------------------------------------------------------- usage, off the UI thread
