@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 
 from PySide6.QtCore import (
@@ -53,6 +53,9 @@ BADGES_ROLE = Qt.ItemDataRole.UserRole + 4  # tuple[Badge, ...]
 SPANS_ROLE = Qt.ItemDataRole.UserRole + 5  # [(start, length)] of the filter match in the label
 KIND_ROLE = Qt.ItemDataRole.UserRole + 6  # "skill", "folder" or "skill+folder"
 SNIPPET_ROLE = Qt.ItemDataRole.UserRole + 7  # (summary excerpt, spans) when only it matched a term
+# Top-level rows handed to the view at a time (canFetchMore/fetchMore): the view lays out every
+# top-level row it is given, and 27,000 of them (100,000 skills) blocked the UI for ~150 ms.
+FETCH_BATCH = 2_000
 
 
 _SKILL_FLAGS = (Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
@@ -121,6 +124,26 @@ class SkillTreeModel(QAbstractItemModel):
         # Badge updates skip collapsed folders (their rows are asked for afresh when expanded):
         # at 100,000 skills, one dataChanged per folder took 0.3 s of the UI thread.
         self.expanded_uids: set[int] | None = None
+        self.batch = FETCH_BATCH
+        self._fetched = FETCH_BATCH  # top-level rows the view has been given so far
+        self._fetching = False  # inside fetchMore's own insert signals
+        self._pending: list[tuple[bool, bool]] = []  # listener insert/remove: (signalled, at root)
+
+    def beginResetModel(self) -> None:
+        """Every reset starts again with one batch of top-level rows."""
+        self._fetched = self.batch
+        super().beginResetModel()
+
+    def endResetModel(self) -> None:
+        self._guarded(super().endResetModel)
+
+    def _guarded(self, end: Callable[[], None]) -> None:
+        """Finish a change with fetchMore held off (a slot reacting to it may ask for more)."""
+        self._fetching = True
+        try:
+            end()
+        finally:
+            self._fetching = False
 
     # ---------------------------------------------------------------- feeding
 
@@ -233,17 +256,35 @@ class SkillTreeModel(QAbstractItemModel):
 
     # ---------------------------------------------------------------- the tree's listener
 
+    def _signalled(self, parent: Node, row: int) -> bool:
+        """Whether a row inserted/removed at ``parent``/``row`` is among those the view was given."""
+        if parent is self.tree.root:  # (once everything was fetched, new rows are shown at once)
+            return row < self._fetched or self._fetched >= self._top_total()
+        return self.index_of(parent).isValid()
+
     def before_insert(self, parent: Node, row: int) -> None:
-        self.beginInsertRows(self.index_of(parent), row, row)
+        shown = self._signalled(parent, row)
+        self._pending.append((shown, parent is self.tree.root))
+        if shown:
+            self.beginInsertRows(self.index_of(parent), row, row)
 
     def after_insert(self) -> None:
-        self.endInsertRows()
+        shown, at_root = self._pending.pop()
+        if shown:
+            self._fetched += at_root
+            self._guarded(self.endInsertRows)
 
     def before_remove(self, parent: Node, row: int) -> None:
-        self.beginRemoveRows(self.index_of(parent), row, row)
+        shown = self._signalled(parent, row)
+        self._pending.append((shown, parent is self.tree.root))
+        if shown:
+            self.beginRemoveRows(self.index_of(parent), row, row)
 
     def after_remove(self) -> None:
-        self.endRemoveRows()
+        shown, at_root = self._pending.pop()
+        if shown:
+            self._fetched -= at_root
+            self._guarded(self.endRemoveRows)
 
     def node_changed(self, node: Node) -> None:
         index = self.index_of(node)
@@ -317,19 +358,63 @@ class SkillTreeModel(QAbstractItemModel):
             return QModelIndex()
         if self.result is not None and node.uid not in self.result.visible:
             return QModelIndex()
+        if self._top_row(node) >= self._fetched:
+            return QModelIndex()  # not handed to the view yet (see fetchMore)
         row = self._row(node)
         return self.createIndex(row, 0, node.uid) if row >= 0 else QModelIndex()
 
+    def _top_row(self, node: Node) -> int:
+        """The row of ``node``'s top-level ancestor (or of ``node`` itself at the top)."""
+        root = self.tree.root
+        while node.parent is not None and node.parent is not root:
+            node = node.parent
+        return self._row(node)
+
     def index_for(self, name: str) -> QModelIndex:
-        """The index of a skill name or folder path (case-insensitive)."""
-        return self.index_of(self.tree.find(name)) if name else QModelIndex()
+        """The index of a skill name or folder path (case-insensitive), fetching rows up to it."""
+        node = self.tree.find(name) if name else None
+        if node is None or node.parent is None:
+            return QModelIndex()
+        row = self._top_row(node)
+        if row >= self._fetched:
+            self._fetch_until(row + 1)
+        return self.index_of(node)
+
+    # ---------------------------------------------------------------- fetching top-level rows
+
+    def _top_total(self) -> int:
+        root = self.tree.root
+        return len(root.children if self.result is None else self._children(root))
+
+    def _fetch_until(self, rows: int) -> None:
+        """Hand top-level rows up to ``rows`` to the view; never from inside another change's
+        signals (a slot reacting to rowsInserted may ask for more: it is asked again later)."""
+        if self._fetching or self._pending:
+            return
+        total = self._top_total()
+        rows = min(total, rows)
+        if rows > self._fetched:
+            self._fetching = True
+            try:
+                self.beginInsertRows(QModelIndex(), self._fetched, rows - 1)
+                self._fetched = rows
+                self.endInsertRows()
+            finally:
+                self._fetching = False
+
+    def canFetchMore(self, parent: Index) -> bool:
+        return not parent.isValid() and self._fetched < self._top_total()
+
+    def fetchMore(self, parent: Index) -> None:
+        if not parent.isValid():
+            self._fetch_until(self._fetched + self.batch)
 
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
         node = self.tree.by_uid.get(parent.internalId()) if parent.isValid() else self.tree.root
         if node is None or column != 0 or row < 0:
             return QModelIndex()
         kids = node.children if self.result is None else self._children(node)
-        if row >= len(kids):
+        if row >= len(kids) or (node is self.tree.root and row >= self._fetched):
             return QModelIndex()
         return self.createIndex(row, 0, kids[row].uid)
 
@@ -351,7 +436,8 @@ class SkillTreeModel(QAbstractItemModel):
             node = self.tree.by_uid.get(parent.internalId())
             if node is None:
                 return 0
-        return len(node.children if self.result is None else self._children(node))
+        rows = len(node.children if self.result is None else self._children(node))
+        return min(rows, self._fetched) if node is self.tree.root else rows
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 1

@@ -146,3 +146,66 @@ def test_drop_asks_for_a_move_and_refuses_impossible_drops(qtbot, model: SkillTr
     assert not model.canDropMimeData(folder, move, -1, 0, model.index_for("mcp"))  # into itself
     assert model.canDropMimeData(data, move, -1, 0, QModelIndex())  # to the top level
     assert not model.canDropMimeData(data, Qt.DropAction.CopyAction, -1, 0, research)
+
+
+# ---------------------------------------------------------------- top-level rows in batches
+
+
+def small_batches(library: Library, batch: int = 3) -> SkillTreeModel:
+    model = SkillTreeModel()
+    model.batch = batch
+    model.set_library(library)
+    return model
+
+
+def fetch_all(model: SkillTreeModel) -> None:
+    while model.canFetchMore(QModelIndex()):
+        model.fetchMore(QModelIndex())
+
+
+def test_top_level_rows_arrive_in_batches(qtmodeltester, library: Library) -> None:
+    model = small_batches(library)
+    total = len(model.tree.root.children)
+    assert total > 3 * 2  # several batches
+    assert model.rowCount() == 3 and model.canFetchMore(QModelIndex())
+    model.fetchMore(QModelIndex())
+    assert model.rowCount() == 6
+    qtmodeltester.check(model, force_py=False)  # (the tester fetches the rest itself)
+    fetch_all(model)
+    assert model.rowCount() == total and not model.canFetchMore(QModelIndex())
+    assert walk(model) == [n.path for n in SkillTree(library.skills())]
+
+
+def test_index_for_fetches_up_to_a_skill_not_yet_shown(library: Library) -> None:
+    model = small_batches(library)
+    last = model.tree.root.children[-1]
+    assert not model.index_of(last).isValid()  # not handed to the view yet
+    index = model.index_for(last.path)
+    assert index.isValid() and index.data(PATH_ROLE) == last.path
+    assert model.rowCount() == len(model.tree.root.children)
+
+
+def test_changes_in_the_unfetched_rows_stay_consistent(qtmodeltester, library: Library) -> None:
+    model = small_batches(library)
+    qtmodeltester.check(model, force_py=False)
+    model.set_filter(TreeFilter())  # (a reset: back to one batch, the tester still watching)
+    assert model.canFetchMore(QModelIndex())
+    # created, renamed and deleted beyond the fetched rows, and inside them: the tester checks each
+    model.apply_change(library.create("zzz-last"))
+    model.apply_change(library.create("000-first"))
+    last_top = model.tree.root.children[-2].path
+    model.apply_change(library.rename_many(model.move_mapping(model.tree.find(last_top), "aaa-moved")))
+    model.apply_change(library.delete("zzz-last"))
+    model.apply_change(library.undo())
+    assert model.rowCount() <= len(model.tree.root.children)
+    fetch_all(model)
+    assert walk(model) == [n.path for n in SkillTree(library.skills())]
+
+
+def test_a_filter_also_starts_with_one_batch(library: Library) -> None:
+    model = small_batches(library, batch=2)
+    model.set_filter(TreeFilter(never_used=True))
+    shown = len(model._children(model.tree.root))
+    assert model.rowCount() == min(2, shown)
+    fetch_all(model)
+    assert model.rowCount() == shown
