@@ -113,12 +113,24 @@ class History:
 
 
 class UndoRedo:
-    """Undo/redo over ``self.history`` for a library whose ``_apply(change, record)`` writes changes."""
+    """What both library kinds share: undo/redo over ``self.history`` (their ``_apply(change,
+    record)`` writes changes) and :meth:`name_error` over their ``_check_new_name``."""
 
     history: History
 
     def _apply(self, change: ChangeSet, record: bool) -> ChangeSet:  # pragma: no cover - overridden
         raise NotImplementedError
+
+    def _check_new_name(self, name: str, existing_ok: bool = False) -> str:  # pragma: no cover
+        raise NotImplementedError
+
+    def name_error(self, name: str) -> str | None:
+        """Why ``name`` cannot be given to a new skill here (None when it can)."""
+        try:
+            self._check_new_name(name)
+        except LibraryError as exc:
+            return str(exc)
+        return None
 
     def undo(self) -> ChangeSet | None:
         """Undo the last operation (refused with ConflictError if its files changed since)."""

@@ -256,14 +256,6 @@ class Library(UndoRedo):
 
     # ---------------------------------------------------------------- checks
 
-    def name_error(self, name: str) -> str | None:
-        """Why ``name`` cannot be given to a new skill here (None when it can)."""
-        try:
-            self._check_new_name(name)
-        except LibraryError as exc:
-            return str(exc)
-        return None
-
     def _check_new_name(self, name: str, existing_ok: bool = False) -> str:
         """Validate with RockBot's rules and refuse names already taken by a skill or problem file."""
         try:

@@ -233,14 +233,6 @@ class SkillMdLibrary(UndoRedo):
 
     # ---------------------------------------------------------------- checks
 
-    def name_error(self, name: str) -> str | None:
-        """Why ``name`` cannot be given to a new skill here (None when it can)."""
-        try:
-            self._check_new_name(name)
-        except LibraryError as exc:
-            return str(exc)
-        return None
-
     def _check_new_name(self, name: str, existing_ok: bool = False) -> str:
         if not name or name != name.strip() or "/" in name or "\\" in name or name.startswith(".") \
                 or any(ord(c) < 0x20 for c in name):
