@@ -5,12 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
+from rockskills_gui.core.formats import PROFILE_OF, detect
 from rockskills_gui.core.formats import open_library as open_library_of_format
 from rockskills_gui.core.library import Library
+from rockskills_gui.core.profile_settings import ProfileSettingError, apply_settings
 from rockskills_gui.core.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.stores.rockbot import NotALibraryError
+from rockskills_gui.core.stores.skillmd import PROFILES
 from rockskills_gui.core.timestamps import Timestamp, TimestampError
 
 
@@ -25,11 +29,21 @@ def open_library(path: str) -> Library:
         raise CommandError(str(exc)) from None
 
 
-def open_any_library(path: str, format_id: str | None = None) -> Library | SkillMdLibrary:
-    """Open a library of any format (detected, or ``format_id``); see ``core.formats``."""
+def open_any_library(path: str, format_id: str | None = None, include_user: bool = False,
+                     profile_settings: Sequence[str] = ()) -> Library | SkillMdLibrary:
+    """Open a library of any format (detected, or ``format_id``); see ``core.formats``.
+
+    ``include_user`` adds the SKILL.md profile's user-scope roots; ``profile_settings`` are
+    ``KEY=VALUE`` changes to the profile (core.profile_settings)."""
     try:
-        return open_library_of_format(path, format_id)
-    except NotALibraryError as exc:
+        profile = None
+        if profile_settings:
+            found = detect(path, format_id)
+            if found.format == "rockbot":
+                raise CommandError("--profile-set applies to SKILL.md formats, not to RockBot")
+            profile = apply_settings(PROFILES[PROFILE_OF[found.format]], profile_settings)
+        return open_library_of_format(path, format_id, include_user=include_user, profile=profile)
+    except (NotALibraryError, ProfileSettingError) as exc:
         raise CommandError(str(exc)) from None
 
 

@@ -67,7 +67,7 @@ def all_problems(lib: Library | SkillMdLibrary) -> list[Problem]:
 @guarded
 def cmd_list(args: argparse.Namespace) -> int:
     """Skills in RockBot's List order."""
-    lib = open_any_library(args.library, args.format)
+    lib = open_any_library(args.library, args.format, args.include_user, args.profile_set)
     listed = lib.listed()
     if args.json:
         write_json([skill_json(s, lib.layout.display_path(lib.entry(s.name).path))
@@ -88,7 +88,7 @@ def _log_problems(lib: Library | SkillMdLibrary) -> list[Problem]:
 @guarded
 def cmd_lint(args: argparse.Namespace) -> int:
     """Every lint finding (files that could not be loaded first); exit 1 on any error or warning."""
-    lib = open_any_library(args.library, args.format)
+    lib = open_any_library(args.library, args.format, args.include_user, args.profile_set)
     findings = lint_library(lib, parse_now(args.now), extra_problems=_log_problems(lib))
     notes = [f for f in findings if f.severity == "info"]
     if not args.all:
@@ -110,7 +110,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 @guarded
 def cmd_index(args: argparse.Namespace) -> int:
     """The session index text, or with --list-skills the list_skills text, byte-exact."""
-    lib = open_any_library(args.library, args.format)
+    lib = open_any_library(args.library, args.format, args.include_user, args.profile_set)
     if args.list_skills:
         write_exact(list_skills_text(lib.skills(), parse_now(args.now)))
     else:
@@ -127,7 +127,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     Unchanged skills are written byte-identical where the formats match; what the target cannot
     hold goes to sidecars, so converting back gives the original skills.
     """
-    lib = open_any_library(args.source, args.format)
+    lib = open_any_library(args.source, args.format, args.include_user, args.profile_set)
     try:
         result = convert(lib, Path(args.dest), args.to)
     except ConvertError as exc:
@@ -182,3 +182,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _format_option(p: argparse.ArgumentParser, help_text: str = "the library's format "
                    "(default: detected)") -> None:
     p.add_argument("--format", choices=FORMATS, default=None, help=help_text)
+    p.add_argument("--include-user", action="store_true",
+                   help="also read the SKILL.md format's user-scope roots (e.g. ~/.agents/skills); "
+                        "project skills win name collisions")
+    p.add_argument("--profile-set", action="append", default=[], metavar="KEY=VALUE",
+                   help="change a SKILL.md profile setting, e.g. project_roots=.picobot/skills,skills "
+                        "(lists comma-separated; repeatable)")

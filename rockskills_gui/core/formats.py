@@ -159,6 +159,10 @@ def open_library(path: Path | str, format: str | None = None,
         return Library.open(found.base, progress=progress, cancel=cancel)
     chosen = profile or PROFILES[PROFILE_OF[found.format]]
     roots = list(found.roots)
+    if profile is not None and found.format != "cortex":  # the user's project roots, where present
+        custom = [Root(found.base / m, "project") for m in profile.project_roots
+                  if (found.base / m).is_dir()]
+        roots = custom or roots
     if include_user:
         roots += [r for r in user_roots(chosen) if r.path not in {x.path for x in roots}]
     if cancel is not None and cancel():
