@@ -8,13 +8,13 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from rockskills_gui.core.formats import PROFILE_OF, detect
+from rockskills_gui.core.formats import FORMATS, PROFILE_OF, detect
 from rockskills_gui.core.formats import open_library as open_library_of_format
 from rockskills_gui.core.library import Library
-from rockskills_gui.core.profile_settings import ProfileSettingError, apply_settings
+from rockskills_gui.core.profile_settings import ProfileSettingError, configured_profile
+from rockskills_gui.core.settings import SettingsStore
 from rockskills_gui.core.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.stores.rockbot import NotALibraryError
-from rockskills_gui.core.stores.skillmd import PROFILES
 from rockskills_gui.core.timestamps import Timestamp, TimestampError
 
 
@@ -29,22 +29,49 @@ def open_library(path: str) -> Library:
         raise CommandError(str(exc)) from None
 
 
-def open_any_library(path: str, format_id: str | None = None, include_user: bool = False,
+def open_any_library(path: str, format_id: str | None = None, include_user: bool | None = None,
                      profile_settings: Sequence[str] = ()) -> Library | SkillMdLibrary:
     """Open a library of any format (detected, or ``format_id``); see ``core.formats``.
 
-    ``include_user`` adds the SKILL.md profile's user-scope roots; ``profile_settings`` are
-    ``KEY=VALUE`` changes to the profile (core.profile_settings)."""
+    The user's saved settings apply first (Preferences ▸ Skill formats: the assumed profile
+    settings and "include user-scope skill folders"); ``include_user`` (None: the saved choice)
+    adds the SKILL.md profile's user-scope roots, and ``profile_settings`` are ``KEY=VALUE``
+    changes to the profile on top of the saved ones (core.profile_settings)."""
+    saved = SettingsStore().settings
     try:
         profile = None
         if profile_settings:
             found = detect(path, format_id)
             if found.format == "rockbot":
                 raise CommandError("--profile-set applies to SKILL.md formats, not to RockBot")
-            profile = apply_settings(PROFILES[PROFILE_OF[found.format]], profile_settings)
-        return open_library_of_format(path, format_id, include_user=include_user, profile=profile)
+            profile = configured_profile(PROFILE_OF[found.format], saved.profile_overrides,
+                                         profile_settings)
+        return open_library_of_format(
+            path, format_id, profile=profile, overrides=saved.profile_overrides,
+            include_user=saved.include_user_skills if include_user is None else include_user)
     except (NotALibraryError, ProfileSettingError) as exc:
         raise CommandError(str(exc)) from None
+
+
+def open_from_args(args: argparse.Namespace, path: str | None = None) -> Library | SkillMdLibrary:
+    """:func:`open_any_library` for ``path`` (default ``args.library``) with the options of
+    :func:`add_library_options`, where the command has them."""
+    return open_any_library(args.library if path is None else path, getattr(args, "format", None),
+                            getattr(args, "include_user", None), getattr(args, "profile_set", ()))
+
+
+def add_library_options(p: argparse.ArgumentParser, help_text: str = "the library's format "
+                        "(default: detected)") -> None:
+    """``--format``, ``--include-user`` and ``--profile-set`` for a command that opens a library
+    (read them with :func:`open_any_library`)."""
+    p.add_argument("--format", choices=FORMATS, default=None, help=help_text)
+    p.add_argument("--include-user", action=argparse.BooleanOptionalAction, default=None,
+                   help="also read the SKILL.md format's user-scope roots (e.g. ~/.agents/skills); "
+                        "project skills win name collisions (default: the saved preference)")
+    p.add_argument("--profile-set", action="append", default=[], metavar="KEY=VALUE",
+                   help="change a SKILL.md profile setting on top of the saved ones, e.g. "
+                        "project_roots=.picobot/skills,skills (lists comma-separated, none clears; "
+                        "repeatable)")
 
 
 def parse_now(text: str | None) -> Timestamp:

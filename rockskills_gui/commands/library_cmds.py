@@ -13,15 +13,15 @@ from typing import Any
 
 from rockskills_gui.commands.common import (
     CommandError,
+    add_library_options,
     guarded,
-    open_any_library,
+    open_from_args,
     parse_now,
     write_exact,
     write_json,
 )
 from rockskills_gui.core.convert import TARGETS, ConvertError, convert
 from rockskills_gui.core.events import read_conversation_log, read_feedback, read_usage
-from rockskills_gui.core.formats import FORMATS
 from rockskills_gui.core.index_text import PENDING, list_skills_text, session_index_text
 from rockskills_gui.core.library import Library
 from rockskills_gui.core.lint import fails, lint_library
@@ -67,7 +67,7 @@ def all_problems(lib: Library | SkillMdLibrary) -> list[Problem]:
 @guarded
 def cmd_list(args: argparse.Namespace) -> int:
     """Skills in RockBot's List order."""
-    lib = open_any_library(args.library, args.format, args.include_user, args.profile_set)
+    lib = open_from_args(args)
     listed = lib.listed()
     if args.json:
         write_json([skill_json(s, lib.layout.display_path(lib.entry(s.name).path))
@@ -88,7 +88,7 @@ def _log_problems(lib: Library | SkillMdLibrary) -> list[Problem]:
 @guarded
 def cmd_lint(args: argparse.Namespace) -> int:
     """Every lint finding (files that could not be loaded first); exit 1 on any error or warning."""
-    lib = open_any_library(args.library, args.format, args.include_user, args.profile_set)
+    lib = open_from_args(args)
     findings = lint_library(lib, parse_now(args.now), extra_problems=_log_problems(lib))
     notes = [f for f in findings if f.severity == "info"]
     if not args.all:
@@ -110,7 +110,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 @guarded
 def cmd_index(args: argparse.Namespace) -> int:
     """The session index text, or with --list-skills the list_skills text, byte-exact."""
-    lib = open_any_library(args.library, args.format, args.include_user, args.profile_set)
+    lib = open_from_args(args)
     if args.list_skills:
         write_exact(list_skills_text(lib.skills(), parse_now(args.now)))
     else:
@@ -127,7 +127,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     Unchanged skills are written byte-identical where the formats match; what the target cannot
     hold goes to sidecars, so converting back gives the original skills.
     """
-    lib = open_any_library(args.source, args.format, args.include_user, args.profile_set)
+    lib = open_from_args(args, args.source)
     try:
         result = convert(lib, Path(args.dest), args.to)
     except ConvertError as exc:
@@ -150,7 +150,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("list", help="skills in RockBot's List order")
     p.add_argument("library", metavar="LIB", help="agent data directory or its skills/ folder")
     p.add_argument("--json", action="store_true", help="a JSON list of skill objects")
-    _format_option(p)
+    add_library_options(p)
     p.set_defaults(func=cmd_list)
 
     p = subparsers.add_parser("lint", help="lint findings with severities (exit 1 on errors/warnings)")
@@ -160,14 +160,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--now", metavar="ISO", help="the instant for ages (default: now)")
     p.add_argument("--all", action="store_true",
                    help="also list notes (severity info: sparse, long summary, near-duplicates, …)")
-    _format_option(p)
+    add_library_options(p)
     p.set_defaults(func=cmd_lint)
 
     p = subparsers.add_parser("index", help="the session index or list_skills text, byte-exact")
     p.add_argument("library", metavar="LIB")
     p.add_argument("--list-skills", action="store_true", help="print the list_skills text")
     p.add_argument("--now", metavar="ISO", help="the instant for ages (default: now)")
-    _format_option(p)
+    add_library_options(p)
     p.set_defaults(func=cmd_index)
 
     p = subparsers.add_parser("convert", help="write SRC's skills as a new library DST in another format")
@@ -175,16 +175,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("dest", metavar="DST", help="a new (or empty) folder")
     p.add_argument("--to", choices=TARGETS, default="rockbot", help="target format")
     p.add_argument("--json", action="store_true", help="print the loss report as JSON on stdout")
-    _format_option(p, "SRC's format (default: detected)")
+    add_library_options(p, "SRC's format (default: detected)")
     p.set_defaults(func=cmd_convert)
-
-
-def _format_option(p: argparse.ArgumentParser, help_text: str = "the library's format "
-                   "(default: detected)") -> None:
-    p.add_argument("--format", choices=FORMATS, default=None, help=help_text)
-    p.add_argument("--include-user", action="store_true",
-                   help="also read the SKILL.md format's user-scope roots (e.g. ~/.agents/skills); "
-                        "project skills win name collisions")
-    p.add_argument("--profile-set", action="append", default=[], metavar="KEY=VALUE",
-                   help="change a SKILL.md profile setting, e.g. project_roots=.picobot/skills,skills "
-                        "(lists comma-separated; repeatable)")

@@ -10,8 +10,9 @@ from typing import Any
 
 from rockskills_gui.commands.common import (
     CommandError,
+    add_library_options,
     guarded,
-    open_any_library,
+    open_from_args,
     write_exact,
     write_json,
 )
@@ -42,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     recall.add_argument("--json", action="store_true", help="machine-readable output")
     recall.add_argument("--explain", action="store_true",
                         help="show each term's and phrase's contribution")
+    add_library_options(recall)
     recall.set_defaults(func=cmd_recall)
 
     simulate = subparsers.add_parser(
@@ -52,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     simulate.add_argument("--turn", metavar="TEXT", action="append", required=True,
                           help="a user message (repeat for several turns)")
     simulate.add_argument("--json", action="store_true", help="machine-readable output")
+    add_library_options(simulate)
     simulate.set_defaults(func=cmd_simulate)
 
     test = subparsers.add_parser(
@@ -61,6 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     test.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
     test.add_argument("query_set", metavar="SET.json", help="query set file (beside the library)")
     test.add_argument("--json", action="store_true", help="machine-readable output")
+    add_library_options(test)
     test.set_defaults(func=cmd_recall_test)
 
 
@@ -104,7 +108,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
     """Rank skills for one query or a file of queries."""
     if (args.query is None) == (args.queries_file is None):
         raise CommandError("recall needs either QUERY or --queries-file (not both)")
-    lib = open_any_library(args.library)
+    lib = open_from_args(args)
     recall = SkillRecall(lib.skills())
     top = args.top if args.top > 0 else None
     explain = args.explain or args.json
@@ -144,7 +148,7 @@ def _print_turn(number: int, turn: TurnResult) -> None:
 @guarded
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Per-turn skill injection of one fresh session."""
-    lib = open_any_library(args.library)
+    lib = open_from_args(args)
     session = RecallSession(SkillRecall(lib.skills()))
     turns = [session.turn(text) for text in args.turn]
     if args.json:
@@ -182,7 +186,7 @@ def _print_report(report: QuerySetReport) -> None:
 @guarded
 def cmd_recall_test(args: argparse.Namespace) -> int:
     """Hit@1, hit@5 and MRR of a saved query set; exit 1 on any miss."""
-    lib = open_any_library(args.library)
+    lib = open_from_args(args)
     path = Path(args.query_set)
     try:
         check_location(lib.layout, path)

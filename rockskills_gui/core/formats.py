@@ -9,11 +9,12 @@ profiles, partly assumed: formats.md §A.1, §C.1), ``cortex`` (``.cortex/skills
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from rockskills_gui.core.library import Library
+from rockskills_gui.core.profile_settings import Override, apply_overrides
 from rockskills_gui.core.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.stores import cortex
 from rockskills_gui.core.stores.rockbot import SKILLS_DIR, NotALibraryError, Progress, ScanCancelled
@@ -147,16 +148,23 @@ def open_library(path: Path | str, format: str | None = None,
                  include_user: bool = False,
                  profile: Profile | None = None,
                  progress: Progress | None = None,
-                 cancel: Callable[[], bool] | None = None) -> Library | SkillMdLibrary:
+                 cancel: Callable[[], bool] | None = None,
+                 overrides: Mapping[str, Mapping[str, Override]] | None = None,
+                 ) -> Library | SkillMdLibrary:
     """Open ``path`` as its detected (or the given) format.
 
     ``include_user`` adds the profile's user-scope roots (project skills win name collisions);
-    ``profile`` replaces the format's default profile settings. The result has ``.format``.
-    ``progress``/``cancel`` as for :meth:`Library.open` (:class:`ScanCancelled` when cancelled).
+    ``profile`` replaces the format's default profile settings; without it, ``overrides`` (per
+    profile id, see :mod:`rockskills_gui.core.profile_settings`) adjust the detected format's
+    profile. The result has ``.format``. ``progress``/``cancel`` as for :meth:`Library.open`
+    (:class:`ScanCancelled` when cancelled).
     """
     found = detect(path, format)
     if found.format == "rockbot":
         return Library.open(found.base, progress=progress, cancel=cancel)
+    if profile is None and overrides and overrides.get(PROFILE_OF[found.format]):
+        profile = apply_overrides(PROFILES[PROFILE_OF[found.format]],
+                                  overrides[PROFILE_OF[found.format]])
     chosen = profile or PROFILES[PROFILE_OF[found.format]]
     roots = list(found.roots)
     if profile is not None and found.format != "cortex":  # the user's project roots, where present

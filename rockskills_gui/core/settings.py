@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from rockskills_gui.core import fileio
 from rockskills_gui.core.appdirs import config_dir
+from rockskills_gui.core.profile_settings import ProfileSettingError, normalize_overrides
 
 FILE_NAME = "settings.json"
 MIN_FONT_SIZE = 6
@@ -31,7 +32,8 @@ GROUP_LLM = "LLM endpoint"
 GROUP_LOOKS = "Appearance"
 GROUP_EDITOR = "Editor"
 GROUP_DREAM = "Dream runs"
-GROUPS = (GROUP_LLM, GROUP_LOOKS, GROUP_EDITOR, GROUP_DREAM)
+GROUP_FORMATS = "Skill formats"
+GROUPS = (GROUP_LLM, GROUP_LOOKS, GROUP_EDITOR, GROUP_DREAM, GROUP_FORMATS)
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,18 @@ class Settings(BaseModel):
         description="A dream run never merges, rewrites or deletes skills whose names start with "
                     "one of these (one per line).",
         json_schema_extra={"group": GROUP_DREAM, "widget": "lines"})
+    include_user_skills: bool = Field(
+        False, title="Include user-scope skill folders",
+        description="When opening a SKILL.md library, also read the format's folders in your home "
+                    "(e.g. ~/.agents/skills, ~/.picobot/skills); project skills win name "
+                    "collisions. Takes effect the next time a library is opened.",
+        json_schema_extra={"group": GROUP_FORMATS})
+    profile_overrides: dict[str, dict[str, Any]] = Field(
+        {}, title="Assumed format settings",
+        description="Per SKILL.md profile (PicoBot, carpenter), the settings that could not be "
+                    "confirmed from public code; only values that differ from the defaults are "
+                    "kept. Takes effect the next time a library is opened.",
+        json_schema_extra={"group": GROUP_FORMATS, "widget": "profiles"})
 
     @field_validator("base_url")
     @classmethod
@@ -159,6 +173,16 @@ class Settings(BaseModel):
                 seen.add(text.casefold())
                 cleaned.append(text)
         return tuple(cleaned)
+
+    @field_validator("profile_overrides", mode="before")
+    @classmethod
+    def _check_profiles(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            return value  # let pydantic report the wrong type
+        try:
+            return normalize_overrides(value)
+        except ProfileSettingError as exc:
+            raise ValueError(str(exc)) from None
 
     # ---------------------------------------------------------------- derived
 

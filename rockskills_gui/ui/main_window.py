@@ -241,7 +241,7 @@ class MainWindow(QMainWindow):
         path = Path(path).expanduser()
         as_what = f" as {FORMAT_LABELS[format]}" if format in FORMAT_LABELS else ""
         self._opening = path
-        self._load(path_opener(path, format), f"Opening {path}{as_what}…")
+        self._load(path_opener(path, format, self.ctx.prefs), f"Opening {path}{as_what}…")
 
     def reopen_as(self, format: str) -> None:
         """Open the current library's folder again, as ``format`` (overrides detection)."""

@@ -1,10 +1,11 @@
 """The Preferences dialog, generated from the settings schema (:mod:`rockskills_gui.core.settings`).
 
 Each field of :class:`~rockskills_gui.core.settings.Settings` gets an editor chosen from its type
-(choices, numbers with their ranges, text, font, lines), its title as the label and its
-description as tooltip and accessible description, in the section its ``group`` names. The LLM
-section adds what is not a setting: the API key (stored in the OS keyring, or in memory when
-there is none), "Fetch models" and "Test connection" (real requests, run off the UI thread).
+(choices, numbers with their ranges, text, font, lines, a checkbox, the assumed SKILL.md profile
+settings), its title as the label and its description as tooltip and accessible description, in
+the section its ``group`` names; the sections scroll when the screen is too short. The LLM section
+adds what is not a setting: the API key (stored in the OS keyring, or in memory when there is
+none), "Fetch models" and "Test connection" (real requests, run off the UI thread).
 """
 
 from __future__ import annotations
@@ -26,12 +27,14 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -40,6 +43,7 @@ from PySide6.QtWidgets import (
 from rockskills_gui.core.endpoint import CheckResult, EndpointError, check_connection, list_models
 from rockskills_gui.core.settings import GROUP_LLM, GROUPS, PRESET_BY_ID, Settings, field_info
 from rockskills_gui.ui.context import AppContext
+from rockskills_gui.ui.profile_prefs import ProfileSettingsEditor
 from rockskills_gui.ui.theme import secondary
 
 FONT_DEFAULT_LABEL = "System fixed-width font"
@@ -121,6 +125,9 @@ def make_editor(name: str, parent: QWidget) -> FieldEditor:
         models.lineEdit().setPlaceholderText("e.g. llama3.1:8b or gpt-4o-mini")
         editor = FieldEditor(name, models, models.currentText, models.setEditText,
                              models.editTextChanged)
+    elif widget_kind == "profiles":
+        profiles = ProfileSettingsEditor(parent)
+        editor = FieldEditor(name, profiles, profiles.value, profiles.set_value, profiles.changed)
     elif widget_kind == "lines":
         lines = QPlainTextEdit(parent)
         lines.setTabChangesFocus(True)
@@ -188,18 +195,31 @@ class PreferencesDialog(QDialog):
 
     def _build(self) -> None:
         layout = QVBoxLayout(self)
+        self.scroll = QScrollArea(self)  # the sections scroll when the screen is too short
+        self.scroll.setObjectName("preferencesScroll")
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        sections = QWidget(self.scroll)
+        sections_layout = QVBoxLayout(sections)
+        sections_layout.setContentsMargins(0, 0, 0, 0)
         forms: dict[str, QFormLayout] = {}
         for group in GROUPS:
-            box = QGroupBox(group, self)
+            box = QGroupBox(group, sections)
             box.setObjectName(f"prefGroup.{group}")
             form = QFormLayout(box)
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
             forms[group] = form
-            layout.addWidget(box)
+            sections_layout.addWidget(box)
+        self.scroll.setWidget(sections)
+        layout.addWidget(self.scroll, 1)
         for name in Settings.model_fields:
             info = field_info(name)
             editor = self.editors[name] = make_editor(name, self)
             form = forms[info["group"] or GROUP_LLM]
+            if isinstance(editor.widget, QCheckBox):  # the box carries the title itself
+                form.addRow(editor.widget)
+                continue
             label = QLabel(f"{info['title']}:", self)
             label.setBuddy(editor.widget)
             if name == "model":
@@ -250,6 +270,21 @@ class PreferencesDialog(QDialog):
         layout.addWidget(self.buttons)
         self.editors["endpoint"].changed.connect(lambda *_: self._on_endpoint_changed())
         self.editors["base_url"].changed.connect(lambda *_: self._update_key_placeholder())
+        self._fit_to_screen(sections)
+
+    def _fit_to_screen(self, sections: QWidget) -> None:
+        """Open as large as the sections need, within 90% of the screen."""
+        screen = self.screen().availableGeometry()
+        boxes = [box.sizeHint() for box in
+                 sections.findChildren(QGroupBox, options=Qt.FindChildOption.FindDirectChildrenOnly)]
+        spacing = max(sections.layout().spacing(), 0)
+        width = max(hint.width() for hint in boxes) + self.scroll.verticalScrollBar().sizeHint().width()
+        height = sum(hint.height() + spacing for hint in boxes)
+        margins = self.layout().contentsMargins()
+        below = self.buttons.sizeHint().height() + max(self.layout().spacing(), 0)
+        self.resize(min(width + margins.left() + margins.right(), int(screen.width() * 0.9)),
+                    min(height + below + margins.top() + margins.bottom(),
+                        int(screen.height() * 0.9)))
 
     def _add_key_rows(self, form: QFormLayout) -> None:
         self.key_edit = QLineEdit(self)

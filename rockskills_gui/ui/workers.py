@@ -27,6 +27,7 @@ from rockskills_gui.core.changes import LibraryError
 from rockskills_gui.core.formats import open_library
 from rockskills_gui.core.gcpause import gc_paused
 from rockskills_gui.core.library import Library, ScanCancelled
+from rockskills_gui.core.settings import Settings
 from rockskills_gui.core.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.stores.rockbot import NotALibraryError
 
@@ -51,13 +52,19 @@ Opener = Callable[..., AnyLibrary]  # opener() or opener(control: LoadControl)
 Preparer = Callable[[AnyLibrary], object]
 
 
-def path_opener(path: Path, format: str | None = None) -> Opener:
-    """Open a skill library folder as its detected format, or as ``format`` (core.formats)."""
+def path_opener(path: Path, format: str | None = None, settings: Settings | None = None) -> Opener:
+    """Open a skill library folder as its detected format, or as ``format`` (core.formats).
+
+    ``settings`` (the user's preferences) add the assumed SKILL.md profile settings and the
+    user-scope skill roots."""
+    options: dict[str, Any] = {} if settings is None else {
+        "overrides": settings.profile_overrides, "include_user": settings.include_user_skills}
 
     def open_path(control: LoadControl | None = None) -> AnyLibrary:
         if control is None:
-            return open_library(path, format)
-        return open_library(path, format, progress=control.progress, cancel=control.cancelled)
+            return open_library(path, format, **options)
+        return open_library(path, format, progress=control.progress, cancel=control.cancelled,
+                            **options)
 
     return open_path
 
