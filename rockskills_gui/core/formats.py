@@ -17,7 +17,13 @@ from rockskills_gui.core.library import Library
 from rockskills_gui.core.profile_settings import Override, apply_overrides
 from rockskills_gui.core.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.stores import cortex
-from rockskills_gui.core.stores.rockbot import SKILLS_DIR, NotALibraryError, Progress, ScanCancelled
+from rockskills_gui.core.stores.rockbot import (
+    SKILLS_DIR,
+    NotALibraryError,
+    Progress,
+    ScanCancelled,
+    SkillsRead,
+)
 from rockskills_gui.core.stores.skillmd import PROFILES, SIDECAR_NAME, SKIP_DIRS, Profile, Root
 
 FORMATS = ("rockbot", "agentskills", "picobot", "carpenter", "cortex")
@@ -150,18 +156,19 @@ def open_library(path: Path | str, format: str | None = None,
                  progress: Progress | None = None,
                  cancel: Callable[[], bool] | None = None,
                  overrides: Mapping[str, Mapping[str, Override]] | None = None,
-                 ) -> Library | SkillMdLibrary:
+                 on_skills: SkillsRead | None = None) -> Library | SkillMdLibrary:
     """Open ``path`` as its detected (or the given) format.
 
     ``include_user`` adds the profile's user-scope roots (project skills win name collisions);
     ``profile`` replaces the format's default profile settings; without it, ``overrides`` (per
     profile id, see :mod:`rockskills_gui.core.profile_settings`) adjust the detected format's
-    profile. The result has ``.format``. ``progress``/``cancel`` as for :meth:`Library.open`
-    (:class:`ScanCancelled` when cancelled).
+    profile. The result has ``.format``. ``progress``/``cancel``/``on_skills`` as for
+    :meth:`Library.open` (:class:`ScanCancelled` when cancelled; SKILL.md libraries, read in one
+    go, do not call ``on_skills``).
     """
     found = detect(path, format)
     if found.format == "rockbot":
-        return Library.open(found.base, progress=progress, cancel=cancel)
+        return Library.open(found.base, progress=progress, cancel=cancel, on_skills=on_skills)
     if profile is None and overrides and overrides.get(PROFILE_OF[found.format]):
         profile = apply_overrides(PROFILES[PROFILE_OF[found.format]],
                                   overrides[PROFILE_OF[found.format]])

@@ -32,6 +32,7 @@ from rockskills_gui.core.stores.rockbot import (
     LoadedFile,
     Progress,
     ScanCancelled,
+    SkillsRead,
     gc_paused,
     read_skill_file,
     scan,
@@ -82,7 +83,7 @@ class Library(UndoRedo):
         return False
 
     def __init__(self, layout: Layout, clock: Clock = Timestamp.now, progress: Progress | None = None,
-                 cancel: Callable[[], bool] | None = None) -> None:
+                 cancel: Callable[[], bool] | None = None, on_skills: SkillsRead | None = None) -> None:
         self.layout = layout
         self.clock = clock
         self.history = History()
@@ -92,23 +93,23 @@ class Library(UndoRedo):
         self.problems: list[Problem] = []
         self.recovery: RecoveryReport | None = None  # what open() finished of an interrupted change
         self._temps: list[Path] = []  # temp files the last scan saw
-        self.reload(progress, cancel)
+        self.reload(progress, cancel, on_skills)
 
     # ---------------------------------------------------------------- opening and reading
 
     @classmethod
     def open(cls, path: Path | str, clock: Clock = Timestamp.now, progress: Progress | None = None,
-             cancel: Callable[[], bool] | None = None) -> Library:
+             cancel: Callable[[], bool] | None = None, on_skills: SkillsRead | None = None) -> Library:
         """Open an agent directory or its ``skills/`` folder (raises NotALibraryError).
 
         A change interrupted by a crash (its journal is in ``.rockskills/journal/``) is completed
         first, and temp files a crashed writer left in ``skills/`` are removed; :attr:`recovery`
-        says what was done. ``progress(done, total)`` and ``cancel()`` are passed to the scan
-        (:class:`ScanCancelled` when cancelled).
+        says what was done. ``progress(done, total)``, ``cancel()`` and ``on_skills(skills)`` are
+        passed to the scan (:class:`ScanCancelled` when cancelled).
         """
         layout = Layout.locate(Path(path))
         recovery = recover_if_needed(layout)
-        library = cls(layout, clock, progress, cancel)
+        library = cls(layout, clock, progress, cancel, on_skills)
         removed = fileio.remove_stale_temps(library._temps)
         if removed:
             recovery = recovery or RecoveryReport()
@@ -116,11 +117,12 @@ class Library(UndoRedo):
         library.recovery = recovery
         return library
 
-    def reload(self, progress: Progress | None = None, cancel: Callable[[], bool] | None = None) -> None:
+    def reload(self, progress: Progress | None = None, cancel: Callable[[], bool] | None = None,
+               on_skills: SkillsRead | None = None) -> None:
         """Read everything from disk again (the history is kept; it re-checks files on undo)."""
         temps: list[Path] = []
         with gc_paused():  # a full collection would walk every skill read so far, again and again
-            loaded, problems = scan(self.layout, progress, cancel, temps)
+            loaded, problems = scan(self.layout, progress, cancel, temps, on_skills=on_skills)
             self._temps = temps
             self._entries = {}
             self._by_path = {}

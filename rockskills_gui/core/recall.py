@@ -131,3 +131,22 @@ class SkillRecall:
     def _hit(self, hit: Hit) -> RecallHit:
         return RecallHit(rank=hit.rank, skill=self._skills[hit.key], score=hit.score,
                          explanation=hit.explanation)
+
+
+class RecallBuilder:
+    """Builds a :class:`SkillRecall` while a library is being read, so that indexing overlaps the
+    reading: :meth:`feed` takes the skills of each chunk as the scan reads them (in any order),
+    :meth:`build` makes the index equal to the library's final skills in load order (dropping
+    what a case collision excluded). The result is the index ``SkillRecall(skills)`` would build:
+    the same documents, scores and candidate order."""
+
+    def __init__(self) -> None:
+        self.recall = SkillRecall()
+
+    def feed(self, skills: Iterable[Skill]) -> None:
+        for skill in skills:
+            self.recall.upsert(skill)
+
+    def build(self, skills: Sequence[Skill]) -> SkillRecall:
+        self.recall.sync(skills)
+        return self.recall

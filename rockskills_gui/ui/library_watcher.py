@@ -15,6 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 MAX_FOLDERS = 2000  # beyond this only the top of the tree is watched (the poll covers open files)
+WATCH_BATCH = 250  # folders handed to the watcher per event (2,000 at once stall the UI ~40 ms)
 
 
 def folders_to_watch(skills_dir: Path) -> list[str]:
@@ -61,6 +62,11 @@ class LibraryWatcher(QObject):
         self._poll = QTimer(self)
         self._poll.setInterval(poll_ms)
         self._poll.timeout.connect(self.poll)
+        self._queued: list[str] = []  # folders still to watch, a batch per event
+        self._batches = QTimer(self)
+        self._batches.setSingleShot(True)
+        self._batches.setInterval(0)
+        self._batches.timeout.connect(self._watch_batch)
 
     # ---------------------------------------------------------------- what to watch
 
@@ -72,8 +78,20 @@ class LibraryWatcher(QObject):
         if skills_dir is None:
             self._poll.stop()
             return
-        self._add(folders if folders is not None else folders_to_watch(skills_dir))
+        self._queued = list(folders if folders is not None else folders_to_watch(skills_dir))
+        self._watch_batch()
         self._poll.start()
+
+    @property
+    def watching_all(self) -> bool:
+        """Every folder found is watched (the last batch was handed to the watcher)."""
+        return not self._queued
+
+    def _watch_batch(self) -> None:
+        batch, self._queued = self._queued[:WATCH_BATCH], self._queued[WATCH_BATCH:]
+        self._add(batch)
+        if self._queued:
+            self._batches.start()
 
     def set_files(self, paths: Iterable[Path]) -> None:
         """The files open in the editor (watched in place and polled)."""
@@ -87,6 +105,8 @@ class LibraryWatcher(QObject):
         self._add([str(p) for p in wanted if str(p) not in watched])
 
     def _clear(self) -> None:
+        self._batches.stop()
+        self._queued = []
         paths = self._watcher.files() + self._watcher.directories()
         if paths:
             self._watcher.removePaths(paths)

@@ -31,6 +31,7 @@ from rockskills_gui.core.changes import ChangeSet
 from rockskills_gui.core.formats import FORMAT_LABELS, FORMATS, format_label
 from rockskills_gui.core.library import Library
 from rockskills_gui.core.logs import log_dir
+from rockskills_gui.core.recall import RecallBuilder
 from rockskills_gui.ui.accessibility import name_controls
 from rockskills_gui.ui.actions import ActionRegistry
 from rockskills_gui.ui.context import AppContext
@@ -224,7 +225,7 @@ class MainWindow(QMainWindow):
         self.loader.started.connect(self._on_load_started)
         self.loader.progress.connect(self._on_load_progress)
         self.loader.add_preparer("tree", prepare_tree)
-        self.loader.add_preparer("recall", prepare_recall)
+        self.loader.add_preparer("recall", prepare_recall, feed=RecallBuilder)
         self.loader.add_preparer("listed_names", listed_names)
         self.loader.add_preparer("watch_folders", lambda library: folders_to_watch(library.skills_dir))
         self.loader.busyChanged.connect(self._on_busy_changed)

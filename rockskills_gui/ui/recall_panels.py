@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QStringListModel, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QKeyEvent, QPalette
+from PySide6.QtGui import QFocusEvent, QFont, QKeyEvent, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
@@ -47,6 +47,7 @@ from rockskills_gui.core.recall_queryset import (
 )
 from rockskills_gui.core.recall_session import SEE_ALSO_PREFIX, TurnResult
 from rockskills_gui.core.stores.rockbot import Layout
+from rockskills_gui.ui.lazy_names import LazyNameModel
 from rockskills_gui.ui.theme import monospace, secondary
 
 MESSAGE_ROLE = Qt.ItemDataRole.UserRole + 50  # exact system-message text
@@ -240,6 +241,12 @@ class NameEdit(QLineEdit):
         self.completer_.setWidget(self)
         self.completer_.activated.connect(self._insert)
         self.textEdited.connect(self._complete)
+        self.names_model = names
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        if isinstance(self.names_model, LazyNameModel):
+            self.names_model.ensure()
+        super().focusInEvent(event)
 
     def _current_part(self) -> str:
         text = self.text()

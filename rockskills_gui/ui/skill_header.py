@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, QStringListModel, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPalette
 from PySide6.QtWidgets import (
     QCompleter,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from rockskills_gui.core.names import fold
 from rockskills_gui.core.timestamps import MIN_VALUE, Timestamp
+from rockskills_gui.ui.lazy_names import LazyNameModel
 from rockskills_gui.ui.theme import heading, secondary
 
 SUMMARY_WORD_LIMIT = 15  # RockBot's summary prompt asks for one sentence of 15 words or fewer
@@ -169,9 +170,6 @@ class Chip(QFrame):
             self.activated.emit(self.name)
 
 
-LAZY_CANDIDATES_FROM = 5_000  # see-also candidates installed on first focus beyond this
-
-
 class SeeAlsoEditor(QWidget):
     """Chips for the see-also names plus a field (with autocomplete) to add one.
 
@@ -189,7 +187,6 @@ class SeeAlsoEditor(QWidget):
         self.names: list[str] = []
         self.chips: list[Chip] = []
         self._exists: Callable[[str], bool] = lambda _name: True
-        self._pending_candidates: list[str] | None = None  # see set_candidates
         self.flow = FlowLayout(self)
         self.input = QLineEdit(self)
         self.input.setObjectName("seeAlsoInput")
@@ -200,7 +197,7 @@ class SeeAlsoEditor(QWidget):
         self.input.setToolTip("Type a skill name and press Enter; Backspace in the empty field "
                               "removes the last name")
         self.input.installEventFilter(self)
-        self.completion_model = QStringListModel(self)
+        self.completion_model = LazyNameModel(self)
         self.completer = QCompleter(self.completion_model, self)
         self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.completer.setFilterMode(Qt.MatchFlag.MatchContains)
@@ -213,12 +210,8 @@ class SeeAlsoEditor(QWidget):
 
     def set_candidates(self, names: Sequence[str]) -> None:
         """The names the field completes; a long list is handed to the completer only when the
-        field is first focused (100,000 names take 50-70 ms to install: not while a library opens)."""
-        if len(names) > LAZY_CANDIDATES_FROM and not self.input.hasFocus():
-            self._pending_candidates = list(names)
-            return
-        self._pending_candidates = None
-        self.completion_model.setStringList(list(names))
+        field is focused (see :class:`LazyNameModel`)."""
+        self.completion_model.set_names(names, now=self.input.hasFocus())
 
     def set_names(self, names: Sequence[str], exists: Callable[[str], bool]) -> None:
         """Show ``names`` as chips; ``exists`` tells which are dangling."""
@@ -263,9 +256,8 @@ class SeeAlsoEditor(QWidget):
         self.add(self.input.text())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.input and event.type() == QEvent.Type.FocusIn \
-                and self._pending_candidates is not None:
-            self.set_candidates(self._pending_candidates)
+        if watched is self.input and event.type() == QEvent.Type.FocusIn:
+            self.completion_model.ensure()
         if watched is self.input and isinstance(event, QKeyEvent) \
                 and event.type() == QEvent.Type.KeyPress \
                 and event.key() == Qt.Key.Key_Backspace and not self.input.text() and self.names:

@@ -54,8 +54,9 @@ SPANS_ROLE = Qt.ItemDataRole.UserRole + 5  # [(start, length)] of the filter mat
 KIND_ROLE = Qt.ItemDataRole.UserRole + 6  # "skill", "folder" or "skill+folder"
 SNIPPET_ROLE = Qt.ItemDataRole.UserRole + 7  # (summary excerpt, spans) when only it matched a term
 # Top-level rows handed to the view at a time (canFetchMore/fetchMore): the view lays out every
-# top-level row it is given, and 27,000 of them (100,000 skills) blocked the UI for ~150 ms.
-FETCH_BATCH = 2_000
+# top-level row it is given (a few calls into Python each): 27,000 of them (100,000 skills)
+# blocked the UI for ~150 ms, 2,000 for ~60-90 ms; 500 take ~20 ms and still fill many screens.
+FETCH_BATCH = 500
 
 
 _SKILL_FLAGS = (Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable

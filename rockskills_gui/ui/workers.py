@@ -6,6 +6,8 @@ and the result, if any, is dropped. Each load gets a ticket; only the newest tic
 delivered. After the library is read, the *preparers* registered by the panes run on the same
 worker thread (the tree, the recall index: core objects, no Qt), so that the UI thread only
 installs finished objects; their results arrive with the library as :attr:`LibraryLoader.prepared`.
+A preparer registered with a *feed* (the recall index) also sees the skills while they are read,
+so its work overlaps the reading (which helper processes do on a big library).
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ import inspect
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
@@ -28,6 +30,7 @@ from rockskills_gui.core.formats import open_library
 from rockskills_gui.core.gcpause import gc_paused
 from rockskills_gui.core.library import Library, ScanCancelled
 from rockskills_gui.core.settings import Settings
+from rockskills_gui.core.skill import Skill
 from rockskills_gui.core.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.stores.rockbot import NotALibraryError
 
@@ -38,18 +41,30 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class LoadControl:
-    """Handed to an opener: report ``progress(done, total)``; stop when ``cancelled()``."""
+    """Handed to an opener: report ``progress(done, total)``; stop when ``cancelled()``; hand
+    each chunk of skills read to ``skills_read``."""
 
     progress: Callable[[int, int], None] = lambda done, total: None
     cancel_event: threading.Event = field(default_factory=threading.Event)
+    feeds: list[Callable[[list[Skill]], None]] = field(default_factory=list)
 
     def cancelled(self) -> bool:
         return self.cancel_event.is_set()
 
+    def skills_read(self, skills: list[Skill]) -> None:
+        for feed in self.feeds:
+            feed(skills)
+
+
+class Feed(Protocol):
+    """What a streaming preparer keeps for one load: it is fed the skills as they are read."""
+
+    def feed(self, skills: Iterable[Skill]) -> None: ...
+
 
 AnyLibrary = Library | SkillMdLibrary
 Opener = Callable[..., AnyLibrary]  # opener() or opener(control: LoadControl)
-Preparer = Callable[[AnyLibrary], object]
+Preparer = Callable[..., object]  # prepare(library), or prepare(library, feed) with a feed
 
 
 def path_opener(path: Path, format: str | None = None, settings: Settings | None = None) -> Opener:
@@ -64,7 +79,7 @@ def path_opener(path: Path, format: str | None = None, settings: Settings | None
         if control is None:
             return open_library(path, format, **options)
         return open_library(path, format, progress=control.progress, cancel=control.cancelled,
-                            **options)
+                            on_skills=control.skills_read if control.feeds else None, **options)
 
     return open_path
 
@@ -101,7 +116,8 @@ class _JobSignals(QObject):
 
 class _LoadJob(QRunnable):
     def __init__(self, ticket: int, opener: Opener, signals: _JobSignals,
-                 preparers: Mapping[str, Preparer], control: LoadControl) -> None:
+                 preparers: Mapping[str, Preparer], control: LoadControl,
+                 feeds: Mapping[str, Callable[[], Feed]]) -> None:
         super().__init__()
         self.ticket = ticket
         self.opener = opener
@@ -110,6 +126,8 @@ class _LoadJob(QRunnable):
         self.control = control
         self._last = 0.0
         control.progress = self._progress
+        self.feeds = {key: make() for key, make in feeds.items()}
+        control.feeds = [state.feed for state in self.feeds.values()]
 
     def _progress(self, done: int, total: int) -> None:
         now = time.monotonic()
@@ -126,7 +144,8 @@ class _LoadJob(QRunnable):
                     if self.control.cancelled():
                         return
                     try:
-                        prepared[key] = prepare(library)
+                        prepared[key] = (prepare(library, self.feeds[key]) if key in self.feeds
+                                         else prepare(library))
                     except Exception:  # the pane builds it itself then
                         log.exception("preparing %s for the library failed", key)
                 if len(library) >= FREEZE_FROM:
@@ -178,15 +197,22 @@ class LibraryLoader(QObject):
         self._busy = False
         self._control: LoadControl | None = None
         self.preparers: dict[str, Preparer] = {}
+        self.feeds: dict[str, Callable[[], Feed]] = {}
         self.prepared: dict[str, object] = {}
 
     @property
     def busy(self) -> bool:
         return self._busy
 
-    def add_preparer(self, key: str, prepare: Preparer) -> None:
-        """Run ``prepare(library)`` on the worker after each load; the result is ``prepared[key]``."""
+    def add_preparer(self, key: str, prepare: Preparer, feed: Callable[[], Feed] | None = None) -> None:
+        """Run ``prepare(library)`` on the worker after each load; the result is ``prepared[key]``.
+
+        With ``feed``, each load makes a new ``feed()``, hands it every chunk of skills as the
+        scan reads them (a RockBot library; an opener that takes the load control), and calls
+        ``prepare(library, fed)`` at the end."""
         self.preparers[key] = prepare
+        if feed is not None:
+            self.feeds[key] = feed
 
     def load(self, opener: Opener, description: str) -> None:
         """Start opening; a load still running is superseded (cancelled, its result dropped)."""
@@ -194,7 +220,8 @@ class LibraryLoader(QObject):
             self._control.cancel_event.set()
         self._ticket += 1
         self._control = LoadControl()
-        self._pool.start(_LoadJob(self._ticket, opener, self._signals, self.preparers, self._control))
+        self._pool.start(_LoadJob(self._ticket, opener, self._signals, self.preparers, self._control,
+                                  self.feeds))
         self.started.emit(description)
         self._set_busy(True)
 

@@ -6,7 +6,11 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
 from rockskills_gui.core.library import Library
+from rockskills_gui.core.recall import RecallBuilder, SkillRecall
+from rockskills_gui.core.stores import rockbot
 from rockskills_gui.ui.context import AppContext
 from rockskills_gui.ui.main_window import MainWindow
 from rockskills_gui.ui.panes.recall_pane import PreparedRecall
@@ -41,6 +45,32 @@ def test_the_progress_bar_counts_files_and_the_panes_get_what_was_built_off_the_
     assert isinstance(recall, PreparedRecall) and window.recall_pane.recall is recall.recall
     assert prepared["listed_names"][:2] == ["group-0/skill-00000", "group-0/skill-00007"]
     assert window.library_pane.model.tree.skill_count == 2500
+
+
+def test_with_helper_processes_the_recall_index_is_built_while_reading(
+        qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big library (here: any) is read by helper processes and the recall index is fed the
+    skills as they arrive; the pane gets the index a fresh build gives."""
+    monkeypatch.setattr(rockbot, "PARALLEL_FROM", 1)
+    monkeypatch.setenv(rockbot.WORKERS_ENV, "2")
+    agent = make_library(tmp_path, 2500)
+    fed: list[int] = []
+    original = RecallBuilder.feed
+    monkeypatch.setattr(RecallBuilder, "feed", lambda self, skills: (fed.append(len(skills)),
+                                                                     original(self, skills)))
+    window = new_window(qtbot)
+    with qtbot.waitSignal(window.loadFinished, timeout=30_000):
+        window.open_path(agent)
+    library = window.ctx.library
+    assert library is not None and len(library) == 2500
+    assert sum(fed) == 2500 and len(fed) >= 2  # chunk by chunk, during the scan
+    recall = window.recall_pane.recall
+    assert recall is not None
+    fresh = SkillRecall(library.skills())
+    assert [s.name for s in recall.skills()] == [s.name for s in fresh.skills()]
+    for query in ("does thing 12", "group skill thing", "thing 2499"):
+        assert [(h.skill.name, h.score) for h in recall.search(query, top=None)] == \
+            [(h.skill.name, h.score) for h in fresh.search(query, top=None)]
 
 
 def test_cancel_stops_the_scan_itself(qtbot, tmp_path: Path) -> None:

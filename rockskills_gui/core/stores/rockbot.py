@@ -18,6 +18,7 @@ from rockskills_gui.core.gcpause import gc_paused
 from rockskills_gui.core.names import fold, rockbot_name_error
 from rockskills_gui.core.problems import Problem, ProblemKind
 from rockskills_gui.core.skill import Skill, SkillParseError, decode_file_text, skill_from_text
+from rockskills_gui.core.stores import scan_worker
 from rockskills_gui.core.timestamps import Timestamp
 
 SKILLS_DIR = "skills"
@@ -188,6 +189,7 @@ class ScanCancelled(Exception):
 
 
 Progress = Callable[[int, int], None]
+SkillsRead = Callable[[list[Skill]], None]
 CHUNK = 500  # files read between two progress reports / cancel checks
 PARALLEL_FROM = 20_000  # files from which helper processes pay for their start (~0.3 s)
 MAX_WORKERS = 4
@@ -196,14 +198,19 @@ WORKERS_ENV = "ROCKSKILLS_SCAN_WORKERS"  # 1 turns the helper processes off
 
 def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], bool] | None = None,
          temps: list[Path] | None = None, workers: int | None = None,
-         parallel_from: int = PARALLEL_FROM) -> tuple[list[LoadedFile], list[Problem]]:
+         parallel_from: int | None = None,
+         on_skills: SkillsRead | None = None) -> tuple[list[LoadedFile], list[Problem]]:
     """Read every skill file in load order; case collisions become problems for every file involved.
 
     ``progress(done, total)`` is called after the folders were listed (done = 0) and as files are
     read; ``cancel()`` is checked as often and raises :class:`ScanCancelled` when true. Temp files
-    seen on the way (``*.rsg-tmp``) are appended to ``temps``. From ``parallel_from`` files on, the
+    seen on the way (``*.rsg-tmp``) are appended to ``temps``. From ``parallel_from`` (default
+    :data:`PARALLEL_FROM`) files on, the
     files are read by ``workers`` helper processes (default: :func:`default_workers`), with the
-    same result.
+    same result. When helpers read, ``on_skills(skills)`` is given the skills of each chunk as it
+    arrives (each helper's part in order), so that work on them (the recall index) overlaps the
+    reading; skills that a case collision excludes at the end were given too. Without helpers it
+    is not called: there is nothing to overlap, and interleaving made the whole slower.
     """
     odd: list[tuple[str, str]] = []
     files = _walk(layout.skills_dir, temps, odd)
@@ -217,8 +224,8 @@ def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], 
         progress(0, total)
     count = default_workers() if workers is None else workers
     with gc_paused():  # millions of new objects: no point walking them again and again
-        if count > 1 and total >= parallel_from:
-            results = _read_in_processes(files, prefix, count, progress, cancel)
+        if count > 1 and total >= (PARALLEL_FROM if parallel_from is None else parallel_from):
+            results = _read_in_processes(files, prefix, count, progress, cancel, on_skills)
         else:
             results = _read_here(files, prefix, progress, cancel)
         for result in results:
@@ -248,12 +255,13 @@ def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], 
 
 def default_workers() -> int:
     """Helper processes for a large scan: ``ROCKSKILLS_SCAN_WORKERS``, else one per CPU but one
-    (at most :data:`MAX_WORKERS`) from 4 CPUs on, else none.
+    (two on 2 CPUs, at most :data:`MAX_WORKERS`), else none (1 CPU, or a frozen app, whose
+    executable is not a Python).
 
-    Measured (bench_scale.py, 100,000 skills): this process still lists the folders and builds
-    every skill object from the helpers' results (about half the work), so on 2 CPUs two helpers
-    plus this process were no faster than reading here (5.0-5.4 s against 4.2-5.1 s). None in a
-    frozen app either, whose executable is not a Python.
+    Measured (bench_scale.py, 100,000 skills, 2 CPUs): reading here took 3.7 s and the recall
+    index 2.7 s after it; two helpers (niced, so the UI thread keeps a core) read in 2.9 s while
+    this process builds the skill objects and, fed by ``on_skills``, the recall index: 5.4 s for
+    both. One helper was slower than none (4.6-4.9 s).
     """
     configured = os.environ.get(WORKERS_ENV, "")
     if configured.isdigit():
@@ -261,20 +269,28 @@ def default_workers() -> int:
     if getattr(sys, "frozen", False):
         return 1
     cpus = os.cpu_count() or 1
-    return min(cpus - 1, MAX_WORKERS) if cpus >= 4 else 1
+    return 1 if cpus < 2 else min(max(2, cpus - 1), MAX_WORKERS)
 
 
 def _read_here(files: list[tuple[str, str]], prefix: str, progress: Progress | None,
-               cancel: Callable[[], bool] | None) -> list[LoadedFile | Problem]:
+               cancel: Callable[[], bool] | None,
+               on_skills: SkillsRead | None = None) -> list[LoadedFile | Problem]:
     results: list[LoadedFile | Problem] = []
     total = len(files)
     for start in range(0, total, CHUNK):
         if cancel is not None and cancel():
             raise ScanCancelled(f"cancelled after {start:,} of {total:,} files")
-        results.extend(_read(None, where, rel, prefix) for where, rel in files[start:start + CHUNK])
+        chunk = [_read(None, where, rel, prefix) for where, rel in files[start:start + CHUNK]]
+        results.extend(chunk)
+        _tell(on_skills, chunk)
         if progress is not None:
             progress(min(start + CHUNK, total), total)
     return results
+
+
+def _tell(on_skills: SkillsRead | None, chunk: list[LoadedFile | Problem]) -> None:
+    if on_skills is not None:
+        on_skills([item.skill for item in chunk if not isinstance(item, Problem)])
 
 
 def _decode(item: tuple[Any, ...], where: str) -> LoadedFile | Problem:
@@ -301,14 +317,21 @@ class _Worker:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "rockskills_gui.core.stores.scan_worker"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-        self.request = pickle.dumps((prefix, part), protocol=pickle.HIGHEST_PROTOCOL)
+        self.prefix = prefix
 
     def send(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(self.request)
-        self.proc.stdin.close()
+        """The request, as scan_worker reads it: the prefix, then the file list in pickles of
+        REQUEST_CHUNK (one pickle of 50,000 paths holds the GIL, and the UI, for ~35 ms)."""
+        stdin = self.proc.stdin
+        assert stdin is not None
+        pickle.dump(self.prefix, stdin, protocol=pickle.HIGHEST_PROTOCOL)
+        for start in range(0, len(self.part), scan_worker.REQUEST_CHUNK):
+            pickle.dump(self.part[start:start + scan_worker.REQUEST_CHUNK], stdin,
+                        protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(None, stdin, protocol=pickle.HIGHEST_PROTOCOL)
+        stdin.close()
 
-    def receive(self) -> int:
+    def receive(self, on_skills: SkillsRead | None = None) -> int:
         """Read one chunk of results (blocking); returns how many files it held (0: finished)."""
         assert self.proc.stdout is not None
         header = self.proc.stdout.read(8)
@@ -317,7 +340,9 @@ class _Worker:
         blob = self.proc.stdout.read(int.from_bytes(header, "little"))
         items = pickle.loads(blob)
         offset = len(self.results)
-        self.results.extend(_decode(item, self.part[offset + i][0]) for i, item in enumerate(items))
+        chunk = [_decode(item, self.part[offset + i][0]) for i, item in enumerate(items)]
+        self.results.extend(chunk)
+        _tell(on_skills, chunk)
         return len(items)
 
     @property
@@ -330,12 +355,15 @@ class _Worker:
         self.proc.wait()
         for stream in (self.proc.stdin, self.proc.stdout):
             if stream is not None and not stream.closed:
-                stream.close()
+                try:
+                    stream.close()
+                except OSError:  # the request's unsent rest, to a helper that died
+                    pass
 
 
 def _read_in_processes(files: list[tuple[str, str]], prefix: str, count: int,
-                       progress: Progress | None,
-                       cancel: Callable[[], bool] | None) -> list[LoadedFile | Problem]:
+                       progress: Progress | None, cancel: Callable[[], bool] | None,
+                       on_skills: SkillsRead | None = None) -> list[LoadedFile | Problem]:
     """Read ``files`` in ``count`` helper processes, in order; what a helper could not deliver
     (it failed to start or died) is read here instead."""
     size = -(-len(files) // count)
@@ -347,7 +375,7 @@ def _read_in_processes(files: list[tuple[str, str]], prefix: str, count: int,
             for worker in workers:
                 worker.send()
         except OSError:
-            return _read_here(files, prefix, progress, cancel)
+            return _read_here(files, prefix, progress, cancel, on_skills)
         total = len(files)
         selector = selectors.DefaultSelector()
         for worker in workers:
@@ -359,7 +387,7 @@ def _read_in_processes(files: list[tuple[str, str]], prefix: str, count: int,
             for key, _ in selector.select(timeout=0.05):
                 worker = key.data
                 try:
-                    got = worker.receive()
+                    got = worker.receive(on_skills)
                 except (OSError, EOFError, pickle.UnpicklingError, ValueError):
                     got = 0
                 if not got:
@@ -371,7 +399,7 @@ def _read_in_processes(files: list[tuple[str, str]], prefix: str, count: int,
         for worker in workers:
             if not worker.done:  # a helper died: read the rest of its part here
                 rest = worker.part[len(worker.results):]
-                worker.results.extend(_read_here(rest, prefix, None, cancel))
+                worker.results.extend(_read_here(rest, prefix, None, cancel, on_skills))
             results.extend(worker.results)
         if progress is not None:
             progress(total, total)

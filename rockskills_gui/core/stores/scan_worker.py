@@ -1,18 +1,20 @@
 """A helper process of a parallel scan (``python -m rockskills_gui.core.stores.scan_worker``).
 
-It reads one pickle from stdin: the display prefix and a list of ``(path, relative path)``; reads
-those skill files exactly as the sequential scan does (:func:`rockbot._read`), and writes the
-results to stdout in chunks: an 8-byte little-endian length, then a pickle of a list of compact
+It reads pickles from stdin: the display prefix, then lists of ``(path, relative path)`` up to a
+``None``; reads those skill files exactly as the sequential scan does (:func:`rockbot._read`), and
+writes the results to stdout in chunks: an 8-byte little-endian length, then a pickle of a list of compact
 tuples (see :func:`encode`), one per file, in order. Nothing else is written to stdout.
 """
 
 from __future__ import annotations
 
+import os
 import pickle
 import sys
-from typing import Any
+from typing import Any, BinaryIO
 
 CHUNK = 1000
+REQUEST_CHUNK = 5000  # paths per pickle of the request
 
 Encoded = tuple[Any, ...]
 
@@ -32,8 +34,23 @@ def encode(result: Any) -> Encoded:
             stamp(skill.updated_at), stamp(skill.last_used_at), skill.see_also)
 
 
+NICENESS = 10  # helpers yield the CPU to the app's own threads (the UI must not wait for a core)
+
+
+def _request(stream: BinaryIO) -> tuple[str, list[tuple[str, str]]]:
+    prefix = pickle.load(stream)
+    files: list[tuple[str, str]] = []
+    while (part := pickle.load(stream)) is not None:
+        files.extend(part)
+    return prefix, files
+
+
 def main() -> int:
-    prefix, files = pickle.loads(sys.stdin.buffer.read())  # before the imports: the parent waits
+    try:
+        os.nice(NICENESS)
+    except (AttributeError, OSError):  # no nice() (Windows) or not allowed: run as we are
+        pass
+    prefix, files = _request(sys.stdin.buffer)  # before the imports: the parent waits
     from rockskills_gui.core.stores.rockbot import _read, gc_paused
 
     out = sys.stdout.buffer

@@ -31,7 +31,6 @@ from PySide6.QtCore import (
     QItemSelection,
     QObject,
     QRunnable,
-    QStringListModel,
     Qt,
     QThreadPool,
     QTimer,
@@ -60,7 +59,7 @@ from rockskills_gui.core.changes import ChangeSet
 from rockskills_gui.core.index_text import session_index_text
 from rockskills_gui.core.library import Library
 from rockskills_gui.core.names import fold
-from rockskills_gui.core.recall import RECALL_TOP_N, RecallHit, SkillRecall
+from rockskills_gui.core.recall import RECALL_TOP_N, RecallBuilder, RecallHit, SkillRecall
 from rockskills_gui.core.recall_compare import ComparisonRanker
 from rockskills_gui.core.recall_playground import (
     SEE_ALSO,
@@ -76,6 +75,7 @@ from rockskills_gui.core.recall_playground import (
 from rockskills_gui.core.recall_session import SEE_ALSO_PREFIX, TurnResult
 from rockskills_gui.core.skill import Skill
 from rockskills_gui.ui.context import AppContext
+from rockskills_gui.ui.lazy_names import LazyNameModel
 from rockskills_gui.ui.recall_model import (
     HIDDEN,
     INJECT,
@@ -150,10 +150,12 @@ class PreparedRecall:
         self.names = names
 
 
-def prepare_recall(library: Library) -> PreparedRecall:
-    """Build :class:`PreparedRecall` on the loader's worker thread (LibraryLoader.add_preparer)."""
+def prepare_recall(library: Library, fed: RecallBuilder | None = None) -> PreparedRecall:
+    """Build :class:`PreparedRecall` on the loader's worker thread (LibraryLoader.add_preparer),
+    finishing the index ``fed`` was given while the library was read, if any."""
     skills = library.skills()
-    return PreparedRecall(SkillRecall(skills), session_index_text(skills), library.names())
+    recall = fed.build(skills) if fed is not None else SkillRecall(skills)
+    return PreparedRecall(recall, session_index_text(skills), library.names())
 
 
 def _plural(count: int, word: str) -> str:
@@ -200,7 +202,7 @@ class RecallPane(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
         self._timer.timeout.connect(self.refresh)
-        self.names_model = QStringListModel(self)
+        self.names_model = LazyNameModel(self)
         self._build()
         ctx.libraryChanged.connect(self._on_library_changed)
         ctx.changeApplied.connect(self._on_change_applied)
@@ -473,7 +475,7 @@ class RecallPane(QWidget):
         prepared = self.ctx.prepared.get("recall")
         names = prepared.names if isinstance(prepared, PreparedRecall) else (
             library.names() if library is not None else [])
-        self.names_model.setStringList(names)
+        self.names_model.set_names(names)
         self.sets_panel.set_library(library.layout if library is not None else None, None)
         if library is None:
             self.refresh()
@@ -534,7 +536,7 @@ class RecallPane(QWidget):
         if lib is None:
             return
         self._changes += 1
-        self.names_model.setStringList(lib.names())
+        self.names_model.set_names(lib.names())
         if self.recall is not None and self.sim is not None:
             follow_change(self.recall, lib, change)
             self.sim.library_changed()

@@ -121,8 +121,11 @@ class _UsageJob(QRunnable):
 
 
 def prepare_tree(library: Library) -> SkillTree:
-    """The tree of ``library``, built on the loader's worker thread (see LibraryLoader.add_preparer)."""
-    return SkillTree(library.skills())
+    """The tree of ``library``, built on the loader's worker thread (see LibraryLoader.add_preparer),
+    with its folder count (a walk over every node) already cached."""
+    tree = SkillTree(library.skills())
+    tree.folder_count()
+    return tree
 
 
 def _usage_bytes(agent_dir: Path) -> int:
