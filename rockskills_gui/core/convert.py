@@ -25,7 +25,12 @@ from rockskills_gui.core import frontmatter as fm
 from rockskills_gui.core.library import Library
 from rockskills_gui.core.names import fold, rockbot_name_error
 from rockskills_gui.core.problems import Problem
-from rockskills_gui.core.skill import Skill, SkillParseError, skill_from_text, skill_to_bytes
+from rockskills_gui.core.skill import (
+    Skill,
+    SkillParseError,
+    skill_from_bytes,
+    skill_to_bytes,
+)
 from rockskills_gui.core.skillmd_library import DbEntry, SkillMdLibrary
 from rockskills_gui.core.stores.skillmd import (
     PROFILES,
@@ -332,8 +337,8 @@ def _to_rockbot(source: SourceSkill, staging: Path, taken: set[str], report: lis
     out = skill.model_copy(update={"name": unique})
     data: bytes | None = None
     if source.rockbot_text is not None:
-        try:
-            if skill_from_text(source.rockbot_text) == out:
+        try:  # the original file's bytes, read as RockBot reads them (a BOM is skipped)
+            if skill_from_bytes(source.rockbot_text.encode("utf-8")) == out:
                 data = source.rockbot_text.encode("utf-8")
         except SkillParseError:
             data = None

@@ -124,6 +124,32 @@ def test_rockbot_there_and_back_gives_the_original_files(target: str, tmp_path: 
         assert back.entry(skill.name).raw == lib.entry(skill.name).raw
 
 
+@pytest.mark.parametrize("target", ["rockbot", "agentskills", "picobot", "cortex-fs"])
+def test_hand_written_rockbot_files_come_back_byte_for_byte(target: str, tmp_path: Path) -> None:
+    """Files RockBot reads but did not write itself -- a BOM, compact JSON with an unknown
+    property, escaped characters -- survive a conversion there and back unchanged."""
+    agent = tmp_path / "agent"
+    shutil.copytree(AGENT / "skills", agent / "skills")
+    odd = {
+        "bom/skill.json": b"\xef\xbb\xbf" + (AGENT / "skills" / "mcp" / "email.json").read_bytes()
+        .replace(b'"mcp/email"', b'"bom/skill"'),
+        "compact.json": b'{"name":"compact","summary":"Caf\\u00e9 \xe2\x80\x94 compact","content":"x",'
+                        b'"createdAt":"2026-01-02T03:04:05.1234567+02:00","extra":{"keep":[1,2]}}',
+    }
+    for rel, data in odd.items():
+        path = agent / "skills" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    lib = Library.open(agent)
+    assert not lib.problems and lib.get("bom/skill") is not None and lib.get("compact") is not None
+    convert(lib, tmp_path / "there", target)
+    convert(open_library(tmp_path / "there"), tmp_path / "back", "rockbot")
+    before = {p.relative_to(agent / "skills"): p.read_bytes() for p in (agent / "skills").rglob("*.json")}
+    after = {p.relative_to(tmp_path / "back" / "skills"): p.read_bytes()
+             for p in (tmp_path / "back" / "skills").rglob("*.json")}
+    assert after == before
+
+
 def test_edited_export_keeps_the_edit_and_the_sidecar_extras(tmp_path: Path) -> None:
     lib = Library.open(AGENT)
     convert(lib, tmp_path / "md", "agentskills")
