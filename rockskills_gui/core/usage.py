@@ -22,13 +22,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rockskills_gui.core.events import EventLog, UsageEvent
-from rockskills_gui.core.names import fold, sort_key
+from rockskills_gui.core.names import fold
 from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.usage_pairs import PairTable, fitting_min_count, occurrences, string_pairs
 
 USAGE_WINDOW_DAYS = 30
 USAGE_EVENT_CAP = 10_000
 TOP_PAIRS = 10
 CO_USED_SHOWN = 3
+PAIR_BUDGET = 20_000_000  # pair occurrences the usage pane counts (~0.5 GB of arrays at most)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +128,21 @@ class Pair:
         return f"- {self.a} + {self.b}: {self.sessions} session(s)"
 
 
+@dataclass(frozen=True)
+class PairView:
+    """What :meth:`UsageStats.pairs_within` could count: ``pairs`` is RockBot's list when
+    ``min_count`` is 1, else its top down to pairs used together in ``min_count`` sessions
+    (``None``: none fit); ``occurrences`` is what the whole list would have taken."""
+
+    pairs: Sequence[Pair]
+    min_count: int | None
+    occurrences: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return self.min_count == 1
+
+
 @dataclass
 class UsageStats:
     """Everything RockBot derives from one window of usage events, plus GUI extras."""
@@ -136,8 +153,54 @@ class UsageStats:
     skipped: list[UsageEvent] = field(default_factory=list)
     usage: dict[str, SkillUsage] = field(default_factory=dict)  # fold(name) -> usage, first-seen
     sessions: list[Session] = field(default_factory=list)
-    pairs: list[Pair] = field(default_factory=list)
-    co_used: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # fold -> (name, partners)
+    _pairs: Sequence[Pair] | None = field(default=None, repr=False, compare=False)
+    _co_used: dict[str, tuple[str, list[str]]] | None = field(default=None, repr=False, compare=False)
+    _sessions_of: dict[str, set[int]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def pairs(self) -> Sequence[Pair]:
+        """RockBot's pairs by count descending (first-seen order on ties); counted on first use
+        (:mod:`rockskills_gui.core.usage_pairs`), so what needs only counts never pays for them."""
+        if self._pairs is None:
+            self._pairs = _pair_up(self.sessions)
+        return self._pairs
+
+    @property
+    def co_used(self) -> dict[str, tuple[str, list[str]]]:
+        """fold(name) -> (name, every partner in pair order); built on first use."""
+        if self._co_used is None:
+            self._co_used = _co_used(self.pairs)
+        return self._co_used
+
+    def pair_sessions(self, a: str, b: str) -> int:
+        """Sessions in which ``a`` and ``b`` were used together (RockBot's pair count, 0 if none
+        or ``a`` is ``b``), without counting every pair."""
+        if self._sessions_of is None:
+            self._sessions_of = {}
+            for index, session in enumerate(self.sessions):
+                for key in session.keys:
+                    self._sessions_of.setdefault(key, set()).add(index)
+        key_a, key_b = fold(a), fold(b)
+        if key_a == key_b:
+            return 0
+        return len(self._sessions_of.get(key_a, set()) & self._sessions_of.get(key_b, set()))
+
+    def pairs_within(self, budget: int | None = None) -> PairView:
+        """The top of :attr:`pairs` that counting at most ``budget`` (default :data:`PAIR_BUDGET`)
+        pair occurrences gives: all
+        pairs when they fit, else those used together in at least the fewest sessions that fit
+        (a window of sessions with thousands of skills each has hundreds of millions)."""
+        budget = PAIR_BUDGET if budget is None else budget
+        needed = occurrences(self.sessions)
+        if self._pairs is not None:
+            return PairView(self._pairs, 1, needed)
+        min_count = fitting_min_count(self.sessions, budget)
+        if min_count == 1:
+            return PairView(self.pairs, 1, needed)
+        if min_count is None or any("|" in name for session in self.sessions
+                                    for name in session.skills):  # see _pair_up
+            return PairView([], None, needed)
+        return PairView(PairTable(self.sessions, Pair, min_count), min_count, needed)
 
     # ---------------------------------------------------------------- RockBot's values
 
@@ -203,7 +266,6 @@ def analyze(log: EventLog[UsageEvent] | Sequence[UsageEvent], window: UsageWindo
 
     _count(stats, key_of)
     _group_sessions(stats, key_of)
-    _pair_up(stats, key_of)
     return stats
 
 
@@ -242,25 +304,16 @@ def _group_sessions(stats: UsageStats, key_of: Callable[[str], str]) -> None:
                                       len(events), tuple(distinct.values()), frozenset(distinct)))
 
 
-def _pair_up(stats: UsageStats, key_of: Callable[[str], str]) -> None:
-    spelling: dict[str, str] = {}  # fold(key) -> first key (RockBot's OrdinalIgnoreCase dictionary)
-    counts: dict[str, int] = {}
-    for session in stats.sessions:
-        names = sorted(session.skills, key=sort_key)
-        keys = [key_of(n) for n in names]
-        for i in range(len(names)):
-            for j in range(i + 1, len(names)):
-                folded = f"{keys[i]}|{keys[j]}"  # fold works per character
-                if folded in counts:
-                    counts[folded] += 1
-                else:
-                    spelling[folded] = f"{names[i]}|{names[j]}"
-                    counts[folded] = 1
-    ordered = sorted((Pair(spelling[k], n) for k, n in counts.items()), key=lambda p: -p.sessions)
-    stats.pairs = ordered
+def _pair_up(sessions: Sequence[Session]) -> Sequence[Pair]:
+    if any("|" in name for session in sessions for name in session.skills):
+        return string_pairs(sessions, fold, Pair)  # keys may collide, as in RockBot
+    return PairTable(sessions, Pair)
+
+
+def _co_used(pairs: Sequence[Pair]) -> dict[str, tuple[str, list[str]]]:
     co_used: dict[str, tuple[str, list[str]]] = {}
-    for pair in ordered:
+    for pair in pairs:
         a, b = pair.a, pair.b
-        co_used.setdefault(key_of(a), (a, []))[1].append(b)
-        co_used.setdefault(key_of(b), (b, []))[1].append(a)
-    stats.co_used = co_used
+        co_used.setdefault(fold(a), (a, []))[1].append(b)
+        co_used.setdefault(fold(b), (b, []))[1].append(a)
+    return co_used

@@ -17,7 +17,7 @@ from rockskills_gui.core.events import EventLog, UsageEvent, read_usage
 from rockskills_gui.core.heatmap import HeatmapData, HeatmapOptions, build_heatmap
 from rockskills_gui.core.skill import Skill
 from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.core.usage import UsageStats, UsageWindow, analyze
+from rockskills_gui.core.usage import PairView, UsageStats, UsageWindow, analyze
 from rockskills_gui.core.usage_signals import UNUSED_DAYS, Signals, derive
 
 
@@ -44,6 +44,7 @@ class UsageReport:
     heatmap: HeatmapData
     signals: Signals
     seconds: float
+    pairs: PairView  # the window's pairs as far as they could be counted (UsageStats.pairs_within)
 
 
 def compute(request: UsageRequest) -> UsageReport:
@@ -54,6 +55,8 @@ def compute(request: UsageRequest) -> UsageReport:
         else analyze(log, request.window)
     history = request.history if request.history is not None else analyze(log, UsageWindow.all_time())
     heatmap = build_heatmap(stats, request.skills, request.options)
+    pairs = stats.pairs_within()
     signals = derive(request.skills, stats, history, request.now, unused_days=request.unused_days,
-                     min_sessions=request.suggest_min_sessions)
-    return UsageReport(request, log, stats, history, heatmap, signals, time.perf_counter() - started)
+                     min_sessions=request.suggest_min_sessions, pairs=pairs.pairs)
+    return UsageReport(request, log, stats, history, heatmap, signals, time.perf_counter() - started,
+                       pairs)

@@ -1,7 +1,7 @@
 """Curation signals derived from usage: links to add, links to review, dead weight, prune candidates.
 
 - *link these two*: pairs used together in at least ``min_sessions`` sessions of the window whose
-  skills both exist and neither names the other in ``seeAlso``;
+  skills both exist and neither names the other in ``seeAlso`` (the ``max_links`` strongest);
 - *review this link*: ``seeAlso`` entries whose two skills were never used together in the window
   (or whose target does not exist);
 - *never used*: no usage event in the whole log and no ``lastUsedAt``;
@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from rockskills_gui.core.names import fold, sort_key
 from rockskills_gui.core.skill import Skill
 from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.core.usage import UsageStats
+from rockskills_gui.core.usage import Pair, UsageStats
 
 PRUNE_MONTHS = 18
 SUGGEST_MIN_SESSIONS = 2
 UNUSED_DAYS = 30
 PRUNE_SOON_DAYS = 30
+MAX_LINKS = 1000  # link suggestions kept (a session of thousands of skills has millions of pairs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +61,7 @@ class Activity:
 
 @dataclass
 class Signals:
-    link: list[LinkSuggestion]
+    link: list[LinkSuggestion]  # strongest first; more qualified when link_truncated
     review: list[LinkReview]
     never_used: list[str]
     unused: list[Activity]
@@ -68,6 +69,7 @@ class Signals:
     prune_soon: list[Activity]
     activity: dict[str, Activity]  # fold(name) -> activity, every library skill
     prune_threshold: Timestamp
+    link_truncated: bool = False
 
 
 def prune_threshold(now: Timestamp) -> Timestamp:
@@ -82,20 +84,25 @@ def linked(skills: Sequence[Skill]) -> set[tuple[str, str]]:
 
 def derive(skills: Sequence[Skill], window: UsageStats, history: UsageStats, now: Timestamp,
            unused_days: int = UNUSED_DAYS, min_sessions: int = SUGGEST_MIN_SESSIONS,
-           soon_days: int = PRUNE_SOON_DAYS) -> Signals:
-    """Signals for the library ``skills``; ``window`` = the chosen window, ``history`` = all time."""
+           soon_days: int = PRUNE_SOON_DAYS, max_links: int = MAX_LINKS,
+           pairs: Sequence[Pair] | None = None) -> Signals:
+    """Signals for the library ``skills``; ``window`` = the chosen window, ``history`` = all time;
+    ``pairs``: the top of ``window.pairs`` to suggest links from (default: all of them)."""
     present = {fold(s.name): s.name for s in skills}
     links = linked(skills)
 
-    suggestions = []
-    for pair in window.pairs:
+    suggestions: list[LinkSuggestion] = []
+    truncated = False
+    for pair in window.pairs if pairs is None else pairs:
         if pair.sessions < min_sessions:
             break  # pairs are ordered by count descending
         a, b = fold(pair.a), fold(pair.b)
         if a in present and b in present and (a, b) not in links and (b, a) not in links:
+            if len(suggestions) == max_links:
+                truncated = True
+                break
             suggestions.append(LinkSuggestion(present[a], present[b], pair.sessions))
 
-    together = {frozenset((fold(p.a), fold(p.b))) for p in window.pairs}
     reviews = []
     for skill in skills:
         for target in skill.see_also or ():
@@ -105,7 +112,7 @@ def derive(skills: Sequence[Skill], window: UsageStats, history: UsageStats, now
                 reason = "target missing"
             elif key == fold(skill.name):
                 reason = "links to itself"
-            elif frozenset((fold(skill.name), key)) not in together:
+            elif not window.pair_sessions(skill.name, target):
                 reason = "not used together"
             else:
                 continue
@@ -139,4 +146,5 @@ def derive(skills: Sequence[Skill], window: UsageStats, history: UsageStats, now
         prune_soon=[a for a in stale if a.prune_soon],
         activity=activity,
         prune_threshold=threshold,
+        link_truncated=truncated,
     )

@@ -221,3 +221,46 @@ def test_zoom_and_keyboard_selection(qtbot, win: MainWindow) -> None:
     qtbot.keyClick(view, Qt.Key.Key_Right)
     assert view.selected == (0, 1)
     assert view.cell_at(QPoint(1, 1)) is None  # the corner is not a cell
+
+
+def test_a_window_with_too_many_pairs_lists_the_strongest_and_says_so(
+        qtbot, agent: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sessions that used many skills (RockBot's Blazor UI has one session id for everything):
+    the pane counts only what fits its budget -- the pairs used together in the most sessions --
+    says so, and lists a bounded number of rows per signal group."""
+    from rockskills_gui.core import usage
+    from rockskills_gui.ui.panes import usage_pane
+
+    names = [f"bulk/skill-{i:03d}" for i in range(120)]
+    log = agent / "skill-usage" / "blazor-session.jsonl"
+    with log.open("a", encoding="utf-8") as handle:
+        for n, name in enumerate(names * 2):
+            session = "blazor-session" if n < 120 else "cli-session"
+            handle.write(f'{{"id":"{n:012x}","skillName":"{name}","sessionId":"{session}",'
+                         f'"timestamp":"2026-11-2{1 + n % 2}T10:{n % 60:02d}:00+00:00"}}\n')
+    monkeypatch.setattr(usage, "PAIR_BUDGET", 10_000)  # 2 x C(120+, 2) pair occurrences do not fit
+    monkeypatch.setattr(usage_pane, "SIGNALS_SHOWN", 5)
+    window = MainWindow(AppContext(), interactive=False)
+    qtbot.addWidget(window)
+    window.resize(1400, 900)
+    window.show()
+    window.ctx.set_library(Library.open(agent, clock=lambda: NOW), remember=False)
+    window.show_pane("heatmap")
+    pane = window.usage_pane
+    qtbot.waitUntil(lambda: pane.report is not None, timeout=10_000)
+    report = pane.report
+    assert report is not None and not report.pairs.complete
+    assert report.pairs.min_count is not None and report.pairs.min_count >= 2
+    text = pane.pairs_text.toPlainText()
+    assert "too many to count in memory" in text and f"{report.pairs.occurrences:,}" in text
+    first = next(line for line in text.splitlines() if line.startswith("- "))
+    assert first == report.stats.pairs[0].line()  # the strongest pair, exactly RockBot's first
+    tree = pane.signals_tree
+    groups = [tree.topLevelItem(k) for k in range(tree.topLevelItemCount())]
+    long = [g for g in groups if int(g.text(0).rsplit("(", 1)[1].rstrip(")+").replace(",", "")) > 5]
+    assert long, [g.text(0) for g in groups]  # the 120 logged skills the library does not have
+    for group in long:
+        total = int(group.text(0).rsplit("(", 1)[1].rstrip(")+").replace(",", ""))
+        assert group.childCount() == 6
+        assert group.child(5).text(0).startswith(f"… and {total - 5:,}")
+    pane.wait()

@@ -62,7 +62,7 @@ from rockskills_gui.core.matrix_order import Ordering
 from rockskills_gui.core.names import fold
 from rockskills_gui.core.stores.rockbot import USAGE_DIR
 from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.core.usage import TOP_PAIRS, UsageStats, UsageWindow
+from rockskills_gui.core.usage import TOP_PAIRS, PairView, UsageStats, UsageWindow
 from rockskills_gui.core.usage_matrix import Measure
 from rockskills_gui.core.usage_report import UsageReport, UsageRequest, compute
 from rockskills_gui.core.usage_signals import SUGGEST_MIN_SESSIONS, UNUSED_DAYS
@@ -84,6 +84,7 @@ WINDOWS = (("Last 7 days", 7), ("Last 14 days", 14), ("Last 30 days", 30), ("Las
 DEFAULT_WINDOW = 30
 SYNC_MAX_LOG_BYTES = 256 * 1024  # below this (and SYNC_MAX_SKILLS) a report takes well under 50 ms
 SYNC_MAX_SKILLS = 250
+SIGNALS_SHOWN = 500  # rows listed per signal group (the group's title has the full count)
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 20  # signal items: (kind, a, b)
 
 
@@ -566,7 +567,7 @@ class UsagePane(QWidget):
             self._fit_next = False
         self.legend.set_scale(data.scale, data.options.min_count, self.links_check.isChecked())
         self._fill_usage(report)
-        self._fill_pairs(report.stats)
+        self._fill_pairs(report.stats, report.pairs)
         self._fill_signals(report)
         self._update_summary(report)
         if self.view.selected is not None and same_axis:
@@ -620,16 +621,25 @@ class UsagePane(QWidget):
                 rows.append(UsageRow(usage.name, False, usage.events, usage.sessions, usage.last, None))
         self.usage_model.set_rows(rows)
 
-    def _fill_pairs(self, stats: UsageStats) -> None:
+    def _fill_pairs(self, stats: UsageStats, view: PairView) -> None:
         window = stats.window
         if window.days is not None:
             header = f"Frequently co-used skill pairs (across sessions in last {window.days} days):"
         else:
             header = f"Frequently co-used skill pairs (across sessions in {window.describe()}):"
-        lines = [header, *stats.top_pair_lines(TOP_PAIRS)] if stats.pairs else \
+        pairs = view.pairs
+        lines = [header, *(pair.line() for pair in pairs[:TOP_PAIRS])] if pairs else \
             [f"No skill pairs in {window.describe()}: RockBot's prompt would have no pairs section."]
-        if len(stats.pairs) > TOP_PAIRS:
-            lines += ["", f"({len(stats.pairs)} pairs in all; RockBot's prompt shows the top "
+        if not view.complete:
+            lines = [header] if pairs else []
+            lines += [pair.line() for pair in pairs[:TOP_PAIRS]]
+            shown = (f"the {len(pairs):,} pairs used together in at least {view.min_count} sessions "
+                     "are listed" if view.min_count else "none can be listed")
+            lines += ["", f"This window's sessions hold {view.occurrences:,} pair occurrences, too "
+                          f"many to count in memory: {shown}. Choose a shorter window for the whole "
+                          "list (RockBot's own dream reads at most 10,000 events of 30 days)."]
+        elif len(pairs) > TOP_PAIRS:
+            lines += ["", f"({len(pairs):,} pairs in all; RockBot's prompt shows the top "
                           f"{TOP_PAIRS}, ties in first-seen order)"]
         self.pairs_text.setPlainText("\n".join(lines))
 
@@ -641,8 +651,8 @@ class UsagePane(QWidget):
         tree.clear()
         minimum = max(SUGGEST_MIN_SESSIONS, self.min_spin.value())
 
-        def group(title: str, count: int, tip: str) -> QTreeWidgetItem:
-            item = QTreeWidgetItem(tree, [f"{title} ({count})", ""])
+        def group(title: str, count: int, tip: str, more: bool = False) -> QTreeWidgetItem:
+            item = QTreeWidgetItem(tree, [f"{title} ({count:,}{'+' if more else ''})", ""])
             item.setToolTip(0, tip)
             item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsSelectable)
             item.setExpanded(title in expanded or (not expanded and count > 0 and count <= 12))
@@ -655,40 +665,54 @@ class UsagePane(QWidget):
             item.setToolTip(0, text)
             item.setToolTip(1, detail)
 
+        def rest(parent: QTreeWidgetItem, count: int, more: bool = False) -> None:
+            """A last row for what a group does not list (a big library: tens of thousands)."""
+            if count > SIGNALS_SHOWN or more:
+                item = QTreeWidgetItem(parent, [f"… and {count - SIGNALS_SHOWN:,}{'+' if more else ''} "
+                                                "more", "filter the library tree to see them"])
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsSelectable)
+
         g = group("Link these two", len(signals.link),
                   f"Used together in at least {minimum} sessions but neither names the other in "
-                  "see-also")
-        for s in signals.link:
+                  "see-also", more=signals.link_truncated)
+        for s in signals.link[:SIGNALS_SHOWN]:
             child(g, f"{s.a} + {s.b}", f"{s.sessions} session(s) together", "link", s.a, s.b)
+        rest(g, len(signals.link), signals.link_truncated)
         g = group("Review this link", len(signals.review),
                   "A see-also link whose skills were not used together in this window")
-        for r in signals.review:
+        for r in signals.review[:SIGNALS_SHOWN]:
             child(g, f"{r.referrer} → {r.target}", r.reason, "review", r.referrer, r.target)
+        rest(g, len(signals.review))
         g = group("Never used", len(signals.never_used),
                   "No usage event in the whole log and no lastUsedAt")
-        for name in signals.never_used:
+        for name in signals.never_used[:SIGNALS_SHOWN]:
             child(g, name, "never used", "open", name)
+        rest(g, len(signals.never_used))
         g = group(f"Unused for {self.unused_spin.value()}+ days", len(signals.unused),
                   "Last use (lastUsedAt or the log) at least this many days ago")
-        for a in signals.unused:
+        for a in signals.unused[:SIGNALS_SHOWN]:
             child(g, a.name, f"{a.idle_days} days (last use {when(a.last_used)})", "open", a.name)
+        rest(g, len(signals.unused))
         threshold = when(signals.prune_threshold)
         g = group("Pruned by the next dream", len(signals.prune),
                   f"Last activity (lastUsedAt ?? updatedAt ?? createdAt) before {threshold}: "
                   "RockBot's 18-month rule deletes these")
-        for a in signals.prune:
+        for a in signals.prune[:SIGNALS_SHOWN]:
             child(g, a.name, f"last activity {when(a.last_activity)}", "open", a.name)
+        rest(g, len(signals.prune))
         g = group("Pruned within 30 days", len(signals.prune_soon),
                   "Will cross the 18-month threshold within 30 days unless used or edited")
-        for a in signals.prune_soon:
+        for a in signals.prune_soon[:SIGNALS_SHOWN]:
             child(g, a.name, f"last activity {when(a.last_activity)}", "open", a.name)
+        rest(g, len(signals.prune_soon))
         present = self._present()
         gone = [u for k, u in report.stats.usage.items() if k not in present]
         g = group("Used, but no longer in the library", len(gone),
                   "Events in the window for skills that do not exist (kept in the counts, "
                   "as RockBot keeps them)")
-        for u in gone:
+        for u in gone[:SIGNALS_SHOWN]:
             child(g, u.name, f"{u.events} use(s) in {u.sessions} session(s)", "gone", u.name)
+        rest(g, len(gone))
         self._update_signal_buttons()
 
     # ---------------------------------------------------------------- interaction
