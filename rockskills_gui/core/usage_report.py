@@ -12,12 +12,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rockskills_gui.core.events import EventLog, UsageEvent, read_usage
 from rockskills_gui.core.heatmap import HeatmapData, HeatmapOptions, build_heatmap
+from rockskills_gui.core.names import fold, sort_key
 from rockskills_gui.core.skill import Skill
 from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.core.usage import PairView, UsageStats, UsageWindow, analyze
+from rockskills_gui.core.usage import PairView, SkillUsage, UsageStats, UsageWindow, analyze
 from rockskills_gui.core.usage_signals import UNUSED_DAYS, Signals, derive
 
 
@@ -33,6 +35,19 @@ class UsageRequest:
     log: EventLog[UsageEvent] | None = None
     stats: UsageStats | None = None
     history: UsageStats | None = None
+    table_sort: tuple[int, bool] | None = None  # the usage table's (column, descending), if sorted
+
+
+@dataclass(frozen=True, slots=True)
+class UsageRow:
+    """One line of the usage table: a library skill, or a name only the log still has."""
+
+    name: str
+    exists: bool
+    events: int
+    sessions: int
+    last_used: Timestamp | None
+    last_activity: Timestamp | None
 
 
 @dataclass
@@ -45,6 +60,9 @@ class UsageReport:
     signals: Signals
     seconds: float
     pairs: PairView  # the window's pairs as far as they could be counted (UsageStats.pairs_within)
+    rows: list[UsageRow]  # library skills in library order, then names only the log has
+    gone: list[SkillUsage]  # the window's usage of names the library no longer has
+    sorted_rows: list[UsageRow] | None  # rows sorted as request.table_sort says (None: unsorted)
 
 
 def compute(request: UsageRequest) -> UsageReport:
@@ -58,5 +76,41 @@ def compute(request: UsageRequest) -> UsageReport:
     pairs = stats.pairs_within()
     signals = derive(request.skills, stats, history, request.now, unused_days=request.unused_days,
                      min_sessions=request.suggest_min_sessions, pairs=pairs.pairs)
+    rows, gone = usage_rows(request.skills, stats, signals)
+    ordered = sort_rows(rows, *request.table_sort) if request.table_sort is not None else None
     return UsageReport(request, log, stats, history, heatmap, signals, time.perf_counter() - started,
-                       pairs)
+                       pairs, rows, gone, ordered)
+
+
+def row_sort_value(row: UsageRow, column: int) -> Any:
+    """What the usage table sorts ``column`` by: name (RockBot's order), uses, sessions, last use."""
+    if column == 0:
+        return sort_key(row.name)
+    if column == 1:
+        return row.events
+    if column == 2:
+        return row.sessions
+    return row.last_used.utc_ticks if row.last_used is not None else -1
+
+
+def sort_rows(rows: Sequence[UsageRow], column: int, descending: bool) -> list[UsageRow]:
+    """``rows`` by ``column`` (stable: ties keep their order, also when descending)."""
+    return sorted(rows, key=lambda row: row_sort_value(row, column), reverse=descending)
+
+
+def usage_rows(skills: Sequence[Skill], stats: UsageStats,
+               signals: Signals) -> tuple[list[UsageRow], list[SkillUsage]]:
+    """The usage table's rows, and the usage of names that are not skills of the library."""
+    rows = []
+    present: set[str] = set()
+    for skill in skills:
+        key = fold(skill.name)
+        present.add(key)
+        usage = stats.usage.get(key)
+        activity = signals.activity.get(key)
+        rows.append(UsageRow(skill.name, True, usage.events if usage else 0,
+                             usage.sessions if usage else 0,
+                             activity.last_used if activity else None, skill.last_activity()))
+    gone = [usage for key, usage in stats.usage.items() if key not in present]
+    rows += [UsageRow(u.name, False, u.events, u.sessions, u.last, None) for u in gone]
+    return rows, gone

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -19,12 +18,12 @@ from PySide6.QtGui import QColor, QFontMetrics, QImage, QPainter, QPaintEvent, Q
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from rockskills_gui.core.heatmap import FIRST_LEVEL, LEVELS, ColourScale
-from rockskills_gui.core.names import fold, sort_key
+from rockskills_gui.core.names import fold
 from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.usage_report import UsageRow, sort_rows
 from rockskills_gui.ui.colormap import colormap_name, colour_table
 
 Index = QModelIndex | QPersistentModelIndex
-SORT_ROLE = Qt.ItemDataRole.UserRole + 10
 NAME_ROLE = Qt.ItemDataRole.UserRole + 11
 BAR_ROLE = Qt.ItemDataRole.UserRole + 12  # fraction 0..1 of the longest bar
 
@@ -137,32 +136,59 @@ class HeatmapLegend(QWidget):
                              Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
 
 
-@dataclass(frozen=True, slots=True)
-class UsageRow:
-    name: str
-    exists: bool
-    events: int
-    sessions: int
-    last_used: Timestamp | None
-    last_activity: Timestamp | None
-
-
 class UsageTableModel(QAbstractTableModel):
-    """One row per skill (and per deleted name in the log): uses, sessions, last use, activity."""
+    """One row per skill (and per deleted name in the log): uses, sessions, last use, activity.
+
+    The model sorts itself (:meth:`sort`, in Python with one key per row): a sort proxy asks
+    ``data()`` for every comparison, 1.6 s on the UI thread for 10,000 skills. New rows can come
+    sorted already (sorted off the UI thread for :attr:`sort_state`)."""
 
     HEADERS = ("Skill", "Uses", "Sessions", "Last use")
     USES = 1
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.rows: list[UsageRow] = []
+        self.rows: list[UsageRow] = []  # in display (sorted) order
+        self._given: list[UsageRow] = []  # as set_rows got them: ties keep this order
+        self._sort: tuple[int, Qt.SortOrder] | None = None
         self._most = 1
 
-    def set_rows(self, rows: Sequence[UsageRow]) -> None:
+    @property
+    def sort_state(self) -> tuple[int, bool] | None:
+        """(column, descending) of the current sort, None when unsorted."""
+        if self._sort is None:
+            return None
+        return self._sort[0], self._sort[1] == Qt.SortOrder.DescendingOrder
+
+    def set_rows(self, rows: Sequence[UsageRow], sorted_rows: Sequence[UsageRow] | None = None,
+                 sorted_by: tuple[int, bool] | None = None) -> None:
+        """Show ``rows``; ``sorted_rows`` are the same rows already sorted as ``sorted_by`` says,
+        used when that is still this model's sort."""
         self.beginResetModel()
-        self.rows = list(rows)
+        self._given = list(rows)
+        done = sorted_rows is not None and sorted_by is not None and sorted_by == self.sort_state
+        self.rows = list(sorted_rows) if done and sorted_rows is not None else self._sorted()
         self._most = max((r.events for r in self.rows), default=0) or 1
         self.endResetModel()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort by ``column`` (stable: equal rows keep the order they were given in)."""
+        self._sort = (column, order)
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        held = [(self.rows[i.row()], i.column()) for i in persistent if 0 <= i.row() < len(self.rows)]
+        self.rows = self._sorted()
+        where = {id(row): k for k, row in enumerate(self.rows)}
+        self.changePersistentIndexList(
+            [i for i in persistent if 0 <= i.row() < len(where)],
+            [self.index(where[id(row)], column) for row, column in held])
+        self.layoutChanged.emit()
+
+    def _sorted(self) -> list[UsageRow]:
+        if self._sort is None:
+            return list(self._given)
+        column, order = self._sort
+        return sort_rows(self._given, column, order == Qt.SortOrder.DescendingOrder)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.rows)
@@ -186,9 +212,6 @@ class UsageTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return (row.name if row.exists else f"{row.name} (deleted)", row.events, row.sessions,
                     when(row.last_used))[col]
-        if role == SORT_ROLE:
-            last = row.last_used.utc_ticks if row.last_used else -1
-            return (sort_key(row.name).hex(), row.events, row.sessions, last)[col]
         if role == BAR_ROLE and col == self.USES:
             return row.events / self._most
         if role == Qt.ItemDataRole.ForegroundRole and not row.exists:

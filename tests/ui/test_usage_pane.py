@@ -264,3 +264,29 @@ def test_a_window_with_too_many_pairs_lists_the_strongest_and_says_so(
         assert group.childCount() == 6
         assert group.child(5).text(0).startswith(f"… and {total - 5:,}")
     pane.wait()
+
+
+def test_the_usage_table_sorts_itself_stably_and_keeps_the_selection(qtbot, win: MainWindow) -> None:
+    from rockskills_gui.core.usage_report import sort_rows
+    from rockskills_gui.ui.usage_widgets import UsageTableModel
+
+    pane = win.usage_pane
+    table, model = pane.usage_table, pane.usage_model
+    assert table.model() is model and model.sort_state == (UsageTableModel.USES, True)
+    report = pane.report
+    assert report is not None and report.sorted_rows == model.rows  # sorted on the worker
+    uses = [row.events for row in model.rows]
+    assert uses == sorted(uses, reverse=True)
+    ties = [row.name for row in model.rows if row.events == uses[-1]]
+    given = [row.name for row in report.rows if row.events == uses[-1]]
+    assert ties == given  # equal rows keep the library order, also when descending
+    table.selectRow(0)
+    chosen = model.rows[0].name
+    table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    assert model.sort_state == (0, False)
+    assert model.rows == sort_rows(report.rows, 0, False)
+    assert model.rows[table.currentIndex().row()].name == chosen  # the selection followed its row
+    with qtbot.waitSignal(pane.updated, timeout=5000):
+        pane.set_window_days(7)
+    assert pane.report is not None and pane.report.request.table_sort == (0, False)
+    assert model.rows == pane.report.sorted_rows

@@ -13,6 +13,7 @@ Signals:
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -21,7 +22,6 @@ from PySide6.QtCore import (
     QPoint,
     QRect,
     QRunnable,
-    QSortFilterProxyModel,
     Qt,
     QThreadPool,
     QTimer,
@@ -56,6 +56,7 @@ from PySide6.QtWidgets import (
 from rockskills_gui.core.changes import ChangeSet
 from rockskills_gui.core.events import EventLog, UsageEvent
 from rockskills_gui.core.formats import format_label
+from rockskills_gui.core.gcpause import gc_paused
 from rockskills_gui.core.heatmap import HeatmapOptions, heatmap_csv
 from rockskills_gui.core.library import Library
 from rockskills_gui.core.matrix_order import Ordering
@@ -71,10 +72,8 @@ from rockskills_gui.ui.heatmap_view import HeatmapView
 from rockskills_gui.ui.theme import monospace, secondary
 from rockskills_gui.ui.usage_widgets import (
     NAME_ROLE,
-    SORT_ROLE,
     BarDelegate,
     HeatmapLegend,
-    UsageRow,
     UsageTableModel,
     when,
 )
@@ -84,7 +83,8 @@ WINDOWS = (("Last 7 days", 7), ("Last 14 days", 14), ("Last 30 days", 30), ("Las
 DEFAULT_WINDOW = 30
 SYNC_MAX_LOG_BYTES = 256 * 1024  # below this (and SYNC_MAX_SKILLS) a report takes well under 50 ms
 SYNC_MAX_SKILLS = 250
-SIGNALS_SHOWN = 500  # rows listed per signal group (the group's title has the full count)
+FREEZE_EVENTS = 20_000  # usage events from which a report is frozen out of the collector's way
+SIGNALS_SHOWN = 200  # rows listed per signal group (the group's title has the full count)
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 20  # signal items: (kind, a, b)
 
 
@@ -100,7 +100,12 @@ class _ReportJob(QRunnable):
 
     def run(self) -> None:
         try:
-            report = compute(self.request)
+            with gc_paused():  # 100,000 events and their analysis: no full collections meanwhile
+                report = compute(self.request)
+                if len(report.log.events) >= FREEZE_EVENTS:
+                    # Out of the collector's way before it runs again: the first full collection
+                    # after this burst walked every new object, 200 ms holding the GIL (a frozen UI).
+                    gc.freeze()
         except Exception as exc:  # a bug must not kill the worker silently
             self._emit(self.signals.failed, f"could not compute usage: {exc!r}")
         else:
@@ -265,12 +270,9 @@ class UsagePane(QWidget):
         self.side = QTabWidget(self)
         self.side.setObjectName("usageSide")
         self.usage_model = UsageTableModel(self)
-        self.usage_proxy = QSortFilterProxyModel(self)
-        self.usage_proxy.setSourceModel(self.usage_model)
-        self.usage_proxy.setSortRole(SORT_ROLE)
         self.usage_table = QTableView(self)
         self.usage_table.setObjectName("usageTable")
-        self.usage_table.setModel(self.usage_proxy)
+        self.usage_table.setModel(self.usage_model)
         self.usage_table.setSortingEnabled(True)
         self.usage_table.sortByColumn(UsageTableModel.USES, Qt.SortOrder.DescendingOrder)
         self.usage_table.setItemDelegateForColumn(UsageTableModel.USES, BarDelegate(self.usage_table))
@@ -281,8 +283,12 @@ class UsagePane(QWidget):
             self.usage_table.fontMetrics().height() + 6)
         header = self.usage_table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col in range(1, len(UsageTableModel.HEADERS)):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        metrics = self.usage_table.fontMetrics()
+        samples = ("99999", "9999", "2026-11-22")  # the widest likely contents: ResizeToContents
+        for col, sample in enumerate(samples, 1):  # would ask every row (100,000 calls)
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            title = UsageTableModel.HEADERS[col]
+            header.resizeSection(col, max(metrics.horizontalAdvance(t) for t in (title, sample)) + 28)
         self.side.addTab(self.usage_table, "Usage")
 
         self.pairs_text = monospace(QPlainTextEdit(self))
@@ -474,7 +480,8 @@ class UsagePane(QWidget):
             agent_dir=library.agent_dir, skills=tuple(library.skills()), now=self.now(),
             window=window, options=self.options(), unused_days=self.unused_spin.value(),
             suggest_min_sessions=max(SUGGEST_MIN_SESSIONS, self.min_spin.value()),
-            log=self._log, stats=stats, history=self._history)
+            log=self._log, stats=stats, history=self._history,
+            table_sort=self.usage_model.sort_state)
 
     def _cheap(self, request: UsageRequest) -> bool:
         if self.force_async:
@@ -584,8 +591,7 @@ class UsagePane(QWidget):
         if window.since is not None and window.days is not None:
             parts[0] += f" (since {window.since.isoformat()[:16].replace('T', ' ')} UTC)"
         parts.append(f"{len(data)} skill(s) shown, {data.hidden} hidden")
-        present = self._present()
-        deleted = [u for k, u in stats.usage.items() if k not in present]
+        deleted = report.gone
         if deleted:
             parts.append(f"{sum(u.events for u in deleted)} event(s) for "
                          f"{len(deleted)} skill(s) that no longer exist")
@@ -602,24 +608,8 @@ class UsagePane(QWidget):
         parts.append(f"computed in {report.seconds * 1000:.0f} ms")
         self.summary.setText(" · ".join(parts))
 
-    def _present(self) -> set[str]:
-        library = self.ctx.library
-        return {fold(n) for n in library.names()} if library is not None else set()
-
     def _fill_usage(self, report: UsageReport) -> None:
-        stats, signals = report.stats, report.signals
-        rows = []
-        for skill in report.request.skills:
-            usage = stats.usage.get(fold(skill.name))
-            activity = signals.activity.get(fold(skill.name))
-            rows.append(UsageRow(skill.name, True, usage.events if usage else 0,
-                                 usage.sessions if usage else 0,
-                                 activity.last_used if activity else None, skill.last_activity()))
-        present = {fold(s.name) for s in report.request.skills}
-        for key, usage in stats.usage.items():
-            if key not in present:
-                rows.append(UsageRow(usage.name, False, usage.events, usage.sessions, usage.last, None))
-        self.usage_model.set_rows(rows)
+        self.usage_model.set_rows(report.rows, report.sorted_rows, report.request.table_sort)
 
     def _fill_pairs(self, stats: UsageStats, view: PairView) -> None:
         window = stats.window
@@ -705,8 +695,7 @@ class UsagePane(QWidget):
         for a in signals.prune_soon[:SIGNALS_SHOWN]:
             child(g, a.name, f"last activity {when(a.last_activity)}", "open", a.name)
         rest(g, len(signals.prune_soon))
-        present = self._present()
-        gone = [u for k, u in report.stats.usage.items() if k not in present]
+        gone = report.gone
         g = group("Used, but no longer in the library", len(gone),
                   "Events in the window for skills that do not exist (kept in the counts, "
                   "as RockBot keeps them)")
