@@ -57,8 +57,10 @@ def _offsets(k: int, i: np.ndarray) -> np.ndarray:
     return i * (k - 1) - i * (i - 1) // 2
 
 
-def _count(session_ranks: list[np.ndarray], starts: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
-    """Distinct pair ids (sorted), their session counts and first enumeration positions.
+def _count(session_ranks: list[np.ndarray], starts: np.ndarray, n: int,
+           min_count: int = 1) -> tuple[np.ndarray, ...]:
+    """Distinct pair ids (sorted), their session counts and first enumeration positions, for the
+    pairs counted at least ``min_count`` times.
 
     Pairs are split into buckets of first-name ranks holding about CHUNK occurrences each (a
     session's rows are contiguous in rank order), so every bucket is counted on its own and
@@ -112,12 +114,16 @@ def _count(session_ranks: list[np.ndarray], starts: np.ndarray, n: int) -> tuple
         order = np.lexsort((all_pos, all_ids))  # by id, then enumeration position
         all_ids, all_pos = all_ids[order], all_pos[order]
         heads = np.flatnonzero(np.r_[True, all_ids[1:] != all_ids[:-1]])
+        counts = np.diff(np.r_[heads, len(all_ids)]).astype(np.int32)
+        if min_count > 1:
+            keep = counts >= min_count
+            heads, counts = heads[keep], counts[keep]
         out_ids.append(all_ids[heads])
         out_first.append(all_pos[heads])
-        out_counts.append(np.diff(np.r_[heads, len(all_ids)]))
+        out_counts.append(counts)
     if not out_ids:
         empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty
+        return empty, empty.astype(np.int32), empty
     return np.concatenate(out_ids), np.concatenate(out_counts), np.concatenate(out_first)
 
 
@@ -142,11 +148,8 @@ class PairTable(Sequence["Pair"]):
                                              dtype=np.int64)) for session in sessions]
         sizes = np.array([len(r) for r in session_ranks], dtype=np.int64)
         self._starts = np.r_[0, np.cumsum(sizes * (sizes - 1) // 2)[:-1]] if len(sizes) else sizes
-        ids, counts, first = _count(session_ranks, self._starts, n)
-        if min_count > 1:
-            keep = counts >= min_count
-            ids, counts, first = ids[keep], counts[keep], first[keep]
-        self._sorted_ids, self._sorted_counts, self._sorted_first = ids, counts.astype(np.int32), first
+        ids, counts, first = _count(session_ranks, self._starts, n, min_count)
+        self._sorted_ids, self._sorted_counts, self._sorted_first = ids, counts, first
         self._order = np.lexsort((first, -counts))  # count descending, first seen first
         self._spellings: dict[int, dict[str, str]] = {}
 

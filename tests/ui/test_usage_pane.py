@@ -290,3 +290,31 @@ def test_the_usage_table_sorts_itself_stably_and_keeps_the_selection(qtbot, win:
         pane.set_window_days(7)
     assert pane.report is not None and pane.report.request.table_sort == (0, False)
     assert model.rows == pane.report.sorted_rows
+
+
+def test_a_big_report_is_shown_in_parts_and_complete_when_updated_fires(
+        qtbot, agent: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rockskills_gui.ui.panes import usage_pane
+
+    monkeypatch.setattr(usage_pane, "STAGED_FROM", 1)  # every report counts as big here
+    monkeypatch.setattr(usage_pane, "SYNC_MAX_LOG_BYTES", 0)  # and runs on the worker
+    window = MainWindow(AppContext(), interactive=False)
+    qtbot.addWidget(window)
+    window.show()
+    window.ctx.set_library(Library.open(agent, clock=lambda: NOW), remember=False)
+    pane = window.usage_pane
+    updates: list[int] = []
+    pane.updated.connect(lambda: updates.append(pane.usage_model.rowCount()))
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        window.show_pane("heatmap")
+    report = pane.report
+    assert report is not None and updates == [len(report.rows)]  # once, with everything shown
+    assert pane.view.data is report.heatmap
+    assert pane.pairs_text.toPlainText().splitlines()[1] == "- mcp/calendar + mcp/email: 5 session(s)"
+    assert pane.signals_tree.topLevelItemCount() > 0
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.set_window_days(7)
+        pane.set_window_days(0)  # supersedes the 7-day request before it is shown
+    assert pane.report is not None and pane.report.stats.window.describe() == "all time"
+    assert "all time" in pane.pairs_text.toPlainText().splitlines()[0]
+    pane.wait()

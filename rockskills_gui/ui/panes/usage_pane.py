@@ -14,6 +14,7 @@ Signals:
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -83,6 +84,9 @@ WINDOWS = (("Last 7 days", 7), ("Last 14 days", 14), ("Last 30 days", 30), ("Las
 DEFAULT_WINDOW = 30
 SYNC_MAX_LOG_BYTES = 256 * 1024  # below this (and SYNC_MAX_SKILLS) a report takes well under 50 ms
 SYNC_MAX_SKILLS = 250
+WORKER_START_DELAY_MS = 60  # see refresh()
+STAGED_FROM = 20_000  # usage-table rows from which a report is shown in parts (see _on_done)
+STEP_GAP_MS = 15  # between those parts: room for other events (a repaint, a key press)
 FREEZE_EVENTS = 20_000  # usage events from which a report is frozen out of the collector's way
 SIGNALS_SHOWN = 200  # rows listed per signal group (the group's title has the full count)
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 20  # signal items: (kind, a, b)
@@ -151,6 +155,7 @@ class UsagePane(QWidget):
         self._signals.failed.connect(self._on_failed)
         self._ticket = 0
         self._busy = False
+        self._pending_job: _ReportJob | None = None  # see refresh()
         self._dirty = True
         self._fit_next = True
         self.force_async = False
@@ -525,10 +530,20 @@ class UsagePane(QWidget):
             return
         self._busy = True
         self.summary.setText("Computing…")
-        self.pool.start(_ReportJob(self._ticket, request, self._signals))
+        # Started after the pane has painted: a Python worker running meanwhile makes each of the
+        # paint's calls into Python wait for the GIL (a tab switch took 120-180 ms at 100,000).
+        self._pending_job = _ReportJob(self._ticket, request, self._signals)
+        QTimer.singleShot(WORKER_START_DELAY_MS, self, self._start_pending)
+
+    def _start_pending(self) -> None:
+        job, self._pending_job = self._pending_job, None
+        if job is not None and job.ticket == self._ticket:
+            self.pool.start(job)
 
     def wait(self, msecs: int = -1) -> bool:
-        """Block until no computation runs (for shutdown and tests)."""
+        """Block until no computation runs (for shutdown and tests; one waiting to start after
+        the pane's paint starts now)."""
+        self._start_pending()
         return self.pool.waitForDone(msecs)
 
     @property
@@ -542,8 +557,23 @@ class UsagePane(QWidget):
         self._busy = False
         self._log, self._stats, self._history = report.log, report.stats, report.history
         self.report = report
-        self._show(report)
-        self.updated.emit()
+        steps = self._show_steps(report)
+        if len(report.rows) < STAGED_FROM:
+            for step in steps:
+                step()
+            self.updated.emit()
+            return
+
+        def next_step() -> None:  # a big report: one part per event, so the UI keeps breathing
+            if ticket != self._ticket or self.report is not report:
+                return  # a newer request superseded this one
+            steps.pop(0)()
+            if steps:
+                QTimer.singleShot(STEP_GAP_MS, self, next_step)
+            else:
+                self.updated.emit()
+
+        next_step()
 
     @Slot(int, str)
     def _on_failed(self, ticket: int, message: str) -> None:
@@ -564,24 +594,30 @@ class UsagePane(QWidget):
         self.signals_tree.clear()
         self.summary.setText("Reading the usage log…" if loading else "No library open.")
 
-    def _show(self, report: UsageReport) -> None:
+    def _show_steps(self, report: UsageReport) -> list[Callable[[], None]]:
+        """Showing ``report``, in parts: the heatmap, the usage table, the rest."""
         data = report.heatmap
         same_axis = self.view.data is not None and self.view.data.names == data.names
-        self.view.set_data(data, keep_selection=True)
-        self.view.set_show_links(self.links_check.isChecked())
-        if self._fit_next:
-            self.view.fit()
-            self._fit_next = False
-        self.legend.set_scale(data.scale, data.options.min_count, self.links_check.isChecked())
-        self._fill_usage(report)
-        self._fill_pairs(report.stats, report.pairs)
-        self._fill_signals(report)
-        self._update_summary(report)
-        if self.view.selected is not None and same_axis:
-            self.show_sessions(*self.view.selected, switch=False)
-        elif self.view.selected is None:
-            self.sessions_title.setText("Click a cell to list the sessions behind it.")
-            self.sessions_tree.clear()
+
+        def heatmap() -> None:
+            self.view.set_data(data, keep_selection=True)
+            self.view.set_show_links(self.links_check.isChecked())
+            if self._fit_next:
+                self.view.fit()
+                self._fit_next = False
+            self.legend.set_scale(data.scale, data.options.min_count, self.links_check.isChecked())
+            self._update_summary(report)
+
+        def rest() -> None:
+            self._fill_pairs(report.stats, report.pairs)
+            self._fill_signals(report)
+            if self.view.selected is not None and same_axis:
+                self.show_sessions(*self.view.selected, switch=False)
+            elif self.view.selected is None:
+                self.sessions_title.setText("Click a cell to list the sessions behind it.")
+                self.sessions_tree.clear()
+
+        return [heatmap, lambda: self._fill_usage(report), rest]
 
     def _update_summary(self, report: UsageReport) -> None:
         stats, data = report.stats, report.heatmap
