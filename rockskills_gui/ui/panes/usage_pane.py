@@ -14,6 +14,7 @@ Signals:
 from __future__ import annotations
 
 import gc
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -88,6 +89,7 @@ WORKER_START_DELAY_MS = 60  # see refresh()
 STAGED_FROM = 2_000  # usage-table rows from which a report is shown in parts (see _on_done)
 STEP_GAP_MS = 15  # between those parts: room for other events (a repaint, a key press)
 FREEZE_EVENTS = 20_000  # usage events from which a report is frozen out of the collector's way
+NOTE_WIDTH = 60  # characters per line of the notes under the top pairs
 SIGNALS_SHOWN = 200  # rows listed per signal group (the group's title has the full count)
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 20  # signal items: (kind, a, b)
 
@@ -661,12 +663,13 @@ class UsagePane(QWidget):
             lines += [pair.line() for pair in pairs[:TOP_PAIRS]]
             shown = (f"the {len(pairs):,} pairs used together in at least {view.min_count} sessions "
                      "are listed" if view.min_count else "none can be listed")
-            lines += ["", f"This window's sessions hold {view.occurrences:,} pair occurrences, too "
-                          f"many to count in memory: {shown}. Choose a shorter window for the whole "
-                          "list (RockBot's own dream reads at most 10,000 events of 30 days)."]
+            note = (f"This window's sessions hold {view.occurrences:,} pair occurrences, too many "
+                    f"to count in memory: {shown}. Choose a shorter window for the whole list "
+                    "(RockBot's own dream reads at most 10,000 events of 30 days).")
+            lines += ["", *textwrap.wrap(note, NOTE_WIDTH)]  # the pair lines do not wrap
         elif len(pairs) > TOP_PAIRS:
-            lines += ["", f"({len(pairs):,} pairs in all; RockBot's prompt shows the top "
-                          f"{TOP_PAIRS}, ties in first-seen order)"]
+            lines += ["", *textwrap.wrap(f"({len(pairs):,} pairs in all; RockBot's prompt shows "
+                                         f"the top {TOP_PAIRS}, ties in first-seen order)", NOTE_WIDTH)]
         self.pairs_text.setPlainText("\n".join(lines))
 
     def _fill_signals(self, report: UsageReport) -> None:
