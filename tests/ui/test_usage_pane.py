@@ -24,14 +24,20 @@ FIXTURE_PAIR_SESSIONS = ["blazor-session", "session-2026-11-03-a41f", "session-2
                          "cli-session", "session-2026-11-20-e5d3"]  # dream-derived.json "sessions"
 
 
-@pytest.fixture
-def win(qtbot, agent: Path) -> Iterator[MainWindow]:
-    """The main window on the sample library, its clock fixed at the fixtures' now, Usage tab shown."""
+def open_window(qtbot, agent: Path) -> MainWindow:
+    """The main window on ``agent``, its clock fixed at the fixtures' now (Usage tab not shown)."""
     window = MainWindow(AppContext(), interactive=False)
     qtbot.addWidget(window)
     window.resize(1400, 900)
     window.show()
     window.ctx.set_library(Library.open(agent, clock=lambda: NOW), remember=False)
+    return window
+
+
+@pytest.fixture
+def win(qtbot, agent: Path) -> Iterator[MainWindow]:
+    """The main window on the sample library, Usage tab shown and computed."""
+    window = open_window(qtbot, agent)
     window.show_pane("heatmap")
     pane = window.usage_pane
     qtbot.waitUntil(lambda: pane.report is not None, timeout=5000)
@@ -240,11 +246,7 @@ def test_a_window_with_too_many_pairs_lists_the_strongest_and_says_so(
                          f'"timestamp":"2026-11-2{1 + n % 2}T10:{n % 60:02d}:00+00:00"}}\n')
     monkeypatch.setattr(usage, "PAIR_BUDGET", 10_000)  # 2 x C(120+, 2) pair occurrences do not fit
     monkeypatch.setattr(usage_pane, "SIGNALS_SHOWN", 5)
-    window = MainWindow(AppContext(), interactive=False)
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    window.ctx.set_library(Library.open(agent, clock=lambda: NOW), remember=False)
+    window = open_window(qtbot, agent)
     window.show_pane("heatmap")
     pane = window.usage_pane
     qtbot.waitUntil(lambda: pane.report is not None, timeout=10_000)
@@ -299,10 +301,7 @@ def test_a_big_report_is_shown_in_parts_and_complete_when_updated_fires(
 
     monkeypatch.setattr(usage_pane, "STAGED_FROM", 1)  # every report counts as big here
     monkeypatch.setattr(usage_pane, "SYNC_MAX_LOG_BYTES", 0)  # and runs on the worker
-    window = MainWindow(AppContext(), interactive=False)
-    qtbot.addWidget(window)
-    window.show()
-    window.ctx.set_library(Library.open(agent, clock=lambda: NOW), remember=False)
+    window = open_window(qtbot, agent)
     pane = window.usage_pane
     updates: list[int] = []
     pane.updated.connect(lambda: updates.append(pane.usage_model.rowCount()))
