@@ -71,7 +71,9 @@ def compute(request: UsageRequest) -> UsageReport:
     log = request.log if request.log is not None else read_usage(request.agent_dir)
     stats = request.stats if request.stats is not None and request.stats.window == request.window \
         else analyze(log, request.window)
-    history = request.history if request.history is not None else analyze(log, UsageWindow.all_time())
+    everything = UsageWindow.all_time()
+    history = request.history if request.history is not None else \
+        stats if stats.window == everything else analyze(log, everything)
     heatmap = build_heatmap(stats, request.skills, request.options)
     pairs = stats.pairs_within()
     signals = derive(request.skills, stats, history, request.now, unused_days=request.unused_days,
