@@ -63,12 +63,11 @@ def settings() -> dict[str, object]:
     return {f.name: hints[f.name] for f in dataclasses.fields(Profile) if f.name not in FIXED}
 
 
-def _key(raw: str, known: Mapping[str, object], shown: str | None = None) -> str:
+def _key(raw: str, known: Mapping[str, object]) -> str:
     key = raw.strip().replace("-", "_")
     if key not in known:
         raise ProfileSettingError(
-            f"unknown profile setting {shown if shown is not None else raw!r}: use one of "
-            f"{', '.join(sorted(known))}")
+            f"unknown profile setting {raw.strip()!r}: use one of {', '.join(sorted(known))}")
     return key
 
 
@@ -158,7 +157,7 @@ def parse_settings(items: Iterable[str]) -> dict[str, Any]:
         if not sep:
             raise ProfileSettingError(f"profile setting {item!r}: use KEY=VALUE, KEY one of "
                                       f"{', '.join(sorted(known))}")
-        key = _key(raw, known, repr(item))
+        key = _key(raw, known)
         parsed[key] = _value(key, known[key], text)
         _check(key, parsed[key])
     return parsed
