@@ -21,6 +21,7 @@ import errno
 import os
 import secrets
 import signal
+import stat
 import sys
 import time
 from pathlib import Path
@@ -221,10 +222,59 @@ def write_new(path: Path, data: bytes) -> None:
     _write_fsynced(path, data)
 
 
-def read_or_none(path: Path) -> bytes | None:
-    """The file's bytes, or None when it does not exist."""
+class NotRegularFile(OSError):
+    """A path that is not a plain file (a FIFO, device, socket or folder): never read or replaced."""
+
+    def __init__(self, path: Path, kind: str) -> None:
+        super().__init__(errno.EINVAL, f"{path}: is a {kind}, not a regular file")
+        self.path = path
+        self.kind = kind
+
+
+def file_kind(mode: int) -> str:
+    """A readable name for what ``mode`` (``st_mode``) describes."""
+    for test, name in ((stat.S_ISDIR, "folder"), (stat.S_ISFIFO, "named pipe (FIFO)"),
+                       (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
+                       (stat.S_ISSOCK, "socket"), (stat.S_ISLNK, "symbolic link")):
+        if test(mode):
+            return name
+    return "regular file" if stat.S_ISREG(mode) else "special file"
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of ``path``, which must be a regular file (a symlink to one is followed).
+
+    Opened non-blocking and checked with ``fstat`` before reading, so a FIFO, device or socket
+    planted in a library raises :class:`NotRegularFile` at once instead of blocking forever.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        return path.read_bytes()
+        fd = os.open(path, flags)
+    except IsADirectoryError:
+        raise NotRegularFile(path, "folder") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegularFile(path, file_kind(info.st_mode))
+        with open(fd, "rb", closefd=False) as handle:
+            return handle.read()
+    finally:
+        os.close(fd)
+
+
+def is_regular(path: Path) -> bool:
+    """True when ``path`` is a regular file (following symlinks), without opening it."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def read_or_none(path: Path) -> bytes | None:
+    """The file's bytes, or None when it does not exist; :class:`NotRegularFile` for a FIFO,
+    device, socket or folder (never blocks)."""
+    try:
+        return read_regular(path)
     except (FileNotFoundError, NotADirectoryError):
         return None
 
