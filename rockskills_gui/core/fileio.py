@@ -25,6 +25,7 @@ import stat
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 TEMP_SUFFIX = ".rsg-tmp"
 NAME_MAX = 255  # bytes in one file name on every file system we target
@@ -299,14 +300,18 @@ def remove_file(path: Path, stop_at: Path) -> None:
     remove_empty_parents(path.parent, stop_at)
 
 
-def remove_tree(folder: Path, first: str | None = None) -> None:
-    """Remove a folder of plain files (a journal entry), ``first`` before the others."""
+def remove_tree(folder: Path, first: str | None = None, last: str | None = None) -> None:
+    """Remove a folder of plain files (a journal entry), ``first`` before the others and ``last``
+    after them. A symbolic link is removed, never followed."""
     if first is not None:
         with contextlib.suppress(FileNotFoundError):
             (folder / first).unlink()
             checkpoint()
     try:
-        entries = list(os.scandir(folder))
+        if stat.S_ISLNK(folder.lstat().st_mode):
+            folder.unlink()
+            return
+        entries = sorted(os.scandir(folder), key=lambda e: e.name == last)
     except FileNotFoundError:
         return
     for entry in entries:
@@ -371,10 +376,65 @@ def _create_exclusive(path: Path, data: bytes) -> None:
 
 
 def _swap_checked(path: Path, expected: bytes, data: bytes) -> None:
+    """Replace ``path`` only if it holds ``expected``: an atomic exchange where the system has one
+    (what was swapped out is then exactly what is checked), else the hard-link method."""
+    current = read_or_none(path)
+    if current is None:
+        raise ChangedOnDisk(path, "was deleted by someone else")
+    if current != expected:
+        raise ChangedOnDisk(path)
     tmp = temp_path_for(path)
-    old = temp_path_for(path)  # the replaced file, kept to verify nobody wrote into it meanwhile
     try:
         _write_fsynced(tmp, data)
+        if exchange_supported(path.parent) and _swap_by_exchange(path, tmp, expected):
+            return
+        _swap_by_link(path, tmp, expected, data)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def _swap_by_exchange(path: Path, tmp: Path, expected: bytes) -> bool:
+    """Exchange ``tmp`` (our new file) with ``path``, then check what came out; on a mismatch the
+    other writer's file goes back (False: the exchange is not available here after all).
+
+    A writer that renames its file into place before the exchange has its file swapped out and
+    put back; one that renames after it replaces ours, as it would without us. Nothing it saved
+    is ever lost, however it saves.
+    """
+    ours = os.lstat(tmp)
+    try:
+        exchange(tmp, path)
+    except OSError as exc:
+        if exc.errno in _NO_EXCHANGE:
+            _exchange_unsupported.add(os.lstat(path.parent).st_dev)
+            return False
+        if exc.errno == errno.ENOENT:
+            raise ChangedOnDisk(path, "was deleted by someone else") from None
+        raise
+    checkpoint()
+    try:
+        out = read_regular(tmp)
+    except OSError:
+        out = None
+    if out == expected:
+        _fsync_dir(path.parent)
+        return True
+    # Someone else's version came out: put it back. If yet another version replaced ours in the
+    # meantime, that newest one stays in place (the one we swapped out was older than it).
+    exchange(tmp, path)
+    checkpoint()
+    back = os.lstat(tmp)
+    if (back.st_dev, back.st_ino) != (ours.st_dev, ours.st_ino):
+        exchange(tmp, path)
+        checkpoint()
+    raise ChangedOnDisk(path, "was written by someone else while saving")
+
+
+def _swap_by_link(path: Path, tmp: Path, expected: bytes, data: bytes) -> None:
+    """The fallback without an atomic exchange: keep the old file hard-linked, replace, re-check."""
+    old = temp_path_for(path)  # the replaced file, kept to verify nobody wrote into it meanwhile
+    try:
         try:
             os.link(path, old)
             linked = True
@@ -385,12 +445,12 @@ def _swap_checked(path: Path, expected: bytes, data: bytes) -> None:
                 raise
             linked = False
         checkpoint()
-        current = old.read_bytes() if linked else read_or_none(path)
+        current = read_regular(old) if linked else read_or_none(path)
         if current != expected:
             raise ChangedOnDisk(path)
         os.replace(tmp, path)
         checkpoint()
-        if linked and old.read_bytes() != expected:
+        if linked and read_regular(old) != expected:
             # Written into while we swapped: put the other writer's file back (unless it has
             # already replaced ours too), and report the conflict.
             if read_or_none(path) == data:
@@ -398,11 +458,61 @@ def _swap_checked(path: Path, expected: bytes, data: bytes) -> None:
                 checkpoint()
             raise ChangedOnDisk(path, "was written by someone else while saving")
     finally:
-        for leftover in (tmp, old):
-            with contextlib.suppress(OSError):
-                leftover.unlink()
+        with contextlib.suppress(OSError):
+            old.unlink()
     checkpoint()
     _fsync_dir(path.parent)
+
+
+# ---------------------------------------------------------------- atomic exchange of two names
+
+_NO_EXCHANGE = {errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EPERM, errno.EXDEV}
+_exchange_unsupported: set[int] = set()  # st_dev of file systems that refused an exchange
+_exchange_fn: Any = None
+
+
+def _exchange_call() -> Any:
+    """The C function that swaps two names atomically: Linux ``renameat2(RENAME_EXCHANGE)``, macOS
+    ``renamex_np(RENAME_SWAP)``; None elsewhere (Windows)."""
+    global _exchange_fn
+    if _exchange_fn is None:
+        _exchange_fn = False
+        if sys.platform.startswith("linux") or sys.platform == "darwin":
+            import ctypes
+            import ctypes.util
+
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+            if sys.platform == "darwin" and hasattr(libc, "renamex_np"):
+                fn = libc.renamex_np
+                fn.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint]
+                _exchange_fn = lambda a, b: fn(a, b, 0x2)  # noqa: E731 - RENAME_SWAP
+            elif hasattr(libc, "renameat2"):
+                fn = libc.renameat2
+                fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+                _exchange_fn = lambda a, b: fn(-100, a, -100, b, 0x2)  # noqa: E731 - AT_FDCWD, EXCHANGE
+    return _exchange_fn or None
+
+
+def exchange_supported(folder: Path) -> bool:
+    """Whether :func:`exchange` may work in ``folder`` (not yet refused by its file system)."""
+    if _exchange_call() is None:
+        return False
+    try:
+        return os.lstat(folder).st_dev not in _exchange_unsupported
+    except OSError:
+        return False
+
+
+def exchange(a: Path, b: Path) -> None:
+    """Swap the two names atomically (both must exist); OSError with the system's errno."""
+    import ctypes
+
+    call = _exchange_call()
+    if call is None:
+        raise OSError(errno.ENOSYS, "atomic exchange is not available on this system")
+    if call(os.fsencode(a), os.fsencode(b)) != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"{os.strerror(code)}: exchanging {a} and {b}")
 
 
 def _delete_checked(path: Path, expected: bytes, stop_at: Path) -> None:

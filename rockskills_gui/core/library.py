@@ -23,7 +23,7 @@ from rockskills_gui.core.changes import (
     UndoRedo,
     rename_label,
 )
-from rockskills_gui.core.dream.journal import RecoveryReport, recover_if_needed
+from rockskills_gui.core.dream.journal import RecoveryReport, journal_problems, recover_if_needed
 from rockskills_gui.core.names import InvalidNameError, fold, sort_key, validate_name
 from rockskills_gui.core.problems import Problem, ProblemKind
 from rockskills_gui.core.skill import Skill, skill_from_bytes, skill_to_bytes
@@ -92,6 +92,7 @@ class Library(UndoRedo):
         self._order: list[str] = []
         self.problems: list[Problem] = []
         self.recovery: RecoveryReport | None = None  # what open() finished of an interrupted change
+        self.journal_problems: list[Problem] = []  # journal entries recovery refused to act on
         self._temps: list[Path] = []  # temp files the last scan saw
         self.reload(progress, cancel, on_skills)
 
@@ -115,6 +116,8 @@ class Library(UndoRedo):
             recovery = recovery or RecoveryReport()
             recovery.removed_temps.extend(layout.display_path(p) for p in removed)
         library.recovery = recovery
+        library.journal_problems = journal_problems(recovery)
+        library.problems.extend(library.journal_problems)
         return library
 
     def reload(self, progress: Progress | None = None, cancel: Callable[[], bool] | None = None,
@@ -127,7 +130,7 @@ class Library(UndoRedo):
             self._entries = {}
             self._by_path = {}
             self._order = [self._store(item) for item in loaded]
-            self.problems = problems
+            self.problems = problems + self.journal_problems
 
     def refresh(self, paths: Iterable[Path]) -> DiskChanges:
         """Re-read skill files, or folders, that someone else (a running agent, an editor) changed.

@@ -23,6 +23,8 @@ class ProblemKind(StrEnum):
     MISSING_DESCRIPTION = "missing-description"
     DUPLICATE_NAME = "duplicate-name"
     DISABLED = "disabled"
+    # untrusted input (issue 14)
+    UNTRUSTED_JOURNAL = "untrusted-journal"
 
 
 class Problem(BaseModel):

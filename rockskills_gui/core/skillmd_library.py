@@ -30,7 +30,7 @@ from rockskills_gui.core.changes import (
     UndoRedo,
     rename_label,
 )
-from rockskills_gui.core.dream.journal import RecoveryReport, recover_if_needed
+from rockskills_gui.core.dream.journal import RecoveryReport, journal_problems, recover_if_needed
 from rockskills_gui.core.names import fold, sort_key
 from rockskills_gui.core.problems import Problem
 from rockskills_gui.core.skill import Skill
@@ -143,7 +143,7 @@ class SkillMdLibrary(UndoRedo):
     def reload(self) -> None:
         """Read every skill again (the history is kept; undo re-checks files)."""
         loaded, problems = scan(self.roots, self.profile, self.base)
-        state = _State(problems=list(problems))
+        state = _State(problems=[*problems, *journal_problems(self.recovery)])
         for entry in loaded:
             key = fold(entry.skill.name)
             state.entries[key] = entry
@@ -408,8 +408,7 @@ class SkillMdLibrary(UndoRedo):
             found = recover_if_needed(layout)
             if found is not None:
                 report = report or RecoveryReport()
-                for attr in ("completed", "rolled_back", "conflicts", "discarded", "removed_temps"):
-                    getattr(report, attr).extend(getattr(found, attr))
+                report.merge(found)
         return report
 
     def _remove_stale_temps(self) -> None:

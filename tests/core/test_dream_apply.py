@@ -227,6 +227,7 @@ def test_recovery_leaves_files_changed_by_someone_else_alone(agent_copy: Path) -
 
 
 def test_recovery_leaves_a_transaction_of_a_live_process_alone(agent_copy: Path) -> None:
+    """A writer that still holds the lock on the entry's owner file is at work: left alone."""
     import subprocess
     import sys
 
@@ -234,10 +235,12 @@ def test_recovery_leaves_a_transaction_of_a_live_process_alone(agent_copy: Path)
     with pytest.raises(journal.SimulatedCrash):
         apply_plan(Library.open(agent_copy), plan, plan.acceptable_ids(), crash_after=1)
     (tx,) = journal.transactions(agent_copy)
-    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    holder = ("import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR); "
+              "fcntl.flock(fd, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(30)")
+    other = subprocess.Popen([sys.executable, "-c", holder, str(tx.folder / "owner")],
+                             stdout=subprocess.PIPE, text=True)
     try:
-        tx.meta["owner"]["pid"] = other.pid
-        tx.save()
+        assert other.stdout is not None and other.stdout.readline().strip() == "locked"
         assert Library.open(agent_copy).recovery.completed == []
         assert journal.has_pending(agent_copy)
     finally:

@@ -41,25 +41,45 @@ def test_replace_checked_writes_only_over_the_expected_bytes(tmp_path: Path) -> 
 
 def test_a_write_into_the_old_file_during_the_swap_is_put_back(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """RockBot truncates and rewrites in place: a write landing between our check and our rename
-    goes into the file we replace. It is detected afterwards and the agent's version restored."""
+    """RockBot truncates and rewrites in place: a write landing between our check and our swap
+    goes into the file we replace. It is detected afterwards and the agent's version restored
+    (with the atomic exchange, and with the hard-link fallback where there is none)."""
     path = tmp_path / "skill.json"
-    path.write_bytes(b"ours-before")
-    real_replace = os.replace
+    for method in ("exchange", "link"):
+        path.write_bytes(b"ours-before")
+        calls = {"n": 0}
 
-    def agent_writes_first(src: str | Path, dst: str | Path) -> None:
-        if Path(dst) == path and Path(src).name.endswith(fileio.TEMP_SUFFIX):
-            with open(path, "r+b") as handle:  # in place, same inode, as File.WriteAllText does
-                handle.truncate(0)
-                handle.write(b"the agent's update")
-        real_replace(src, dst)
+        def write_in_place() -> None:
+            calls["n"] += 1
+            if calls["n"] == 1:
+                with open(path, "r+b") as handle:  # in place, same inode, as File.WriteAllText does
+                    handle.truncate(0)
+                    handle.write(b"the agent's update")
 
-    monkeypatch.setattr(os, "replace", agent_writes_first)
-    with pytest.raises(fileio.ChangedOnDisk, match="while saving"):
-        fileio.replace_checked(path, b"ours-before", b"ours-after", tmp_path)
-    monkeypatch.undo()
-    assert path.read_bytes() == b"the agent's update"
-    assert [p.name for p in tmp_path.iterdir()] == ["skill.json"]
+        if method == "exchange":
+            assert fileio.exchange_supported(tmp_path)
+            real_exchange = fileio.exchange
+
+            def agent_writes_first(a: Path, b: Path) -> None:
+                write_in_place()
+                real_exchange(a, b)
+
+            monkeypatch.setattr(fileio, "exchange", agent_writes_first)
+        else:
+            real_replace = os.replace
+
+            def agent_writes_first_r(src: str | Path, dst: str | Path) -> None:
+                if Path(dst) == path and Path(src).name.endswith(fileio.TEMP_SUFFIX):
+                    write_in_place()
+                real_replace(src, dst)
+
+            monkeypatch.setattr(fileio, "exchange_supported", lambda folder: False)
+            monkeypatch.setattr(os, "replace", agent_writes_first_r)
+        with pytest.raises(fileio.ChangedOnDisk, match="while saving"):
+            fileio.replace_checked(path, b"ours-before", b"ours-after", tmp_path)
+        monkeypatch.undo()
+        assert path.read_bytes() == b"the agent's update", method
+        assert [p.name for p in tmp_path.iterdir()] == ["skill.json"]
 
 
 def test_a_delete_racing_an_agent_write_puts_the_file_back(tmp_path: Path,
@@ -136,14 +156,14 @@ def test_a_conflict_found_mid_transaction_rolls_everything_back(agent_copy: Path
     before = {p: p.read_bytes() for p in (agent_copy / "skills").rglob("*.json")}
     referrer = next(r for r in lib.references_to(["schedule-meeting"]))
     target = lib.entry(referrer.referrer).path
-    real_link = os.link
+    real_exchange = fileio.exchange
 
-    def agent_strikes(src: str | Path, dst: str | Path) -> None:
-        if Path(src) == target:  # the agent rewrites the referrer after our pre-check
+    def agent_strikes(ours: Path, dst: Path) -> None:
+        if Path(dst) == target:  # the agent rewrites the referrer after our pre-check
             target.write_bytes(b'{"name": "' + referrer.referrer.encode() + b'", "content": "agent"}')
-        real_link(src, dst)
+        real_exchange(ours, dst)
 
-    monkeypatch.setattr(os, "link", agent_strikes)
+    monkeypatch.setattr(fileio, "exchange", agent_strikes)
     with pytest.raises(ConflictError, match="changed on disk while writing"):
         lib.rename("schedule-meeting", "meetings/schedule")
     monkeypatch.undo()
@@ -207,6 +227,7 @@ def test_journal_entries_of_the_older_layout_still_undo(agent_copy: Path) -> Non
     """Entries written before blobs were packed into one file kept ``N.before``/``N.after``."""
     import json
 
+    from rockskills_gui.core.dream import journal_seal
     from rockskills_gui.core.dream.apply import apply_plan, undo_last
     from tests.core.crash_server import consolidation
 
@@ -222,6 +243,7 @@ def test_journal_entries_of_the_older_layout_still_undo(agent_copy: Path) -> Non
                 (tx.folder / f"{index}.{side}").write_bytes(tx.blob(entry[side]) or b"")
                 entry[side] = f"{index}.{side}"
     (tx.folder / journal.BLOBS_FILE).unlink()
+    data["seal"] = journal_seal.seal(agent_copy, data)  # still ours: only the blob layout is older
     (tx.folder / journal.JOURNAL_FILE).write_text(json.dumps(data))
     assert undo_last(Library.open(agent_copy)).change is not None
     assert {p: p.read_bytes() for p in (agent_copy / "skills").rglob("*.json")} == original

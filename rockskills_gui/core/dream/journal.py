@@ -15,6 +15,13 @@ file by file, touching only files that are still in the before or after state, a
 folders it created or emptied. Committed ``apply``/``undo`` transactions stay as the undo record of
 what they changed (the newest :data:`KEEP_FINISHED`); ``library`` ones are removed once finished.
 
+A library is untrusted input, and so is any journal found in it: every entry is sealed with this
+user's key and bound to the library's real path (:mod:`.journal_seal`); recovery, undo and pruning
+see only sealed entries, and touch only paths that stay inside the library's skills folder without
+passing a symbolic link. An entry that does not verify is reported (:attr:`RecoveryReport.untrusted`)
+and left exactly as it is. Whether an interrupted writer still runs is decided by the lock it holds
+on the entry's ``owner`` file, never by a process id.
+
 This module does not import :mod:`rockskills_gui.core.library` (the library calls :func:`recover`
 when it opens).
 """
@@ -24,8 +31,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import socket
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -35,8 +44,10 @@ from typing import Any
 
 from rockskills_gui.core import fileio
 from rockskills_gui.core.changes import ConflictError, FileChange, LibraryError
+from rockskills_gui.core.problems import Problem, ProblemKind
 from rockskills_gui.core.stores.rockbot import Layout
 
+from . import journal_seal
 from .fingerprint import sha256
 
 JOURNAL_DIR = Path(".rockskills") / "journal"
@@ -52,6 +63,10 @@ class TxState(StrEnum):
     COMMITTED = "committed"
     ROLLED_BACK = "rolled-back"
     UNDONE = "undone"
+
+
+class UntrustedJournal(LibraryError):
+    """A journal entry that this user's app did not write for this library (or that was altered)."""
 
 
 class SimulatedCrash(BaseException):
@@ -83,6 +98,12 @@ class Transaction:
     undone_by: str | None = None
     notes: list[str] = field(default_factory=list)
     created_dirs: list[str] = field(default_factory=list)  # relative, parents first
+    lock: journal_seal.WriterLock | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def home(self) -> Path:
+        """The folder whose ``.rockskills/journal/`` holds this entry (the seal binds to it)."""
+        return self.folder.parent.parent.parent
 
     @property
     def ephemeral(self) -> bool:
@@ -110,26 +131,77 @@ class Transaction:
                    [str(d) for d in data.get("createdDirs") or []])
 
     def save(self) -> None:
-        text = json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n"
+        """Write ``journal.json``, sealed with this user's key for this library."""
+        data = self.to_json()
+        data["seal"] = journal_seal.seal(self.home, data)
+        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
         fileio.atomic_write(self.folder / JOURNAL_FILE, text.encode("utf-8"))
 
-    def blob(self, name: str | None) -> bytes | None:
-        """A file's bytes: ``pack:<offset>:<length>`` in ``blobs``, or a blob file (older entries)."""
+    def release(self) -> None:
+        """Drop the writer's lock (the process is done with this entry, or 'died' in a test)."""
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
+
+    def blob(self, name: str | None, sha: str | None = None) -> bytes | None:
+        """A file's bytes: ``pack:<offset>:<length>`` in ``blobs``, or a blob file (older entries).
+
+        With ``sha``, bytes whose sha256 differs raise :class:`UntrustedJournal` (never written)."""
         if name is None:
             return None
-        if name.startswith("pack:"):
-            _, offset, length = name.split(":")
-            with open(self.folder / BLOBS_FILE, "rb") as handle:
-                handle.seek(int(offset))
-                data = handle.read(int(length))
-            if len(data) != int(length):
+        packed = _PACKED.fullmatch(name)
+        if packed:
+            offset, length = int(packed[1]), int(packed[2])
+            fd = os.open(self.folder / BLOBS_FILE, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_NONBLOCK", 0))
+            try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    raise UntrustedJournal(f"{self.folder / BLOBS_FILE}: not a regular file")
+                data = os.pread(fd, length, offset) if length else b""
+            finally:
+                os.close(fd)
+            if len(data) != length:
                 raise OSError(f"{self.folder / BLOBS_FILE}: truncated")
-            return data
-        return (self.folder / name).read_bytes()
+        elif _LEGACY_BLOB.fullmatch(name):
+            data = fileio.read_regular(self.folder / name)
+        else:
+            raise UntrustedJournal(f"{self.folder.name}: unexpected blob name {name[:80]!r}")
+        if sha is not None and sha256(data) != sha:
+            raise UntrustedJournal(f"{self.folder.name}: the saved bytes of a file do not match "
+                                   "their checksum (the journal was altered or damaged)")
+        return data
+
+
+_PACKED = re.compile(r"pack:(\d{1,15}):(\d{1,15})")
+_LEGACY_BLOB = re.compile(r"\d{1,9}\.(?:before|after)")
 
 
 def journal_root(agent_dir: Path) -> Path:
     return Path(agent_dir) / JOURNAL_DIR
+
+
+def _root_link(agent_dir: Path) -> Path | None:
+    """``.rockskills`` or ``.rockskills/journal`` when either is a symbolic link or not a folder
+    (it could lead anywhere: the journal is never read or written through it)."""
+    current = Path(agent_dir)
+    for part in JOURNAL_DIR.parts:
+        current = current / part
+        try:
+            mode = current.lstat().st_mode
+        except FileNotFoundError:
+            return None
+        except OSError:
+            return current
+        if not stat.S_ISDIR(mode):
+            return current
+    return None
+
+
+def _check_root(agent_dir: Path) -> None:
+    odd = _root_link(agent_dir)
+    if odd is not None:
+        raise LibraryError(f"refusing to use the journal folder {odd}: it is a symbolic link or not a "
+                           "folder (it could point outside the library); remove it first")
 
 
 def _new_id() -> str:
@@ -179,9 +251,22 @@ def prepare(layout: Layout, changes: Sequence[FileChange], kind: str, label: str
     """Write the blobs and a *prepared* ``journal.json``; nothing in ``skills/`` is touched yet."""
     for change in changes:
         check_target(layout, change.path)
+    _check_root(layout.agent_dir)
     tx_id = _new_id()
     folder = journal_root(layout.agent_dir) / tx_id
     folder.mkdir(parents=True)
+    fileio.checkpoint()
+    lock = journal_seal.create_owner(folder, layout.agent_dir, tx_id)
+    try:
+        return _prepare_in(layout, changes, kind, label, meta, undoes, folder, tx_id, lock)
+    except BaseException:
+        lock.release()
+        raise
+
+
+def _prepare_in(layout: Layout, changes: Sequence[FileChange], kind: str, label: str,
+                meta: dict[str, Any] | None, undoes: str | None, folder: Path, tx_id: str,
+                lock: journal_seal.WriterLock) -> Transaction:
     fileio.checkpoint()
     files: list[TxFile] = []
     offset = 0
@@ -206,7 +291,7 @@ def prepare(layout: Layout, changes: Sequence[FileChange], kind: str, label: str
     where = {"skillsDir": layout.display_path(layout.skills_dir)}  # recovery's bounds (several roots)
     tx = Transaction(folder, tx_id, kind, label, TxState.PREPARED, datetime.now(UTC).isoformat(),
                      files, {**(meta or {}), **where, "owner": owner}, undoes,
-                     created_dirs=_missing_dirs(layout, changes))
+                     created_dirs=_missing_dirs(layout, changes), lock=lock)
     tx.save()
     return tx
 
@@ -225,7 +310,7 @@ def _finish(layout: Layout, tx: Transaction, state: TxState) -> None:
     """Record the final state; an ephemeral transaction's folder is removed instead."""
     tx.state = state
     if tx.ephemeral:
-        fileio.remove_tree(tx.folder, first=JOURNAL_FILE)
+        fileio.remove_tree(tx.folder, first=JOURNAL_FILE, last=journal_seal.OWNER_FILE)
     else:
         tx.save()
 
@@ -241,6 +326,14 @@ def run(layout: Layout, changes: Sequence[FileChange], kind: str, label: str,
     many file writes (tests of :func:`recover`).
     """
     tx = prepare(layout, changes, kind, label, meta, undoes)
+    try:
+        return _run_prepared(layout, tx, changes, crash_after)
+    finally:
+        tx.release()  # a real crash drops the lock with the process; a simulated one, here
+
+
+def _run_prepared(layout: Layout, tx: Transaction, changes: Sequence[FileChange],
+                  crash_after: int | None) -> Transaction:
     if crash_after == 0:
         raise SimulatedCrash(tx.id)
     done: list[FileChange] = []
@@ -276,63 +369,131 @@ def run(layout: Layout, changes: Sequence[FileChange], kind: str, label: str,
 # ---------------------------------------------------------------- reading the journal
 
 
-def transactions(agent_dir: Path) -> list[Transaction]:
-    """Every readable transaction, oldest first."""
+@dataclass
+class _Scan:
+    """One look at a journal folder: sealed entries, unfinished ones, and what is not ours."""
+
+    sealed: list[Transaction] = field(default_factory=list)
+    unfinished: list[Path] = field(default_factory=list)  # ours (or empty), writer gone: safe to drop
+    untrusted: list[str] = field(default_factory=list)  # one readable line each, left untouched
+    busy: int = 0
+
+
+MAX_JOURNAL_BYTES = 256 * 1024 * 1024
+
+
+def _read_entry(folder: Path) -> dict[str, Any] | None:
+    """``journal.json`` of ``folder`` (None when there is none); ValueError when unreadable."""
+    path = folder / JOURNAL_FILE
+    try:
+        if path.lstat().st_size > MAX_JOURNAL_BYTES:
+            raise ValueError("journal.json is too large")
+    except FileNotFoundError:
+        return None
+    try:
+        data = json.loads(fileio.read_regular(path).decode("utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"journal.json cannot be read ({exc.__class__.__name__})") from None
+    if not isinstance(data, dict):
+        raise ValueError("journal.json is not an object")
+    return data
+
+
+def _only_plain_leftovers(folder: Path) -> bool:
+    """True when ``folder`` holds nothing but temp files of ours (a crash before the owner file)."""
+    try:
+        with os.scandir(folder) as entries:
+            return all(e.is_file(follow_symlinks=False) and fileio.is_temp_name(e.name) for e in entries)
+    except OSError:
+        return False
+
+
+def _scan(agent_dir: Path) -> _Scan:
+    found = _Scan()
     root = journal_root(agent_dir)
-    if not root.is_dir():
-        return []
-    found: list[Transaction] = []
-    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+    odd = _root_link(agent_dir)
+    if odd is not None:
+        found.untrusted.append(f"{odd.relative_to(agent_dir).as_posix()}: a symbolic link or not a "
+                               "folder; the journal was not read")
+        return found
+    try:
+        with os.scandir(root) as it:
+            names = sorted(e.name for e in it)
+    except (FileNotFoundError, NotADirectoryError):
+        return found
+    for name in names:
+        folder = root / name
+        shown = f"{JOURNAL_DIR.as_posix()}/{name}"
         try:
-            data = json.loads((folder / JOURNAL_FILE).read_text(encoding="utf-8"))
-            found.append(Transaction.from_json(folder, data))
-        except (OSError, ValueError, KeyError):
+            mode = folder.lstat().st_mode
+        except OSError:
             continue
+        if not stat.S_ISDIR(mode):
+            if not (stat.S_ISREG(mode) and fileio.is_temp_name(name)):
+                found.untrusted.append(f"{shown}: not a journal entry (not a folder); left alone")
+            continue
+        try:
+            data = _read_entry(folder)
+        except ValueError as exc:
+            found.untrusted.append(f"{shown}: {exc}; left alone")
+            continue
+        if data is None:
+            owner = journal_seal.owner_state(folder, agent_dir, name)
+            if owner == "ours" or (owner == "missing" and _only_plain_leftovers(folder)):
+                found.unfinished.append(folder)
+            elif owner == "busy":
+                found.busy += 1
+            else:
+                found.untrusted.append(f"{shown}: an unfinished entry not written by rockskills on "
+                                       "this account; left alone")
+            continue
+        if not journal_seal.verify(agent_dir, data):
+            found.untrusted.append(f"{shown}: not written by rockskills on this account for this "
+                                   "folder (or altered since); ignored and left alone")
+            continue
+        try:
+            tx = Transaction.from_json(folder, data)
+        except (ValueError, KeyError, TypeError) as exc:
+            found.untrusted.append(f"{shown}: malformed ({exc.__class__.__name__}); left alone")
+            continue
+        if tx.id != name:
+            found.untrusted.append(f"{shown}: sealed for another entry; ignored and left alone")
+            continue
+        found.sealed.append(tx)
     return found
 
 
-def _owner_of_id(tx_id: str) -> int | None:
-    """The process id in a transaction id (``<time>-p<pid>-<hex>``; older ids have none)."""
-    for part in tx_id.split("-"):
-        if part.startswith("p") and part[1:].isdigit():
-            return int(part[1:])
-    return None
+def transactions(agent_dir: Path) -> list[Transaction]:
+    """Every sealed transaction (written by this user's app for this library), oldest first."""
+    return _scan(agent_dir).sealed
 
 
-def _unfinished_folders(agent_dir: Path) -> list[Path]:
-    """Transaction folders whose ``journal.json`` never got written (crash while preparing, or a
-    finished ephemeral entry partly removed); one another live process is preparing is skipped."""
-    root = journal_root(agent_dir)
-    if not root.is_dir():
-        return []
-    found = []
-    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not (p / JOURNAL_FILE).exists()):
-        pid = _owner_of_id(folder.name)
-        if pid is not None and pid != os.getpid() and _pid_alive(pid):
-            continue
-        found.append(folder)
-    return found
+def untrusted_entries(agent_dir: Path) -> list[str]:
+    """One line per journal entry that is not ours (never acted on)."""
+    return _scan(agent_dir).untrusted
 
 
-def _leftovers(agent_dir: Path) -> list[Transaction]:
+def _leftovers(found: _Scan) -> list[Transaction]:
     """Finished ephemeral transactions whose folder was not removed yet (a crash right after)."""
-    return [t for t in transactions(agent_dir) if t.ephemeral and t.state is not TxState.PREPARED]
+    return [t for t in found.sealed if t.ephemeral and t.state is not TxState.PREPARED]
 
 
 def has_pending(agent_dir: Path) -> bool:
-    """True when a transaction was interrupted (recovery needed) or left something to clean up."""
-    return bool(_unfinished_folders(agent_dir)) or any(
-        t.state is TxState.PREPARED or t.ephemeral for t in transactions(agent_dir)) or bool(
-        _journal_temps(agent_dir))
+    """True when a transaction was interrupted (recovery needed), left something to clean up, or
+    something in the journal is not ours (to be reported)."""
+    found = _scan(agent_dir)
+    return bool(found.unfinished or found.untrusted or _journal_temps(found)) or any(
+        t.state is TxState.PREPARED or t.ephemeral for t in found.sealed)
 
 
-def _journal_temps(agent_dir: Path) -> list[Path]:
-    """Temp files of an interrupted ``journal.json`` save inside kept transaction folders."""
-    root = journal_root(agent_dir)
-    if not root.is_dir():
-        return []
-    return [p for folder in root.iterdir() if folder.is_dir()
-            for p in folder.iterdir() if fileio.is_temp_name(p.name)]
+def _journal_temps(found: _Scan) -> list[Path]:
+    """Temp files of an interrupted ``journal.json`` save inside sealed transaction folders."""
+    temps: list[Path] = []
+    for tx in found.sealed:
+        with contextlib.suppress(OSError), os.scandir(tx.folder) as entries:
+            temps.extend(Path(e.path) for e in entries
+                         if e.is_file(follow_symlinks=False) and fileio.is_temp_name(e.name))
+    return temps
 
 
 def last_undoable(agent_dir: Path, kind: str = "apply") -> Transaction | None:
@@ -355,7 +516,7 @@ def prune_finished(agent_dir: Path, keep: int = KEEP_FINISHED) -> None:
     """Drop the oldest finished transactions beyond ``keep`` (never a prepared one)."""
     finished = [t for t in transactions(agent_dir) if t.state is not TxState.PREPARED]
     for tx in finished[:-keep] if keep else finished:
-        fileio.remove_tree(tx.folder, first=JOURNAL_FILE)
+        fileio.remove_tree(tx.folder, first=JOURNAL_FILE, last=journal_seal.OWNER_FILE)
 
 
 # ---------------------------------------------------------------- recovery
@@ -363,19 +524,24 @@ def prune_finished(agent_dir: Path, keep: int = KEEP_FINISHED) -> None:
 
 @dataclass
 class RecoveryReport:
-    """What :func:`recover` did: transactions completed, rolled back or discarded, and files it
-    left alone because someone else changed them."""
+    """What :func:`recover` did: transactions completed, rolled back or discarded, files it left
+    alone because someone else changed them, and journal entries it refused to act on."""
 
     completed: list[str] = field(default_factory=list)
     rolled_back: list[str] = field(default_factory=list)
     discarded: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
     removed_temps: list[str] = field(default_factory=list)  # left by a writer that crashed
+    untrusted: list[str] = field(default_factory=list)  # entries not ours, or pointing outside
 
     @property
     def empty(self) -> bool:
         return not (self.completed or self.rolled_back or self.discarded or self.conflicts
-                    or self.removed_temps)
+                    or self.removed_temps or self.untrusted)
+
+    def merge(self, other: RecoveryReport) -> None:
+        for attr in ("completed", "rolled_back", "discarded", "conflicts", "removed_temps", "untrusted"):
+            getattr(self, attr).extend(getattr(other, attr))
 
     def lines(self) -> list[str]:
         return ([f"completed an interrupted change ({t})" for t in self.completed]
@@ -383,67 +549,119 @@ class RecoveryReport:
                 + [f"discarded an unfinished journal entry ({t})" for t in self.discarded]
                 + [f"left alone (changed by someone else): {p}" for p in self.conflicts]
                 + [f"removed a temporary file of an interrupted save: {p}"
-                   for p in self.removed_temps])
+                   for p in self.removed_temps]
+                + [f"journal entry refused: {u}" for u in self.untrusted])
+
+
+def journal_problems(report: RecoveryReport | None) -> list[Problem]:
+    """The journal entries recovery refused, as Problems (shown beside the skill problems)."""
+    if report is None:
+        return []
+    problems = []
+    for line in report.untrusted:
+        where, _, why = line.partition(": ")
+        problems.append(Problem(path=where, kind=ProblemKind.UNTRUSTED_JOURNAL, severity="warning",
+                                message=f"journal entry not acted on: {why}"))
+    return problems
+
+
+def _targets_of(tx: Transaction, layout: Layout) -> list[Path]:
+    """Every file path of ``tx``, checked like a new write (inside the skills folder, normalised,
+    no symbolic link on the way); UntrustedJournal for the first that is not."""
+    paths: list[Path] = []
+    for entry in tx.files:
+        rel = entry.path
+        if not isinstance(rel, str) or not rel or "\0" in rel or rel.startswith("/") or "\\" in rel:
+            raise UntrustedJournal(f"{tx.id}: a file path that is not a plain relative path")
+        path = layout.agent_dir / rel
+        try:
+            check_target(layout, path)
+        except LibraryError as exc:
+            raise UntrustedJournal(f"{tx.id}: {exc}") from None
+        paths.append(path)
+    for rel in tx.created_dirs:
+        if not isinstance(rel, str) or "\0" in rel \
+                or not _is_inside(Path(os.path.normpath(layout.agent_dir / rel)), layout.skills_dir):
+            raise UntrustedJournal(f"{tx.id}: a folder outside the skills folder")
+    return paths
 
 
 def recover(layout: Layout, policy: str = "complete") -> RecoveryReport:
     """Finish every interrupted transaction: ``complete`` writes the after state, ``rollback`` the
     before state. A file in neither state was changed by someone else and is left as it is. A
-    transaction still owned by a live process on this machine is left to that process. Folders
-    are left as the finished (or never started) transaction would have left them, and journal
-    leftovers (unfinished entries, finished ephemeral ones, temp files) are removed."""
+    transaction whose writer still holds its lock is left to that writer; one that is not sealed
+    by this user's app for this library, or names a path outside its skills folder, is reported in
+    :attr:`RecoveryReport.untrusted` and not touched. Folders are left as the finished (or never
+    started) transaction would have left them, and journal leftovers (unfinished entries of ours,
+    finished ephemeral ones, temp files) are removed."""
     if policy not in ("complete", "rollback"):
         raise ValueError("policy must be 'complete' or 'rollback'")
     report = RecoveryReport()
     agent_dir = layout.agent_dir
-    for folder in _unfinished_folders(agent_dir):
-        fileio.remove_tree(folder)
+    found = _scan(agent_dir)
+    report.untrusted.extend(found.untrusted)
+    for folder in found.unfinished:
+        fileio.remove_tree(folder, last=journal_seal.OWNER_FILE)
         report.discarded.append(folder.name)
-    for tx in _leftovers(agent_dir):
-        fileio.remove_tree(tx.folder, first=JOURNAL_FILE)
-    for temp in _journal_temps(agent_dir):
+    for tx in _leftovers(found):
+        fileio.remove_tree(tx.folder, first=JOURNAL_FILE, last=journal_seal.OWNER_FILE)
+    for temp in _journal_temps(found):
         with contextlib.suppress(OSError):
             temp.unlink()
     home = layout
-    for tx in transactions(agent_dir):
+    for tx in found.sealed:
         if tx.state is not TxState.PREPARED or _in_progress(tx):
             continue
-        layout = _layout_of(tx, home)
-        forward = policy == "complete"
-        for entry in tx.files:
-            report.removed_temps.extend(_remove_stale_temps_of(layout, agent_dir / entry.path))
-        for entry in tx.files:
-            path = agent_dir / entry.path
-            raw = fileio.read_or_none(path)
-            current = sha256(raw)
-            wanted_sha, wanted = ((entry.after_sha, entry.after) if forward
-                                  else (entry.before_sha, entry.before))
-            other_sha = entry.before_sha if forward else entry.after_sha
-            if current == wanted_sha:
-                continue
-            if current != other_sha:
-                report.conflicts.append(entry.path)
-                tx.notes.append(f"recovery left {entry.path} alone: changed by someone else")
-                continue
-            stop = layout.skills_dir if forward else path.parent
-            try:
-                fileio.replace_checked(path, raw, tx.blob(wanted), stop)
-            except fileio.ChangedOnDisk:
-                report.conflicts.append(entry.path)
-                tx.notes.append(f"recovery left {entry.path} alone: changed by someone else")
-        if forward:  # folders a deletion emptied go, as they do when the transaction runs through
-            for entry in tx.files:
-                if entry.after is None:
-                    folder = (agent_dir / entry.path).parent
-                    fileio.remove_empty_parents(folder, layout.skills_dir)
-        else:
-            _remove_created_dirs(layout, tx)
-        tx.notes.append(f"recovered ({policy}) at next open")
-        _finish(layout, tx, TxState.COMMITTED if forward else TxState.ROLLED_BACK)
-        (report.completed if forward else report.rolled_back).append(tx.id)
-        if forward and tx.undoes:
-            mark_undone(agent_dir, tx.undoes, tx.id)
+        try:
+            _recover_one(tx, _layout_of(tx, home), policy, report)
+        except UntrustedJournal as exc:
+            report.untrusted.append(f"{JOURNAL_DIR.as_posix()}/{tx.id}: {exc}; left alone")
     return report
+
+
+def _recover_one(tx: Transaction, layout: Layout, policy: str, report: RecoveryReport) -> None:
+    agent_dir = layout.agent_dir
+    paths = _targets_of(tx, layout)
+    forward = policy == "complete"
+    for entry in tx.files:  # every blob is checked before any file is touched
+        tx.blob(entry.after if forward else entry.before,
+                entry.after_sha if forward else entry.before_sha)
+    for path in paths:
+        report.removed_temps.extend(_remove_stale_temps_of(layout, path))
+    for entry, path in zip(tx.files, paths, strict=True):
+        try:
+            raw = fileio.read_or_none(path)
+        except OSError:
+            report.conflicts.append(entry.path)
+            tx.notes.append(f"recovery left {entry.path} alone: not a readable regular file")
+            continue
+        current = sha256(raw)
+        wanted_sha, wanted = ((entry.after_sha, entry.after) if forward
+                              else (entry.before_sha, entry.before))
+        other_sha = entry.before_sha if forward else entry.after_sha
+        if current == wanted_sha:
+            continue
+        if current != other_sha:
+            report.conflicts.append(entry.path)
+            tx.notes.append(f"recovery left {entry.path} alone: changed by someone else")
+            continue
+        stop = layout.skills_dir if forward else path.parent
+        try:
+            fileio.replace_checked(path, raw, tx.blob(wanted, wanted_sha), stop)
+        except fileio.ChangedOnDisk:
+            report.conflicts.append(entry.path)
+            tx.notes.append(f"recovery left {entry.path} alone: changed by someone else")
+    if forward:  # folders a deletion emptied go, as they do when the transaction runs through
+        for entry, path in zip(tx.files, paths, strict=True):
+            if entry.after is None:
+                fileio.remove_empty_parents(path.parent, layout.skills_dir)
+    else:
+        _remove_created_dirs(layout, tx)
+    tx.notes.append(f"recovered ({policy}) at next open")
+    _finish(layout, tx, TxState.COMMITTED if forward else TxState.ROLLED_BACK)
+    (report.completed if forward else report.rolled_back).append(tx.id)
+    if forward and tx.undoes:
+        mark_undone(agent_dir, tx.undoes, tx.id)
 
 
 def _layout_of(tx: Transaction, home: Layout) -> Layout:
@@ -452,9 +670,11 @@ def _layout_of(tx: Transaction, home: Layout) -> Layout:
     if not isinstance(rel, str) or not rel or "\0" in rel:
         return home
     folder = Path(os.path.normpath(home.agent_dir / rel))
-    if folder == home.agent_dir or _is_inside(folder, home.agent_dir):
+    if folder == home.agent_dir or (_is_inside(folder, home.agent_dir)
+                                    and fileio.symlink_below(folder, home.agent_dir) is None):
         return Layout(home.agent_dir, folder)
-    return home
+    raise UntrustedJournal(f"{tx.id}: its skills folder {rel[:200]!r} is not a real folder inside "
+                           "the library")
 
 
 def _remove_stale_temps_of(layout: Layout, path: Path) -> list[str]:
@@ -463,36 +683,33 @@ def _remove_stale_temps_of(layout: Layout, path: Path) -> list[str]:
     try:
         with os.scandir(path.parent) as entries:
             temps = [Path(e.path) for e in entries
-                     if e.name.startswith(prefix) and fileio.is_temp_name(e.name)]
+                     if e.name.startswith(prefix) and fileio.is_temp_name(e.name)
+                     and e.is_file(follow_symlinks=False)]
     except OSError:
         return []
     return [layout.display_path(p) for p in fileio.remove_stale_temps(temps)]
 
 
-def _pid_alive(pid: int) -> bool:
-    return fileio.process_alive(pid)
-
-
 def _in_progress(tx: Transaction) -> bool:
-    """True when another live process on this machine owns the transaction (still writing it)."""
-    owner = tx.meta.get("owner") or {}
-    pid = owner.get("pid")
-    if not isinstance(pid, int) or pid == os.getpid() or owner.get("host") != socket.gethostname():
-        return False
-    return fileio.process_alive(pid)
+    """True while the writer of ``tx`` still holds the lock on its ``owner`` file (any process,
+    this one included); an entry without an owner file is not in progress."""
+    return journal_seal.owner_state(tx.folder, tx.home, tx.id) == "busy"
 
 
 def recover_if_needed(layout: Layout) -> RecoveryReport | None:
-    """:func:`recover` when a transaction is pending, else None (cheap: one folder listing)."""
-    if not journal_root(layout.agent_dir).is_dir() or not has_pending(layout.agent_dir):
+    """:func:`recover` when a transaction is pending or the journal holds something that is not
+    ours, else None (cheap when there is no journal folder)."""
+    if _root_link(layout.agent_dir) is None and not journal_root(layout.agent_dir).is_dir():
+        return None
+    if not has_pending(layout.agent_dir):
         return None
     return recover(layout)
 
 
 def changes_of(tx: Transaction, layout: Layout, inverse: bool = False) -> list[FileChange]:
     """The transaction's file changes (or their inverse, for undo), with paths made absolute."""
-    changes = [FileChange(layout.agent_dir / f.path, tx.blob(f.before), tx.blob(f.after))
-               for f in tx.files]
+    changes = [FileChange(layout.agent_dir / f.path, tx.blob(f.before, f.before_sha),
+                          tx.blob(f.after, f.after_sha)) for f in tx.files]
     return [c.inverse() for c in reversed(changes)] if inverse else changes
 
 
