@@ -56,8 +56,21 @@ def open_any_library(path: str, format_id: str | None = None, include_user: bool
 def open_from_args(args: argparse.Namespace, path: str | None = None) -> Library | SkillMdLibrary:
     """:func:`open_any_library` for ``path`` (default ``args.library``) with the options of
     :func:`add_library_options`, where the command has them."""
-    return open_any_library(args.library if path is None else path, getattr(args, "format", None),
-                            getattr(args, "include_user", None), getattr(args, "profile_set", ()))
+    library = open_any_library(args.library if path is None else path, getattr(args, "format", None),
+                               getattr(args, "include_user", None), getattr(args, "profile_set", ()))
+    report_recovery(library)
+    return library
+
+
+def report_recovery(library: Library | SkillMdLibrary) -> None:
+    """Say on stderr what opening the library did about an interrupted change, and which journal
+    entries it refused to act on (``untrusted-journal``: not written by this account's app)."""
+    report = library.recovery
+    if report is None:
+        return
+    for line in report.lines():
+        kind = "untrusted-journal: " if line.startswith("journal entry refused") else ""
+        print(f"note: {kind}{line}", file=sys.stderr)
 
 
 def add_library_options(p: argparse.ArgumentParser, help_text: str = "the library's format "

@@ -420,15 +420,24 @@ def _swap_by_exchange(path: Path, tmp: Path, expected: bytes) -> bool:
     if out == expected:
         _fsync_dir(path.parent)
         return True
-    # Someone else's version came out: put it back. If yet another version replaced ours in the
-    # meantime, that newest one stays in place (the one we swapped out was older than it).
-    exchange(tmp, path)
-    checkpoint()
-    back = os.lstat(tmp)
-    if (back.st_dev, back.st_ino) != (ours.st_dev, ours.st_ino):
+    _put_back(path, tmp, (ours.st_dev, ours.st_ino))
+    raise ChangedOnDisk(path, "was written by someone else while saving")
+
+
+def _put_back(path: Path, tmp: Path, displaced: tuple[int, int], tries: int = 1000) -> None:
+    """Exchange the other writer's file in ``tmp`` back into ``path``, where ``displaced`` (ours)
+    should be. If a newer file was renamed over ours meanwhile, the exchange brings that one out
+    instead: it goes back in, and so on until what comes out is the file we put in last (each
+    round only ever swaps out a version older than the one it puts in)."""
+    for _ in range(tries):
+        put_in = os.lstat(tmp)
         exchange(tmp, path)
         checkpoint()
-    raise ChangedOnDisk(path, "was written by someone else while saving")
+        out = os.lstat(tmp)
+        if (out.st_dev, out.st_ino) == displaced:
+            return
+        displaced = (put_in.st_dev, put_in.st_ino)
+    raise ChangedOnDisk(path, "is being replaced continuously by another writer")
 
 
 def _swap_by_link(path: Path, tmp: Path, expected: bytes, data: bytes) -> None:
