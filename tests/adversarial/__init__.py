@@ -1,0 +1,1 @@
+"""Adversarial tests: hostile libraries, replies and plan files, with randomized attack trials."""
