@@ -39,47 +39,47 @@ def test_replace_checked_writes_only_over_the_expected_bytes(tmp_path: Path) -> 
     assert not path.exists() and not list(tmp_path.iterdir())
 
 
-def test_a_write_into_the_old_file_during_the_swap_is_put_back(tmp_path: Path,
+@pytest.mark.parametrize("method", ["exchange", "link"])
+def test_a_write_into_the_old_file_during_the_swap_is_put_back(tmp_path: Path, method: str,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """RockBot truncates and rewrites in place: a write landing between our check and our swap
     goes into the file we replace. It is detected afterwards and the agent's version restored
     (with the atomic exchange, and with the hard-link fallback where there is none)."""
     path = tmp_path / "skill.json"
-    for method in ("exchange", "link"):
-        path.write_bytes(b"ours-before")
-        calls = {"n": 0}
+    path.write_bytes(b"ours-before")
+    calls = {"n": 0}
 
-        def write_in_place() -> None:
-            calls["n"] += 1
-            if calls["n"] == 1:
-                with open(path, "r+b") as handle:  # in place, same inode, as File.WriteAllText does
-                    handle.truncate(0)
-                    handle.write(b"the agent's update")
+    def write_in_place() -> None:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            with open(path, "r+b") as handle:  # in place, same inode, as File.WriteAllText does
+                handle.truncate(0)
+                handle.write(b"the agent's update")
 
-        if method == "exchange":
-            assert fileio.exchange_supported(tmp_path)
-            real_exchange = fileio.exchange
+    if method == "exchange":
+        assert fileio.exchange_supported(tmp_path)
+        real_exchange = fileio.exchange
 
-            def agent_writes_first(a: Path, b: Path) -> None:
+        def agent_writes_first(a: Path, b: Path) -> None:
+            write_in_place()
+            real_exchange(a, b)
+
+        monkeypatch.setattr(fileio, "exchange", agent_writes_first)
+    else:
+        real_replace = os.replace
+
+        def agent_writes_first_r(src: str | Path, dst: str | Path) -> None:
+            if Path(dst) == path and Path(src).name.endswith(fileio.TEMP_SUFFIX):
                 write_in_place()
-                real_exchange(a, b)
+            real_replace(src, dst)
 
-            monkeypatch.setattr(fileio, "exchange", agent_writes_first)
-        else:
-            real_replace = os.replace
-
-            def agent_writes_first_r(src: str | Path, dst: str | Path) -> None:
-                if Path(dst) == path and Path(src).name.endswith(fileio.TEMP_SUFFIX):
-                    write_in_place()
-                real_replace(src, dst)
-
-            monkeypatch.setattr(fileio, "exchange_supported", lambda folder: False)
-            monkeypatch.setattr(os, "replace", agent_writes_first_r)
-        with pytest.raises(fileio.ChangedOnDisk, match="while saving"):
-            fileio.replace_checked(path, b"ours-before", b"ours-after", tmp_path)
-        monkeypatch.undo()
-        assert path.read_bytes() == b"the agent's update", method
-        assert [p.name for p in tmp_path.iterdir()] == ["skill.json"]
+        monkeypatch.setattr(fileio, "exchange_supported", lambda folder: False)
+        monkeypatch.setattr(os, "replace", agent_writes_first_r)
+    with pytest.raises(fileio.ChangedOnDisk, match="while saving"):
+        fileio.replace_checked(path, b"ours-before", b"ours-after", tmp_path)
+    monkeypatch.undo()
+    assert path.read_bytes() == b"the agent's update"
+    assert [p.name for p in tmp_path.iterdir()] == ["skill.json"]
 
 
 def test_a_delete_racing_an_agent_write_puts_the_file_back(tmp_path: Path,
