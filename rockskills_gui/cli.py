@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -36,8 +37,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+DEBUG_ENV = "ROCKSKILLS_DEBUG"  # set: an unexpected error shows its traceback
+
+
+def error_text(exc: BaseException) -> str:
+    """One readable line for an error that reached the command line (no traceback)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        text = exc.strerror if exc.filename is None else f"{exc.filename}: {exc.strerror}"
+    else:
+        text = str(exc) or type(exc).__name__
+    if not isinstance(exc, OSError | ValueError) and not type(exc).__module__.startswith("rockskills_gui"):
+        text = f"{type(exc).__name__}: {text} (an internal error; set {DEBUG_ENV}=1 for details)"
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; exit status 0 ok, 1 findings/failures, 2 usage error or not a library."""
+    """Run one command; exit status 0 ok, 1 findings/failures, 2 usage error or not a library.
+
+    An error no command handled is printed as one ``rockskills: error: ...`` line (exit 1),
+    never as a traceback (unless ``ROCKSKILLS_DEBUG`` is set).
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -47,6 +67,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        print("rockskills: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        print(f"rockskills: error: {error_text(exc)}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

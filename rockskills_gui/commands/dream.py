@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rockskills_gui.commands.common import CommandError, guarded, open_library, parse_now, write_exact
 from rockskills_gui.core.changes import ConflictError, LibraryError
-from rockskills_gui.core.dream.apply import PlanRefused, apply_plan, undo_last
+from rockskills_gui.core.dream.apply import PlanRefused, apply_plan, checked, recheck, undo_last
 from rockskills_gui.core.dream.keys import ENV_VAR, find_api_key
 from rockskills_gui.core.dream.llm import DEFAULT_RETRIES, DEFAULT_TIMEOUT, Endpoint, LlmClient
 from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass, parse_passes
@@ -61,7 +61,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "apply", help="apply accepted proposals of a saved plan as one transaction",
         description="Apply the accepted proposals of PLAN.json as one journaled transaction. Refused, "
                     "with nothing written, when a proposal is blocked by a finding, depends on one "
-                    "not accepted, or the library changed since the plan (unless --recheck).")
+                    "not accepted, or the library changed since the plan (unless --recheck). Every "
+                    "check is run again on the library as it is now: findings stored in the plan "
+                    "file are not trusted.")
     apply.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
     apply.add_argument("plan", metavar="PLAN.json")
     which = apply.add_mutually_exclusive_group(required=True)
@@ -187,8 +189,8 @@ def cmd_apply(args: argparse.Namespace) -> int:
     """Apply accepted proposals; exit 1 when refused (nothing written)."""
     library: Library = open_library(args.library)
     plan = _load_plan(args.plan)
-    if args.accept_all:
-        ids = plan.acceptable_ids()
+    if args.accept_all:  # what is acceptable now, whatever findings the plan file holds
+        ids = (recheck(plan, library) if args.recheck else checked(plan, library)).acceptable_ids()
         skipped = [p.id for p in plan.proposals if p.id not in ids]
         if skipped:
             print(f"not accepted (blocked, advisory, conflicting or depending on those): "

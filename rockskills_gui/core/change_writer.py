@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from rockskills_gui.core import fileio
+from rockskills_gui.core import fileio, untrusted
 from rockskills_gui.core.changes import ChangeSet, ConflictError, LibraryError
 from rockskills_gui.core.dream import journal
 from rockskills_gui.core.stores.rockbot import Layout
@@ -56,9 +56,10 @@ def write_change(layout: Layout, change: ChangeSet, conflict: ConflictFactory,
         journal.check_target(layout, fc.path)
     try:
         conflicts = check_conflicts(change)
-    except OSError as exc:
-        raise LibraryError(f"cannot read {exc.filename or ''}: {exc.strerror or exc}; "
-                           "nothing was written") from exc
+    except OSError as exc:  # a FIFO or folder where a skill file should be, no permission...
+        where = exc.filename or getattr(exc, "path", None)
+        why = untrusted.reason(where, exc) if where else str(exc)
+        raise LibraryError(f"cannot read {where or 'a file'}: {why}; nothing was written") from exc
     if conflicts:
         raise conflict(conflicts)
     if writer is not None:

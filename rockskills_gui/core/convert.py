@@ -7,6 +7,16 @@ RockBot loads wholesale). A sidecar records the SHA-256 of the file it describes
 matches, converting back restores the original exactly (a SKILL.md byte for byte, from its
 recorded head, body separator, line endings and BOM). When the file changed since, its own
 fields win and the sidecar supplies only what the format cannot hold, with a note.
+
+The source is untrusted: nothing is followed out of the library. A resource that is a FIFO,
+device, folder link or dangling link, or a symbolic link whose target resolves outside the
+library's folders (a RockBot ``skills/`` and ``.skillgui/``, or the SKILL.md roots), is not
+copied and gets a warning in the loss report; a link resolving inside the library is copied as a
+regular file holding its target's bytes (as before). A skill file that links outside the library
+is not converted (it is listed with the problems). The output is built in a hidden staging folder
+beside ``dest`` (``.<dest>.<pid>-<hex>.rsg-tmp``, marked by a file in it) and renamed into place;
+a staging folder left by a killed conversion is removed by the next conversion into the same
+parent folder once its process is gone.
 """
 
 from __future__ import annotations
@@ -14,17 +24,18 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import re
 import shutil
-import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from rockskills_gui.core import fileio, untrusted
 from rockskills_gui.core import frontmatter as fm
 from rockskills_gui.core.library import Library
 from rockskills_gui.core.names import fold, rockbot_name_error
-from rockskills_gui.core.problems import Problem
+from rockskills_gui.core.problems import Problem, ProblemKind
 from rockskills_gui.core.skill import (
     Skill,
     SkillParseError,
@@ -39,6 +50,7 @@ from rockskills_gui.core.stores.skillmd import (
     Root,
     SkillMdEntry,
     display_path,
+    list_resources,
     new_skill_bytes,
     read_skill_md,
 )
@@ -51,6 +63,8 @@ TARGETS = ("rockbot", "agentskills", "picobot", "cortex-fs")
 TARGET_PROFILE = {"agentskills": "agentskills", "picobot": "picobot", "cortex-fs": "cortex-fs"}
 SLUG_MAX = 64
 ROCKBOT_SUMMARY_WORDS = 15
+STAGING_MARK = "rockskills-convert-staging"  # the file that marks our staging folders
+STAGING_PAYLOAD = "output"  # the folder inside the staging folder that becomes ``dest``
 
 
 class ConvertError(Exception):
@@ -84,6 +98,7 @@ class SourceSkill:
     cortex: dict[str, Any] | None = None
     resources: list[tuple[str, Path]] = field(default_factory=list)  # (relative path, file)
     notes: list[Loss] = field(default_factory=list)
+    boundary: tuple[Path, ...] = ()  # the library's folders: nothing is read from outside them
 
 
 @dataclass
@@ -169,7 +184,10 @@ def _skill_block(source: SourceSkill, written_content: str | None) -> dict[str, 
 
 
 def make_sidecar(source: SourceSkill, file_rel: str, data: bytes, written_name: str,
-                 written_summary: str | None, written_content: str | None) -> dict[str, Any]:
+                 written_summary: str | None, written_content: str | None,
+                 resources: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    """The sidecar of one written skill file; ``resources``: ``{"path", "sha256"}`` of the
+    resources copied (see :func:`_copy_resources`)."""
     sidecar: dict[str, Any] = {
         "skillgui": SIDECAR_VERSION,
         "written": {"file": file_rel, "sha256": _sha(data), "name": written_name,
@@ -183,8 +201,8 @@ def make_sidecar(source: SourceSkill, file_rel: str, data: bytes, written_name: 
         sidecar["rockbot"] = {"text": source.rockbot_text}
     if source.cortex is not None:
         sidecar["cortex"] = source.cortex
-    if source.resources:
-        sidecar["resources"] = [{"path": rel, "sha256": _sha(p.read_bytes())} for rel, p in source.resources]
+    if resources:
+        sidecar["resources"] = resources
     return sidecar
 
 
@@ -192,9 +210,12 @@ def sidecar_bytes(sidecar: dict[str, Any]) -> bytes:
     return (json.dumps(sidecar, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def read_sidecar(path: Path) -> dict[str, Any] | None:
+def read_sidecar(path: Path, boundary: tuple[Path, ...] | None = None) -> dict[str, Any] | None:
+    """A sidecar's JSON, or None (absent, unreadable, not ours; a FIFO or a link leaving
+    ``boundary`` is never read)."""
     try:
-        value = json.loads(path.read_bytes())
+        data = fileio.read_regular(path) if boundary is None else untrusted.read_inside(path, boundary)
+        value = json.loads(data)
     except (OSError, ValueError):
         return None
     if not isinstance(value, dict) or value.get("skillgui") != SIDECAR_VERSION:
@@ -248,22 +269,35 @@ def _skillmd_origin(entry: SkillMdEntry, profile: Profile) -> dict[str, Any]:
             "bodyPrefix": entry.body_prefix}
 
 
-def source_skills(lib: Library | SkillMdLibrary) -> list[SourceSkill]:
-    """Every loaded skill of ``lib`` in canonical form, sidecars applied."""
-    out: list[SourceSkill] = []
+def library_boundary(lib: Library | SkillMdLibrary) -> tuple[Path, ...]:
+    """The folders ``lib`` consists of: nothing outside them is read (see module doc)."""
     if isinstance(lib, Library):
+        return (lib.skills_dir, lib.agent_dir / ROCKBOT_SIDECAR_DIR)
+    return tuple(root.path for root in lib.roots)
+
+
+def source_skills(lib: Library | SkillMdLibrary, skipped: list[str] | None = None) -> list[SourceSkill]:
+    """Every loaded skill of ``lib`` in canonical form, sidecars applied. A SKILL.md that links
+    outside the library is left out (``path: kind: message`` appended to ``skipped``); RockBot
+    skill files that do are left out too (they are among ``lib.problems``)."""
+    out: list[SourceSkill] = []
+    boundary = library_boundary(lib)
+    if isinstance(lib, Library):
+        linked_out = {p.path for p in lib.problems if p.kind is ProblemKind.OUTSIDE_LINK}
         for skill in lib.skills():
             entry = lib.entry(skill.name)
+            if lib.layout.display_path(entry.path) in linked_out:
+                continue
             source = SourceSkill(skill, True, "rockbot", lib.layout.display_path(entry.path),
-                                 rockbot_text=entry.raw.decode("utf-8", "replace"))
+                                 rockbot_text=entry.raw.decode("utf-8", "replace"), boundary=boundary)
             side_path = lib.agent_dir / ROCKBOT_SIDECAR_DIR / f"{skill.name}.skillgui.json"
-            sidecar = read_sidecar(side_path) if side_path.is_file() else None
+            sidecar = read_sidecar(side_path, boundary) if _present(side_path) else None
             if sidecar is not None:
                 source = apply_sidecar(source, entry.raw, sidecar)
                 res_dir = lib.agent_dir / ROCKBOT_RESOURCES_DIR / skill.name
                 if res_dir.is_dir():
-                    source.resources = [(p.relative_to(res_dir).as_posix(), p)
-                                        for p in sorted(res_dir.rglob("*")) if p.is_file()]
+                    source.resources = [(rel, res_dir / rel)
+                                        for rel in list_resources(res_dir, res_dir / SIDECAR_NAME)]
             out.append(source)
         return out
     for entry in lib.entries():
@@ -276,16 +310,23 @@ def source_skills(lib: Library | SkillMdLibrary) -> list[SourceSkill]:
                                          else "omitted"})
             out.append(source)
             continue
+        linked_out = [w for w in entry.warnings if w.kind is ProblemKind.OUTSIDE_LINK
+                      and w.path == display_path(lib.base, entry.path)]
+        if linked_out:
+            if skipped is not None:
+                skipped.extend(f"{w.path}: {w.kind.value}: {w.message}" for w in linked_out)
+            continue
         source = SourceSkill(entry.skill, False, lib.format, display_path(lib.base, entry.path),
                              skillmd=_skillmd_origin(entry, lib.profile),
-                             resources=[(r, entry.folder / r) for r in entry.resources])
+                             resources=[(r, entry.folder / r) for r in entry.resources],
+                             boundary=boundary)
         if entry.stats:
             source.cortex = {"stats": _json_safe(entry.stats)}
         trigger = entry.values.get("trigger_pattern", entry.values.get("triggerPattern"))
         if trigger is not None:
             source.cortex = {**(source.cortex or {}), "trigger_pattern": str(trigger)}
         side_path = entry.folder / SIDECAR_NAME
-        sidecar = read_sidecar(side_path) if side_path.is_file() else None
+        sidecar = read_sidecar(side_path, boundary) if _present(side_path) else None
         if sidecar is not None:
             source = apply_sidecar(source, entry.raw, sidecar)
             if sidecar.get("skillmd") is None:  # it came from elsewhere: this file is not an origin
@@ -293,6 +334,10 @@ def source_skills(lib: Library | SkillMdLibrary) -> list[SourceSkill]:
                     else source.skillmd
         out.append(source)
     return out
+
+
+def _present(path: Path) -> bool:
+    return path.exists() or path.is_symlink()
 
 
 def _json_safe(value: Any) -> Any:
@@ -322,6 +367,26 @@ def _write(staging: Path, rel: str, data: bytes) -> None:
     path = staging / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
+    fileio.checkpoint()  # the crash hook of the fault tests (a kill mid-conversion)
+
+
+def _copy_resources(source: SourceSkill, staging: Path, prefix: str,
+                    report: list[Loss]) -> list[dict[str, str]]:
+    """Copy ``source``'s resources to ``staging/prefix/``; ``{"path", "sha256"}`` of each copied.
+
+    A resource that is not a regular file inside the library (a FIFO, a dangling link, a link
+    leaving it) is never read: it is reported as a warning and not copied."""
+    copied: list[dict[str, str]] = []
+    for rel, path in source.resources:
+        try:
+            data = untrusted.read_inside(path, source.boundary)
+        except untrusted.Refused as exc:
+            report.append(Loss(source.skill.name, "resources",
+                               f"resource {rel} is {exc.why}; not copied", "warning"))
+            continue
+        _write(staging, f"{prefix}/{rel}", data)
+        copied.append({"path": rel, "sha256": _sha(data)})
+    return copied
 
 
 def _to_rockbot(source: SourceSkill, staging: Path, taken: set[str], report: list[Loss]) -> str:
@@ -366,16 +431,15 @@ def _to_rockbot(source: SourceSkill, staging: Path, taken: set[str], report: lis
     if source.cortex is not None:
         report.append(Loss(skill.name, "stats", "CortexPrism lifecycle, trust, scores, steps and "
                                                 "dependencies kept in the sidecar only"))
-    for rel_res, path in source.resources:
-        _write(staging, f"{ROCKBOT_RESOURCES_DIR}/{unique}/{rel_res}", path.read_bytes())
-    if source.resources:
+    resources = _copy_resources(source, staging, f"{ROCKBOT_RESOURCES_DIR}/{unique}", report)
+    if resources:
         report.append(Loss(skill.name, "resources",
-                           f"RockBot cannot hold resources; {len(source.resources)} file(s) copied to "
+                           f"RockBot cannot hold resources; {len(resources)} file(s) copied to "
                            f"{ROCKBOT_RESOURCES_DIR}/{unique}/ (outside skills/)", "warning"))
     exact = (source.rockbot_text is not None and data == source.rockbot_text.encode("utf-8")
              and source.skillmd is None and source.cortex is None and not source.resources)
     if not exact:
-        sidecar = make_sidecar(source, rel, data, unique, out.summary, out.content)
+        sidecar = make_sidecar(source, rel, data, unique, out.summary, out.content, resources)
         _write(staging, f"{ROCKBOT_SIDECAR_DIR}/{unique}.skillgui.json", sidecar_bytes(sidecar))
     return unique
 
@@ -452,9 +516,8 @@ def _to_skillmd(source: SourceSkill, profile: Profile, staging: Path, taken: set
     data, summary, content = _skillmd_bytes(source, profile, name, report)
     rel = f"{unique}/{file_name}"
     _write(staging, rel, data)
-    for rel_res, path in source.resources:
-        _write(staging, f"{unique}/{rel_res}", path.read_bytes())
-    if source.resources and not profile.resource_dirs and profile.id == "cortex-fs":
+    resources = _copy_resources(source, staging, unique, report)
+    if resources and not profile.resource_dirs and profile.id == "cortex-fs":
         report.append(Loss(skill.name, "resources", "CortexPrism does not read resources; copied "
                                                     "beside SKILL.md all the same", "warning"))
     if source.timestamps_known:
@@ -472,7 +535,7 @@ def _to_skillmd(source: SourceSkill, profile: Profile, staging: Path, taken: set
         and source.rockbot_text is None
     if not (reproduced and same_origin and source.cortex is None and not source.timestamps_known):
         read_content = content if isinstance(back, Problem) else back.skill.content
-        sidecar = make_sidecar(source, rel, data, name, summary, read_content)
+        sidecar = make_sidecar(source, rel, data, name, summary, read_content, resources)
         _write(staging, f"{unique}/{SIDECAR_NAME}", sidecar_bytes(sidecar))
     return name
 
@@ -488,29 +551,63 @@ def convert(lib: Library | SkillMdLibrary, dest: Path, target: str) -> ConvertRe
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise ConvertError(f"{dest}: already exists and is not an empty folder; nothing written")
     result = ConvertResult(target, dest)
-    sources = source_skills(lib)
+    skipped: list[str] = []
+    sources = source_skills(lib, skipped)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".rsg-tmp", dir=dest.parent))
+    remove_stale_staging(dest.parent)
+    staging = _new_staging(dest)
+    out_dir = staging / STAGING_PAYLOAD
     try:
         taken: set[str] = set()
         if target == "rockbot":
-            (staging / "skills").mkdir()
+            (out_dir / "skills").mkdir()
             for source in sources:
                 result.losses.extend(source.notes)
-                result.written.append(_to_rockbot(source, staging, taken, result.losses))
+                result.written.append(_to_rockbot(source, out_dir, taken, result.losses))
         else:
             profile = PROFILES[TARGET_PROFILE[target]]
-            base = staging / {"cortex-fs": ".cortex/skills", "picobot": ".picobot/skills"}.get(target, "")
+            base = out_dir / {"cortex-fs": ".cortex/skills", "picobot": ".picobot/skills"}.get(target, "")
             base.mkdir(parents=True, exist_ok=True)
             for source in sources:
                 result.losses.extend(source.notes)
                 result.written.append(_to_skillmd(source, profile, base, taken, result.losses))
         if dest.exists():
             dest.rmdir()
-        staging.rename(dest)
+        out_dir.rename(dest)
+        fileio.checkpoint()
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    shutil.rmtree(staging, ignore_errors=True)  # the marker file only
     for problem in lib.problems:
         result.not_converted.append(f"{problem.path}: {problem.kind.value}: {problem.message}")
+    result.not_converted.extend(skipped)
     return result
+
+
+def _new_staging(dest: Path) -> Path:
+    """A fresh staging folder beside ``dest`` (named after it and this process), marked as ours,
+    with an empty ``output/`` folder that becomes ``dest``."""
+    staging = fileio.temp_path_for(dest)
+    staging.mkdir()
+    (staging / STAGING_MARK).write_bytes(b"")
+    (staging / STAGING_PAYLOAD).mkdir()
+    return staging
+
+
+def remove_stale_staging(folder: Path) -> list[Path]:
+    """Remove the staging folders in ``folder`` that a conversion killed before it finished left
+    behind (marked as ours, and their process is gone); returns those removed."""
+    removed: list[Path] = []
+    try:
+        with os.scandir(folder) as listing:
+            entries = [e for e in listing if fileio.is_temp_name(e.name) and e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return removed
+    for entry in entries:
+        path = Path(entry.path)
+        if fileio.is_regular(path / STAGING_MARK) and not (path / STAGING_MARK).is_symlink() \
+                and fileio.stale_temp(path):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed

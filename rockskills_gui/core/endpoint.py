@@ -16,6 +16,8 @@ from urllib.parse import urlsplit
 
 import openai
 
+from rockskills_gui.core.redact import redact
+
 CHECK_PROMPT = "Reply with the single word OK."
 
 
@@ -50,7 +52,7 @@ def _where(base_url: str) -> str:
 
 
 def _mask(text: str, api_key: str | None) -> str:
-    return text.replace(api_key, "***") if api_key and len(api_key) >= 4 else text
+    return redact(text, [api_key])
 
 
 def _causes(exc: BaseException) -> list[BaseException]:

@@ -13,7 +13,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from rockskills_gui.core import dotnet_json
+from rockskills_gui.core import dotnet_json, fileio, untrusted
 from rockskills_gui.core.names import is_dotnet_whitespace, is_null_or_whitespace
 from rockskills_gui.core.skill import decode_file_text
 from rockskills_gui.core.stores.rockbot import CONVERSATION_LOG, FEEDBACK_DIR, USAGE_DIR
@@ -139,9 +139,9 @@ def _turn(props: dict[str, Any]) -> ConversationTurn:
 def _read_lines(path: Path, shown: str, parse: Callable[[dict[str, Any]], E],
                 log: EventLog[E]) -> None:
     try:
-        text, _ = decode_file_text(path.read_bytes())
+        text, _ = decode_file_text(fileio.read_regular(path))  # a FIFO: refused, never blocks
     except OSError as exc:
-        log.malformed.append(MalformedLine(shown, 0, f"cannot read: {exc.strerror or exc}"))
+        log.malformed.append(MalformedLine(shown, 0, f"cannot read: {untrusted.reason(path, exc)}"))
         return
     # File.ReadAllLines: \r\n, \r or \n end a line (not str.splitlines' longer list)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -155,12 +155,18 @@ def _read_lines(path: Path, shown: str, parse: Callable[[dict[str, Any]], E],
             log.malformed.append(MalformedLine(shown, number, str(exc)))
 
 
+def _listed(path: Path) -> bool:
+    """A log file RockBot would try to read: anything but a folder (a FIFO or a dangling link is
+    reported as unreadable, never opened)."""
+    return (path.exists() or path.is_symlink()) and not path.is_dir()
+
+
 def _read_folder(agent_dir: Path, folder: str, parse: Callable[[dict[str, Any]], E]) -> EventLog[E]:
     log: EventLog[E] = EventLog()
     directory = agent_dir / folder
     if not directory.is_dir():
         return log
-    files = sorted(p for p in directory.iterdir() if p.name.endswith(".jsonl") and p.is_file())
+    files = sorted(p for p in directory.iterdir() if p.name.endswith(".jsonl") and _listed(p))
     for path in files:
         _read_lines(path, f"{folder}/{path.name}", parse, log)
     return log
@@ -180,7 +186,7 @@ def read_conversation_log(agent_dir: Path) -> EventLog[ConversationTurn]:
     """``conversation-log/turns.jsonl`` in file order."""
     log: EventLog[ConversationTurn] = EventLog()
     path = agent_dir / CONVERSATION_LOG
-    if path.is_file():
+    if _listed(path):
         _read_lines(path, CONVERSATION_LOG, _turn, log)
     return log
 

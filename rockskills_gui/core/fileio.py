@@ -143,7 +143,9 @@ def remove_stale_temps(paths: list[Path]) -> list[Path]:
     removed: list[Path] = []
     for path in paths:
         if stale_temp(path):
-            with contextlib.suppress(FileNotFoundError):
+            with contextlib.suppress(FileNotFoundError, IsADirectoryError, PermissionError):
+                if stat.S_ISDIR(path.lstat().st_mode):
+                    continue  # a folder with a temp name (a staging folder) is not a temp file
                 path.unlink()
                 removed.append(path)
     return removed

@@ -34,6 +34,7 @@ from rockskills_gui.core.stores.rockbot import (
     ScanCancelled,
     SkillsRead,
     gc_paused,
+    outside_link,
     read_skill_file,
     scan,
 )
@@ -158,12 +159,13 @@ class Library(UndoRedo):
         problems_before = list(self.problems)
         for path in sorted(files):
             key = self._by_path.get(path)
-            raw = fileio.read_or_none(path)
+            try:
+                raw = fileio.read_or_none(path)
+            except OSError:  # a FIFO, a folder, no permission: read_skill_file says why
+                raw = b""
             if key is not None and raw == self._entries[key].raw:
                 continue
-            if key is None:
-                self.problems = [p for p in self.problems
-                                 if self.agent_dir / p.path != path]
+            self.problems = [p for p in self.problems if self.agent_dir / p.path != path]
             if raw is None:
                 if key is not None:
                     deleted.append(self._drop(key))
@@ -172,6 +174,7 @@ class Library(UndoRedo):
             if isinstance(result, LoadedFile) and key is not None \
                     and fold(result.skill.name) == key:
                 self._store(result)  # same slot in the load order
+                self._warn_if_linked_out(result)
                 updated.append(result.skill.name)
                 continue
             if key is not None:
@@ -187,9 +190,15 @@ class Library(UndoRedo):
                             "RockBot keeps one of them at random (the last file it enumerates)"))
             else:
                 self._order.append(self._store(result))
+                self._warn_if_linked_out(result)
                 created.append(result.skill.name)
         return DiskChanges(tuple(updated), tuple(created), tuple(deleted),
                            problems_changed=self.problems != problems_before)
+
+    def _warn_if_linked_out(self, loaded: LoadedFile) -> None:
+        warning = outside_link(self.layout, loaded.path, loaded.skill.name)
+        if warning is not None:
+            self.problems.append(warning)
 
     def refresh_skill(self, name: str) -> DiskChanges:
         """:meth:`refresh` one skill's file."""
@@ -198,8 +207,8 @@ class Library(UndoRedo):
     def _appeared_or_vanished(self, folder: Path) -> set[Path]:
         try:
             with os.scandir(folder) as entries:
-                on_disk = {Path(e.path) for e in entries
-                           if e.name.endswith(".json") and e.is_file(follow_symlinks=True)}
+                on_disk = {Path(e.path) for e in entries  # FIFOs too: they become problems
+                           if e.name.endswith(".json") and not e.is_dir(follow_symlinks=False)}
         except OSError:
             on_disk = set()
         known = {p for p in self._by_path if p.parent == folder}

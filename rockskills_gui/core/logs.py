@@ -2,8 +2,9 @@
 
 Every record that reaches the file passes :class:`RedactSecrets`, which replaces each known
 secret (the API keys this run has seen, ``ROCKSKILLS_API_KEY``) in the message, its arguments,
-the traceback and the stack with ``[redacted]``. The log never holds a key even when code logs
-one by mistake.
+the traceback and the stack with ``[redacted]``, in any form :func:`core.redact.redact` knows
+(``Bearer <key>``, JSON-escaped, URL-encoded). The log never holds a key even when code logs one
+by mistake.
 """
 
 from __future__ import annotations
@@ -15,15 +16,16 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from rockskills_gui.core.appdirs import data_dir
+from rockskills_gui.core.redact import MIN_SECRET, REDACTED, redact
 
 LOG_NAME = "rockskills-gui.log"
 MAX_BYTES = 1_000_000
 BACKUPS = 3
-MIN_SECRET = 4  # shorter strings would redact ordinary words
-REDACTED = "[redacted]"
 ENV_KEY = "ROCKSKILLS_API_KEY"
 FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
 
+__all__ = ["MIN_SECRET", "REDACTED", "RedactSecrets", "configure_logging", "log_path", "redact",
+           "remove_logging"]
 SecretsProvider = Callable[[], Iterable[str | None]]
 
 
@@ -34,13 +36,6 @@ def log_dir() -> Path:
 
 def log_path() -> Path:
     return log_dir() / LOG_NAME
-
-
-def redact(text: str, secrets: Iterable[str | None]) -> str:
-    """``text`` with every secret (at least 4 characters, longest first) replaced."""
-    for secret in sorted({s for s in secrets if s and len(s) >= MIN_SECRET}, key=len, reverse=True):
-        text = text.replace(secret, REDACTED)
-    return text
 
 
 class RedactSecrets(logging.Filter):

@@ -88,6 +88,27 @@ def name_error(name: str | None) -> str | None:
     return message
 
 
+def display_name(name: str, limit: int = 80) -> str:
+    """``name`` for a one-line message: control and other unprintable characters escaped
+    (``\\x00``, ``\\n``), cut to ``limit`` characters with the full length said."""
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in name[: limit + 1])
+    if len(name) > limit or len(text) > limit:
+        return f"{text[:limit]}… ({len(name):,} characters)"
+    return text
+
+
+def readable_name_error(name: str) -> str | None:
+    """:func:`name_error` with the name shown by :func:`display_name` (one readable line)."""
+    message = name_error(name)
+    if message is None or not name:
+        return message
+    shown = display_name(name)
+    if shown == name:
+        return message
+    return message.replace(repr(name), repr(shown)).replace(name, shown)
+
+
 def validate_name(name: str | None) -> str:
     """Return ``name`` if valid, else raise :class:`InvalidNameError` with the message."""
     message = name_error(name)

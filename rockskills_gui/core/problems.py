@@ -23,6 +23,9 @@ class ProblemKind(StrEnum):
     MISSING_DESCRIPTION = "missing-description"
     DUPLICATE_NAME = "duplicate-name"
     DISABLED = "disabled"
+    # hostile trees (issue 14)
+    NOT_A_FILE = "not-a-file"  # a folder named like a skill file (``x.json``, ``SKILL.md``)
+    OUTSIDE_LINK = "outside-link"  # a symbolic link leaving the library (loaded, never written)
     # untrusted input (issue 14)
     UNTRUSTED_JOURNAL = "untrusted-journal"
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from rockskills_gui.core import fileio, untrusted
 from rockskills_gui.core.names import fold
 from rockskills_gui.core.recall import RECALL_TOP_N, SkillRecall
 from rockskills_gui.core.stores.rockbot import Layout
@@ -68,10 +69,10 @@ def check_location(layout: Layout, path: Path) -> None:
 
 def load_query_set(path: Path) -> QuerySet:
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = json.loads(fileio.read_regular(path).decode("utf-8"))  # a FIFO: refused, not read
         return QuerySet.model_validate(data)
     except OSError as exc:
-        raise QuerySetError(f"{path}: {exc.strerror or exc}") from None
+        raise QuerySetError(f"{path}: {untrusted.reason(path, exc)}") from None
     except (ValueError, ValidationError) as exc:
         first = str(exc).splitlines()
         reason = "; ".join(line.strip() for line in first[:3])

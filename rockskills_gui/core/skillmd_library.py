@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core import change_writer, fileio
+from rockskills_gui.core import change_writer, fileio, untrusted
 from rockskills_gui.core.changes import (
     ChangeSet,
     ConflictError,
@@ -301,8 +301,8 @@ class SkillMdLibrary(UndoRedo):
                 entries.append(entry)
         files: list[FileChange] = []
         for entry in entries:
-            for path in _folder_files(entry):
-                files.append(FileChange(path, path.read_bytes(), None))
+            for path, data in self._folder_data(entry, "delete"):
+                files.append(FileChange(path, data, None))
         shown = ", ".join(f"'{e.skill.name}'" for e in entries)
         change = ChangeSet(label=f"Delete {shown}", files=tuple(files),
                            deleted=tuple(e.skill.name for e in entries))
@@ -349,8 +349,7 @@ class SkillMdLibrary(UndoRedo):
                     target = folder.parent / new
                     if target.exists() and fold(target.name) != fold(folder.name):
                         raise NameTakenError(f"{self.layout.display_path(target)} already exists.")
-                    for path in _folder_files(entry):
-                        data = path.read_bytes()
+                    for path, data in self._folder_data(entry, "rename"):
                         put(path, data, None)
                         moved = target / path.relative_to(folder)
                         existing = writes.get(moved)
@@ -370,6 +369,27 @@ class SkillMdLibrary(UndoRedo):
         change = ChangeSet(label=label, files=tuple(writes.values()), renamed=pairs,
                            links_rewritten=tuple(rewritten))
         return self._apply(change, record=True)
+
+    def _folder_data(self, entry: SkillMdEntry, verb: str) -> list[tuple[Path, bytes]]:
+        """Every file of the skill's folder with its bytes, for a delete or a move; raises
+        LibraryError naming the first one that is not a plain regular file (a FIFO, a device, a
+        symbolic link, whether it leads inside the library, outside or nowhere): such files are
+        never read, followed or recreated as copies."""
+        found: list[tuple[Path, bytes]] = []
+        for path in _folder_files(entry):
+            why = untrusted.not_regular(path)
+            if why is None and path.is_symlink():
+                why = f"a symbolic link (to {untrusted.link_target(path)})"
+            if why is None:
+                try:
+                    found.append((path, fileio.read_regular(path)))
+                    continue
+                except OSError as exc:
+                    why = untrusted.reason(path, exc)
+            raise LibraryError(f"Cannot {verb} '{entry.skill.name}': {self.layout.display_path(path)} "
+                               f"is {why}; this app only moves and deletes regular files, so move "
+                               "or remove it by hand first. Nothing was changed.")
+        return found
 
     # ---------------------------------------------------------------- the one writer
 
@@ -438,7 +458,8 @@ class SkillMdLibrary(UndoRedo):
 def _temp_names(folder: Path) -> list[str]:
     try:
         with os.scandir(folder) as entries:
-            return [e.name for e in entries if fileio.is_temp_name(e.name)]
+            return [e.name for e in entries  # files: a folder of that name is a convert's staging
+                    if fileio.is_temp_name(e.name) and not e.is_dir(follow_symlinks=False)]
     except OSError:
         return []
 
@@ -447,7 +468,7 @@ def _folder_files(entry: SkillMdEntry) -> list[Path]:
     """SKILL.md, its resources and its sidecar: every file the skill's folder holds."""
     files = [entry.path, *(entry.folder / r for r in entry.resources)]
     sidecar = entry.folder / SIDECAR_NAME
-    if sidecar.is_file():
+    if sidecar.exists() or sidecar.is_symlink():
         files.append(sidecar)
     return files
 

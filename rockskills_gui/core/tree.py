@@ -410,7 +410,9 @@ def problems_by_name(problems: Iterable[Problem]) -> dict[str, list[str]]:
         if problem.path.startswith("skills/") and problem.path.endswith(".json"):
             claimed.add(fold(problem.path[len("skills/"):-len(".json")]))
         for key in claimed:
+            warning = problem.severity != "error"  # e.g. a skill file linked outside: it loads
             found.setdefault(key, []).append(
+                f"{problem.path} ({problem.kind.value}): {problem.message}" if warning else
                 f"{problem.path} could not be loaded ({problem.kind.value}): {problem.message}")
     return found
 

@@ -78,7 +78,7 @@ def test_a_blob_that_does_not_match_its_checksum_is_never_written(agent_copy: Pa
         journal.run(lib.layout, change, "library", "test", crash_after=0)
     (tx,) = journal.transactions(agent_copy)
     blobs = tx.folder / journal.BLOBS_FILE
-    blobs.write_bytes(blobs.read_bytes().replace(b"meeting", b"MALWARE", 1))
+    blobs.write_bytes(blobs.read_bytes().replace(b"meeting!", b"MALWARE!", 1))  # the after bytes
     before = change[0].path.read_bytes()
     reopened = Library.open(agent_copy)
     assert change[0].path.read_bytes() == before

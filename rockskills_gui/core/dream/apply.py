@@ -2,13 +2,17 @@
 
 Nothing is written unless every accepted proposal is acceptable (not blocked, not advisory, its
 dependencies accepted too) and the library is the one the plan was made for (same fingerprint), or
-the plan was re-checked against the library as it is now. The change goes through
+the plan was re-checked against the library as it is now. A plan is a file anyone can edit: every
+check is run again here, on the library as it is now, whatever findings the plan holds, and the
+change set itself refuses a name RockBot would refuse and any file that is not the file of a
+loaded skill (a problem file, a folder, a FIFO, a symbolic link). The change goes through
 :meth:`Library.apply_change_set` (conflict check, one undo step in the session) with
 :mod:`journal` as the writer (crash-safe, and the undo record for ``rockskills undo``).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,12 +20,13 @@ from pathlib import Path
 from rockskills_gui.core import fileio
 from rockskills_gui.core.changes import ChangeSet, FileChange, LibraryError
 from rockskills_gui.core.library import Library
-from rockskills_gui.core.names import fold
+from rockskills_gui.core.names import display_name, fold
 from rockskills_gui.core.skill import skill_to_bytes
+from rockskills_gui.core.timestamps import TimestampError
 
 from . import fingerprint, journal
-from .checks import CheckContext, check_plan
-from .plan import Plan, Severity
+from .checks import CheckContext, check_plan, name_problem, path_problem
+from .plan import Plan, Severity, touched_path_error
 
 
 class PlanRefused(LibraryError):
@@ -64,7 +69,7 @@ def selection_problems(plan: Plan, accepted: Iterable[str]) -> list[str]:
             problems.append(f"{proposal_id}: advisory only (nothing to apply)")
         for finding in proposal.findings:
             if finding.severity is Severity.BLOCK:
-                problems.append(f"{proposal_id}: blocked: {finding.message}")
+                problems.append(f"{proposal_id}: blocked: {display_name(finding.message, 500)}")
         for needed in proposal.depends_on:
             if needed not in ids:
                 problems.append(f"{proposal_id} depends on {needed}, which is not accepted")
@@ -75,7 +80,12 @@ def selection_problems(plan: Plan, accepted: Iterable[str]) -> list[str]:
 
 
 def build_change_set(library: Library, plan: Plan, accepted: Iterable[str]) -> ChangeSet:
-    """The whole-file changes of the accepted proposals, replayed in plan order on the library."""
+    """The whole-file changes of the accepted proposals, replayed in plan order on the library.
+
+    Raises :class:`PlanRefused` (nothing written) when a proposal would write a name RockBot
+    refuses or a file that is not the file of a loaded skill of that name (a problem file, a
+    folder, a FIFO, a symbolic link, a file that appeared since the library was read).
+    """
     wanted = set(accepted)
     layout = library.layout
     current: dict[str, Path] = {fold(s.name): library.entry(s.name).path for s in library.skills()}
@@ -84,7 +94,11 @@ def build_change_set(library: Library, plan: Plan, accepted: Iterable[str]) -> C
 
     def put(path: Path, data: bytes | None) -> None:
         if path not in before:
-            before[path] = fileio.read_or_none(path)
+            try:
+                before[path] = fileio.read_or_none(path)
+            except OSError as exc:
+                raise PlanRefused(f"cannot read {layout.display_path(path)} "
+                                  f"({exc.strerror or exc}); nothing was written", []) from None
         after[path] = data
 
     created: list[str] = []
@@ -99,9 +113,19 @@ def build_change_set(library: Library, plan: Plan, accepted: Iterable[str]) -> C
                 put(path, None)
                 deleted.append(name)
         if proposal.record is not None:
-            skill = proposal.record.skill()
-            target = layout.path_for(skill.name)
-            old = current.get(fold(skill.name))
+            name = proposal.record.name
+            old = current.get(fold(name))
+            target = layout.path_for(name)
+            mine = target in after or (old is not None and _same(old, target))  # a skill's own file
+            problem = name_problem(name, layout) or path_problem(name, layout, library.problems, mine)
+            if problem is not None:
+                raise PlanRefused(f"{proposal.id} cannot be applied; nothing was written",
+                                  [f"{proposal.id}: '{display_name(name)}': {problem}"])
+            try:
+                skill = proposal.record.skill()
+            except (TimestampError, ValueError) as exc:
+                raise PlanRefused(f"{proposal.id} cannot be applied; nothing was written",
+                                  [f"{proposal.id}: {exc}"]) from None
             if old is not None and old != target:
                 put(old, None)
             (updated if old is not None else created).append(skill.name)
@@ -115,18 +139,49 @@ def build_change_set(library: Library, plan: Plan, accepted: Iterable[str]) -> C
                      updated=tuple(dict.fromkeys(updated)), deleted=tuple(dict.fromkeys(deleted)))
 
 
-def recheck(plan: Plan, library: Library) -> Plan:
-    """A copy of ``plan`` checked against the library as it is now: new fingerprint, findings run
-    again, and every proposal whose files changed since the plan was made blocked as stale."""
+def _same(old: Path, target: Path) -> bool:
+    """True when a skill's file ``old`` is the file the new spelling writes (the same path, or the
+    same file on a case-insensitive file system)."""
+    if old == target:
+        return True
+    try:
+        return os.path.samefile(old, target)
+    except (OSError, ValueError):
+        return False
+
+
+def checked(plan: Plan, library: Library) -> Plan:
+    """A copy of ``plan`` with every check run again on the library as it is now.
+
+    The checks' findings stored in the plan are dropped and made again (a plan file can be edited
+    by hand); findings made while reading the reply (the safety guard, ...) are kept, so this can
+    only block more. Every proposal whose files changed since it was proposed is blocked as stale.
+    The fingerprint is kept: see :func:`recheck` for a library that changed.
+    """
     fresh = plan.model_copy(deep=True)
-    fresh.fingerprint = fingerprint.take(library.layout)
-    check_plan(fresh, CheckContext.of(library.skills(), library.problems, fresh.protected_prefixes, fresh))
+    check_plan(fresh, CheckContext.of(library.skills(), library.problems, fresh.protected_prefixes, fresh,
+                                      library.layout))
     for proposal in fresh.proposals:
         for path, digest in proposal.touched.items():
-            now = fingerprint.sha256(fileio.read_or_none(library.agent_dir / path))
-            if now != digest:
-                proposal.add("stale", Severity.BLOCK,
-                             f"{path} changed since the plan was made; make a new plan")
+            problem = touched_path_error(path)
+            if problem is None:
+                try:
+                    now = fingerprint.sha256(fileio.read_or_none(library.agent_dir / path))
+                except OSError as exc:
+                    problem = f"{display_name(path)} cannot be read ({exc.strerror or exc})"
+                else:
+                    if now == digest:
+                        continue
+                    problem = f"{display_name(path)} changed since the plan was made"
+            proposal.add("stale", Severity.BLOCK, f"{problem}; make a new plan")
+    return fresh
+
+
+def recheck(plan: Plan, library: Library) -> Plan:
+    """A copy of ``plan`` checked against the library as it is now (:func:`checked`), with the
+    library's fingerprint now, so that it can be applied to the library that changed."""
+    fresh = checked(plan, library)
+    fresh.fingerprint = fingerprint.take(library.layout)
     return fresh
 
 
@@ -139,8 +194,9 @@ def apply_plan(library: Library, plan: Plan, accepted: Iterable[str], recheck_fi
                crash_after: int | None = None) -> ApplyResult:
     """Apply the accepted proposals as one transaction (raises PlanRefused / LibraryError).
 
-    ``recheck_first`` allows a library that changed since the plan: the plan is re-checked (see
-    :func:`recheck`) and the accepted proposals must still pass. ``crash_after`` is for tests.
+    Every check is run again first (:func:`checked`). ``recheck_first`` allows a library that
+    changed since the plan: the plan is re-checked (see :func:`recheck`) and the accepted proposals
+    must still pass. ``crash_after`` is for tests.
     """
     ids = list(dict.fromkeys(accepted))
     if not ids:
@@ -151,6 +207,8 @@ def apply_plan(library: Library, plan: Plan, accepted: Iterable[str], recheck_fi
             raise PlanRefused("the library changed since the plan was made; re-check the plan to apply "
                               "it anyway", changed)
         plan = recheck(plan, library)
+    else:
+        plan = checked(plan, library)  # never the findings stored in the plan
     problems = selection_problems(plan, ids)
     if problems:
         raise PlanRefused("the accepted proposals cannot be applied", problems)

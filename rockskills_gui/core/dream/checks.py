@@ -1,20 +1,25 @@
 """RockBot's rules and ours, checked on every proposal and shown as findings (never hidden).
 
 Findings made while reading a reply (the safety guard, sources missing from ``toDelete``, ...) are
-set by ``proposals``; the checks here depend only on the proposal and the library, so they are run
-again when a plan is re-checked against a library that changed.
+set by ``proposals``; the checks here depend only on the proposal and the library (its skills, its
+problem files and what is on disk where a skill would be written), so they are run again when a
+plan is re-checked and before every apply: findings stored in a plan file are never trusted.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from rockskills_gui.core import fileio
 from rockskills_gui.core.lint import scan_text
-from rockskills_gui.core.names import fold, name_error, rockbot_name_error
+from rockskills_gui.core.names import display_name, fold, readable_name_error, rockbot_name_error
 from rockskills_gui.core.problems import Problem
 from rockskills_gui.core.skill import Skill
+from rockskills_gui.core.stores.rockbot import Layout
 
 from .passes import DreamPass
 from .plan import Plan, Proposal, ProposalKind, Severity
@@ -24,7 +29,10 @@ CHECK_CODES = frozenset({
     "invalid-name", "name-claimed", "protected", "self-see-also", "dangling-see-also",
     "duplicate-see-also", "lost-specifics", "truncation-marker", "gap-overwrite", "overwrite",
     "unknown-source", "summary-length", "stale", "suspicious-content", "huge-content", "mass-delete",
+    "path-blocked",
 })
+PATH_MAX = 4096  # bytes in a whole path (Linux), as the library's own check
+MAX_NAME_DEPTH = 32  # '/' levels in a name the dream may write
 MAX_SUMMARY_WORDS = 15
 HUGE_CONTENT_CHARS = 50_000  # RockBot injects the whole content whenever recall picks the skill
 MASS_DELETE_SHARE = 0.25  # a plan deleting more than this share of the library (and 5+ skills)
@@ -82,11 +90,12 @@ class CheckContext:
     protected: list[str] = field(default_factory=list)
     saved_by_plan: set[str] = field(default_factory=set)    # fold(name)
     deleted_by_plan: set[str] = field(default_factory=set)  # fold(name)
+    layout: Layout | None = None  # where skills are written (None: the disk is not looked at)
 
     @classmethod
     def of(cls, skills: Iterable[Skill], problems: Iterable[Problem], protected: Iterable[str],
-           plan: Plan | None = None) -> CheckContext:
-        ctx = cls({fold(s.name): s for s in skills}, list(problems), list(protected))
+           plan: Plan | None = None, layout: Layout | None = None) -> CheckContext:
+        ctx = cls({fold(s.name): s for s in skills}, list(problems), list(protected), layout=layout)
         if plan is not None:
             for proposal in plan.proposals:
                 if proposal.record is not None:
@@ -108,16 +117,16 @@ def check(proposal: Proposal, ctx: CheckContext) -> None:
         if prefix is not None:
             verb = "prunes" if proposal.kind is ProposalKind.PRUNE else "deletes"
             proposal.add("protected", Severity.BLOCK,
-                         f"{verb} '{name}', protected by the prefix '{prefix}'")
+                         f"{verb} '{display_name(name)}', protected by the prefix '{prefix}'")
     for name in proposal.replaces:
         prefix = protected_by(name, ctx.protected)
         if prefix is not None:
             proposal.add("protected", Severity.BLOCK,
-                         f"overwrites '{name}', protected by the prefix '{prefix}'")
+                         f"overwrites '{display_name(name)}', protected by the prefix '{prefix}'")
     for name in proposal.sources:
         if fold(name) not in ctx.skills and fold(name) not in ctx.saved_by_plan:
             proposal.add("unknown-source", Severity.WARN,
-                         f"the source '{name}' is not in the library (RockBot ignores it)")
+                         f"the source '{display_name(name)}' is not in the library (RockBot ignores it)")
     if record is None:
         return
     _check_name(proposal, record.name, ctx)
@@ -166,8 +175,73 @@ def _check_content(proposal: Proposal, summary: str, content: str) -> None:
                          f"{kind} in the {where} (line {line}): {message}")
 
 
+def name_problem(name: str, layout: Layout | None = None) -> str | None:
+    """Why no skill file can be written under ``name``: RockBot's name rules (with RockBot's own
+    message), ours, a name part longer than a file name may be, or (given ``layout``) a whole
+    path longer than a path may be. One readable line."""
+    message = readable_name_error(name)
+    if message is not None:
+        return message
+    depth = name.count("/") + 1
+    if depth > MAX_NAME_DEPTH:
+        return (f"the name '{display_name(name, 40)}' has {depth:,} '/' levels (this app refuses more "
+                f"than {MAX_NAME_DEPTH}: so many nested folders break tools that walk the library)")
+    for part in name.split("/"):
+        size = len(part.encode("utf-8", "surrogatepass")) + len(".json")
+        if size > fileio.NAME_MAX:
+            return (f"the name part '{display_name(part, 40)}' is too long: file names are limited to "
+                    f"{fileio.NAME_MAX} bytes and it needs {size:,} with '.json'")
+    if layout is not None:
+        size = len(str(layout.path_for(name)).encode("utf-8", "surrogatepass"))
+        if size >= PATH_MAX:
+            return f"its file path would have {size:,} bytes (the limit is {PATH_MAX - 1:,})"
+    return None
+
+
+def path_problem(name: str, layout: Layout, problems: Iterable[Problem], loaded: bool) -> str | None:
+    """Why writing the file of ``name`` (a valid name) would harm what is on disk, or None.
+
+    Refused: a path too long for the file system; the path of a problem file, compared
+    case-insensitively (RockBot's names are, and so are some file systems); a folder, FIFO or
+    other non-file where the file goes; a symbolic link on the way (it may point anywhere); a
+    file where a folder must be; and, unless ``loaded`` (a skill of that name is loaded from that
+    very file), any file already there.
+    """
+    path = layout.path_for(name)
+    size = len(str(path).encode("utf-8", "surrogatepass"))
+    if size >= PATH_MAX:
+        return f"its file path would have {size:,} bytes (the limit is {PATH_MAX - 1:,})"
+    shown = layout.display_path(path)
+    for problem in problems:
+        if fold(problem.path) == fold(shown):
+            return (f"it would be written to {problem.path}, a file RockBot cannot load as a skill "
+                    f"({problem.kind.value}); resolve that file first")
+    try:
+        link = fileio.symlink_below(path, layout.skills_dir)
+        if link is not None:
+            return (f"its file would be written through the symbolic link {layout.display_path(link)}, "
+                    "which may point anywhere")
+        folder = path.parent
+        while folder != layout.skills_dir and layout.skills_dir in folder.parents:
+            if os.path.lexists(folder) and not folder.is_dir():
+                return (f"{layout.display_path(folder)} is a file, so the folder for {shown} cannot be "
+                        "created")
+            folder = folder.parent
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return f"{shown} cannot be checked ({reason})"
+    if not stat.S_ISREG(info.st_mode):
+        return f"{shown} is a {fileio.file_kind(info.st_mode)} on disk, not a skill file"
+    if not loaded:
+        return f"{shown} is already on disk but is not a skill this library loaded; it would be replaced"
+    return None
+
+
 def _check_name(proposal: Proposal, name: str, ctx: CheckContext) -> None:
-    message = name_error(name)
+    message = name_problem(name, ctx.layout)
     if message is not None:
         why = ("RockBot would throw after deleting the sources, aborting the dream cycle"
                if rockbot_name_error(name) is not None else "refused by this app")
@@ -177,9 +251,33 @@ def _check_name(proposal: Proposal, name: str, ctx: CheckContext) -> None:
     for problem in ctx.problems:
         if problem.name is not None and fold(problem.name) == key:
             proposal.add("name-claimed", Severity.BLOCK,
-                         f"'{name}' is also claimed by {problem.path}, which could not be loaded "
-                         f"({problem.kind.value}); resolve that file first")
+                         f"'{display_name(name)}' is also claimed by {problem.path}, which could not "
+                         f"be loaded ({problem.kind.value}); resolve that file first")
             return
+    if ctx.layout is None:
+        return
+    shown = fold(ctx.layout.display_path(ctx.layout.path_for(name)))
+    if any(fold(problem.path) == shown for problem in ctx.problems):
+        proposal.add("name-claimed", Severity.BLOCK,
+                     f"'{display_name(name)}' would overwrite the problem file "
+                     f"{next(p.path for p in ctx.problems if fold(p.path) == shown)}, which RockBot "
+                     "cannot load as a skill; resolve that file first")
+        return
+    existing = ctx.skills.get(key)
+    loaded = existing is not None and ctx.layout.path_for(existing.name) == ctx.layout.path_for(name)
+    message = path_problem(name, ctx.layout, ctx.problems, loaded or _same_file(ctx.layout, existing, name))
+    if message is not None:
+        proposal.add("path-blocked", Severity.BLOCK, message)
+
+
+def _same_file(layout: Layout, existing: Skill | None, name: str) -> bool:
+    """True when ``name``'s file is the existing skill's file (a case-insensitive file system)."""
+    if existing is None:
+        return False
+    try:
+        return os.path.samefile(layout.path_for(existing.name), layout.path_for(name))
+    except (OSError, ValueError):
+        return False
 
 
 def _check_see_also(proposal: Proposal, name: str, see_also: Sequence[str], ctx: CheckContext) -> None:
@@ -187,15 +285,17 @@ def _check_see_also(proposal: Proposal, name: str, see_also: Sequence[str], ctx:
     for target in see_also:
         key = fold(target)
         if key == fold(name):
-            proposal.add("self-see-also", Severity.WARN, f"seeAlso names the skill itself ('{target}')")
+            proposal.add("self-see-also", Severity.WARN,
+                         f"seeAlso names the skill itself ('{display_name(target)}')")
         elif key in ctx.deleted_by_plan and key not in ctx.saved_by_plan:
             proposal.add("dangling-see-also", Severity.WARN,
-                         f"seeAlso names '{target}', which this plan deletes")
+                         f"seeAlso names '{display_name(target)}', which this plan deletes")
         elif key not in ctx.skills and key not in ctx.saved_by_plan:
             proposal.add("dangling-see-also", Severity.WARN,
-                         f"seeAlso names '{target}', which is not in the library")
+                         f"seeAlso names '{display_name(target)}', which is not in the library")
         if key in seen:
-            proposal.add("duplicate-see-also", Severity.INFO, f"seeAlso lists '{target}' twice")
+            proposal.add("duplicate-see-also", Severity.INFO,
+                         f"seeAlso lists '{display_name(target)}' twice")
         seen.add(key)
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from rockskills_gui.core import fileio
 from rockskills_gui.core.skill import decode_file_text
 
 from .passes import DreamPass
@@ -135,7 +136,7 @@ def load_directive(agent_dir: Path, dream_pass: DreamPass) -> Directive:
     path = directive_path(agent_dir, dream_pass)
     if path.is_file():
         try:
-            text, _ = decode_file_text(path.read_bytes())
+            text, _ = decode_file_text(fileio.read_regular(path))  # swapped for a FIFO: refused
         except OSError:
             pass
         else:

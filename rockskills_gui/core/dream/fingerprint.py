@@ -8,7 +8,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from rockskills_gui.core.stores.rockbot import Layout
+from rockskills_gui.core import fileio, untrusted
+from rockskills_gui.core.problems import ProblemKind
+from rockskills_gui.core.stores.rockbot import Layout, odd_skill_files
 
 
 def sha256(data: bytes | None) -> str | None:
@@ -17,7 +19,9 @@ def sha256(data: bytes | None) -> str | None:
 
 class Fingerprint(BaseModel):
     """sha256 of every ``*.json`` file under ``skills/`` (problem files too), by path relative to
-    the agent directory, and one digest over all of them."""
+    the agent directory, and one digest over all of them. A ``*.json`` entry that is not a
+    regular file (a FIFO, a dangling link) is recorded by what it is (``not-a-file: ...``): it
+    is never opened, and one appearing or vanishing changes the fingerprint."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -25,22 +29,30 @@ class Fingerprint(BaseModel):
     digest: str
 
 
-def _skill_files(skills_dir: Path) -> list[Path]:
-    if not skills_dir.is_dir():
-        return []
-    return sorted(p for p in skills_dir.rglob("*.json") if p.is_file())
+NOT_A_FILE = "not-a-file: "
+
+
+def _skill_files(skills_dir: Path) -> tuple[list[Path], list[Path]]:
+    """(regular ``*.json`` files, other ``*.json`` entries that are not folders), unsorted."""
+    files, odd = odd_skill_files(skills_dir)
+    return files, [path for path, problem in odd if problem.kind is not ProblemKind.NOT_A_FILE]
 
 
 def take(layout: Layout) -> Fingerprint:
-    """Fingerprint the skill files on disk now."""
+    """Fingerprint the skill files on disk now (never blocks on a FIFO)."""
     files: dict[str, str] = {}
-    for path in _skill_files(layout.skills_dir):
+    regular, odd = _skill_files(layout.skills_dir)
+    for path in regular:
         try:
-            digest = sha256(path.read_bytes())
-        except OSError:
+            digest = sha256(fileio.read_regular(path))
+        except OSError as exc:
+            if isinstance(exc, fileio.NotRegularFile):  # swapped for a FIFO meanwhile
+                files[layout.display_path(path)] = NOT_A_FILE + exc.kind
             continue
         assert digest is not None
         files[layout.display_path(path)] = digest
+    for path in odd:
+        files[layout.display_path(path)] = NOT_A_FILE + (untrusted.not_regular(path) or "?")
     whole = hashlib.sha256()
     for name, digest in sorted(files.items()):
         whole.update(f"{name}\0{digest}\n".encode("utf-8", "surrogatepass"))

@@ -8,7 +8,9 @@ can report progress and cancel; a cancelled request is abandoned (its connection
 at the client timeout at the latest.
 
 The API key is passed in (the caller reads it from the OS keyring or the environment); it is never
-written anywhere and is masked out of every error message.
+written anywhere. :meth:`LlmClient.redact` masks it (and a password in the base URL), in any form
+:func:`core.redact.redact` knows, out of every error message and every reply: a server that echoes
+the Authorization header cannot put the key into a plan.
 """
 
 from __future__ import annotations
@@ -19,8 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 import openai
+
+from rockskills_gui.core.redact import redact
 
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_RETRIES = 2
@@ -122,8 +127,19 @@ class LlmClient:
     def __repr__(self) -> str:
         return f"LlmClient({self.endpoint!r})"
 
-    def _mask(self, text: str) -> str:
-        return text.replace(self.__key, "***") if len(self.__key) >= 4 else text
+    def secrets(self) -> list[str]:
+        """What must never be stored: the API key and a password in the base URL."""
+        try:
+            password = urlsplit(self.endpoint.base_url).password
+        except ValueError:
+            password = None
+        return [s for s in (self.__key, password) if s]
+
+    def redact(self, text: str) -> str:
+        """``text`` with :meth:`secrets` masked in any form (see :mod:`core.redact`)."""
+        return redact(text, self.secrets())
+
+    _mask = redact
 
     def complete(self, system: str, user: str, progress: ProgressFn | None = None,
                  cancel: threading.Event | None = None) -> Completion:
@@ -166,7 +182,10 @@ class LlmClient:
             choice = response.choices[0] if getattr(response, "choices", None) else None
             if choice is None:
                 raise LlmServerError("the server returned no choices")
-            text = getattr(choice.message, "content", None) or ""
+            raw = getattr(choice.message, "content", None) or ""
+            text = self.redact(raw)
+            if text != raw:
+                notes.append("the reply contained the API key; it is masked as [redacted]")
             elapsed = time.monotonic() - started
             notify(LlmProgress("done", f"reply received ({len(text)} characters)", attempt, elapsed))
             return Completion(text=text, json_mode=json_mode, attempts=attempt, elapsed=elapsed,

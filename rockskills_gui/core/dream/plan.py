@@ -3,25 +3,47 @@
 A plan never changes the library. Proposals are reviewed, a subset is accepted, and ``apply`` writes
 that subset as one transaction. Records keep RockBot's timestamp text (100-ns ticks) so a saved
 skill is byte-exact.
+
+A plan file is untrusted input (anyone can edit it): loading checks types, timestamps, proposal ids
+and references, and that every file a proposal read lies inside ``skills/``, and reports the first
+problem as one line (:class:`PlanFileError`). Names are not judged here: a plan may hold the
+blocked proposal for a name RockBot refuses; ``apply`` checks everything again.
 """
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from rockskills_gui.core import fileio
+from rockskills_gui.core.names import display_name
 from rockskills_gui.core.skill import Skill
-from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.timestamps import Timestamp, TimestampError
 
 from .fingerprint import Fingerprint
 from .passes import DreamPass
 
 PLAN_FORMAT = "rockskills-dream-plan"
 PLAN_VERSION = 1
+MAX_PATH_TEXT = 4096
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+class PlanFileError(ValueError):
+    """A plan file that cannot be used: one readable line saying where and why."""
+
+
+def touched_path_error(path: str) -> str | None:
+    """Why ``path`` (a proposal's ``touched`` key) is not a file below ``skills/``, or None."""
+    parts = path.split("/")
+    if len(path) > MAX_PATH_TEXT or "\0" in path or "\\" in path or parts[0] != "skills" \
+            or len(parts) < 2 or any(p in ("", ".", "..") for p in parts):
+        return f"'{display_name(path)}' is not a file in the skills folder"
+    return None
 
 
 class ProposalKind(StrEnum):
@@ -79,6 +101,16 @@ class SkillRecord(_Model):
     last_used_at: str | None = Field(default=None, alias="lastUsedAt")
     see_also: list[str] | None = Field(default=None, alias="seeAlso")
 
+    @field_validator("created_at", "updated_at", "last_used_at")
+    @classmethod
+    def _timestamp(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                Timestamp.parse(value)
+            except (TimestampError, ValueError):
+                raise ValueError(f"'{display_name(value, 40)}' is not a timestamp") from None
+        return value
+
     @classmethod
     def of(cls, skill: Skill) -> SkillRecord:
         return cls(name=skill.name, summary=skill.summary, content=skill.content,
@@ -124,6 +156,23 @@ class Proposal(_Model):
     findings: list[Finding] = Field(default_factory=list)
     offline: bool = False
     advisory: bool = False  # shown for review only: nothing to apply
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, value: str) -> str:
+        if not _ID.fullmatch(value):
+            raise ValueError(f"'{display_name(value, 40)}' is not a proposal id (letters, digits, "
+                             "'-', '_', '.'; at most 64)")
+        return value
+
+    @field_validator("touched")
+    @classmethod
+    def _touched(cls, value: dict[str, str | None]) -> dict[str, str | None]:
+        for path in value:
+            problem = touched_path_error(path)
+            if problem is not None:
+                raise ValueError(problem)
+        return value
 
     @property
     def blocked(self) -> bool:
@@ -179,6 +228,20 @@ class Plan(_Model):
     passes: list[PassRecord] = Field(default_factory=list)
     proposals: list[Proposal] = Field(default_factory=list)
 
+    @model_validator(mode="after")
+    def _references(self) -> Plan:
+        ids = [p.id for p in self.proposals]
+        known = set(ids)
+        if len(known) != len(ids):
+            twice = next(i for i in ids if ids.count(i) > 1)
+            raise ValueError(f"the proposal id '{twice}' is used twice")
+        for proposal in self.proposals:
+            for other in [*proposal.depends_on, *proposal.conflicts_with]:
+                if other not in known:
+                    raise ValueError(f"proposal {proposal.id} refers to '{display_name(other, 40)}', "
+                                     "which is not a proposal of this plan")
+        return self
+
     # ---------------------------------------------------------------- lookups
 
     def get(self, proposal_id: str) -> Proposal:
@@ -226,9 +289,33 @@ class Plan(_Model):
         fileio.atomic_write(Path(path), self.to_json().encode("utf-8"))
 
     @classmethod
-    def from_json(cls, text: str) -> Plan:
-        return cls.model_validate_json(text)
+    def from_json(cls, text: str | bytes) -> Plan:
+        """Parse and check a plan (raises :class:`PlanFileError`, one readable line)."""
+        try:
+            return cls.model_validate_json(text)
+        except ValidationError as exc:
+            raise PlanFileError(_describe(exc)) from None
 
     @classmethod
     def load(cls, path: Path) -> Plan:
-        return cls.from_json(Path(path).read_text(encoding="utf-8"))
+        """Read a plan file (OSError when it cannot be read, :class:`PlanFileError` when it is not
+        a usable plan)."""
+        data = fileio.read_regular(Path(path))
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise PlanFileError(f"not UTF-8 text (byte {exc.start})") from None
+        return cls.from_json(text)
+
+
+def _describe(error: ValidationError) -> str:
+    """The first error of a failed plan validation as ``where: what`` (and how many more)."""
+    errors = error.errors()
+    first = errors[0]
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"]).lstrip(".")
+    message = str(first["msg"]).removeprefix("Value error, ")
+    message = message[:1].lower() + message[1:]
+    text = f"{display_name(where, 120) or 'the plan'}: {display_name(message, 300)}"
+    if len(errors) > 1:
+        text += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
+    return text

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from rockskills_gui.core import fileio
+from rockskills_gui.core import fileio, untrusted
 from rockskills_gui.core.library import Library
-from rockskills_gui.core.names import fold, name_error
+from rockskills_gui.core.names import display_name, fold
 from rockskills_gui.core.skill import Skill
 from rockskills_gui.core.timestamps import Timestamp
 
-from .fingerprint import sha256
+from .checks import name_problem
+from .fingerprint import NOT_A_FILE, sha256
 from .passes import DreamPass
 from .plan import Evidence, PassRecord, Proposal, ProposalKind, Severity, SkillRecord
 from .prompts import ConsolidationAnalysis, GapAnalysis, OptimizationAnalysis, PruneCandidate
@@ -72,15 +73,23 @@ class PlanBuilder:
                 entry = self.library.entry(name)
                 proposal.touched.setdefault(layout.display_path(entry.path), sha256(entry.raw))
         for name in proposal.written_names():
-            if name_error(name) is not None:
-                continue  # never read a path an invalid name makes (``../x``, NUL): it is blocked
+            if name_problem(name, layout) is not None:
+                continue  # never read a path an invalid name makes (``../x``, NUL, too long): blocked
             target = layout.display_path(layout.path_for(name))
             if name in self.library:
                 entry = self.library.entry(name)
                 proposal.touched.setdefault(layout.display_path(entry.path), sha256(entry.raw))
                 if layout.display_path(entry.path) == target:
                     continue
-            proposal.touched.setdefault(target, sha256(fileio.read_or_none(layout.path_for(name))))
+            try:
+                digest = sha256(fileio.read_or_none(layout.path_for(name)))
+            except OSError as exc:  # a FIFO, a folder, a link to one: never opened, never replaced
+                why = untrusted.reason(layout.path_for(name), exc)
+                proposal.touched.setdefault(target, NOT_A_FILE + why)
+                proposal.add("not-a-file", Severity.BLOCK,
+                             f"{target} cannot be read or replaced ({why}); remove it by hand first")
+                continue
+            proposal.touched.setdefault(target, digest)
         if link:
             for name in [*names, *proposal.written_names()]:
                 writer = self._writers.get(fold(name))
@@ -132,7 +141,8 @@ class PlanBuilder:
                 continue
             skill = gap_record(item, self.now)
             existing = self.virtual.get(skill.name)
-            title = f"Create '{skill.name}'" + (" (overwrites the existing skill)" if existing else "")
+            title = f"Create '{display_name(skill.name)}'" + (" (overwrites the existing skill)"
+                                                               if existing else "")
             proposal = self.new(ProposalKind.CREATE, DreamPass.GAP, title, record=SkillRecord.of(skill),
                                 replaces=[existing.name] if existing else [])
             proposal.evidence.extend(_gap_evidence(skill, analysis))
@@ -222,7 +232,8 @@ class PlanBuilder:
                 continue  # deleted and saved again: the save replaces it
             skill = before.get(key)
             if skill is None:
-                record.notes.append(f"'{name}' is not in the library: RockBot's delete does nothing")
+                record.notes.append(f"'{display_name(name)}' is not in the library: RockBot's delete "
+                                    "does nothing")
                 continue
             proposal = self.new(ProposalKind.DELETE, dream_pass, f"Delete '{skill.name}'",
                                 deletes=[skill.name])
@@ -236,8 +247,9 @@ class PlanBuilder:
                              "listed in toDelete but not a source of any saved skill: nothing replaces it")
             if name != skill.name:
                 proposal.add("case-mismatch", Severity.WARN,
-                             f"the reply spells it '{name}'; RockBot would delete skills/{name}.json and "
-                             f"leave skills/{skill.name}.json behind (it comes back at restart)")
+                             f"the reply spells it '{display_name(name)}'; RockBot would delete "
+                             f"skills/{display_name(name)}.json and leave skills/{skill.name}.json "
+                             "behind (it comes back at restart)")
             self._delete_evidence(proposal, skill.name, consolidation)
             self.add(proposal)
             record.proposals.append(proposal.id)
@@ -266,9 +278,10 @@ class PlanBuilder:
         else:
             kind = ProposalKind.CREATE
         title = {
-            ProposalKind.MERGE: f"Merge {', '.join(repr(s) for s in existing)} into '{skill.name}'",
-            ProposalKind.REWRITE: f"Rewrite '{skill.name}'",
-            ProposalKind.CREATE: f"Create '{skill.name}'",
+            ProposalKind.MERGE: f"Merge {', '.join(repr(s) for s in existing)} into "
+                                f"'{display_name(skill.name)}'",
+            ProposalKind.REWRITE: f"Rewrite '{display_name(skill.name)}'",
+            ProposalKind.CREATE: f"Create '{display_name(skill.name)}'",
         }[kind]
         proposal = self.new(kind, dream_pass, title, record=SkillRecord.of(skill), sources=sources,
                             replaces=[replaced.name] if replaced else [])
@@ -277,13 +290,13 @@ class PlanBuilder:
                          f"overwrites the existing skill '{replaced.name}' without listing it as a source")
         if replaced is not None and replaced.name != skill.name:
             proposal.add("case-mismatch", Severity.WARN,
-                         f"saved as '{skill.name}' over '{replaced.name}' (names differ only by case; "
-                         "the old file is replaced)")
+                         f"saved as '{display_name(skill.name)}' over '{replaced.name}' (names differ "
+                         "only by case; the old file is replaced)")
         missing = [s for s in sources if fold(s) not in to_delete]
         if missing:
             proposal.add("source-not-in-todelete", Severity.WARN,
                          "in sourceNames but not in toDelete (RockBot deletes them anyway): "
-                         + ", ".join(missing))
+                         + ", ".join(display_name(m) for m in missing))
         if dream_pass is DreamPass.OPTIMIZE and replaced is not None:
             lost = []
             if replaced.last_used_at is not None:

@@ -3,6 +3,10 @@ pass would have left, every reply parsed and turned into checked proposals. Neve
 
 Drive it from a thread; ``progress`` receives :class:`RunProgress` reports and ``cancel`` stops
 the run (the plan so far is returned, the cancelled pass marked as such).
+
+The client's secrets (the API key) are masked out of the finished plan, in every string, in any
+form :mod:`core.redact` knows: a server that echoes the Authorization header into a reply, a
+skill or an error message cannot put the key into a plan file.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from rockskills_gui.core.library import Library
+from rockskills_gui.core.redact import REDACTED, redact_data
 from rockskills_gui.core.timestamps import Timestamp
 
 from . import fingerprint
@@ -23,7 +28,7 @@ from .inputs import DreamInputs
 from .llm import Completion, Endpoint, LlmCancelled, LlmClient, LlmError, LlmProgress
 from .offline import propose_offline
 from .passes import LLM_PASSES, DreamPass
-from .plan import PassRecord, PassStatus, Plan
+from .plan import PassRecord, PassStatus, Plan, Severity, SkillRecord
 from .prompts import analyze_consolidation, analyze_gap, analyze_optimization, prune_candidates
 from .proposals import PlanBuilder
 from .reply import GapReply, ParsedReply, SkillReply, parse_reply
@@ -68,6 +73,10 @@ class PastedReplies:
     def __init__(self, replies: Sequence[str], label: str = "pasted") -> None:
         self._replies = list(replies)
         self.endpoint = Endpoint(base_url="", model=label)
+
+    def secrets(self) -> list[str]:
+        """Nothing to mask: no key is sent anywhere."""
+        return []
 
     def complete(self, system: str, user: str, progress: Callable[[LlmProgress], None] | None = None,
                  cancel: threading.Event | None = None) -> Completion:
@@ -185,12 +194,43 @@ def run_dream(library: Library, options: RunOptions, client: LlmClient | PastedR
             record.status = PassStatus.REFUSED
             record.reason = "deletes skills and saves nothing (our safety guard; RockBot has none here)"
     plan.proposals = builder.proposals
+    plan = redacted(plan, client.secrets())
     _finish(plan, library)
     return plan
 
 
 def _finish(plan: Plan, library: Library) -> None:
-    check_plan(plan, CheckContext.of(library.skills(), library.problems, plan.protected_prefixes, plan))
+    check_plan(plan, CheckContext.of(library.skills(), library.problems, plan.protected_prefixes, plan,
+                                     library.layout))
+
+
+# structure, not text: digests, ids, enums and timestamps (masking them would break the plan)
+_KEEP = frozenset({"fingerprint", "touched", "format", "version", "createdAt", "updatedAt", "lastUsedAt",
+                   "now", "id", "dependsOn", "conflictsWith", "pass", "kind", "severity",
+                   "status", "code", "directiveSource", "offline", "advisory"})
+
+
+def redacted(plan: Plan, secrets: Sequence[str]) -> Plan:
+    """``plan`` with ``secrets`` masked in every string (prompts, replies, errors, notes, names,
+    contents); a proposal whose skill holds ``[redacted]`` that its sources did not says so."""
+    if not secrets:
+        return plan
+    data = plan.model_dump(by_alias=True, mode="json")
+    clean = redact_data(data, secrets, skip=_KEEP)
+    fresh = plan if clean == data else Plan.model_validate(clean)
+    for proposal in fresh.proposals:
+        before = [t for record in proposal.before.values() for t in _record_texts(record)]
+        if any(REDACTED in t for t in _record_texts(proposal.record)) \
+                and not any(REDACTED in t for t in before):
+            proposal.add("secret-redacted", Severity.WARN,
+                         f"the reply put the API key into this skill; it is saved as {REDACTED} instead")
+    return fresh
+
+
+def _record_texts(record: SkillRecord | None) -> list[str]:
+    if record is None:
+        return []
+    return [record.name, record.summary or "", record.content or "", *(record.see_also or [])]
 
 
 def _stop_after(record: PassRecord) -> str | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core import fileio
+from rockskills_gui.core import fileio, untrusted
 from rockskills_gui.core.gcpause import gc_paused
 from rockskills_gui.core.names import fold, rockbot_name_error
 from rockskills_gui.core.problems import Problem, ProblemKind
@@ -79,12 +79,18 @@ class Layout:
             return str(path)
 
 
+FOLDER_NAMED_JSON = ("a folder named like a skill file; RockBot skips it (skill files inside it "
+                     "load as usual)")
+
+
 def _walk(skills_dir: Path, temps: list[Path] | None = None,
-          odd: list[tuple[str, str]] | None = None) -> list[tuple[str, str]]:
+          odd: list[Problem] | None = None,
+          links: list[tuple[str, str]] | None = None) -> list[tuple[str, str]]:
     """``(path, relative path)`` of ``skills/**/*.json`` breadth-first, names sorted by code point
     in each folder. Symlinked folders are not followed. Temp files (ours) go to ``temps``; a
-    ``*.json`` entry that is not a readable regular file (a dangling link, a FIFO) goes to ``odd``
-    with the reason."""
+    ``*.json`` entry that is not a readable regular file (a dangling link, a FIFO, a folder) goes
+    to ``odd`` as a problem (path relative to the skills folder); skill files that are symbolic
+    links go to ``links`` as well, ``(path, relative path)``."""
     found: list[tuple[str, str]] = []
     if not skills_dir.is_dir():
         return found
@@ -102,13 +108,18 @@ def _walk(skills_dir: Path, temps: list[Path] | None = None,
             try:
                 if entry.is_dir(follow_symlinks=False):
                     subdirs.append((entry.path, f"{rel}{name}/"))
+                    if odd is not None and name.endswith(".json"):
+                        odd.append(Problem(path=rel + name, kind=ProblemKind.NOT_A_FILE,
+                                           severity="warning", message=FOLDER_NAMED_JSON))
                 elif name.endswith(".json"):
                     if entry.is_file():
                         found.append((entry.path, rel + name))
-                    elif odd is not None and not entry.is_dir():
-                        reason = ("a symbolic link to a missing file" if entry.is_symlink()
-                                  else "not a regular file")
-                        odd.append((rel + name, reason))
+                        if links is not None and entry.is_symlink():
+                            links.append((entry.path, rel + name))
+                    elif odd is not None:
+                        why = untrusted.not_regular(entry.path) or "not a regular file"
+                        odd.append(Problem(path=rel + name, kind=ProblemKind.UNREADABLE,
+                                           message=f"cannot read the file: {why}"))
                 elif temps is not None and fileio.is_temp_name(name):
                     temps.append(Path(entry.path))
             except OSError:
@@ -125,6 +136,14 @@ def iter_skill_files(skills_dir: Path) -> Iterator[Path]:
     """
     for path, _ in _walk(skills_dir):
         yield Path(path)
+
+
+def odd_skill_files(skills_dir: Path) -> tuple[list[Path], list[tuple[Path, Problem]]]:
+    """(``skills/**/*.json`` regular files in load order, other ``*.json`` entries with the
+    problem each is: FIFOs, dangling links, folders named like skill files)."""
+    odd: list[Problem] = []
+    files = [Path(where) for where, _ in _walk(skills_dir, odd=odd)]
+    return files, [(skills_dir / p.path, p) for p in odd]
 
 
 @dataclass(frozen=True)
@@ -150,15 +169,29 @@ def read_skill_file(layout: Layout, path: Path) -> LoadedFile | Problem:
     return _read(path, str(path), rel, _prefix(layout))
 
 
+def outside_link(layout: Layout, path: Path, name: str | None = None) -> Problem | None:
+    """A warning when skill file ``path`` is a symbolic link leaving the skills folder (RockBot
+    loads it, so it is loaded; nothing is ever written through it), else None."""
+    if not untrusted.leaves(path, (layout.skills_dir,)):
+        return None
+    return Problem(path=layout.display_path(path), kind=ProblemKind.OUTSIDE_LINK, severity="warning",
+                   name=name, message=f"a symbolic link leading outside the library (to "
+                                      f"{untrusted.link_target(path)}); loaded as RockBot loads it, "
+                                      "but never written through")
+
+
 def _read(path: Path | None, where: str, rel: str, prefix: str) -> LoadedFile | Problem:
     """Read ``where`` (``rel`` below the skills folder; ``prefix`` + ``rel`` is shown)."""
     shown = prefix + rel
     try:
-        with open(where, "rb") as handle:
-            raw = handle.read()
+        raw = fileio.read_regular(Path(where))  # never blocks on a FIFO swapped in meanwhile
     except OSError as exc:
+        if isinstance(exc, fileio.NotRegularFile) and exc.kind == "folder" \
+                and not os.path.islink(where):
+            return Problem(path=shown, kind=ProblemKind.NOT_A_FILE, severity="warning",
+                           message=FOLDER_NAMED_JSON)
         return Problem(path=shown, kind=ProblemKind.UNREADABLE,
-                       message=f"cannot read the file: {exc.strerror or exc}")
+                       message=f"cannot read the file: {untrusted.reason(where, exc)}")
     text, had_invalid = decode_file_text(raw)
     try:
         skill = skill_from_text(text)
@@ -212,12 +245,11 @@ def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], 
     reading; skills that a case collision excludes at the end were given too. Without helpers it
     is not called: there is nothing to overlap, and interleaving made the whole slower.
     """
-    odd: list[tuple[str, str]] = []
-    files = _walk(layout.skills_dir, temps, odd)
+    odd: list[Problem] = []
+    links: list[tuple[str, str]] = []
+    files = _walk(layout.skills_dir, temps, odd, links)
     prefix = _prefix(layout)
-    problems: list[Problem] = [Problem(path=prefix + rel, kind=ProblemKind.UNREADABLE,
-                                       message=f"cannot read the file: {reason}")
-                               for rel, reason in odd]
+    problems: list[Problem] = [p.model_copy(update={"path": prefix + p.path}) for p in odd]
     loaded: list[LoadedFile] = []
     total = len(files)
     if progress is not None:
@@ -250,6 +282,13 @@ def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], 
                             "at random (the last file it enumerates)",
                 ))
         loaded = [item for item in loaded if id(item) not in colliding]
+    if links:
+        linked = {where for where, _ in links}
+        for item in loaded:
+            if str(item.path) in linked:
+                warning = outside_link(layout, item.path, item.skill.name)
+                if warning is not None:
+                    problems.append(warning)
     return loaded, problems
 
 

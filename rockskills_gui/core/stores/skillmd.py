@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from rockskills_gui.core import fileio, untrusted
 from rockskills_gui.core import frontmatter as fm
 from rockskills_gui.core.fileio import TEMP_SUFFIX
 from rockskills_gui.core.names import fold
@@ -101,7 +102,9 @@ def iter_skill_files(root: Path, profile: Profile) -> Iterator[tuple[Path, Path 
 
     A folder holding a skill file is a skill and is not searched further (its contents are
     resources). ``None`` marks a folder that only holds a disabled ``SKILL.md.disabled``.
-    Symlinked folders are not followed; ``.git``, ``node_modules`` and similar are skipped.
+    Symlinked folders are not followed; ``.git``, ``node_modules`` and similar are skipped. A
+    skill file name that is not a regular file (a FIFO, a folder, a dangling link) still marks a
+    skill folder, so that reading it reports the reason.
     """
     queue: deque[tuple[Path, int]] = deque([(root, 0)])
     while queue:
@@ -113,6 +116,9 @@ def iter_skill_files(root: Path, profile: Profile) -> Iterator[tuple[Path, Path 
         files = {e.name: e for e in entries if _is_file(e)}
         if depth > 0:
             found = next((files[n] for n in profile.file_names if n in files), None)
+            if found is None:  # a FIFO, folder or dangling link under a skill file's name
+                named = {e.name: e for e in entries}
+                found = next((named[n] for n in profile.file_names if n in named), None)
             if found is not None:
                 yield folder, Path(found.path)
                 continue
@@ -140,16 +146,41 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 
 def list_resources(folder: Path, skill_file: Path) -> tuple[str, ...]:
-    """Every other file in a skill folder, '/'-separated and sorted (sidecar and temp files excluded)."""
+    """Every other file in a skill folder, '/'-separated and sorted (sidecar and temp files excluded).
+
+    Symbolic links (to files or folders, or dangling) and FIFOs are listed too, never followed:
+    see :func:`resource_warnings`.
+    """
     found: list[str] = []
     for dirpath, dirnames, filenames in os.walk(folder):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
-        for name in sorted(filenames):
+        links = [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and d not in links)
+        for name in sorted([*filenames, *links]):
             path = Path(dirpath) / name
             if path == skill_file or name == SIDECAR_NAME or name.endswith(TEMP_SUFFIX):
                 continue
             found.append(path.relative_to(folder).as_posix())
     return tuple(sorted(found))
+
+
+def resource_warnings(folder: Path, resources: tuple[str, ...], boundary: tuple[Path, ...],
+                      base: Path) -> list[Problem]:
+    """Warnings for resources that are not regular files inside the library: FIFOs, devices,
+    dangling links, links to folders, links leaving ``boundary`` (never read, copied or moved)."""
+    warnings: list[Problem] = []
+    for rel in resources:
+        path = folder / rel
+        why = untrusted.not_regular(path)
+        kind = ProblemKind.UNREADABLE
+        if why is None and untrusted.leaves(path, boundary):
+            why = f"a symbolic link leading outside the library (to {untrusted.link_target(path)})"
+            kind = ProblemKind.OUTSIDE_LINK
+        if why is not None:
+            warnings.append(Problem(
+                path=display_path(base, path), kind=kind, severity="warning",
+                message=f"resource is {why}; it is never read: convert skips it, and rename "
+                        "and delete refuse this skill until it is moved away"))
+    return warnings
 
 
 # ---------------------------------------------------------------- one file
@@ -218,13 +249,24 @@ def _file_line(parsed: fm.Frontmatter, key: str) -> int:
     return 1 if line is None else line + 2
 
 
-def read_skill_md(root: Root, path: Path, profile: Profile, display: str) -> SkillMdEntry | Problem:
-    """Read one SKILL.md; a reason not to load it becomes a :class:`Problem` (``display``: its path)."""
+def read_skill_md(root: Root, path: Path, profile: Profile, display: str,
+                  boundary: tuple[Path, ...] | None = None,
+                  base: Path | None = None) -> SkillMdEntry | Problem:
+    """Read one SKILL.md; a reason not to load it becomes a :class:`Problem` (``display``: its path).
+
+    ``boundary`` (default: the root) are the folders of the library: a SKILL.md or resource
+    linking outside them gets a warning; ``base`` is what resource paths are shown relative to.
+    """
+    boundary = boundary if boundary is not None else (root.path,)
     try:
-        raw = path.read_bytes()
+        raw = fileio.read_regular(path)  # never blocks on a FIFO
     except OSError as exc:
+        if isinstance(exc, fileio.NotRegularFile) and exc.kind == "folder" and not path.is_symlink():
+            return Problem(path=display, kind=ProblemKind.NOT_A_FILE,
+                           message=f"a folder named {path.name}: the skill folder has no skill "
+                                   "file, so the skill is not loaded")
         return Problem(path=display, kind=ProblemKind.UNREADABLE,
-                       message=f"cannot read the file: {exc.strerror or exc}")
+                       message=f"cannot read the file: {untrusted.reason(path, exc)}")
     try:
         doc = fm.split_document(raw)
     except UnicodeDecodeError as exc:
@@ -277,6 +319,14 @@ def read_skill_md(root: Root, path: Path, profile: Profile, display: str) -> Ski
                                 line=_file_line(parsed, "description"), name=name,
                                 message="'description' is not a string; read as text"))
         description = str(description)
+    if untrusted.leaves(path, boundary):
+        warnings.append(Problem(
+            path=display, kind=ProblemKind.OUTSIDE_LINK, severity="warning", name=name,
+            message=f"a symbolic link leading outside the library (to {untrusted.link_target(path)}); "
+                    "loaded, but never written through or converted"))
+    resources = list_resources(folder, path)
+    shown_base = base if base is not None else root.path
+    warnings.extend(resource_warnings(folder, resources, boundary, shown_base))
     prefix, content = fm.split_body(doc.body)
     newline = "\r\n" if fm.uses_crlf(doc.text) else "\n"
     if newline == "\r\n":
@@ -286,7 +336,7 @@ def read_skill_md(root: Root, path: Path, profile: Profile, display: str) -> Ski
                                   updated_at=stamp, last_used_at=None, see_also=see_also_from(values))
     return SkillMdEntry(root=root, folder=folder, path=path, raw=raw, doc=doc, frontmatter=parsed,
                         skill=skill, body_prefix=prefix, newline=newline,
-                        resources=list_resources(folder, path), warnings=tuple(warnings),
+                        resources=resources, warnings=tuple(warnings),
                         name_from_folder=from_folder)
 
 
@@ -348,6 +398,7 @@ def scan(roots: list[Root], profile: Profile, base: Path) -> tuple[list[SkillMdE
     loaded: list[SkillMdEntry] = []
     problems: list[Problem] = []
     seen: dict[str, SkillMdEntry] = {}
+    boundary = tuple(r.path for r in roots)
     for root in roots:
         for folder, path in iter_skill_files(root.path, profile):
             if path is None:
@@ -357,7 +408,7 @@ def scan(roots: list[Root], profile: Profile, base: Path) -> tuple[list[SkillMdE
                     message="disabled skill (SKILL.md renamed to SKILL.md.disabled); not loaded"))
                 continue
             shown = display_path(base, path)
-            result = read_skill_md(root, path, profile, shown)
+            result = read_skill_md(root, path, profile, shown, boundary, base)
             if isinstance(result, Problem):
                 problems.append(result)
                 continue

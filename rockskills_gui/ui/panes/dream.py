@@ -25,6 +25,7 @@ from rockskills_gui.core.dream.apply import (
     ApplyResult,
     UndoResult,
     apply_plan,
+    checked,
     library_changes,
     recheck,
     selection_problems,
@@ -188,9 +189,11 @@ class DreamWizard(QWizard):
         except ValueError as exc:
             self._complain("Not a dream plan", f"{path}: {str(exc).splitlines()[0]}")
             return False
-        if self.dream_library() is None:
+        library = self.dream_library()
+        if library is None:
             self._complain("No library", "Open the library the plan was made for first.")
             return False
+        plan = checked(plan, library)  # the findings a plan file holds are not trusted
         self.plan_path = path
         self.apply_result = None
         self.set_plan(plan, origin="file")
