@@ -43,7 +43,10 @@ def main() -> int:
             if args.only.lower() not in title.lower():
                 continue
             workdir = Path(tempfile.mkdtemp(prefix="attack-", dir=private))
-            module.FAILURES.clear()
+            failures = getattr(module, "FAILURES", None)
+            if failures is None:
+                failures = module.REASONS
+            failures.clear()
             started = time.perf_counter()
             if attack.__name__ == "attack_rename_writer":
                 ran, failed = attack(args.trials, workdir, args.seconds)
@@ -51,7 +54,9 @@ def main() -> int:
             else:
                 ran, failed = attack(args.trials, workdir)
             rows.append((title, ran, failed, time.perf_counter() - started))
-            reasons.extend(module.FAILURES[:5])
+            found = [r for rs in failures.values() for r in rs] if isinstance(failures, dict) \
+                else list(failures)
+            reasons.extend(found[:5])
             print(f"  {title}: {failed} of {ran} failed", file=sys.stderr, flush=True)
     print("| attack | trials | failures | time |")
     print("|---|---:|---:|---:|")
