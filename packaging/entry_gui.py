@@ -2,7 +2,7 @@
 
 import sys
 
-from rockskills_gui.ui.app import main
+from rockskills_gui.ui.shell.app import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -8,7 +8,7 @@ committed files byte for byte (``tests/core/test_demo_library.py`` checks that).
 Every file is written with the core's exact RockBot writers (``skill_to_bytes``, ``dumps_compact``,
 ``dumps_indented``), so the tree is byte-identical to what RockBot would have written. The app
 installs a copy with every timestamp shifted so the anchor becomes "today"
-(``rockskills_gui.core.demo.install_demo``).
+(``rockskills_gui.core.app.demo.install_demo``).
 """
 
 from __future__ import annotations
@@ -28,14 +28,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from rockskills_gui.core.dotnet_json import dumps_compact, dumps_indented  # noqa: E402
-from rockskills_gui.core.names import fold, validate_name  # noqa: E402
-from rockskills_gui.core.skill import Skill, skill_to_bytes  # noqa: E402
-from rockskills_gui.core.timestamps import (  # noqa: E402
-    TICKS_PER_DAY,
-    TICKS_PER_SECOND,
-    Timestamp,
-)
+from rockskills_gui.core.model.dotnet_json import dumps_compact, dumps_indented  # noqa: E402
+from rockskills_gui.core.model.names import fold, validate_name  # noqa: E402
+from rockskills_gui.core.model.skill import Skill, skill_to_bytes  # noqa: E402
+from rockskills_gui.core.model.timestamps import TICKS_PER_DAY, TICKS_PER_SECOND, Timestamp  # noqa: E402
 
 ANCHOR_TEXT = "2026-11-22T12:00:00+00:00"  # "now" of the demo; must equal core.demo.DEMO_ANCHOR
 ANCHOR = Timestamp.parse(ANCHOR_TEXT)
@@ -1732,7 +1728,7 @@ byte for byte). Every file is written with RockSkills' exact RockBot writers. Ro
 ignores this README.
 
 **Anchor ("now") of the data: `{ANCHOR_TEXT}`.** When the app installs the demo into your data
-folder (`rockskills_gui.core.demo.install_demo`) it shifts every timestamp by whole days so the
+folder (`rockskills_gui.core.app.demo.install_demo`) it shifts every timestamp by whole days so the
 anchor lands within the last 24 hours: the 30-day windows always have data. This bundled copy is
 never modified.
 

@@ -8,14 +8,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from rockskills_gui.core.formats import FORMATS, PROFILE_OF, detect
-from rockskills_gui.core.formats import open_library as open_library_of_format
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.profile_settings import ProfileSettingError, configured_profile
-from rockskills_gui.core.settings import SettingsStore
-from rockskills_gui.core.skillmd_library import SkillMdLibrary
-from rockskills_gui.core.stores.rockbot import NotALibraryError
-from rockskills_gui.core.timestamps import Timestamp, TimestampError
+from rockskills_gui.core.app.settings import SettingsStore
+from rockskills_gui.core.library.formats import FORMATS, PROFILE_OF, detect
+from rockskills_gui.core.library.formats import open_library as open_library_of_format
+from rockskills_gui.core.library.profile_settings import ProfileSettingError, configured_profile
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
+from rockskills_gui.core.storage.layout import NotALibraryError
 
 
 class CommandError(Exception):

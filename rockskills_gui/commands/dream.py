@@ -8,15 +8,15 @@ import sys
 from pathlib import Path
 
 from rockskills_gui.commands.common import CommandError, guarded, open_library, parse_now, write_exact
-from rockskills_gui.core.changes import ConflictError, LibraryError
+from rockskills_gui.core.app.keys import ENV_VAR, find_api_key
 from rockskills_gui.core.dream.apply import PlanRefused, apply_plan, checked, recheck, undo_last
-from rockskills_gui.core.dream.keys import ENV_VAR, find_api_key
 from rockskills_gui.core.dream.llm import DEFAULT_RETRIES, DEFAULT_TIMEOUT, Endpoint, LlmClient
 from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass, parse_passes
 from rockskills_gui.core.dream.plan import PassStatus, Plan, Severity
 from rockskills_gui.core.dream.prompts import printable
 from rockskills_gui.core.dream.run import RunOptions, RunProgress, prompt_for, run_dream
-from rockskills_gui.core.library import Library
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.storage.changes import ConflictError, LibraryError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

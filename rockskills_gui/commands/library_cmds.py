@@ -20,14 +20,14 @@ from rockskills_gui.commands.common import (
     write_exact,
     write_json,
 )
-from rockskills_gui.core.convert import TARGETS, ConvertError, convert
-from rockskills_gui.core.events import read_conversation_log, read_feedback, read_usage
-from rockskills_gui.core.index_text import PENDING, list_skills_text, session_index_text
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.lint import fails, lint_library
-from rockskills_gui.core.problems import Problem, ProblemKind
-from rockskills_gui.core.skill import Skill
-from rockskills_gui.core.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.library.convert import TARGETS, ConvertError, convert
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.lint.linter import fails, lint_library
+from rockskills_gui.core.model.problems import Problem, ProblemKind
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.recall.index_text import PENDING, list_skills_text, session_index_text
+from rockskills_gui.core.usage.events import read_conversation_log, read_feedback, read_usage
 
 
 def skill_json(skill: Skill, path: str) -> dict[str, Any]:

@@ -16,16 +16,16 @@ from rockskills_gui.commands.common import (
     write_exact,
     write_json,
 )
-from rockskills_gui.core.bm25_index import Contribution
-from rockskills_gui.core.recall import RECALL_TOP_N, RecallHit, SkillRecall
-from rockskills_gui.core.recall_queryset import (
+from rockskills_gui.core.recall.bm25_index import Contribution
+from rockskills_gui.core.recall.queryset import (
     QuerySetError,
     QuerySetReport,
     check_location,
     evaluate,
     load_query_set,
 )
-from rockskills_gui.core.recall_session import RecallSession, TurnResult
+from rockskills_gui.core.recall.session import RecallSession, TurnResult
+from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, RecallHit, SkillRecall
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -12,9 +12,9 @@ from rockskills_gui.commands.common import (
     write_exact,
     write_json,
 )
-from rockskills_gui.core.events import read_usage
-from rockskills_gui.core.names import fold
-from rockskills_gui.core.usage import TOP_PAIRS, USAGE_WINDOW_DAYS, UsageStats, UsageWindow, analyze
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.usage.events import read_usage
+from rockskills_gui.core.usage.stats import TOP_PAIRS, USAGE_WINDOW_DAYS, UsageStats, UsageWindow, analyze
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -31,10 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from rockskills_gui.cli import main as cli_main
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.logs import configure_logging, remove_logging
-from rockskills_gui.core.names import fold, name_error
-from rockskills_gui.core.skill import skill_from_bytes
+from rockskills_gui.core.app.logs import configure_logging, remove_logging
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.names import fold, name_error
+from rockskills_gui.core.model.skill import skill_from_bytes
 from tests.core.llm_server import ScriptedServer, Step, error, ok, scripted_server
 
 REPO = Path(__file__).resolve().parents[2]

@@ -36,8 +36,8 @@ FAILURES: list[str] = []
 # Runs one library operation the CLI has no command for; prints {"ok": ...} or {"error": ...}.
 _CORE_OP = """
 import json, sys
-from rockskills_gui.core.changes import LibraryError
-from rockskills_gui.core.formats import open_library
+from rockskills_gui.core.storage.changes import LibraryError
+from rockskills_gui.core.library.formats import open_library
 lib = open_library(sys.argv[1])
 op, args = sys.argv[2], sys.argv[3:]
 try:

@@ -221,10 +221,10 @@ def _offline_plan(library: Path, base: Path) -> Path:
 def attack_pid_reuse(trials: int, workdir: Path) -> tuple[int, int]:
     """An apply is SIGKILLed part-way; by the next open its pid belongs to another live process (a
     reboot, pid reuse). The interrupted change must still be completed, never left half-applied."""
-    from rockskills_gui.core.dream import journal
+    from rockskills_gui.core.storage import journal
 
     try:
-        from rockskills_gui.core.dream import journal_seal
+        from rockskills_gui.core.storage import journal_seal
     except ImportError:  # a version before entries were sealed (to show the attack failing there)
         journal_seal = None  # type: ignore[assignment]
 
@@ -274,7 +274,7 @@ def attack_pid_reuse(trials: int, workdir: Path) -> tuple[int, int]:
 def _writer(path: Path, stop: threading.Event, log: list[tuple[bytes, bytes]], errors: list[str]) -> None:
     """Saves like an editor does: a complete new file renamed into place. It uses an atomic
     exchange for the rename so it also learns exactly which file it displaced (same timing)."""
-    from rockskills_gui.core import fileio
+    from rockskills_gui.core.storage import fileio
 
     seq = 0
     while not stop.is_set():
@@ -300,7 +300,7 @@ def rename_writer_race(path: Path, seconds: float) -> tuple[int, int, int]:
     while based on something else: following our writes back from what the writer's next save
     displaced (or from the final file) must lead to the writer's previous version.
     """
-    from rockskills_gui.core import fileio
+    from rockskills_gui.core.storage import fileio
 
     path.write_bytes(b'{"name": "shared", "content": "start"}')
     stop = threading.Event()
@@ -346,7 +346,7 @@ def rename_writer_race(path: Path, seconds: float) -> tuple[int, int, int]:
 
 def attack_rename_writer(trials: int, workdir: Path, seconds: float = 2.0) -> tuple[int, int]:
     """Our writer against a concurrent atomic-rename writer; each lost writer version counts."""
-    from rockskills_gui.core import fileio
+    from rockskills_gui.core.storage import fileio
 
     failures = 0
     runs = 0

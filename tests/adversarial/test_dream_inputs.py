@@ -24,8 +24,8 @@ from rockskills_gui.core.dream.llm import Endpoint, LlmClient
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import PassStatus, Plan
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.timestamps import Timestamp
 from tests.adversarial import attacks_dream
 from tests.adversarial.attacks_dream import ATTACKS, DEMO, run_cli, secret_leaks, skill_json, unreadable
 from tests.core.llm_server import ok, scripted_server

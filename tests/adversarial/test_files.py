@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from rockskills_gui.cli import error_text
-from rockskills_gui.core import fileio
-from rockskills_gui.core.convert import STAGING_MARK, convert, remove_stale_staging
 from rockskills_gui.core.dream import fingerprint
-from rockskills_gui.core.events import read_usage
-from rockskills_gui.core.formats import open_library
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.problems import ProblemKind
-from rockskills_gui.core.stores.rockbot import Layout
+from rockskills_gui.core.library.convert import STAGING_MARK, convert, remove_stale_staging
+from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.problems import ProblemKind
+from rockskills_gui.core.storage import fileio
+from rockskills_gui.core.storage.layout import Layout
+from rockskills_gui.core.usage.events import read_usage
 from tests.adversarial import attacks_files
 from tests.adversarial.attacks_files import ATTACKS, Attack
 

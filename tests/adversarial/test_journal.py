@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.dream import journal, journal_seal
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.problems import ProblemKind
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.problems import ProblemKind
+from rockskills_gui.core.storage import journal, journal_seal
 from tests.adversarial import attacks_journal
 from tests.adversarial.attacks_journal import ATTACKS, snapshot
 
@@ -64,7 +64,7 @@ def test_an_entry_of_ours_altered_or_moved_to_another_library_is_refused(agent_c
 
 
 def _one_change(lib: Library) -> list:
-    from rockskills_gui.core.changes import FileChange
+    from rockskills_gui.core.storage.changes import FileChange
 
     path = lib.entry("meetings/schedule").path
     data = path.read_bytes()
@@ -87,7 +87,7 @@ def test_a_blob_that_does_not_match_its_checksum_is_never_written(agent_copy: Pa
 
 
 def _one_change_of(lib: Library) -> list:
-    from rockskills_gui.core.changes import FileChange
+    from rockskills_gui.core.storage.changes import FileChange
 
     path = lib.entry("schedule-meeting").path
     data = path.read_bytes()

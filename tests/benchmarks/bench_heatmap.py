@@ -36,14 +36,14 @@ from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QApplication
 
-from rockskills_gui.core.events import UsageEvent
-from rockskills_gui.core.heatmap import HeatmapOptions, build_heatmap
-from rockskills_gui.core.matrix_order import Ordering
-from rockskills_gui.core.skill import Skill
-from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.core.usage import UsageWindow, analyze
-from rockskills_gui.core.usage_matrix import Measure
-from rockskills_gui.ui.heatmap_view import HeatmapView
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.usage.events import UsageEvent
+from rockskills_gui.core.usage.heatmap import HeatmapOptions, build_heatmap
+from rockskills_gui.core.usage.matrix import Measure
+from rockskills_gui.core.usage.matrix_order import Ordering
+from rockskills_gui.core.usage.stats import UsageWindow, analyze
+from rockskills_gui.ui.usage.heatmap_view import HeatmapView
 
 NOW = Timestamp.parse("2026-11-22T12:00:00+00:00")
 WORDS = ("email calendar report invoice budget deploy backup search summarize paper article draft "

@@ -36,8 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from rank_bm25 import BM25Okapi
 
-from rockskills_gui.core.bm25 import document_text, parse_query, tokenize
-from rockskills_gui.core.bm25_index import Bm25Index
+from rockskills_gui.core.recall.bm25 import document_text, parse_query, tokenize
+from rockskills_gui.core.recall.bm25_index import Bm25Index
 from tests.core import reference_bm25
 
 TOP = 50

@@ -54,9 +54,9 @@ SESSIONS = ("blazor-session", "cli-session", "subagent-3f2a", "subagent-91bc", "
 def generate(agent: Path, size: int, events: int, seed: int = 20261122) -> None:
     """Write ``size`` skill files and ``events`` usage events under ``agent``."""
     sys.path.insert(0, str(REPO))
-    from rockskills_gui.core.skill import Skill, skill_to_bytes
-    from rockskills_gui.core.stores.rockbot import Layout
-    from rockskills_gui.core.timestamps import Timestamp
+    from rockskills_gui.core.model.skill import Skill, skill_to_bytes
+    from rockskills_gui.core.model.timestamps import Timestamp
+    from rockskills_gui.core.storage.layout import Layout
     from tests.benchmarks.bench_recall import Generator
 
     now = Timestamp.parse("2026-11-22T12:00:00+00:00")
@@ -157,9 +157,9 @@ def child(mode: str, agent: Path | None, cancel_after: float, launched: float) -
     from PySide6.QtCore import QEvent, QEventLoop, QObject, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from rockskills_gui.ui.context import AppContext
-    from rockskills_gui.ui.main_window import MainWindow
-    from rockskills_gui.ui.theme import apply_theme
+    from rockskills_gui.ui.common.context import AppContext
+    from rockskills_gui.ui.common.theme import apply_theme
+    from rockskills_gui.ui.shell.main_window import MainWindow
 
     t_imported = time.perf_counter()
 

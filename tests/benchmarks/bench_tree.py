@@ -37,13 +37,13 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from rockskills_gui.core.skill import Skill, skill_to_bytes
-from rockskills_gui.core.stores.rockbot import Layout
-from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.ui.context import AppContext
-from rockskills_gui.ui.main_window import MainWindow
-from rockskills_gui.ui.panes.tree_pane import EXPAND_ALL_LIMIT, TreePane
-from rockskills_gui.ui.theme import apply_theme
+from rockskills_gui.core.model.skill import Skill, skill_to_bytes
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.storage.layout import Layout
+from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.theme import apply_theme
+from rockskills_gui.ui.library.tree_pane import EXPAND_ALL_LIMIT, TreePane
+from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.benchmarks.bench_recall import Generator
 
 NOW = Timestamp.now()

@@ -28,15 +28,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core import fileio
-from rockskills_gui.core.dream import journal
 from rockskills_gui.core.dream.apply import apply_plan, undo_last
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.formats import detect, open_library
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.skillmd_library import SkillMdLibrary
-from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.library.formats import detect, open_library
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.storage import fileio, journal
 
 NOW = Timestamp.parse("2026-11-22T12:00:00+00:00")
 SHARED = Path(os.environ.get("ROCKSKILLS_SHARED", Path(__file__).resolve().parents[3] / "shared"))

@@ -31,8 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.skill import Skill, skill_from_bytes, skill_to_bytes
-from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.model.skill import Skill, skill_from_bytes, skill_to_bytes
+from rockskills_gui.core.model.timestamps import Timestamp
 
 STARTERS = ("a2a", "mcp", "web", "scripts", "memory", "scheduling", "subagent", "skills")
 HOT = ("mcp/email", "write-report", "plan-meeting", "daily-standup")  # the test edits these often

@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from rockskills_gui.core import demo
-from rockskills_gui.core.demo import DEMO_ANCHOR, demo_source_dir, install_demo, shift_days
-from rockskills_gui.core.dotnet_json import dumps_compact, dumps_indented
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.names import fold
-from rockskills_gui.core.skill import skill_from_bytes, skill_to_bytes
-from rockskills_gui.core.timestamps import TICKS_PER_DAY, Timestamp
+from rockskills_gui.core.app import demo
+from rockskills_gui.core.app.demo import DEMO_ANCHOR, demo_source_dir, install_demo, shift_days
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.dotnet_json import dumps_compact, dumps_indented
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.skill import skill_from_bytes, skill_to_bytes
+from rockskills_gui.core.model.timestamps import TICKS_PER_DAY, Timestamp
 from rockskills_gui.resources import resource_candidates
 
 REPO = Path(__file__).resolve().parents[2]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rockskills_gui.core.dotnet_json import (
+from rockskills_gui.core.model.dotnet_json import (
     JsonReadError,
     JsonWriteError,
     case_insensitive_props,
@@ -13,7 +13,7 @@ from rockskills_gui.core.dotnet_json import (
     escape_string,
     loads_pairs,
 )
-from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.model.timestamps import Timestamp
 
 
 @pytest.mark.parametrize(

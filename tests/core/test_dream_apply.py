@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.dream import journal
 from rockskills_gui.core.dream.apply import PlanRefused, apply_plan, recheck, undo_last
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.stores.rockbot import Layout
-from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.storage import journal
+from rockskills_gui.core.storage.layout import Layout
 from tests.conftest import EXPECTED, NOW_TEXT, tree_hashes
 
 NOW = Timestamp.parse(NOW_TEXT)

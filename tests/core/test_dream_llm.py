@@ -19,8 +19,8 @@ from rockskills_gui.core.dream.llm import (
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import PassStatus
 from rockskills_gui.core.dream.run import RunOptions, run_dream
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.timestamps import Timestamp
 from tests.conftest import EXPECTED, NOW_TEXT, tree_hashes
 from tests.core.llm_server import Step, error, ok, refuses_json_mode, scripted_server
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from rockskills_gui.core.dream.apply import apply_plan
 from rockskills_gui.core.dream.run import RunOptions, run_dream
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.timestamps import Timestamp
 from tests.conftest import AGENT, NOW_TEXT
 
 NOW = Timestamp.parse(NOW_TEXT)

@@ -14,9 +14,9 @@ from rockskills_gui.core.dream.directives import BUILT_IN, DirectiveSource, load
 from rockskills_gui.core.dream.inputs import DreamInputs
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.run import prompt_for
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.skill import Skill
-from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.model.timestamps import Timestamp
 from tests.conftest import AGENT, EXPECTED, NOW_TEXT, REPO
 
 NOW = Timestamp.parse(NOW_TEXT)

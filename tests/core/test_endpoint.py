@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.endpoint import EndpointError, check_connection, list_models
+from rockskills_gui.core.app.endpoint import EndpointError, check_connection, list_models
 from tests.openai_server import OpenAIServer
 
 KEY = "sk-test-Hq2p9Vv7mS3cr3t"

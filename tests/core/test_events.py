@@ -4,13 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rockskills_gui.core.events import (
-    SignalType,
-    read_conversation_log,
-    read_feedback,
-    read_usage,
-)
-from rockskills_gui.core.timestamps import MIN_VALUE, Timestamp
+from rockskills_gui.core.model.timestamps import MIN_VALUE, Timestamp
+from rockskills_gui.core.usage.events import SignalType, read_conversation_log, read_feedback, read_usage
 from tests.conftest import AGENT, NOW_TEXT
 
 NOW = Timestamp.parse(NOW_TEXT)

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core import fileio
-from rockskills_gui.core.changes import ConflictError
-from rockskills_gui.core.dream import journal
-from rockskills_gui.core.library import Library, ScanCancelled
-from rockskills_gui.core.skill import Skill, skill_to_bytes
-from rockskills_gui.core.stores.rockbot import Layout, scan
-from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.library.rockbot_library import Library, ScanCancelled
+from rockskills_gui.core.library.stores.rockbot import scan
+from rockskills_gui.core.model.skill import Skill, skill_to_bytes
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.storage import fileio, journal
+from rockskills_gui.core.storage.changes import ConflictError
+from rockskills_gui.core.storage.layout import Layout
 
 NOW = Timestamp.parse("2026-11-22T12:00:00+00:00")
 
@@ -227,8 +227,8 @@ def test_journal_entries_of_the_older_layout_still_undo(agent_copy: Path) -> Non
     """Entries written before blobs were packed into one file kept ``N.before``/``N.after``."""
     import json
 
-    from rockskills_gui.core.dream import journal_seal
     from rockskills_gui.core.dream.apply import apply_plan, undo_last
+    from rockskills_gui.core.storage import journal_seal
     from tests.core.crash_server import consolidation
 
     original = {p: p.read_bytes() for p in (agent_copy / "skills").rglob("*.json")}

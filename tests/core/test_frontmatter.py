@@ -7,7 +7,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rockskills_gui.core import frontmatter as fm
+from rockskills_gui.core.model import frontmatter as fm
 
 KEYS = st.from_regex(r"[a-z][a-z0-9_-]{0,12}", fullmatch=True)
 TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=60)

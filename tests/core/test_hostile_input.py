@@ -22,11 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.changes import ChangeSet, FileChange, LibraryError
-from rockskills_gui.core.library import Library, NameTakenError
-from rockskills_gui.core.markdown import render
-from rockskills_gui.core.problems import ProblemKind
-from rockskills_gui.core.skill import skill_from_bytes
+from rockskills_gui.core.library.rockbot_library import Library, NameTakenError
+from rockskills_gui.core.model.problems import ProblemKind
+from rockskills_gui.core.model.skill import skill_from_bytes
+from rockskills_gui.core.storage.changes import ChangeSet, FileChange, LibraryError
+from rockskills_gui.core.text.markdown import render
 from tests.conftest import REPO, tree_hashes
 
 
@@ -230,7 +230,7 @@ def test_invalid_utf8_is_left_alone_and_a_bom_is_read(agent_copy: Path) -> None:
 HUGE_SCRIPT = textwrap.dedent("""
     import gc, json, resource, sys, time
     from pathlib import Path
-    from rockskills_gui.core.library import Library
+    from rockskills_gui.core.library.rockbot_library import Library
     agent = Path(sys.argv[1]); size = int(sys.argv[2])
     line = "Step: call the API, then check `the_result` — café ✓ <ok> & done.\\n"
     content = (line * (size // len(line) + 1))[:size]

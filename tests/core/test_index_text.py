@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rockskills_gui.core.index_text import list_skills_text, session_index_text
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.skill import Skill
-from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.recall.index_text import list_skills_text, session_index_text
 from tests.conftest import AGENT, EXPECTED, NOW_TEXT
 
 NOW = Timestamp.parse(NOW_TEXT)

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.changes import ConflictError, LibraryError
-from rockskills_gui.core.library import Library, NameTakenError, UnknownSkillError
-from rockskills_gui.core.problems import ProblemKind
-from rockskills_gui.core.skill import skill_from_bytes
-from rockskills_gui.core.stores.rockbot import NotALibraryError
-from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.library.rockbot_library import Library, NameTakenError, UnknownSkillError
+from rockskills_gui.core.model.problems import ProblemKind
+from rockskills_gui.core.model.skill import skill_from_bytes
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.storage.changes import ConflictError, LibraryError
+from rockskills_gui.core.storage.layout import NotALibraryError
 from tests.conftest import tree_hashes
 
 NOW = Timestamp.parse("2026-11-22T12:00:00.5+00:00")

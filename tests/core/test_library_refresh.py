@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.changes import LibraryError
-from rockskills_gui.core.library import Library, NameTakenError
-from rockskills_gui.core.problems import ProblemKind
-from rockskills_gui.core.skill import skill_from_bytes, skill_to_bytes
-from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.library.rockbot_library import Library, NameTakenError
+from rockskills_gui.core.model.problems import ProblemKind
+from rockskills_gui.core.model.skill import skill_from_bytes, skill_to_bytes
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.storage.changes import LibraryError
 
 NOW = Timestamp.parse("2026-11-22T12:00:00.5+00:00")
 

@@ -29,8 +29,8 @@ from typing import Any
 
 import pytest
 
-from rockskills_gui.core.changes import ChangeSet, ConflictError, LibraryError
-from rockskills_gui.core.library import Library
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.storage.changes import ChangeSet, ConflictError, LibraryError
 from tests.conftest import REPO
 from tests.core.fake_rockbot import sha
 

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.appdirs import data_dir
-from rockskills_gui.core.logs import (
+from rockskills_gui.core.app.logs import (
     BACKUPS,
     MAX_BYTES,
     REDACTED,
@@ -18,6 +17,7 @@ from rockskills_gui.core.logs import (
     redact,
     remove_logging,
 )
+from rockskills_gui.core.storage.appdirs import data_dir
 
 KEY = "sk-proj-Zq8v3LrT0pSecretValue42"
 

@@ -22,9 +22,9 @@ from rockskills_gui.core.dream.apply import PlanRefused, apply_plan
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import PassStatus, Plan, ProposalKind, Severity
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.names import fold
-from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.timestamps import Timestamp
 from tests.conftest import NOW_TEXT, tree_hashes
 
 NOW = Timestamp.parse(NOW_TEXT)

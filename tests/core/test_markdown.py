@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from rockskills_gui.core.markdown import RenderedMarkdown, render
+from rockskills_gui.core.text.markdown import RenderedMarkdown, render
 
 
 def test_raw_html_is_text_not_markup() -> None:

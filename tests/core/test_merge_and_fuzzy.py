@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rockskills_gui.core.fuzzy import fuzzy_filter, fuzzy_score
-from rockskills_gui.core.merge import MINE_MARKER, THEIRS_MARKER, merge3, unified_diff
+from rockskills_gui.core.text.fuzzy import fuzzy_filter, fuzzy_score
+from rockskills_gui.core.text.merge import MINE_MARKER, THEIRS_MARKER, merge3, unified_diff
 
 BASE = "# T\n\none\ntwo\nthree\nfour\n"
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from rockskills_gui.core.names import (
+from rockskills_gui.core.model.names import (
     InvalidNameError,
     fold,
     name_error,

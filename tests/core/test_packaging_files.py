@@ -48,7 +48,7 @@ def desktop_entries() -> dict[str, str]:
 
 
 def test_the_ids_agree_everywhere() -> None:
-    from rockskills_gui.ui.theme import APP_ID as THEME_ID  # the desktop file name Qt reports
+    from rockskills_gui.ui.common.theme import APP_ID as THEME_ID  # the desktop file name Qt reports
 
     entry = desktop_entries()
     assert entry["Icon"] == APP_ID and entry["Exec"].split()[0] == "rockskills-gui"

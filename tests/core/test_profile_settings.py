@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from rockskills_gui.core.formats import open_library
-from rockskills_gui.core.profile_settings import (
+from rockskills_gui.core.app.settings import SettingsStore
+from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.profile_settings import (
     ProfileSettingError,
     apply_overrides,
     apply_settings,
@@ -20,8 +21,7 @@ from rockskills_gui.core.profile_settings import (
     normalize_overrides,
     settings,
 )
-from rockskills_gui.core.settings import SettingsStore
-from rockskills_gui.core.stores.skillmd import PICOBOT
+from rockskills_gui.core.library.stores.skillmd import PICOBOT
 from tests.conftest import REPO
 
 

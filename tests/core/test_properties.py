@@ -15,20 +15,20 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rockskills_gui.core import dotnet_json
-from rockskills_gui.core import frontmatter as fm
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.reply import parse_reply
-from rockskills_gui.core.names import InvalidNameError, name_error, validate_name
-from rockskills_gui.core.skill import (
+from rockskills_gui.core.model import dotnet_json
+from rockskills_gui.core.model import frontmatter as fm
+from rockskills_gui.core.model.names import InvalidNameError, name_error, validate_name
+from rockskills_gui.core.model.skill import (
     Skill,
     SkillParseError,
     skill_from_bytes,
     skill_from_text,
     skill_to_bytes,
 )
-from rockskills_gui.core.stores.rockbot import Layout
-from rockskills_gui.core.timestamps import Timestamp, TimestampError
+from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
+from rockskills_gui.core.storage.layout import Layout
 
 EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 NAME = st.from_regex(r"[a-zA-Z0-9_-]{1,12}(/[a-zA-Z0-9_-]{1,12}){0,3}", fullmatch=True)

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.recall import RecallBuilder, SkillRecall
-from rockskills_gui.core.skill import Skill, skill_to_bytes
-from rockskills_gui.core.stores.rockbot import Layout, scan
-from rockskills_gui.core.timestamps import Timestamp
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.stores.rockbot import scan
+from rockskills_gui.core.model.skill import Skill, skill_to_bytes
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.recall.skill_recall import RecallBuilder, SkillRecall
+from rockskills_gui.core.storage.layout import Layout
 
 NOW = Timestamp.parse("2026-11-22T12:00:00+00:00")
 WORDS = ("send email report weekly calendar meeting invite summarize paper deploy service "

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from rockskills_gui.commands.recall import register
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.recall import SkillRecall
-from rockskills_gui.core.skill import utf16_len
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.skill import utf16_len
+from rockskills_gui.core.recall.skill_recall import SkillRecall
 from tests.conftest import AGENT, EXPECTED, REPO, tree_hashes
 
 DEMO = json.loads((EXPECTED / "recall-demo.json").read_text("utf-8"))

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rockskills_gui.core.bm25 import document_text, parse_query, tokenize
-from rockskills_gui.core.recall import SkillRecall
-from rockskills_gui.core.recall_compare import RANKERS, ComparisonRanker
-from rockskills_gui.core.skill import Skill
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.recall.bm25 import document_text, parse_query, tokenize
+from rockskills_gui.core.recall.compare import RANKERS, ComparisonRanker
+from rockskills_gui.core.recall.skill_recall import SkillRecall
 from tests.conftest import FIXTURES
 
 VECTORS = json.loads((FIXTURES / "bm25-vectors.json").read_text("utf-8"))

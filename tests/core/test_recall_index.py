@@ -7,17 +7,17 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rockskills_gui.core.bm25 import (
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.recall.bm25 import (
     count_phrase,
     document_text,
     parse_query,
     to_lower_invariant,
     tokenize,
 )
-from rockskills_gui.core.bm25_index import Bm25Index
-from rockskills_gui.core.names import fold
-from rockskills_gui.core.recall import SkillRecall
-from rockskills_gui.core.skill import Skill
+from rockskills_gui.core.recall.bm25_index import Bm25Index
+from rockskills_gui.core.recall.skill_recall import SkillRecall
 from tests.core import reference_bm25
 
 # Words chosen to collide: substrings of each other, case variants, digits, short tokens,

@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core import recall_playground
-from rockskills_gui.core.changes import ChangeSet
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.recall import SkillRecall
-from rockskills_gui.core.recall_playground import (
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.recall import playground as recall_playground
+from rockskills_gui.core.recall.playground import (
     INJECTED,
     SEE_ALSO,
     EditedRecall,
@@ -23,9 +22,10 @@ from rockskills_gui.core.recall_playground import (
     top_changes,
     why_not,
 )
-from rockskills_gui.core.recall_queryset import QueryCase, QuerySet, evaluate
-from rockskills_gui.core.recall_session import RecallSession
-from rockskills_gui.core.skill import Skill
+from rockskills_gui.core.recall.queryset import QueryCase, QuerySet, evaluate
+from rockskills_gui.core.recall.session import RecallSession
+from rockskills_gui.core.recall.skill_recall import SkillRecall
+from rockskills_gui.core.storage.changes import ChangeSet
 
 QUERIES = ("summarize this arxiv paper", "meeting schedule", "Search my inbox for the invoice Dana sent",
            "plan a meeting with the finance team next week", "the")

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.recall import SkillRecall
-from rockskills_gui.core.recall_queryset import (
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.recall.queryset import (
     QueryCase,
     QuerySet,
     QuerySetError,
@@ -17,7 +17,7 @@ from rockskills_gui.core.recall_queryset import (
     load_query_set,
     save_query_set,
 )
-from rockskills_gui.core.skill import Skill
+from rockskills_gui.core.recall.skill_recall import SkillRecall
 
 
 def test_round_trip_beside_the_library(agent_copy: Path) -> None:

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.recall import SkillRecall
-from rockskills_gui.core.recall_session import RecallSession, skill_message
-from rockskills_gui.core.skill import Skill, utf16_len
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.skill import Skill, utf16_len
+from rockskills_gui.core.recall.session import RecallSession, skill_message
+from rockskills_gui.core.recall.skill_recall import SkillRecall
 from tests.conftest import AGENT, EXPECTED
 
 DEMO = json.loads((EXPECTED / "recall-demo.json").read_text("utf-8"))

@@ -7,7 +7,8 @@ import math
 
 import pytest
 
-from rockskills_gui.core.bm25 import (
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.recall.bm25 import (
     count_phrase,
     document_text,
     fold_ascii,
@@ -15,9 +16,8 @@ from rockskills_gui.core.bm25 import (
     to_lower_invariant,
     tokenize,
 )
-from rockskills_gui.core.bm25_index import Bm25Index
-from rockskills_gui.core.recall import SkillRecall
-from rockskills_gui.core.skill import Skill
+from rockskills_gui.core.recall.bm25_index import Bm25Index
+from rockskills_gui.core.recall.skill_recall import SkillRecall
 from tests.conftest import FIXTURES
 from tests.core import reference_bm25
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rockskills_gui.core.appdirs import config_dir, data_dir, demo_library_dir
-from rockskills_gui.core.recent import MAX_RECENT, RecentLibraries
+from rockskills_gui.core.app.recent import MAX_RECENT, RecentLibraries
+from rockskills_gui.core.storage.appdirs import config_dir, data_dir, demo_library_dir
 
 
 def folders(tmp_path: Path, count: int) -> list[Path]:

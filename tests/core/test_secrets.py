@@ -9,7 +9,7 @@ import pytest
 from keyring.backend import KeyringBackend
 from keyring.backends import chainer, fail, null
 
-from rockskills_gui.core.secrets import SERVICE, KeyStore, is_secure_backend, secure_backend
+from rockskills_gui.core.app.secrets import SERVICE, KeyStore, is_secure_backend, secure_backend
 from tests.dict_keyring import DictKeyring
 
 URL = "https://api.example.test/v1"

@@ -8,14 +8,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from rockskills_gui.core.appdirs import config_dir
-from rockskills_gui.core.settings import (
-    GROUPS,
-    PRESETS,
-    Settings,
-    SettingsStore,
-    field_info,
-)
+from rockskills_gui.core.app.settings import GROUPS, PRESETS, Settings, SettingsStore, field_info
+from rockskills_gui.core.storage.appdirs import config_dir
 
 
 def test_defaults_and_file_location() -> None:

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.changes import ConflictError
-from rockskills_gui.core.convert import convert
-from rockskills_gui.core.formats import detect, format_label, open_library
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.lint import lint_library, near_duplicates, scan_text
-from rockskills_gui.core.problems import ProblemKind
-from rockskills_gui.core.skill import Skill
-from rockskills_gui.core.skillmd_library import ReadOnlySkillError, SkillMdLibrary
-from rockskills_gui.core.stores.rockbot import NotALibraryError
+from rockskills_gui.core.library.convert import convert
+from rockskills_gui.core.library.formats import detect, format_label, open_library
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.skillmd_library import ReadOnlySkillError, SkillMdLibrary
+from rockskills_gui.core.lint.linter import lint_library, near_duplicates, scan_text
+from rockskills_gui.core.model.problems import ProblemKind
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.storage.changes import ConflictError
+from rockskills_gui.core.storage.layout import NotALibraryError
 from tests.conftest import AGENT, REPO, SHARED, tree_hashes
 from tests.cortex_project import make_cortex
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.skill import (
+from rockskills_gui.core.model.skill import (
     Skill,
     SkillParseError,
     skill_from_bytes,
@@ -15,7 +15,7 @@ from rockskills_gui.core.skill import (
     skill_to_json,
     utf16_len,
 )
-from rockskills_gui.core.timestamps import MIN_VALUE, Timestamp
+from rockskills_gui.core.model.timestamps import MIN_VALUE, Timestamp
 from tests.conftest import AGENT, EXPECTED
 
 

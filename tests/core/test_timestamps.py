@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from rockskills_gui.core.timestamps import MIN_VALUE, Timestamp, TimestampError
+from rockskills_gui.core.model.timestamps import MIN_VALUE, Timestamp, TimestampError
 
 
 @pytest.mark.parametrize(

@@ -10,14 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rockskills_gui.core.changes import ChangeSet
-from rockskills_gui.core.events import UsageEvent
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.names import fold, sorted_names
-from rockskills_gui.core.problems import Problem, ProblemKind
-from rockskills_gui.core.skill import Skill
-from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.core.tree import (
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.tree import (
     Facts,
     Node,
     SkillTree,
@@ -31,6 +25,12 @@ from rockskills_gui.core.tree import (
     run_filter,
     summary_snippet,
 )
+from rockskills_gui.core.model.names import fold, sorted_names
+from rockskills_gui.core.model.problems import Problem, ProblemKind
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.storage.changes import ChangeSet
+from rockskills_gui.core.usage.events import UsageEvent
 
 NOW = Timestamp.parse("2026-11-22T12:00:00+00:00")
 

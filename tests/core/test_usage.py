@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from rockskills_gui.core.events import EventLog, UsageEvent, read_usage
-from rockskills_gui.core.timestamps import MIN_VALUE, Timestamp
-from rockskills_gui.core.usage import UsageWindow, analyze
+from rockskills_gui.core.model.timestamps import MIN_VALUE, Timestamp
+from rockskills_gui.core.usage.events import EventLog, UsageEvent, read_usage
+from rockskills_gui.core.usage.stats import UsageWindow, analyze
 from tests.conftest import AGENT, EXPECTED, NOW_TEXT
 
 NOW = Timestamp.parse(NOW_TEXT)

@@ -9,16 +9,19 @@ import random
 import numpy as np
 import pytest
 
-from rockskills_gui.core.events import UsageEvent, read_usage
-from rockskills_gui.core.heatmap import (
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.usage.events import UsageEvent, read_usage
+from rockskills_gui.core.usage.heatmap import (
     DIAGONAL_LEVEL,
     EMPTY_LEVEL,
     HeatmapOptions,
     build_heatmap,
     heatmap_csv,
 )
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.matrix_order import (
+from rockskills_gui.core.usage.matrix import CoMatrix, Measure
+from rockskills_gui.core.usage.matrix_order import (
     Band,
     Ordering,
     bands,
@@ -26,11 +29,8 @@ from rockskills_gui.core.matrix_order import (
     order_by_cluster,
     order_by_name,
 )
-from rockskills_gui.core.skill import Skill
-from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.core.usage import UsageStats, UsageWindow, analyze
-from rockskills_gui.core.usage_matrix import CoMatrix, Measure
-from rockskills_gui.core.usage_signals import derive, prune_threshold
+from rockskills_gui.core.usage.signals import derive, prune_threshold
+from rockskills_gui.core.usage.stats import UsageStats, UsageWindow, analyze
 from tests.conftest import AGENT, NOW_TEXT
 
 NOW = Timestamp.parse(NOW_TEXT)
@@ -207,7 +207,7 @@ def test_heatmap_csv_holds_the_shown_values() -> None:
 
 def test_a_huge_library_keeps_the_most_used_skills_on_the_axis() -> None:
     """A dense n × n matrix over 100,000 skills would need 40 GB: the axis is capped."""
-    from rockskills_gui.core.usage_matrix import MAX_AXIS
+    from rockskills_gui.core.usage.matrix import MAX_AXIS
 
     names = [f"skill-{i:05d}" for i in range(MAX_AXIS + 500)]
     stats = sessions(*SMALL)

@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from rockskills_gui.core import usage_pairs
-from rockskills_gui.core.events import UsageEvent
-from rockskills_gui.core.names import fold
-from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.core.usage import Pair, UsageWindow, analyze
-from rockskills_gui.core.usage_pairs import PairTable, string_pairs
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.usage import pairs as usage_pairs
+from rockskills_gui.core.usage.events import UsageEvent
+from rockskills_gui.core.usage.pairs import PairTable, string_pairs
+from rockskills_gui.core.usage.stats import Pair, UsageWindow, analyze
 
 T0 = Timestamp.parse("2026-11-01T00:00:00+00:00")
 SPELLINGS = ["mcp/email", "MCP/Email", "web", "Web", "_x", "zed", "Zed", "alpha", "ALPHA", "a-b",

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.ui.context import AppContext
-from rockskills_gui.ui.main_window import MainWindow
+from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.shell.main_window import MainWindow
 
 HERE = Path(__file__).resolve().parent
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.problems import Problem, ProblemKind
-from rockskills_gui.ui.actions import ACTIONS, MENUS, TOOLBAR
-from rockskills_gui.ui.main_window import MainWindow
-from rockskills_gui.ui.models import ProblemsModel, SkillListModel
-from rockskills_gui.ui.palette import CommandPalette
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.problems import Problem, ProblemKind
+from rockskills_gui.ui.common.actions import ACTIONS, MENUS, TOOLBAR
+from rockskills_gui.ui.common.models import ProblemsModel, SkillListModel
+from rockskills_gui.ui.shell.main_window import MainWindow
+from rockskills_gui.ui.shell.palette import CommandPalette
 
 
 def test_specs_are_unique_and_placed() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
-from rockskills_gui.ui import app
+from rockskills_gui.ui.shell import app
 from tests.ui.conftest import make_writable
 
 
@@ -61,7 +61,7 @@ def test_not_a_library_with_screenshot_exits_2(tmp_path: Path, capsys) -> None:
 
 
 def test_screenshot_does_not_touch_the_recent_list(agent: Path, tmp_path: Path) -> None:
-    from rockskills_gui.core.recent import RecentLibraries
+    from rockskills_gui.core.app.recent import RecentLibraries
 
     assert app.main([str(agent), "--screenshot", str(tmp_path / "o.png")]) == 0
     assert RecentLibraries().paths() == []
@@ -78,12 +78,12 @@ def test_without_a_path_the_demo_library_is_installed_and_opened(
             make_writable(dest)
         return dest
 
-    fake = types.ModuleType("rockskills_gui.core.demo")
+    fake = types.ModuleType("rockskills_gui.core.app.demo")
     fake.install_demo = install_demo  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "rockskills_gui.core.demo", fake)
+    monkeypatch.setitem(sys.modules, "rockskills_gui.core.app.demo", fake)
     out = tmp_path / "demo.png"
     assert app.main(["--screenshot", str(out), "--select", "mcp/email"]) == 0
-    from rockskills_gui.core.appdirs import demo_library_dir
+    from rockskills_gui.core.storage.appdirs import demo_library_dir
 
     assert calls == [demo_library_dir()]
     assert out.is_file()
@@ -91,7 +91,7 @@ def test_without_a_path_the_demo_library_is_installed_and_opened(
 
 def test_missing_demo_module_is_a_clear_error(tmp_path: Path, capsys,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "rockskills_gui.core.demo", None)  # import fails
+    monkeypatch.setitem(sys.modules, "rockskills_gui.core.app.demo", None)  # import fails
     assert app.main(["--screenshot", str(tmp_path / "o.png")]) == 2
     assert "demo library" in capsys.readouterr().err
 
@@ -113,7 +113,7 @@ def test_parse_size() -> None:
 def test_interactive_start_opens_selects_and_quits(agent: Path, qapp) -> None:
     from PySide6.QtCore import QTimer
 
-    from rockskills_gui.ui.main_window import MainWindow
+    from rockskills_gui.ui.shell.main_window import MainWindow
 
     seen: dict[str, object] = {}
 
@@ -136,6 +136,6 @@ def test_interactive_start_opens_selects_and_quits(agent: Path, qapp) -> None:
     assert app.main([str(agent), "--select", "MCP/Calendar", "--pane", "recall"]) == 0
     assert seen == {"skills": "24 skills", "current": "mcp/calendar", "tab": True,
                     "visible": True}
-    from rockskills_gui.core.recent import RecentLibraries
+    from rockskills_gui.core.app.recent import RecentLibraries
 
     assert RecentLibraries().paths() == [agent.resolve()]

@@ -13,8 +13,8 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from rockskills_gui import __version__
-from rockskills_gui.core.logs import configure_logging, remove_logging
-from rockskills_gui.ui.crash import CrashReporter
+from rockskills_gui.core.app.logs import configure_logging, remove_logging
+from rockskills_gui.ui.shell.crash import CrashReporter
 
 KEY = "sk-crash-Ue7dX0pL2qNz"
 
@@ -109,7 +109,7 @@ def test_keyboard_interrupt_goes_to_the_previous_hook(qtbot, monkeypatch: pytest
 
 def test_both_commands_print_their_version(capsys) -> None:
     from rockskills_gui import cli
-    from rockskills_gui.ui import app
+    from rockskills_gui.ui.shell import app
 
     assert app.main(["--version"]) == 0
     assert capsys.readouterr().out.strip() == f"rockskills-gui {__version__}"

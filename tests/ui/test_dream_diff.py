@@ -7,10 +7,10 @@ from pathlib import Path
 
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.ui.panes.dream_selection import Selection, default_selection
-from rockskills_gui.ui.panes.dream_textdiff import Segment, one_side, side_by_side, stats, unified
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.ui.dream.selection import Selection, default_selection
+from rockskills_gui.ui.dream.textdiff import Segment, one_side, side_by_side, stats, unified
 from tests.conftest import EXPECTED, NOW_TEXT
 
 EXAMPLE = json.loads((EXPECTED / "apply-consolidation-example.json").read_text(encoding="utf-8"))

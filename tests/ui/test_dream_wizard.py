@@ -16,12 +16,12 @@ from PySide6.QtWidgets import QWizard
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import PassStatus, Plan
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.ui import app
-from rockskills_gui.ui.context import AppContext
-from rockskills_gui.ui.main_window import MainWindow
-from rockskills_gui.ui.panes.dream import DreamWizard
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.dream.wizard import DreamWizard
+from rockskills_gui.ui.shell import app
+from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.conftest import EXPECTED, NOW_TEXT, tree_hashes
 from tests.core.llm_server import ScriptedServer, Step, ok, scripted_server
 from tests.ui.conftest import open_window

@@ -14,11 +14,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from rockskills_gui.core.skill import Skill, skill_from_bytes, skill_to_bytes
-from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.ui.buffers import document_text
-from rockskills_gui.ui.main_window import MainWindow
-from rockskills_gui.ui.panes.editor_pane import EditorPane
+from rockskills_gui.core.model.skill import Skill, skill_from_bytes, skill_to_bytes
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.ui.common.buffers import document_text
+from rockskills_gui.ui.editor.editor_pane import EditorPane
+from rockskills_gui.ui.shell.main_window import MainWindow
 
 NOW = Timestamp.parse("2026-11-22T12:00:00.5+00:00")
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -550,7 +550,7 @@ def test_deleting_in_the_app_parks_edits_until_undo(win: MainWindow, qtbot) -> N
 def test_screenshot_of_the_editor_pane(agent: Path, tmp_path: Path) -> None:
     from PySide6.QtGui import QImage
 
-    from rockskills_gui.ui import app
+    from rockskills_gui.ui.shell import app
 
     out = tmp_path / "editor.png"
     assert app.main([str(agent), "--pane", "editor", "--select", "mcp/email",

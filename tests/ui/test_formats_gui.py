@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from rockskills_gui.core.formats import FORMAT_LABELS, detect, open_library
-from rockskills_gui.core.skillmd_library import SkillMdLibrary
-from rockskills_gui.ui.main_window import MainWindow
-from rockskills_gui.ui.panes.usage_pane import UsagePane
-from rockskills_gui.ui.tree_model import Badge
+from rockskills_gui.core.library.formats import FORMAT_LABELS, detect, open_library
+from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.ui.library.tree_model import Badge
+from rockskills_gui.ui.shell.main_window import MainWindow
+from rockskills_gui.ui.usage.usage_pane import UsagePane
 from tests.conftest import SHARED
 from tests.ui.conftest import make_writable, open_window
 from tests.ui.test_editor_pane import editor_text, open_skill, type_at_end

@@ -11,9 +11,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 
-from rockskills_gui.core.stores.cortex import INACTIVE_LIFECYCLES, read_memory_db
-from rockskills_gui.ui.health_table import ACTIVE_ONLY, COLUMNS, NO_DATA_TEXT, HealthPane
-from rockskills_gui.ui.main_window import MainWindow
+from rockskills_gui.core.library.stores.cortex import INACTIVE_LIFECYCLES, read_memory_db
+from rockskills_gui.ui.health.health_table import ACTIVE_ONLY, COLUMNS, NO_DATA_TEXT, HealthPane
+from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.cortex_project import make_cortex
 from tests.ui.conftest import open_window
 

@@ -19,11 +19,11 @@ import pytest
 from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication, QComboBox
 
-from rockskills_gui.core.appdirs import config_dir, data_dir
-from rockskills_gui.core.secrets import SERVICE
-from rockskills_gui.ui import app
-from rockskills_gui.ui.main_window import MainWindow
-from rockskills_gui.ui.theme import apply_theme
+from rockskills_gui.core.app.secrets import SERVICE
+from rockskills_gui.core.storage.appdirs import config_dir, data_dir
+from rockskills_gui.ui.common.theme import apply_theme
+from rockskills_gui.ui.shell import app
+from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.dict_keyring import DictKeyring
 from tests.openai_server import OpenAIServer
 

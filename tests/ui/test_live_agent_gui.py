@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.changes import ChangeSet
+from rockskills_gui.core.storage.changes import ChangeSet
 from tests.core.fake_rockbot import sha
 from tests.core.test_live_agent import Write, audit, json_files, read_agent_log, start_agent
 from tests.ui.conftest import open_window

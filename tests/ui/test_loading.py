@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.recall import RecallBuilder, SkillRecall
-from rockskills_gui.core.stores import rockbot
-from rockskills_gui.ui.context import AppContext
-from rockskills_gui.ui.main_window import MainWindow
-from rockskills_gui.ui.panes.recall_pane import PreparedRecall
-from rockskills_gui.ui.workers import LoadControl
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.stores import rockbot
+from rockskills_gui.core.recall.skill_recall import RecallBuilder, SkillRecall
+from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.workers import LoadControl
+from rockskills_gui.ui.recall.recall_pane import PreparedRecall
+from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.core.test_fileio_and_scan import make_library
 
 

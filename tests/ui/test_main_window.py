@@ -8,10 +8,10 @@ from pathlib import Path
 from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import QMessageBox
 
-from rockskills_gui.core.library import Library
-from rockskills_gui.ui.context import AppContext
-from rockskills_gui.ui.main_window import MainWindow
-from rockskills_gui.ui.models import NAME_ROLE
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.models import NAME_ROLE
+from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.ui.conftest import make_writable, open_window
 
 

@@ -7,10 +7,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QWidget
 
-from rockskills_gui.ui.actions import ACTIONS, ActionRegistry
-from rockskills_gui.ui.main_window import MainWindow
-from rockskills_gui.ui.palette import CommandPalette, palette_commands, plain, rank
-from rockskills_gui.ui.shortcuts import ShortcutsDialog, shortcut_rows
+from rockskills_gui.ui.common.actions import ACTIONS, ActionRegistry
+from rockskills_gui.ui.shell.main_window import MainWindow
+from rockskills_gui.ui.shell.palette import CommandPalette, palette_commands, plain, rank
+from rockskills_gui.ui.shell.shortcuts import ShortcutsDialog, shortcut_rows
 
 
 @pytest.fixture

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QDoubleSpinBox, QLineEdit, QSpinBox
 
-from rockskills_gui.core.secrets import SERVICE, KeyStore
-from rockskills_gui.core.settings import Settings, SettingsStore, field_info
-from rockskills_gui.ui.context import AppContext
-from rockskills_gui.ui.preferences import PreferencesDialog
+from rockskills_gui.core.app.secrets import SERVICE, KeyStore
+from rockskills_gui.core.app.settings import Settings, SettingsStore, field_info
+from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.shell.preferences import PreferencesDialog
 from tests.dict_keyring import DictKeyring
 from tests.openai_server import OpenAIServer
 

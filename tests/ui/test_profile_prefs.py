@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QCheckBox, QDialogButtonBox, QLabel, QLineEdit, QPushButton
 
-from rockskills_gui.core.profile_settings import ASSUMED_NOTE
-from rockskills_gui.core.settings import SettingsStore
-from rockskills_gui.core.stores.skillmd import CARPENTER, PICOBOT
-from rockskills_gui.ui.context import AppContext
-from rockskills_gui.ui.preferences import PreferencesDialog
-from rockskills_gui.ui.profile_prefs import ProfileSettingsEditor
+from rockskills_gui.core.app.settings import SettingsStore
+from rockskills_gui.core.library.profile_settings import ASSUMED_NOTE
+from rockskills_gui.core.library.stores.skillmd import CARPENTER, PICOBOT
+from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.shell.preferences import PreferencesDialog
+from rockskills_gui.ui.shell.profile_prefs import ProfileSettingsEditor
 from tests.core.test_profile_settings import skill
 from tests.ui.conftest import open_window
 from tests.ui.test_main_window import list_names

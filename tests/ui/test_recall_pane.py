@@ -11,17 +11,14 @@ from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
-from rockskills_gui.core.bm25 import document_text, parse_query, tokenize
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.recall import SkillRecall
-from rockskills_gui.core.recall_compare import ComparisonRanker
-from rockskills_gui.core.recall_queryset import evaluate, load_query_set
-from rockskills_gui.core.recall_session import RecallSession
-from rockskills_gui.ui import app
-from rockskills_gui.ui.main_window import MainWindow
-from rockskills_gui.ui.panes import recall_pane as recall_pane_module
-from rockskills_gui.ui.panes.recall_pane import RESULT_LIMIT, RecallPane
-from rockskills_gui.ui.recall_model import (
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.recall.bm25 import document_text, parse_query, tokenize
+from rockskills_gui.core.recall.compare import ComparisonRanker
+from rockskills_gui.core.recall.queryset import evaluate, load_query_set
+from rockskills_gui.core.recall.session import RecallSession
+from rockskills_gui.core.recall.skill_recall import SkillRecall
+from rockskills_gui.ui.recall import recall_pane as recall_pane_module
+from rockskills_gui.ui.recall.recall_model import (
     HIDDEN,
     INJECT,
     NAME_ROLE,
@@ -32,7 +29,10 @@ from rockskills_gui.ui.recall_model import (
     CompareModel,
     ResultsModel,
 )
-from rockskills_gui.ui.score_bar_delegate import CUT_ROLE, SEGMENTS_ROLE, segment_colour
+from rockskills_gui.ui.recall.recall_pane import RESULT_LIMIT, RecallPane
+from rockskills_gui.ui.recall.score_bar_delegate import CUT_ROLE, SEGMENTS_ROLE, segment_colour
+from rockskills_gui.ui.shell import app
+from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.conftest import EXPECTED
 
 DEMO = json.loads((EXPECTED / "recall-demo.json").read_text("utf-8"))

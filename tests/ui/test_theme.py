@@ -14,10 +14,17 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QIcon, QImage, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
-from rockskills_gui.ui.actions import ACTIONS
-from rockskills_gui.ui.icons import app_icon, icons_dir, themed_icon
-from rockskills_gui.ui.main_window import MainWindow
-from rockskills_gui.ui.theme import DARK, LIGHT, apply_theme, build_palette, current_kind, resolve_kind
+from rockskills_gui.ui.common.actions import ACTIONS
+from rockskills_gui.ui.common.icons import app_icon, icons_dir, themed_icon
+from rockskills_gui.ui.common.theme import (
+    DARK,
+    LIGHT,
+    apply_theme,
+    build_palette,
+    current_kind,
+    resolve_kind,
+)
+from rockskills_gui.ui.shell.main_window import MainWindow
 
 UI = Path(__file__).resolve().parents[2] / "rockskills_gui" / "ui"
 # Data colour scales, fixed on purpose (they encode values, not chrome): the heatmap's perceptual

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.core.tree import SkillTree, TreeFilter
-from rockskills_gui.ui.models import NAME_ROLE
-from rockskills_gui.ui.tree_model import (
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.tree import SkillTree, TreeFilter
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.ui.common.models import NAME_ROLE
+from rockskills_gui.ui.library.tree_model import (
     BADGES_ROLE,
     COUNT_ROLE,
     KIND_ROLE,

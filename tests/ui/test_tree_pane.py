@@ -9,17 +9,17 @@ from PySide6.QtCore import QMimeData, QModelIndex, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox, QPushButton
 
-from rockskills_gui.core.skill import skill_from_bytes
-from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.ui.main_window import MainWindow
-from rockskills_gui.ui.panes.tree_pane import TreePane
-from rockskills_gui.ui.tree_dialogs import (
+from rockskills_gui.core.model.skill import skill_from_bytes
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.ui.library.tree_dialogs import (
     MoveDialog,
     NewSkillDialog,
     RawFileDialog,
     RenamePreviewDialog,
 )
-from rockskills_gui.ui.tree_model import BADGES_ROLE, Badge
+from rockskills_gui.ui.library.tree_model import BADGES_ROLE, Badge
+from rockskills_gui.ui.library.tree_pane import TreePane
+from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.ui.conftest import open_window
 
 NOW = Timestamp.parse("2026-11-22T12:00:00+00:00")
@@ -407,7 +407,7 @@ def test_double_click_on_a_problem_shows_the_raw_file_read_only(qtbot, agent: Pa
 def test_screenshot_of_the_tree_pane_with_a_selection(agent: Path, tmp_path: Path, qapp) -> None:
     from PySide6.QtGui import QImage, QPalette
 
-    from rockskills_gui.ui import app
+    from rockskills_gui.ui.shell import app
 
     out = tmp_path / "tree.png"
     assert app.main([str(agent), "--pane", "tree", "--select", "MCP/Weather",

@@ -11,12 +11,12 @@ from PySide6.QtCore import QDate, QEvent, QPoint, Qt
 from PySide6.QtGui import QColor, QHelpEvent, QPalette
 from PySide6.QtWidgets import QToolTip
 
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.core.usage_matrix import Measure
-from rockskills_gui.ui.context import AppContext
-from rockskills_gui.ui.main_window import MainWindow
-from rockskills_gui.ui.panes.usage_pane import UsagePane
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.usage.matrix import Measure
+from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.shell.main_window import MainWindow
+from rockskills_gui.ui.usage.usage_pane import UsagePane
 from tests.conftest import NOW_TEXT
 
 NOW = Timestamp.parse(NOW_TEXT)
@@ -234,8 +234,8 @@ def test_a_window_with_too_many_pairs_lists_the_strongest_and_says_so(
     """Sessions that used many skills (RockBot's Blazor UI has one session id for everything):
     the pane counts only what fits its budget -- the pairs used together in the most sessions --
     says so, and lists a bounded number of rows per signal group."""
-    from rockskills_gui.core import usage
-    from rockskills_gui.ui.panes import usage_pane
+    from rockskills_gui.core.usage import stats as usage
+    from rockskills_gui.ui.usage import usage_pane
 
     names = [f"bulk/skill-{i:03d}" for i in range(120)]
     log = agent / "skill-usage" / "blazor-session.jsonl"
@@ -270,8 +270,8 @@ def test_a_window_with_too_many_pairs_lists_the_strongest_and_says_so(
 
 
 def test_the_usage_table_sorts_itself_stably_and_keeps_the_selection(qtbot, win: MainWindow) -> None:
-    from rockskills_gui.core.usage_report import sort_rows
-    from rockskills_gui.ui.usage_widgets import UsageTableModel
+    from rockskills_gui.core.usage.report import sort_rows
+    from rockskills_gui.ui.usage.usage_widgets import UsageTableModel
 
     pane = win.usage_pane
     table, model = pane.usage_table, pane.usage_model
@@ -297,7 +297,7 @@ def test_the_usage_table_sorts_itself_stably_and_keeps_the_selection(qtbot, win:
 
 def test_a_big_report_is_shown_in_parts_and_complete_when_updated_fires(
         qtbot, agent: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from rockskills_gui.ui.panes import usage_pane
+    from rockskills_gui.ui.usage import usage_pane
 
     monkeypatch.setattr(usage_pane, "STAGED_FROM", 1)  # every report counts as big here
     monkeypatch.setattr(usage_pane, "SYNC_MAX_LOG_BYTES", 0)  # and runs on the worker

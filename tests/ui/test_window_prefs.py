@@ -8,12 +8,12 @@ from pathlib import Path
 from PySide6.QtGui import QColor, QFontInfo, QImage
 from PySide6.QtWidgets import QApplication
 
-from rockskills_gui.ui import app
-from rockskills_gui.ui.accessibility import unnamed_controls
-from rockskills_gui.ui.context import AppContext
-from rockskills_gui.ui.main_window import MainWindow
-from rockskills_gui.ui.preferences import PreferencesDialog
-from rockskills_gui.ui.theme import apply_theme
+from rockskills_gui.ui.common.accessibility import unnamed_controls
+from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.theme import apply_theme
+from rockskills_gui.ui.shell import app
+from rockskills_gui.ui.shell.main_window import MainWindow
+from rockskills_gui.ui.shell.preferences import PreferencesDialog
 from tests.ui.conftest import open_window
 
 

@@ -17,16 +17,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rockskills_gui.core import fileio
-from rockskills_gui.core.changes import ChangeSet, FileChange, LibraryError
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.names import display_name, fold
-from rockskills_gui.core.skill import skill_to_bytes
-from rockskills_gui.core.timestamps import TimestampError
-
-from . import fingerprint, journal
-from .checks import CheckContext, check_plan, name_problem, path_problem
-from .plan import Plan, Severity, touched_path_error
+from rockskills_gui.core.dream import fingerprint
+from rockskills_gui.core.dream.checks import CheckContext, check_plan, name_problem, path_problem
+from rockskills_gui.core.dream.plan import Plan, Severity, touched_path_error
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.names import display_name, fold
+from rockskills_gui.core.model.skill import skill_to_bytes
+from rockskills_gui.core.model.timestamps import TimestampError
+from rockskills_gui.core.storage import fileio, journal
+from rockskills_gui.core.storage.changes import ChangeSet, FileChange, LibraryError
 
 
 class PlanRefused(LibraryError):

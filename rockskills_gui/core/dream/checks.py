@@ -14,16 +14,15 @@ import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rockskills_gui.core import fileio
-from rockskills_gui.core.lint import scan_text
-from rockskills_gui.core.names import display_name, fold, readable_name_error, rockbot_name_error
-from rockskills_gui.core.problems import Problem
-from rockskills_gui.core.skill import Skill
-from rockskills_gui.core.stores.rockbot import Layout
-
-from .passes import DreamPass
-from .plan import Plan, Proposal, ProposalKind, Severity
-from .prompts import CONSOLIDATION_TRUNCATED, OPTIMIZATION_TRUNCATED
+from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.dream.plan import Plan, Proposal, ProposalKind, Severity
+from rockskills_gui.core.dream.prompts import CONSOLIDATION_TRUNCATED, OPTIMIZATION_TRUNCATED
+from rockskills_gui.core.lint.linter import scan_text
+from rockskills_gui.core.model.names import display_name, fold, readable_name_error, rockbot_name_error
+from rockskills_gui.core.model.problems import Problem
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.storage import fileio
+from rockskills_gui.core.storage.layout import Layout
 
 CHECK_CODES = frozenset({
     "invalid-name", "name-claimed", "protected", "self-see-also", "dangling-see-also",

@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from rockskills_gui.core import fileio
-from rockskills_gui.core.skill import decode_file_text
-
-from .passes import DreamPass
+from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.model.skill import decode_file_text
+from rockskills_gui.core.storage import fileio
 
 DIRECTIVE_FILES: dict[DreamPass, str] = {
     DreamPass.GAP: "skill-gap.md",

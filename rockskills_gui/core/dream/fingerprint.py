@@ -8,13 +8,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from rockskills_gui.core import fileio, untrusted
-from rockskills_gui.core.problems import ProblemKind
-from rockskills_gui.core.stores.rockbot import Layout, odd_skill_files
-
-
-def sha256(data: bytes | None) -> str | None:
-    return None if data is None else hashlib.sha256(data).hexdigest()
+from rockskills_gui.core.library.stores.rockbot import Layout, odd_skill_files
+from rockskills_gui.core.model.problems import ProblemKind
+from rockskills_gui.core.storage import fileio, untrusted
+from rockskills_gui.core.storage.checksum import sha256
 
 
 class Fingerprint(BaseModel):

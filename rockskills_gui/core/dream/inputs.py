@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rockskills_gui.core.events import (
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.usage.events import (
     ConversationTurn,
     EventLog,
     FeedbackEntry,
@@ -14,7 +15,6 @@ from rockskills_gui.core.events import (
     read_feedback,
     read_usage,
 )
-from rockskills_gui.core.timestamps import Timestamp
 
 
 @dataclass(frozen=True)

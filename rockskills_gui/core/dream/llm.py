@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 import openai
 
-from rockskills_gui.core.redact import redact
+from rockskills_gui.core.text.redact import redact
 
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_RETRIES = 2

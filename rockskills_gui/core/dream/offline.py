@@ -16,18 +16,23 @@ Starter skills (RockBot re-creates them at start) are never merge candidates.
 
 from __future__ import annotations
 
-from rockskills_gui.core.bm25 import document_text
-from rockskills_gui.core.names import fold
-from rockskills_gui.core.recall import SkillRecall
-from rockskills_gui.core.skill import Skill
-from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.core.usage import UsageStats
-
-from .inputs import DreamInputs
-from .passes import DreamPass
-from .plan import Evidence, PassRecord, ProposalKind, Severity, SkillRecord
-from .prompts import is_sparse, listed, prefix_clusters, prune_candidates, usage_stats
-from .proposals import PlanBuilder
+from rockskills_gui.core.dream.inputs import DreamInputs
+from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.dream.plan import Evidence, PassRecord, ProposalKind, Severity, SkillRecord
+from rockskills_gui.core.dream.prompts import (
+    is_sparse,
+    listed,
+    prefix_clusters,
+    prune_candidates,
+    usage_stats,
+)
+from rockskills_gui.core.dream.proposals import PlanBuilder
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.recall.bm25 import document_text
+from rockskills_gui.core.recall.skill_recall import SkillRecall
+from rockskills_gui.core.usage.stats import UsageStats
 
 MERGE_SIMILARITY = 0.2
 SEE_ALSO_MIN_SESSIONS = 2

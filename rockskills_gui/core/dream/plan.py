@@ -19,13 +19,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from rockskills_gui.core import fileio
-from rockskills_gui.core.names import display_name
-from rockskills_gui.core.skill import Skill
-from rockskills_gui.core.timestamps import Timestamp, TimestampError
-
-from .fingerprint import Fingerprint
-from .passes import DreamPass
+from rockskills_gui.core.dream.fingerprint import Fingerprint
+from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.model.names import display_name
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
+from rockskills_gui.core.storage import fileio
 
 PLAN_FORMAT = "rockskills-dream-plan"
 PLAN_VERSION = 1

@@ -12,15 +12,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rockskills_gui.core.bm25 import to_lower_invariant
-from rockskills_gui.core.events import ConversationTurn, FeedbackEntry, SignalType
-from rockskills_gui.core.names import fold, is_null_or_whitespace, sort_key
-from rockskills_gui.core.skill import Skill, utf16_len
-from rockskills_gui.core.timestamps import Timestamp
-from rockskills_gui.core.usage import UsageStats, UsageWindow, analyze
-
-from .inputs import DreamInputs
-from .passes import (
+from rockskills_gui.core.dream.inputs import DreamInputs
+from rockskills_gui.core.dream.passes import (
     CO_USED_SHOWN,
     CONTENT_CAP,
     GAP_DAYS,
@@ -36,6 +29,12 @@ from .passes import (
     USAGE_CAP,
     USAGE_DAYS,
 )
+from rockskills_gui.core.model.names import fold, is_null_or_whitespace, sort_key
+from rockskills_gui.core.model.skill import Skill, utf16_len
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.recall.bm25 import to_lower_invariant
+from rockskills_gui.core.usage.events import ConversationTurn, FeedbackEntry, SignalType
+from rockskills_gui.core.usage.stats import UsageStats, UsageWindow, analyze
 
 SPARSE_UNITS = 200
 SPARSE_DAYS = 7

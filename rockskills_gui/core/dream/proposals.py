@@ -10,19 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from rockskills_gui.core import fileio, untrusted
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.names import display_name, fold
-from rockskills_gui.core.skill import Skill
-from rockskills_gui.core.timestamps import Timestamp
-
-from .checks import name_problem
-from .fingerprint import NOT_A_FILE, sha256
-from .passes import DreamPass
-from .plan import Evidence, PassRecord, Proposal, ProposalKind, Severity, SkillRecord
-from .prompts import ConsolidationAnalysis, GapAnalysis, OptimizationAnalysis, PruneCandidate
-from .reply import GapReply, SaveItem, SkillReply
-from .virtual import (
+from rockskills_gui.core.dream.checks import name_problem
+from rockskills_gui.core.dream.fingerprint import NOT_A_FILE
+from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.dream.plan import Evidence, PassRecord, Proposal, ProposalKind, Severity, SkillRecord
+from rockskills_gui.core.dream.prompts import (
+    ConsolidationAnalysis,
+    GapAnalysis,
+    OptimizationAnalysis,
+    PruneCandidate,
+)
+from rockskills_gui.core.dream.reply import GapReply, SaveItem, SkillReply
+from rockskills_gui.core.dream.virtual import (
     VirtualLibrary,
     apply_consolidation,
     apply_gap,
@@ -34,6 +33,12 @@ from .virtual import (
     item_is_blank,
     optimization_record,
 )
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.names import display_name, fold
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.storage import fileio, untrusted
+from rockskills_gui.core.storage.checksum import sha256
 
 _PREFIX = {DreamPass.GAP: "g", DreamPass.CONSOLIDATE: "c", DreamPass.OPTIMIZE: "o", DreamPass.OFFLINE: "x"}
 

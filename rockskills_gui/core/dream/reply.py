@@ -20,10 +20,9 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from rockskills_gui.core import dotnet_json
-from rockskills_gui.core.names import dotnet_trim, is_dotnet_whitespace
-
-from .passes import DreamPass
+from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.model import dotnet_json
+from rockskills_gui.core.model.names import dotnet_trim, is_dotnet_whitespace
 
 _THINK_OPEN = re.compile(re.escape("<think>"), re.IGNORECASE | re.ASCII)
 _THINK_CLOSE = re.compile(re.escape("</think>"), re.IGNORECASE | re.ASCII)

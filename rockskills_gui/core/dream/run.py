@@ -17,22 +17,26 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from rockskills_gui.core.library import Library
-from rockskills_gui.core.redact import REDACTED, redact_data
-from rockskills_gui.core.timestamps import Timestamp
-
-from . import fingerprint
-from .checks import CheckContext, check_plan
-from .directives import Directive, load_directive
-from .inputs import DreamInputs
-from .llm import Completion, Endpoint, LlmCancelled, LlmClient, LlmError, LlmProgress
-from .offline import propose_offline
-from .passes import LLM_PASSES, DreamPass
-from .plan import PassRecord, PassStatus, Plan, Severity, SkillRecord
-from .prompts import analyze_consolidation, analyze_gap, analyze_optimization, prune_candidates
-from .proposals import PlanBuilder
-from .reply import GapReply, ParsedReply, SkillReply, parse_reply
-from .virtual import apply_prune
+from rockskills_gui.core.dream import fingerprint
+from rockskills_gui.core.dream.checks import CheckContext, check_plan
+from rockskills_gui.core.dream.directives import Directive, load_directive
+from rockskills_gui.core.dream.inputs import DreamInputs
+from rockskills_gui.core.dream.llm import Completion, Endpoint, LlmCancelled, LlmClient, LlmError, LlmProgress
+from rockskills_gui.core.dream.offline import propose_offline
+from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass
+from rockskills_gui.core.dream.plan import PassRecord, PassStatus, Plan, Severity, SkillRecord
+from rockskills_gui.core.dream.prompts import (
+    analyze_consolidation,
+    analyze_gap,
+    analyze_optimization,
+    prune_candidates,
+)
+from rockskills_gui.core.dream.proposals import PlanBuilder
+from rockskills_gui.core.dream.reply import GapReply, ParsedReply, SkillReply, parse_reply
+from rockskills_gui.core.dream.virtual import apply_prune
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.text.redact import REDACTED, redact_data
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rockskills_gui.core.names import dotnet_trim, fold, is_null_or_whitespace, rockbot_name_error
-from rockskills_gui.core.skill import Skill
-from rockskills_gui.core.timestamps import Timestamp
-
-from .prompts import listed, prune_candidates
-from .reply import GapItem, GapReply, SaveItem, SkillReply
+from rockskills_gui.core.dream.prompts import listed, prune_candidates
+from rockskills_gui.core.dream.reply import GapItem, GapReply, SaveItem, SkillReply
+from rockskills_gui.core.model.names import dotnet_trim, fold, is_null_or_whitespace, rockbot_name_error
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.model.timestamps import Timestamp
 
 
 class VirtualLibrary:

@@ -1,0 +1,108 @@
+"""The user-facing log: a rotating file in the data folder, with secrets redacted.
+
+Every record that reaches the file passes :class:`RedactSecrets`, which replaces each known
+secret (the API keys this run has seen, ``ROCKSKILLS_API_KEY``) in the message, its arguments,
+the traceback and the stack with ``[redacted]``, in any form :func:`core.redact.redact` knows
+(``Bearer <key>``, JSON-escaped, URL-encoded). The log never holds a key even when code logs one
+by mistake.
+"""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from rockskills_gui.core.storage.appdirs import data_dir
+from rockskills_gui.core.text.redact import MIN_SECRET, REDACTED, redact
+
+LOG_NAME = "rockskills-gui.log"
+MAX_BYTES = 1_000_000
+BACKUPS = 3
+ENV_KEY = "ROCKSKILLS_API_KEY"
+FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
+
+__all__ = ["MIN_SECRET", "REDACTED", "RedactSecrets", "configure_logging", "log_path", "redact",
+           "remove_logging"]
+SecretsProvider = Callable[[], Iterable[str | None]]
+
+
+def log_dir() -> Path:
+    """Where the log files live (``<data dir>/logs``)."""
+    return data_dir() / "logs"
+
+
+def log_path() -> Path:
+    return log_dir() / LOG_NAME
+
+
+class RedactSecrets(logging.Filter):
+    """Rewrites a record so that no current secret survives in it (always lets it through)."""
+
+    def __init__(self, provider: SecretsProvider) -> None:
+        super().__init__()
+        self._provider = provider
+        self._formatter = logging.Formatter()
+
+    def secrets(self) -> list[str]:
+        found = [s for s in self._provider() if s]
+        env = os.environ.get(ENV_KEY)
+        if env:
+            found.append(env)
+        return found
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        secrets = self.secrets()
+        if not secrets:
+            return True
+        try:
+            message = record.getMessage()
+        except Exception:  # a bad format string: keep what there is
+            message = f"{record.msg} {record.args}"
+        record.msg = redact(message, secrets)
+        record.args = None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self._formatter.formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text, secrets)
+            record.exc_info = None  # formatted and redacted above; never re-formatted raw
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info, secrets)
+        return True
+
+
+def configure_logging(provider: SecretsProvider = lambda: (), path: Path | None = None,
+                      level: int = logging.INFO) -> Path:
+    """Send the root logger to a rotating file (1 MB × 3) that redacts secrets; returns its path.
+
+    Calling it again replaces the handler installed earlier (e.g. tests with another data dir).
+    """
+    target = path if path is not None else log_path()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if getattr(handler, "_rockskills", False):
+            root.removeHandler(handler)
+            handler.close()
+    handler = logging.handlers.RotatingFileHandler(target, maxBytes=MAX_BYTES, backupCount=BACKUPS,
+                                                   encoding="utf-8", delay=True)
+    handler._rockskills = True  # type: ignore[attr-defined]
+    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.addFilter(RedactSecrets(provider))
+    root.addHandler(handler)
+    if root.level == logging.NOTSET or root.level > level:
+        root.setLevel(level)
+    for noisy in ("httpx", "httpcore", "openai"):  # request logs could carry headers
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    return target
+
+
+def remove_logging() -> None:
+    """Detach (and close) the handler installed by :func:`configure_logging`."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if getattr(handler, "_rockskills", False):
+            root.removeHandler(handler)
+            handler.close()

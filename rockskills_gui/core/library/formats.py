@@ -1,0 +1,190 @@
+"""Which skill format a folder holds, and opening it as a library (detected or overridden).
+
+Formats: ``rockbot`` (JSON files under ``skills/``), ``agentskills`` (SKILL.md trees, also
+``.agents/skills`` and ``.claude/skills`` project roots), ``picobot`` and ``carpenter`` (SKILL.md
+profiles, partly assumed: formats.md §A.1, §C.1), ``cortex`` (``.cortex/skills`` and
+``memory.db``). Detection looks only at names on disk, never runs anything, and can be overridden.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from rockskills_gui.core.library.profile_settings import Override, apply_overrides
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.library.stores import cortex
+from rockskills_gui.core.library.stores.rockbot import Progress, ScanCancelled, SkillsRead
+from rockskills_gui.core.library.stores.skillmd import PROFILES, SIDECAR_NAME, SKIP_DIRS, Profile, Root
+from rockskills_gui.core.storage.layout import SKILLS_DIR, NotALibraryError
+
+FORMATS = ("rockbot", "agentskills", "picobot", "carpenter", "cortex")
+FORMAT_LABELS = {
+    "rockbot": "RockBot",
+    "agentskills": "Agent Skills (SKILL.md)",
+    "picobot": "PicoBot (assumed profile)",
+    "carpenter": "carpenter legacy SKILL.md (assumed profile)",
+    "cortex": "CortexPrism",
+}
+PROFILE_OF = {"agentskills": "agentskills", "picobot": "picobot", "carpenter": "carpenter",
+              "cortex": "cortex-fs"}
+SKILL_FILE_NAMES = ("SKILL.md", "skill.md")
+SEARCH_DEPTH = 4  # how deep detection looks for SKILL.md files
+
+
+@dataclass(frozen=True)
+class Detection:
+    """A folder's format, the folders its skills live in, and why that format was chosen."""
+
+    format: str
+    base: Path
+    roots: tuple[Root, ...] = ()
+    memory_db: Path | None = None
+    reason: str = ""
+
+    @property
+    def label(self) -> str:
+        return FORMAT_LABELS[self.format]
+
+
+def _has_json(folder: Path) -> bool:
+    """RockBot skill files below ``folder`` (which must not itself be a SKILL.md skill folder)."""
+    if any((folder / n).is_file() for n in SKILL_FILE_NAMES):
+        return False
+    for _dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
+        if any(f.endswith(".json") and f != SIDECAR_NAME for f in filenames):
+            return True
+    return False
+
+
+def _find_skill_md(folder: Path, depth: int = SEARCH_DEPTH) -> bool:
+    if depth < 0:
+        return False
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return False
+    if depth < SEARCH_DEPTH and any(e.name in SKILL_FILE_NAMES and e.is_file() for e in entries):
+        return True
+    return any(_find_skill_md(Path(e.path), depth - 1) for e in entries
+               if e.name not in SKIP_DIRS and e.is_dir(follow_symlinks=False))
+
+
+def user_roots(profile: Profile) -> list[Root]:
+    """The profile's user-scope roots that exist (e.g. ``~/.agents/skills``)."""
+    roots = [Root(Path(p).expanduser(), "user") for p in profile.user_roots]
+    return [r for r in roots if r.path.is_dir()]
+
+
+def detect(path: Path | str, format: str | None = None) -> Detection:
+    """Detect (or, with ``format``, resolve) what ``path`` holds; raises NotALibraryError."""
+    path = Path(path).expanduser()
+    if not path.exists():
+        raise NotALibraryError(f"{path}: no such file or directory")
+    path = path.resolve()
+    if path.is_file():
+        if path.name == cortex.DB_NAME:
+            project = path.parent.parent if path.parent.name == ".cortex" else path.parent
+            return _cortex(project, path, "a CortexPrism memory.db")
+        if path.name in SKILL_FILE_NAMES:
+            path = path.parent.parent
+        else:
+            raise NotALibraryError(f"{path}: not a directory (expected a skill library folder)")
+    if format is not None:
+        return _forced(path, format)
+    if (path / ".cortex").is_dir() or path.name == ".cortex" or \
+            (path.name == "skills" and path.parent.name == ".cortex"):
+        project = (path.parent.parent if path.name == "skills"
+                   else path.parent if path.name == ".cortex" else path)
+        return _cortex(project, cortex.find_memory_db(project), "a .cortex folder")
+    if cortex.find_memory_db(path) is not None and not (path / SKILLS_DIR).is_dir():
+        return _cortex(path, cortex.find_memory_db(path), "a CortexPrism memory.db")
+    skills = path / SKILLS_DIR
+    if (skills.is_dir() and _has_json(skills)) or (path.name == SKILLS_DIR and _has_json(path)):
+        return Detection("rockbot", path, reason="JSON skill files under skills/")
+    for name, marker in (("picobot", ".picobot/skills"), ("agentskills", ".agents/skills"),
+                         ("agentskills", ".claude/skills")):
+        if (path / marker).is_dir():
+            roots = tuple(Root(path / m, "project") for m in PROFILES[PROFILE_OF[name]].project_roots
+                          if (path / m).is_dir())
+            return Detection(name, path, roots, reason=f"a {marker} folder")
+    if path.name == ".picobot" and (path / "skills").is_dir():
+        return Detection("picobot", path, (Root(path / "skills", "user"),), reason="a .picobot folder")
+    if _find_skill_md(path):
+        return Detection("agentskills", path, (Root(path),), reason="SKILL.md files")
+    try:
+        Library.open(path)  # a RockBot agent directory with no skills yet, else its own message
+    except NotALibraryError:
+        raise NotALibraryError(f"{path}: not a RockBot library, and no SKILL.md skills or .cortex "
+                               "folder found in it") from None
+    return Detection("rockbot", path, reason="a RockBot agent directory")
+
+
+def _cortex(project: Path, db: Path | None, reason: str) -> Detection:
+    skills = project / cortex.SKILLS_SUBDIR
+    return Detection("cortex", project, (Root(skills),), db, reason)
+
+
+def _forced(path: Path, format: str) -> Detection:
+    if format not in FORMATS:
+        raise NotALibraryError(f"unknown format '{format}' (one of {', '.join(FORMATS)})")
+    if format == "rockbot":
+        return Detection("rockbot", path, reason="chosen by the user")
+    if format == "cortex":
+        if path.name == "skills" and path.parent.name == ".cortex":
+            path = path.parent.parent
+        elif path.name == ".cortex":
+            path = path.parent
+        return _cortex(path, cortex.find_memory_db(path), "chosen by the user")
+    profile = PROFILES[PROFILE_OF[format]]
+    roots = tuple(Root(path / m) for m in profile.project_roots if (path / m).is_dir())
+    return Detection(format, path, roots or (Root(path),), reason="chosen by the user")
+
+
+def open_library(path: Path | str, format: str | None = None,
+                 include_user: bool = False,
+                 profile: Profile | None = None,
+                 progress: Progress | None = None,
+                 cancel: Callable[[], bool] | None = None,
+                 overrides: Mapping[str, Mapping[str, Override]] | None = None,
+                 on_skills: SkillsRead | None = None) -> Library | SkillMdLibrary:
+    """Open ``path`` as its detected (or the given) format.
+
+    ``include_user`` adds the profile's user-scope roots (project skills win name collisions);
+    ``profile`` replaces the format's default profile settings; without it, ``overrides`` (per
+    profile id, see :mod:`rockskills_gui.core.library.profile_settings`) adjust the detected format's
+    profile. The result has ``.format``. ``progress``/``cancel``/``on_skills`` as for
+    :meth:`Library.open` (:class:`ScanCancelled` when cancelled; SKILL.md libraries, read in one
+    go, do not call ``on_skills``).
+    """
+    found = detect(path, format)
+    if found.format == "rockbot":
+        return Library.open(found.base, progress=progress, cancel=cancel, on_skills=on_skills)
+    if profile is None and overrides and overrides.get(PROFILE_OF[found.format]):
+        profile = apply_overrides(PROFILES[PROFILE_OF[found.format]],
+                                  overrides[PROFILE_OF[found.format]])
+    chosen = profile or PROFILES[PROFILE_OF[found.format]]
+    roots = list(found.roots)
+    if profile is not None and found.format != "cortex":  # the user's project roots, where present
+        custom = [Root(found.base / m, "project") for m in profile.project_roots
+                  if (found.base / m).is_dir()]
+        roots = custom or roots
+    if include_user:
+        roots += [r for r in user_roots(chosen) if r.path not in {x.path for x in roots}]
+    if cancel is not None and cancel():
+        raise ScanCancelled()
+    library = SkillMdLibrary(found.base, roots, chosen, found.format, found.memory_db)
+    if progress is not None:
+        progress(len(library), len(library))
+    if cancel is not None and cancel():
+        raise ScanCancelled()
+    return library
+
+
+def format_label(lib: Library | SkillMdLibrary) -> str:
+    """What the window title shows, e.g. ``Agent Skills (SKILL.md)``."""
+    return FORMAT_LABELS.get(lib.format, lib.format)

@@ -1,0 +1,517 @@
+"""Library: a RockBot skill store opened leniently, changed only through undoable operations.
+
+Every operation builds a :class:`ChangeSet` of whole-file changes, checks that no file it touches
+changed on disk since it was read (a running agent may have written it), writes atomically, and
+pushes the change set on the history. Undo/redo apply the inverse the same careful way.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from rockskills_gui.core.library.stores.rockbot import (
+    LoadedFile,
+    Progress,
+    ScanCancelled,
+    SkillsRead,
+    gc_paused,
+    outside_link,
+    read_skill_file,
+    scan,
+)
+from rockskills_gui.core.model.names import InvalidNameError, fold, sort_key, validate_name
+from rockskills_gui.core.model.problems import Problem, ProblemKind
+from rockskills_gui.core.model.skill import Skill, skill_from_bytes, skill_to_bytes
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.storage import change_writer, fileio
+from rockskills_gui.core.storage.changes import (
+    ChangeSet,
+    ConflictError,
+    DiskChanges,
+    FileChange,
+    History,
+    LibraryError,
+    UndoRedo,
+    rename_label,
+)
+from rockskills_gui.core.storage.journal import RecoveryReport, journal_problems, recover_if_needed
+from rockskills_gui.core.storage.layout import Layout
+
+Clock = Callable[[], Timestamp]
+PATH_MAX = 4096  # bytes in a whole path (Linux); Windows is stricter unless long paths are on
+__all__ = ["Library", "NameTakenError", "ScanCancelled", "UnknownSkillError"]
+
+
+class NameTakenError(LibraryError):
+    """The name (case-insensitively) already belongs to a skill or to a problem file."""
+
+
+class UnknownSkillError(LibraryError):
+    """No skill of that name (case-insensitive)."""
+
+
+@dataclass(frozen=True)
+class SkillEntry:
+    """A loaded skill with its file and the exact bytes last read or written there."""
+
+    skill: Skill
+    path: Path
+    raw: bytes
+
+
+@dataclass(frozen=True)
+class Reference:
+    """``referrer``'s seeAlso names ``target`` at position ``index``."""
+
+    referrer: str
+    index: int
+    target: str
+
+
+class Library(UndoRedo):
+    """A RockBot agent directory's skills, problems and change history."""
+
+    format = "rockbot"  # the skill format (core.formats; SkillMdLibrary holds the others)
+    has_usage_log = True  # RockBot logs skill usage beside the skills (the usage pane reads it)
+    has_timestamps = True  # createdAt / updatedAt / lastUsedAt are stored in each skill
+
+    def is_read_only(self, name: str) -> bool:
+        """Every RockBot skill can be edited (problem files are not skills)."""
+        del name
+        return False
+
+    def __init__(self, layout: Layout, clock: Clock = Timestamp.now, progress: Progress | None = None,
+                 cancel: Callable[[], bool] | None = None, on_skills: SkillsRead | None = None) -> None:
+        self.layout = layout
+        self.clock = clock
+        self.history = History()
+        self._entries: dict[str, SkillEntry] = {}
+        self._by_path: dict[Path, str] = {}
+        self._order: list[str] = []
+        self.problems: list[Problem] = []
+        self.recovery: RecoveryReport | None = None  # what open() finished of an interrupted change
+        self.journal_problems: list[Problem] = []  # journal entries recovery refused to act on
+        self._temps: list[Path] = []  # temp files the last scan saw
+        self.reload(progress, cancel, on_skills)
+
+    # ---------------------------------------------------------------- opening and reading
+
+    @classmethod
+    def open(cls, path: Path | str, clock: Clock = Timestamp.now, progress: Progress | None = None,
+             cancel: Callable[[], bool] | None = None, on_skills: SkillsRead | None = None) -> Library:
+        """Open an agent directory or its ``skills/`` folder (raises NotALibraryError).
+
+        A change interrupted by a crash (its journal is in ``.rockskills/journal/``) is completed
+        first, and temp files a crashed writer left in ``skills/`` are removed; :attr:`recovery`
+        says what was done. ``progress(done, total)``, ``cancel()`` and ``on_skills(skills)`` are
+        passed to the scan (:class:`ScanCancelled` when cancelled).
+        """
+        layout = Layout.locate(Path(path))
+        recovery = recover_if_needed(layout)
+        library = cls(layout, clock, progress, cancel, on_skills)
+        removed = fileio.remove_stale_temps(library._temps)
+        if removed:
+            recovery = recovery or RecoveryReport()
+            recovery.removed_temps.extend(layout.display_path(p) for p in removed)
+        library.recovery = recovery
+        library.journal_problems = journal_problems(recovery)
+        library.problems.extend(library.journal_problems)
+        return library
+
+    def reload(self, progress: Progress | None = None, cancel: Callable[[], bool] | None = None,
+               on_skills: SkillsRead | None = None) -> None:
+        """Read everything from disk again (the history is kept; it re-checks files on undo)."""
+        temps: list[Path] = []
+        with gc_paused():  # a full collection would walk every skill read so far, again and again
+            loaded, problems = scan(self.layout, progress, cancel, temps, on_skills=on_skills)
+            self._temps = temps
+            self._entries = {}
+            self._by_path = {}
+            self._order = [self._store(item) for item in loaded]
+            self.problems = problems + self.journal_problems
+
+    def refresh(self, paths: Iterable[Path]) -> DiskChanges:
+        """Re-read skill files, or folders, that someone else (a running agent, an editor) changed.
+
+        A file is compared byte for byte with what the library last read or wrote: changed
+        bytes load again in the same load-order slot, a vanished file drops its skill, a new
+        file is added at the end, and a file that no longer parses becomes a problem. A folder
+        stands for the ``.json`` files that appeared in it or vanished from it (not sub-folders,
+        and not files changed in place: name those), plus its problem files. Paths outside the
+        skills folder are ignored. Nothing is written.
+        """
+        files: set[Path] = set()
+        for raw_path in paths:
+            path = Path(raw_path)
+            if path != self.skills_dir and self.skills_dir not in path.parents:
+                continue
+            if path.is_dir():
+                files.update(self._appeared_or_vanished(path))
+                files.update(p for p in self._problem_paths() if p.parent == path)
+            elif path.suffix == ".json":
+                files.add(path)
+        updated: list[str] = []
+        created: list[str] = []
+        deleted: list[str] = []
+        problems_before = list(self.problems)
+        for path in sorted(files):
+            key = self._by_path.get(path)
+            try:
+                raw = fileio.read_or_none(path)
+            except OSError:  # a FIFO, a folder, no permission: read_skill_file says why
+                raw = b""
+            if key is not None and raw == self._entries[key].raw:
+                continue
+            self.problems = [p for p in self.problems if self.agent_dir / p.path != path]
+            if raw is None:
+                if key is not None:
+                    deleted.append(self._drop(key))
+                continue
+            result = read_skill_file(self.layout, path)
+            if isinstance(result, LoadedFile) and key is not None \
+                    and fold(result.skill.name) == key:
+                self._store(result)  # same slot in the load order
+                self._warn_if_linked_out(result)
+                updated.append(result.skill.name)
+                continue
+            if key is not None:
+                deleted.append(self._drop(key))
+            if isinstance(result, Problem):
+                self.problems.append(result)
+            elif fold(result.skill.name) in self._entries:
+                existing = self._entries[fold(result.skill.name)].skill.name
+                self.problems.append(Problem(
+                    path=self.layout.display_path(path), kind=ProblemKind.CASE_COLLISION,
+                    name=result.skill.name,
+                    message=f"names differ only by case ('{existing}', '{result.skill.name}'); "
+                            "RockBot keeps one of them at random (the last file it enumerates)"))
+            else:
+                self._order.append(self._store(result))
+                self._warn_if_linked_out(result)
+                created.append(result.skill.name)
+        return DiskChanges(tuple(updated), tuple(created), tuple(deleted),
+                           problems_changed=self.problems != problems_before)
+
+    def _warn_if_linked_out(self, loaded: LoadedFile) -> None:
+        warning = outside_link(self.layout, loaded.path, loaded.skill.name)
+        if warning is not None:
+            self.problems.append(warning)
+
+    def refresh_skill(self, name: str) -> DiskChanges:
+        """:meth:`refresh` one skill's file."""
+        return self.refresh([self.entry(name).path])
+
+    def _appeared_or_vanished(self, folder: Path) -> set[Path]:
+        try:
+            with os.scandir(folder) as entries:
+                on_disk = {Path(e.path) for e in entries  # FIFOs too: they become problems
+                           if e.name.endswith(".json") and not e.is_dir(follow_symlinks=False)}
+        except OSError:
+            on_disk = set()
+        known = {p for p in self._by_path if p.parent == folder}
+        return on_disk ^ known
+
+    def _problem_paths(self) -> list[Path]:
+        return [self.agent_dir / p.path for p in self.problems]
+
+    def _drop(self, key: str) -> str:
+        entry = self._entries.pop(key)
+        del self._by_path[entry.path]
+        self._order.remove(key)
+        return entry.skill.name
+
+    @property
+    def agent_dir(self) -> Path:
+        return self.layout.agent_dir
+
+    @property
+    def skills_dir(self) -> Path:
+        return self.layout.skills_dir
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and fold(name) in self._entries
+
+    def skills(self) -> list[Skill]:
+        """Skills in load order (RockBot's BM25 candidate order: see README)."""
+        return [self._entries[key].skill for key in self._order]
+
+    def listed(self) -> list[Skill]:
+        """Skills in RockBot's List order (ordinal-ignore-case by name)."""
+        return sorted(self.skills(), key=lambda s: sort_key(s.name))
+
+    def names(self) -> list[str]:
+        return [self._entries[key].skill.name for key in self._order]
+
+    def get(self, name: str) -> Skill | None:
+        entry = self._entries.get(fold(name))
+        return entry.skill if entry else None
+
+    def entry(self, name: str) -> SkillEntry:
+        entry = self._entries.get(fold(name))
+        if entry is None:
+            raise UnknownSkillError(f"Skill '{name}' not found.")
+        return entry
+
+    def references_to(self, names: Iterable[str]) -> list[Reference]:
+        """Every seeAlso entry (in any skill) naming one of ``names`` (case-insensitive)."""
+        targets = {fold(n) for n in names}
+        found: list[Reference] = []
+        for skill in self.skills():
+            for index, target in enumerate(skill.see_also or ()):
+                if fold(target) in targets:
+                    found.append(Reference(skill.name, index, target))
+        return found
+
+    # ---------------------------------------------------------------- checks
+
+    def _check_new_name(self, name: str, existing_ok: bool = False) -> str:
+        """Validate with RockBot's rules and refuse names already taken by a skill or problem file."""
+        try:
+            validate_name(name)
+        except InvalidNameError as exc:
+            raise LibraryError(str(exc)) from None
+        self._check_length(name)
+        key = fold(name)
+        if not existing_ok and key in self._entries:
+            existing = self._entries[key].skill.name
+            raise NameTakenError(f"A skill named '{existing}' already exists "
+                                 "(RockBot names are case-insensitive).")
+        path = self.layout.path_for(name)
+        if key not in self._entries and (path.is_dir() or path.is_symlink()):
+            what = "symbolic link" if path.is_symlink() else "folder"
+            raise NameTakenError(f"{self.layout.display_path(path)} is a {what} on disk, not a skill "
+                                 "file; rename or remove it first.")
+        shown = fold(self.layout.display_path(path))
+        for problem in self.problems:
+            if (problem.name is not None and fold(problem.name) == key) or fold(problem.path) == shown:
+                raise NameTakenError(
+                    f"'{name}' is also claimed by {problem.path}, which could not be loaded "
+                    f"({problem.kind.value}); resolve that file first."
+                )
+        return name
+
+    def _check_length(self, name: str) -> None:
+        """Refuse names the file system cannot store (one segment + ``.json``, or the whole path)."""
+        for segment in name.split("/"):
+            size = len(segment.encode()) + len(".json")
+            if size > fileio.NAME_MAX:
+                raise LibraryError(
+                    f"Skill name part '{segment[:40]}…' is too long: file names are limited to "
+                    f"{fileio.NAME_MAX} bytes, and '{segment[:20]}….json' has {size}. "
+                    "Use a shorter name or more '/' folders.")
+        size = len(str(self.layout.path_for(name)).encode())
+        if size >= PATH_MAX:
+            raise LibraryError(f"Skill name is too long: its file path would have {size:,} bytes "
+                               f"(the limit is {PATH_MAX - 1:,}). Use a shorter name.")
+
+    # ---------------------------------------------------------------- operations
+
+    def create(self, name: str, summary: str = "", content: str = "",
+               see_also: Iterable[str] | None = None) -> ChangeSet:
+        """Create a new skill (createdAt = updatedAt = now, as RockBot's own first save)."""
+        self._check_new_name(name)
+        now = self.clock()
+        skill = Skill(name=name, summary=summary, content=content, created_at=now,
+                      updated_at=now, last_used_at=None,
+                      see_also=tuple(see_also) if see_also is not None else None)
+        path = self.layout.path_for(name)
+        change = ChangeSet(label=f"Create '{name}'",
+                           files=(FileChange(path, None, skill_to_bytes(skill)),),
+                           created=(name,))
+        return self._apply(change, record=True)
+
+    def restore(self, skill: Skill) -> ChangeSet:
+        """Write ``skill`` as a new file again, keeping createdAt, lastUsedAt and seeAlso.
+
+        For a skill deleted on disk while it was being edited; updatedAt = now.
+        """
+        self._check_new_name(skill.name)
+        skill = skill.model_copy(update={"updated_at": self.clock()})
+        change = ChangeSet(label=f"Restore '{skill.name}'",
+                           files=(FileChange(self.layout.path_for(skill.name), None,
+                                             skill_to_bytes(skill)),),
+                           created=(skill.name,))
+        return self._apply(change, record=True)
+
+    def save(self, skill: Skill, touch: bool = True) -> ChangeSet:
+        """Save an edited version of an existing skill (matched by name, case-insensitive).
+
+        Unlike the agent's ``save_skill`` this keeps createdAt, lastUsedAt and seeAlso as given
+        and sets updatedAt = now when ``touch``. An unchanged skill is not written at all.
+        """
+        entry = self.entry(skill.name)
+        if skill.name != entry.skill.name:
+            raise LibraryError(f"Use rename to change '{entry.skill.name}' to '{skill.name}'.")
+        if skill == entry.skill:
+            return ChangeSet(label=f"Save '{skill.name}'")
+        if touch:
+            skill = skill.model_copy(update={"updated_at": self.clock()})
+        change = ChangeSet(label=f"Save '{skill.name}'",
+                           files=(FileChange(entry.path, entry.raw, skill_to_bytes(skill)),),
+                           updated=(skill.name,))
+        return self._apply(change, record=True)
+
+    def update(self, name: str, **fields: object) -> ChangeSet:
+        """Save ``name`` with some fields replaced (summary, content, see_also, ...)."""
+        current = self.entry(name).skill
+        if "see_also" in fields and fields["see_also"] is not None:
+            fields["see_also"] = tuple(fields["see_also"])  # type: ignore[arg-type]
+        return self.save(current.model_copy(update=fields))
+
+    def delete(self, name: str) -> ChangeSet:
+        """Delete a skill's file (undoable). References to it are left as they are."""
+        return self.delete_many([name])
+
+    def delete_many(self, names: Iterable[str]) -> ChangeSet:
+        entries = []
+        for name in names:
+            entry = self.entry(name)
+            if entry not in entries:
+                entries.append(entry)
+        shown = ", ".join(f"'{e.skill.name}'" for e in entries)
+        change = ChangeSet(label=f"Delete {shown}",
+                           files=tuple(FileChange(e.path, e.raw, None) for e in entries),
+                           deleted=tuple(e.skill.name for e in entries))
+        return self._apply(change, record=True)
+
+    def rename(self, old: str, new: str) -> ChangeSet:
+        """Rename (or move) a skill and rewrite every seeAlso reference to it."""
+        return self.rename_many({old: new})
+
+    def rename_many(self, mapping: Mapping[str, str]) -> ChangeSet:
+        """Rename several skills at once (e.g. a folder move), as one undoable change."""
+        moves: dict[str, tuple[SkillEntry, str]] = {}
+        for old, new in mapping.items():
+            entry = self.entry(old)
+            moves[fold(old)] = (entry, new)
+        moves = {k: v for k, v in moves.items() if v[0].skill.name != v[1]}
+        if not moves:
+            return ChangeSet(label="Rename")
+        final: dict[str, str] = {}
+        for key in self._order:
+            final[key] = self._entries[key].skill.name
+        for key in moves:
+            del final[key]
+        for _, new in moves.values():
+            self._check_new_name(new, existing_ok=True)
+            if fold(new) in final:
+                raise NameTakenError(f"A skill named '{final[fold(new)]}' already exists "
+                                     "(RockBot names are case-insensitive).")
+            final[fold(new)] = new
+        rename_of = {key: new for key, (_, new) in moves.items()}
+        now = self.clock()
+        writes: dict[Path, FileChange] = {}
+
+        def put(path: Path, before: bytes | None, after: bytes | None) -> None:
+            prior = writes.get(path)
+            if prior is not None:
+                before = prior.before
+            writes[path] = FileChange(path, before, after)
+
+        for entry, _new in moves.values():
+            put(entry.path, entry.raw, None)
+        rewritten: list[str] = []
+        for key in self._order:
+            entry = self._entries[key]
+            skill = entry.skill
+            see_also = skill.see_also
+            if see_also is not None and any(fold(t) in rename_of for t in see_also):
+                see_also = tuple(rename_of.get(fold(t), t) for t in see_also)
+            if key in moves:
+                new_name = moves[key][1]
+                updated = skill.model_copy(update={"name": new_name, "see_also": see_also,
+                                                   "updated_at": now})
+                new_path = self.layout.path_for(new_name)
+                existing = writes.get(new_path)
+                put(new_path, existing.before if existing else None, skill_to_bytes(updated))
+            elif see_also != skill.see_also:
+                updated = skill.model_copy(update={"see_also": see_also})
+                put(entry.path, entry.raw, skill_to_bytes(updated))
+                rewritten.append(skill.name)
+        for path, change in list(writes.items()):
+            if change.before is None and change.after is None:
+                del writes[path]
+        pairs = tuple((e.skill.name, new) for e, new in moves.values())
+        label = rename_label(pairs)
+        change = ChangeSet(label=label, files=tuple(writes.values()), renamed=pairs,
+                           links_rewritten=tuple(rewritten))
+        return self._apply(change, record=True)
+
+    # ---------------------------------------------------------------- undo / redo
+
+
+    # ---------------------------------------------------------------- the one writer
+
+    def apply_change_set(self, change: ChangeSet,
+                         writer: Callable[[ChangeSet], object] | None = None) -> ChangeSet:
+        """Apply a change set built elsewhere (e.g. an accepted dream plan) as one undoable step.
+
+        Refused like any operation when a file changed on disk. ``writer`` replaces the plain file
+        writer (e.g. a journaled transaction); it must write all or nothing, raising LibraryError.
+        """
+        return self._apply(change, record=True, writer=writer)
+
+    def check_conflicts(self, change: ChangeSet) -> list[Path]:
+        """Files whose disk bytes are not what ``change`` expects to replace."""
+        return change_writer.check_conflicts(change)
+
+    def _apply(self, change: ChangeSet, record: bool,
+               writer: Callable[[ChangeSet], object] | None = None) -> ChangeSet:
+        if change.empty:
+            return change
+        change_writer.write_change(self.layout, change, self._conflict, writer)
+        self._absorb(change)
+        if record:
+            self.history.push(change)
+        return change
+
+    def _conflict(self, paths: list[Path]) -> ConflictError:
+        shown = ", ".join(self.layout.display_path(p) for p in paths)
+        return ConflictError(
+            paths,
+            f"{shown} changed on disk since it was read (a running agent may have written "
+            "it); nothing was written. Reload the library to see the new version.",
+        )
+
+    def _absorb(self, change: ChangeSet) -> None:
+        """Update the in-memory index from the bytes just written.
+
+        A skill rewritten in place keeps its load-order slot; a new name takes a slot freed in
+        the same change (as RockBot's dictionary reuses a freed slot), else goes to the end.
+        """
+        freed: dict[str, str] = {}  # removed key -> path it lived at (as str)
+        for fc in change.files:
+            key = self._by_path.get(fc.path)
+            if fc.before is not None and key is not None:
+                freed[key] = str(fc.path)
+                del self._entries[key]
+                del self._by_path[fc.path]
+        new_items = [LoadedFile(fc.path, skill_from_bytes(fc.after), fc.after)
+                     for fc in change.files if fc.after is not None]
+        by_old_path = {str(item.path): item for item in new_items}
+        unplaced = [item for item in new_items if str(item.path) not in freed.values()]
+        order: list[str] = []
+        for key in self._order:
+            if key not in freed:
+                order.append(key)
+                continue
+            item = by_old_path.get(freed[key])
+            if item is None and unplaced:
+                item = unplaced.pop(0)
+            if item is not None:
+                order.append(self._store(item))
+        for item in unplaced:
+            order.append(self._store(item))
+        self._order = order
+
+    def _store(self, item: LoadedFile) -> str:
+        key = fold(item.skill.name)
+        self._entries[key] = SkillEntry(item.skill, item.path, item.raw)
+        self._by_path[item.path] = key
+        return key

@@ -1,0 +1,399 @@
+"""RockBot agent data directory: where things live and how skill files are found and read (§1, §4)."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import selectors
+import subprocess
+import sys
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rockskills_gui.core.library.stores import scan_worker
+from rockskills_gui.core.model.names import fold, rockbot_name_error
+from rockskills_gui.core.model.problems import Problem, ProblemKind
+from rockskills_gui.core.model.skill import Skill, SkillParseError, decode_file_text, skill_from_text
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.storage import fileio, untrusted
+from rockskills_gui.core.storage.gcpause import gc_paused
+from rockskills_gui.core.storage.layout import (  # noqa: F401
+    AGENT_MARKERS,
+    CONVERSATION_LOG,
+    FEEDBACK_DIR,
+    SKILLS_DIR,
+    USAGE_DIR,
+    Layout,
+    NotALibraryError,
+)
+
+FOLDER_NAMED_JSON = ("a folder named like a skill file; RockBot skips it (skill files inside it "
+                     "load as usual)")
+
+
+def _walk(skills_dir: Path, temps: list[Path] | None = None,
+          odd: list[Problem] | None = None,
+          links: list[tuple[str, str]] | None = None) -> list[tuple[str, str]]:
+    """``(path, relative path)`` of ``skills/**/*.json`` breadth-first, names sorted by code point
+    in each folder. Symlinked folders are not followed. Temp files (ours) go to ``temps``; a
+    ``*.json`` entry that is not a readable regular file (a dangling link, a FIFO, a folder) goes
+    to ``odd`` as a problem (path relative to the skills folder); skill files that are symbolic
+    links go to ``links`` as well, ``(path, relative path)``."""
+    found: list[tuple[str, str]] = []
+    if not skills_dir.is_dir():
+        return found
+    queue: deque[tuple[str, str]] = deque([(str(skills_dir), "")])
+    while queue:
+        folder, rel = queue.popleft()
+        try:
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError:
+            continue
+        subdirs: list[tuple[str, str]] = []
+        for entry in entries:
+            name = entry.name
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    subdirs.append((entry.path, f"{rel}{name}/"))
+                    if odd is not None and name.endswith(".json"):
+                        odd.append(Problem(path=rel + name, kind=ProblemKind.NOT_A_FILE,
+                                           severity="warning", message=FOLDER_NAMED_JSON))
+                elif name.endswith(".json"):
+                    if entry.is_file():
+                        found.append((entry.path, rel + name))
+                        if links is not None and entry.is_symlink():
+                            links.append((entry.path, rel + name))
+                    elif odd is not None:
+                        why = untrusted.not_regular(entry.path) or "not a regular file"
+                        odd.append(Problem(path=rel + name, kind=ProblemKind.UNREADABLE,
+                                           message=f"cannot read the file: {why}"))
+                elif temps is not None and fileio.is_temp_name(name):
+                    temps.append(Path(entry.path))
+            except OSError:
+                continue
+        queue.extend(subdirs)
+    return found
+
+
+def iter_skill_files(skills_dir: Path) -> Iterator[Path]:
+    """``skills/**/*.json`` breadth-first, names sorted by code point in each folder.
+
+    This is the load (BM25 candidate) order the fixtures use; RockBot's own is the OS order.
+    Symlinked folders are not followed.
+    """
+    for path, _ in _walk(skills_dir):
+        yield Path(path)
+
+
+def odd_skill_files(skills_dir: Path) -> tuple[list[Path], list[tuple[Path, Problem]]]:
+    """(``skills/**/*.json`` regular files in load order, other ``*.json`` entries with the
+    problem each is: FIFOs, dangling links, folders named like skill files)."""
+    odd: list[Problem] = []
+    files = [Path(where) for where, _ in _walk(skills_dir, odd=odd)]
+    return files, [(skills_dir / p.path, p) for p in odd]
+
+
+@dataclass(frozen=True)
+class LoadedFile:
+    """A skill file read from disk: its skill and the exact bytes it had."""
+
+    path: Path
+    skill: Skill
+    raw: bytes
+
+
+def _prefix(layout: Layout) -> str:
+    shown = layout.display_path(layout.skills_dir)
+    return "" if shown in ("", ".") else shown + "/"
+
+
+def read_skill_file(layout: Layout, path: Path) -> LoadedFile | Problem:
+    """Read one skill file; any reason not to load it becomes a :class:`Problem`."""
+    try:
+        rel = path.relative_to(layout.skills_dir).as_posix()
+    except ValueError:
+        rel = path.name
+    return _read(path, str(path), rel, _prefix(layout))
+
+
+def outside_link(layout: Layout, path: Path, name: str | None = None) -> Problem | None:
+    """A warning when skill file ``path`` is a symbolic link leaving the skills folder (RockBot
+    loads it, so it is loaded; nothing is ever written through it), else None."""
+    if not untrusted.leaves(path, (layout.skills_dir,)):
+        return None
+    return Problem(path=layout.display_path(path), kind=ProblemKind.OUTSIDE_LINK, severity="warning",
+                   name=name, message=f"a symbolic link leading outside the library (to "
+                                      f"{untrusted.link_target(path)}); loaded as RockBot loads it, "
+                                      "but never written through")
+
+
+def _read(path: Path | None, where: str, rel: str, prefix: str) -> LoadedFile | Problem:
+    """Read ``where`` (``rel`` below the skills folder; ``prefix`` + ``rel`` is shown)."""
+    shown = prefix + rel
+    try:
+        raw = fileio.read_regular(Path(where))  # never blocks on a FIFO swapped in meanwhile
+    except OSError as exc:
+        if isinstance(exc, fileio.NotRegularFile) and exc.kind == "folder" \
+                and not os.path.islink(where):
+            return Problem(path=shown, kind=ProblemKind.NOT_A_FILE, severity="warning",
+                           message=FOLDER_NAMED_JSON)
+        return Problem(path=shown, kind=ProblemKind.UNREADABLE,
+                       message=f"cannot read the file: {untrusted.reason(where, exc)}")
+    text, had_invalid = decode_file_text(raw)
+    try:
+        skill = skill_from_text(text)
+    except SkillParseError as exc:
+        kind = ProblemKind.MISSING_NAME if exc.kind == "missing-name" else ProblemKind.PARSE_ERROR
+        return Problem(path=shown, kind=kind, message=str(exc))
+    if had_invalid:
+        return Problem(path=shown, kind=ProblemKind.INVALID_UTF8, name=skill.name,
+                       message="the file is not valid UTF-8; RockBot would read it with "
+                               "replacement characters, so it is left alone")
+    error = rockbot_name_error(skill.name)
+    if error is not None:
+        return Problem(path=shown, kind=ProblemKind.INVALID_NAME, name=skill.name,
+                       message=f"{error} (RockBot loads it but would refuse to save it)")
+    expected = rel[: -len(".json")] if rel.endswith(".json") else rel
+    if skill.name != expected:
+        return Problem(
+            path=shown, kind=ProblemKind.NAME_MISMATCH, name=skill.name,
+            message=f"the file's name is '{skill.name}' but its path means '{expected}'; "
+                    f"RockBot would load it as '{skill.name}' and a later save or delete "
+                    f"would use skills/{skill.name}.json",
+        )
+    return LoadedFile(path=path if path is not None else Path(where), skill=skill, raw=raw)
+
+
+class ScanCancelled(Exception):
+    """The scan was cancelled before it finished (nothing was loaded)."""
+
+
+Progress = Callable[[int, int], None]
+SkillsRead = Callable[[list[Skill]], None]
+CHUNK = 500  # files read between two progress reports / cancel checks
+PARALLEL_FROM = 20_000  # files from which helper processes pay for their start (~0.3 s)
+MAX_WORKERS = 4
+WORKERS_ENV = "ROCKSKILLS_SCAN_WORKERS"  # 1 turns the helper processes off
+
+
+def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], bool] | None = None,
+         temps: list[Path] | None = None, workers: int | None = None,
+         parallel_from: int | None = None,
+         on_skills: SkillsRead | None = None) -> tuple[list[LoadedFile], list[Problem]]:
+    """Read every skill file in load order; case collisions become problems for every file involved.
+
+    ``progress(done, total)`` is called after the folders were listed (done = 0) and as files are
+    read; ``cancel()`` is checked as often and raises :class:`ScanCancelled` when true. Temp files
+    seen on the way (``*.rsg-tmp``) are appended to ``temps``. From ``parallel_from`` (default
+    :data:`PARALLEL_FROM`) files on, the
+    files are read by ``workers`` helper processes (default: :func:`default_workers`), with the
+    same result. When helpers read, ``on_skills(skills)`` is given the skills of each chunk as it
+    arrives (each helper's part in order), so that work on them (the recall index) overlaps the
+    reading; skills that a case collision excludes at the end were given too. Without helpers it
+    is not called: there is nothing to overlap, and interleaving made the whole slower.
+    """
+    odd: list[Problem] = []
+    links: list[tuple[str, str]] = []
+    files = _walk(layout.skills_dir, temps, odd, links)
+    prefix = _prefix(layout)
+    problems: list[Problem] = [p.model_copy(update={"path": prefix + p.path}) for p in odd]
+    loaded: list[LoadedFile] = []
+    total = len(files)
+    if progress is not None:
+        progress(0, total)
+    count = default_workers() if workers is None else workers
+    with gc_paused():  # millions of new objects: no point walking them again and again
+        if count > 1 and total >= (PARALLEL_FROM if parallel_from is None else parallel_from):
+            results = _read_in_processes(files, prefix, count, progress, cancel, on_skills)
+        else:
+            results = _read_here(files, prefix, progress, cancel)
+        for result in results:
+            if isinstance(result, Problem):
+                problems.append(result)
+            else:
+                loaded.append(result)
+    groups: dict[str, list[LoadedFile]] = {}
+    for item in loaded:
+        groups.setdefault(fold(item.skill.name), []).append(item)
+    colliding = {id(item) for group in groups.values() if len(group) > 1 for item in group}
+    if colliding:
+        for group in groups.values():
+            if len(group) < 2:
+                continue
+            names = ", ".join(f"'{g.skill.name}'" for g in group)
+            for item in group:
+                problems.append(Problem(
+                    path=layout.display_path(item.path), kind=ProblemKind.CASE_COLLISION,
+                    name=item.skill.name,
+                    message=f"names differ only by case ({names}); RockBot keeps one of them "
+                            "at random (the last file it enumerates)",
+                ))
+        loaded = [item for item in loaded if id(item) not in colliding]
+    if links:
+        linked = {where for where, _ in links}
+        for item in loaded:
+            if str(item.path) in linked:
+                warning = outside_link(layout, item.path, item.skill.name)
+                if warning is not None:
+                    problems.append(warning)
+    return loaded, problems
+
+
+def default_workers() -> int:
+    """Helper processes for a large scan: ``ROCKSKILLS_SCAN_WORKERS``, else one per CPU but one
+    (two on 2 CPUs, at most :data:`MAX_WORKERS`), else none (1 CPU, or a frozen app, whose
+    executable is not a Python).
+
+    Measured (bench_scale.py, 100,000 skills, 2 CPUs): reading here took 3.7 s and the recall
+    index 2.7 s after it; two helpers (niced, so the UI thread keeps a core) read in 2.9 s while
+    this process builds the skill objects and, fed by ``on_skills``, the recall index: 5.4 s for
+    both. One helper was slower than none (4.6-4.9 s).
+    """
+    configured = os.environ.get(WORKERS_ENV, "")
+    if configured.isdigit():
+        return max(1, int(configured))
+    if getattr(sys, "frozen", False):
+        return 1
+    cpus = os.cpu_count() or 1
+    return 1 if cpus < 2 else min(max(2, cpus - 1), MAX_WORKERS)
+
+
+def _read_here(files: list[tuple[str, str]], prefix: str, progress: Progress | None,
+               cancel: Callable[[], bool] | None,
+               on_skills: SkillsRead | None = None) -> list[LoadedFile | Problem]:
+    results: list[LoadedFile | Problem] = []
+    total = len(files)
+    for start in range(0, total, CHUNK):
+        if cancel is not None and cancel():
+            raise ScanCancelled(f"cancelled after {start:,} of {total:,} files")
+        chunk = [_read(None, where, rel, prefix) for where, rel in files[start:start + CHUNK]]
+        results.extend(chunk)
+        _tell(on_skills, chunk)
+        if progress is not None:
+            progress(min(start + CHUNK, total), total)
+    return results
+
+
+def _tell(on_skills: SkillsRead | None, chunk: list[LoadedFile | Problem]) -> None:
+    if on_skills is not None:
+        on_skills([item.skill for item in chunk if not isinstance(item, Problem)])
+
+
+def _decode(item: tuple[Any, ...], where: str) -> LoadedFile | Problem:
+    """The inverse of ``scan_worker.encode``."""
+    if item[0] == 1:
+        return Problem(path=item[1], kind=ProblemKind(item[2]), message=item[3], name=item[4])
+    _, raw, name, summary, content, created, updated, last_used, see_also = item
+    skill = Skill.model_construct(
+        name=name, summary=summary, content=content, created_at=Timestamp(*created),
+        updated_at=Timestamp(*updated) if updated is not None else None,
+        last_used_at=Timestamp(*last_used) if last_used is not None else None, see_also=see_also)
+    return LoadedFile(path=Path(where), skill=skill, raw=raw)
+
+
+class _Worker:
+    """One helper process reading a contiguous part of the file list."""
+
+    def __init__(self, part: list[tuple[str, str]], prefix: str) -> None:
+        self.part = part
+        self.results: list[LoadedFile | Problem] = []
+        root = str(Path(__file__).resolve().parents[3])  # the folder holding rockskills_gui/
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            p for p in (root, os.environ.get("PYTHONPATH", "")) if p)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "rockskills_gui.core.library.stores.scan_worker"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        self.prefix = prefix
+
+    def send(self) -> None:
+        """The request, as scan_worker reads it: the prefix, then the file list in pickles of
+        REQUEST_CHUNK (one pickle of 50,000 paths holds the GIL, and the UI, for ~35 ms)."""
+        stdin = self.proc.stdin
+        assert stdin is not None
+        pickle.dump(self.prefix, stdin, protocol=pickle.HIGHEST_PROTOCOL)
+        for start in range(0, len(self.part), scan_worker.REQUEST_CHUNK):
+            pickle.dump(self.part[start:start + scan_worker.REQUEST_CHUNK], stdin,
+                        protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(None, stdin, protocol=pickle.HIGHEST_PROTOCOL)
+        stdin.close()
+
+    def receive(self, on_skills: SkillsRead | None = None) -> int:
+        """Read one chunk of results (blocking); returns how many files it held (0: finished)."""
+        assert self.proc.stdout is not None
+        header = self.proc.stdout.read(8)
+        if len(header) < 8:
+            return 0
+        blob = self.proc.stdout.read(int.from_bytes(header, "little"))
+        items = pickle.loads(blob)
+        offset = len(self.results)
+        chunk = [_decode(item, self.part[offset + i][0]) for i, item in enumerate(items)]
+        self.results.extend(chunk)
+        _tell(on_skills, chunk)
+        return len(items)
+
+    @property
+    def done(self) -> bool:
+        return len(self.results) >= len(self.part)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None and not stream.closed:
+                try:
+                    stream.close()
+                except OSError:  # the request's unsent rest, to a helper that died
+                    pass
+
+
+def _read_in_processes(files: list[tuple[str, str]], prefix: str, count: int,
+                       progress: Progress | None, cancel: Callable[[], bool] | None,
+                       on_skills: SkillsRead | None = None) -> list[LoadedFile | Problem]:
+    """Read ``files`` in ``count`` helper processes, in order; what a helper could not deliver
+    (it failed to start or died) is read here instead."""
+    size = -(-len(files) // count)
+    parts = [files[i:i + size] for i in range(0, len(files), size)]
+    workers: list[_Worker] = []
+    try:
+        try:
+            workers = [_Worker(part, prefix) for part in parts]
+            for worker in workers:
+                worker.send()
+        except OSError:
+            return _read_here(files, prefix, progress, cancel, on_skills)
+        total = len(files)
+        selector = selectors.DefaultSelector()
+        for worker in workers:
+            assert worker.proc.stdout is not None
+            selector.register(worker.proc.stdout, selectors.EVENT_READ, worker)
+        while selector.get_map():
+            if cancel is not None and cancel():
+                raise ScanCancelled("cancelled")
+            for key, _ in selector.select(timeout=0.05):
+                worker = key.data
+                try:
+                    got = worker.receive(on_skills)
+                except (OSError, EOFError, pickle.UnpicklingError, ValueError):
+                    got = 0
+                if not got:
+                    selector.unregister(key.fileobj)
+                elif progress is not None:
+                    progress(sum(len(w.results) for w in workers), total)
+        selector.close()
+        results: list[LoadedFile | Problem] = []
+        for worker in workers:
+            if not worker.done:  # a helper died: read the rest of its part here
+                rest = worker.part[len(worker.results):]
+                worker.results.extend(_read_here(rest, prefix, None, cancel, on_skills))
+            results.extend(worker.results)
+        if progress is not None:
+            progress(total, total)
+        return results
+    finally:
+        for worker in workers:
+            worker.stop()

@@ -1,0 +1,427 @@
+"""SKILL.md skill trees: Agent Skills, and the PicoBot, carpenter and CortexPrism-FS profiles.
+
+A skill is a folder holding ``SKILL.md`` (or ``skill.md``); everything else in that folder is a
+resource (listed, never run). A :class:`Profile` holds one system's rules as settings; rules the
+public code could not confirm (formats.md §A.1, §C.1) are named in ``Profile.unverified`` so the
+UI can label them "assumed". Loading is lenient (formats.md §D.2): a name/folder mismatch is a
+warning, a file without a description (where the profile requires one) or with unparseable YAML
+is skipped and listed with its reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from rockskills_gui.core.model import frontmatter as fm
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.problems import Problem, ProblemKind
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.storage import fileio, untrusted
+from rockskills_gui.core.storage.fileio import TEMP_SUFFIX
+
+SIDECAR_NAME = ".skillgui.json"
+SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".skillgui", ".hg", ".svn", ".rockskills"})
+SEE_ALSO_KEY = "see-also"  # under ``metadata`` (the spec's extension point)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One SKILL.md system's rules, as settings (formats.md §A.3, §B.4, §C.3, §D)."""
+
+    id: str
+    label: str
+    file_names: tuple[str, ...] = ("SKILL.md", "skill.md")
+    require_description: bool = True
+    require_name: bool = False  # else a missing name falls back to the folder name
+    recursive: bool = True  # look for skill folders below the root, not only one level down
+    resource_dirs: tuple[str, ...] = ("scripts", "references", "assets")
+    export_keys: tuple[str, ...] | None = None  # keys a fresh export writes (None: all it has)
+    plain: str = "yaml"  # "line": line-based readers keep quotes literally, so avoid them
+    description_limit: int | None = 1024
+    compatibility_limit: int | None = 500
+    spec_names: bool = True  # lowercase a-z0-9 and single hyphens, <= 64, equal to the folder
+    allowed_keys: tuple[str, ...] | None = (
+        "name", "description", "license", "compatibility", "metadata", "allowed-tools")
+    project_roots: tuple[str, ...] = (".agents/skills", ".claude/skills")
+    user_roots: tuple[str, ...] = ("~/.agents/skills", "~/.claude/skills")
+    max_index_chars: int | None = None
+    max_listed_skills: int | None = None
+    unverified: tuple[str, ...] = ()  # settings that come from a brief, not from public code
+
+    def with_settings(self, **settings: Any) -> Profile:
+        """A copy with some settings changed (raises TypeError for an unknown setting)."""
+        return dataclasses.replace(self, **settings)
+
+
+AGENT_SKILLS = Profile(id="agentskills", label="Agent Skills")
+PICOBOT = Profile(
+    id="picobot", label="PicoBot (assumed)", resource_dirs=(), export_keys=("name", "description"),
+    plain="line", description_limit=None, compatibility_limit=None, spec_names=False,
+    allowed_keys=None, project_roots=(".picobot/skills",), user_roots=("~/.picobot/skills",),
+    unverified=("require_description", "require_name", "max_index_chars", "max_listed_skills",
+                "project_roots", "user_roots"),
+)
+CARPENTER = Profile(
+    id="carpenter", label="carpenter legacy SKILL.md (assumed)", resource_dirs=("resources",),
+    spec_names=False, allowed_keys=None, project_roots=("skills",), user_roots=(),
+    unverified=("file_names", "require_description", "require_name", "resource_dirs",
+                "description_limit", "project_roots"),
+)
+CORTEX_FS = Profile(
+    id="cortex-fs", label="CortexPrism", file_names=("SKILL.md",), require_description=False,
+    require_name=True, recursive=False, resource_dirs=(),
+    export_keys=("name", "description", "trigger_pattern"), plain="line", description_limit=None,
+    compatibility_limit=None, spec_names=False, allowed_keys=None,
+    project_roots=(".cortex/skills",), user_roots=(),
+)
+PROFILES: dict[str, Profile] = {p.id: p for p in (AGENT_SKILLS, PICOBOT, CARPENTER, CORTEX_FS)}
+
+
+# ---------------------------------------------------------------- finding skill files
+
+
+@dataclass(frozen=True)
+class Root:
+    """One folder of skill folders, with its scope (project skills win name collisions)."""
+
+    path: Path
+    scope: str = "project"  # "project" | "user"
+
+
+def iter_skill_files(root: Path, profile: Profile) -> Iterator[tuple[Path, Path | None]]:
+    """``(skill folder, SKILL.md path or None)`` breadth-first, names sorted in each folder.
+
+    A folder holding a skill file is a skill and is not searched further (its contents are
+    resources). ``None`` marks a folder that only holds a disabled ``SKILL.md.disabled``.
+    Symlinked folders are not followed; ``.git``, ``node_modules`` and similar are skipped. A
+    skill file name that is not a regular file (a FIFO, a folder, a dangling link) still marks a
+    skill folder, so that reading it reports the reason.
+    """
+    queue: deque[tuple[Path, int]] = deque([(root, 0)])
+    while queue:
+        folder, depth = queue.popleft()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        files = {e.name: e for e in entries if _is_file(e)}
+        if depth > 0:
+            found = next((files[n] for n in profile.file_names if n in files), None)
+            if found is None:  # a FIFO, folder or dangling link under a skill file's name
+                named = {e.name: e for e in entries}
+                found = next((named[n] for n in profile.file_names if n in named), None)
+            if found is not None:
+                yield folder, Path(found.path)
+                continue
+            if any(n + ".disabled" in files for n in profile.file_names):
+                yield folder, None
+                continue
+        if depth == 0 or profile.recursive:
+            for e in entries:
+                if e.name not in SKIP_DIRS and _is_dir(e):
+                    queue.append((Path(e.path), depth + 1))
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def list_resources(folder: Path, skill_file: Path) -> tuple[str, ...]:
+    """Every other file in a skill folder, '/'-separated and sorted (sidecar and temp files excluded).
+
+    Symbolic links (to files or folders, or dangling) and FIFOs are listed too, never followed:
+    see :func:`resource_warnings`.
+    """
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        links = [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and d not in links)
+        for name in sorted([*filenames, *links]):
+            path = Path(dirpath) / name
+            if path == skill_file or name == SIDECAR_NAME or name.endswith(TEMP_SUFFIX):
+                continue
+            found.append(path.relative_to(folder).as_posix())
+    return tuple(sorted(found))
+
+
+def resource_warnings(folder: Path, resources: tuple[str, ...], boundary: tuple[Path, ...],
+                      base: Path) -> list[Problem]:
+    """Warnings for resources that are not regular files inside the library: FIFOs, devices,
+    dangling links, links to folders, links leaving ``boundary`` (never read, copied or moved)."""
+    warnings: list[Problem] = []
+    for rel in resources:
+        path = folder / rel
+        why = untrusted.not_regular(path)
+        kind = ProblemKind.UNREADABLE
+        if why is None and untrusted.leaves(path, boundary):
+            why = f"a symbolic link leading outside the library (to {untrusted.link_target(path)})"
+            kind = ProblemKind.OUTSIDE_LINK
+        if why is not None:
+            warnings.append(Problem(
+                path=display_path(base, path), kind=kind, severity="warning",
+                message=f"resource is {why}; it is never read: convert skips it, and rename "
+                        "and delete refuse this skill until it is moved away"))
+    return warnings
+
+
+# ---------------------------------------------------------------- one file
+
+
+@dataclass(frozen=True)
+class SkillMdEntry:
+    """A loaded SKILL.md: its file, bytes, parts, parsed frontmatter and the Skill view of it.
+
+    ``skill.content`` is the body without its leading blank lines (``body_prefix``), with CRLF
+    turned into LF when the whole file uses CRLF (``newline``); writing puts both back.
+    """
+
+    root: Root
+    folder: Path
+    path: Path
+    raw: bytes
+    doc: fm.Document
+    frontmatter: fm.Frontmatter
+    skill: Skill
+    body_prefix: str
+    newline: str
+    resources: tuple[str, ...] = ()
+    warnings: tuple[Problem, ...] = ()
+    name_from_folder: bool = False
+    read_only: bool = False
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def values(self) -> dict[str, Any]:
+        return self.frontmatter.values
+
+    @property
+    def rel_folder(self) -> str:
+        return self.folder.relative_to(self.root.path).as_posix()
+
+    def file_line(self, key: str) -> int | None:
+        """1-based line of a frontmatter key in the file."""
+        line = self.frontmatter.line_of(key)
+        return None if line is None else line + 2
+
+
+def _mtime(path: Path) -> Timestamp:
+    try:
+        seconds = path.stat().st_mtime
+    except OSError:
+        seconds = 0.0
+    return Timestamp.from_datetime(datetime.fromtimestamp(seconds, UTC))
+
+
+def see_also_from(values: dict[str, Any]) -> tuple[str, ...] | None:
+    """``metadata.see-also`` as names (comma- or whitespace-separated string, or a list)."""
+    metadata = values.get("metadata")
+    if not isinstance(metadata, dict) or SEE_ALSO_KEY not in metadata:
+        return None
+    raw = metadata[SEE_ALSO_KEY]
+    if isinstance(raw, list):
+        return tuple(str(x) for x in raw)
+    if raw is None:
+        return ()
+    return tuple(x for x in re.split(r"[,\s]+", str(raw)) if x)
+
+
+def _file_line(parsed: fm.Frontmatter, key: str) -> int:
+    line = parsed.line_of(key)
+    return 1 if line is None else line + 2
+
+
+def read_skill_md(root: Root, path: Path, profile: Profile, display: str,
+                  boundary: tuple[Path, ...] | None = None,
+                  base: Path | None = None) -> SkillMdEntry | Problem:
+    """Read one SKILL.md; a reason not to load it becomes a :class:`Problem` (``display``: its path).
+
+    ``boundary`` (default: the root) are the folders of the library: a SKILL.md or resource
+    linking outside them gets a warning; ``base`` is what resource paths are shown relative to.
+    """
+    boundary = boundary if boundary is not None else (root.path,)
+    try:
+        raw = fileio.read_regular(path)  # never blocks on a FIFO
+    except OSError as exc:
+        if isinstance(exc, fileio.NotRegularFile) and exc.kind == "folder" and not path.is_symlink():
+            return Problem(path=display, kind=ProblemKind.NOT_A_FILE,
+                           message=f"a folder named {path.name}: the skill folder has no skill "
+                                   "file, so the skill is not loaded")
+        return Problem(path=display, kind=ProblemKind.UNREADABLE,
+                       message=f"cannot read the file: {untrusted.reason(path, exc)}")
+    try:
+        doc = fm.split_document(raw)
+    except UnicodeDecodeError as exc:
+        return Problem(path=display, kind=ProblemKind.INVALID_UTF8,
+                       message=f"the file is not valid UTF-8 (byte {exc.start}); it is left alone")
+    if not doc.has_frontmatter:
+        return Problem(path=display, kind=ProblemKind.NO_FRONTMATTER, line=1,
+                       message="no YAML frontmatter: line 1 must be '---' and a closing '---' "
+                               "line must follow")
+    try:
+        parsed = fm.parse_frontmatter(doc.frontmatter)
+    except fm.FrontmatterError as exc:
+        return Problem(path=display, kind=ProblemKind.PARSE_ERROR, message=str(exc),
+                       line=exc.line)
+    values = parsed.values
+    folder = path.parent
+    warnings: list[Problem] = []
+    for number in parsed.repaired_lines:
+        warnings.append(Problem(
+            path=display, kind=ProblemKind.PARSE_ERROR, severity="warning", line=number + 2,
+            message="unquoted ': ' in a value: strict YAML readers reject this file; loaded by "
+                    "quoting the value (quote it in the file)"))
+    name_value = values.get("name")
+    from_folder = False
+    if isinstance(name_value, str) and name_value.strip():
+        name = name_value
+    elif name_value not in (None, "") and not isinstance(name_value, (dict, list)):
+        name = str(name_value)
+        warnings.append(Problem(path=display, kind=ProblemKind.INVALID_NAME, severity="warning",
+                                line=_file_line(parsed, "name"), name=name,
+                                message=f"'name' is not a string ({type(name_value).__name__})"))
+    elif profile.require_name:
+        return Problem(path=display, kind=ProblemKind.MISSING_NAME, line=1,
+                       message=f"no 'name' in the frontmatter ({profile.label} requires one)")
+    else:
+        name = folder.name
+        from_folder = True
+        warnings.append(Problem(path=display, kind=ProblemKind.MISSING_NAME, severity="warning",
+                                line=1, name=name,
+                                message=f"no 'name' in the frontmatter; using the folder name '{name}'"))
+    description = values.get("description")
+    if description is None or (isinstance(description, str) and not description.strip()):
+        if profile.require_description:
+            return Problem(path=display, kind=ProblemKind.MISSING_DESCRIPTION, name=name,
+                           line=_file_line(parsed, "description"),
+                           message="no description: agents skip a skill without one")
+        description = "" if description is None else description
+    elif not isinstance(description, str):
+        warnings.append(Problem(path=display, kind=ProblemKind.PARSE_ERROR, severity="warning",
+                                line=_file_line(parsed, "description"), name=name,
+                                message="'description' is not a string; read as text"))
+        description = str(description)
+    if untrusted.leaves(path, boundary):
+        warnings.append(Problem(
+            path=display, kind=ProblemKind.OUTSIDE_LINK, severity="warning", name=name,
+            message=f"a symbolic link leading outside the library (to {untrusted.link_target(path)}); "
+                    "loaded, but never written through or converted"))
+    resources = list_resources(folder, path)
+    shown_base = base if base is not None else root.path
+    warnings.extend(resource_warnings(folder, resources, boundary, shown_base))
+    prefix, content = fm.split_body(doc.body)
+    newline = "\r\n" if fm.uses_crlf(doc.text) else "\n"
+    if newline == "\r\n":
+        content = fm.to_lf(content)
+    stamp = _mtime(path)
+    skill = Skill.model_construct(name=name, summary=description, content=content, created_at=stamp,
+                                  updated_at=stamp, last_used_at=None, see_also=see_also_from(values))
+    return SkillMdEntry(root=root, folder=folder, path=path, raw=raw, doc=doc, frontmatter=parsed,
+                        skill=skill, body_prefix=prefix, newline=newline,
+                        resources=resources, warnings=tuple(warnings),
+                        name_from_folder=from_folder)
+
+
+# ---------------------------------------------------------------- writing
+
+
+def edited_bytes(entry: SkillMdEntry, skill: Skill, profile: Profile) -> bytes:
+    """``entry``'s file with only what differs between ``entry.skill`` and ``skill`` rewritten."""
+    old = entry.skill
+    changes: dict[str, Any] = {}
+    if skill.name != old.name and not (entry.name_from_folder and skill.name == entry.folder.name):
+        changes["name"] = skill.name
+    if (skill.summary or "") != (old.summary or ""):
+        changes["description"] = skill.summary or ""
+    if skill.see_also != old.see_also:
+        metadata = entry.values.get("metadata")
+        metadata = dict(metadata) if isinstance(metadata, dict) else {}
+        if skill.see_also is None:
+            metadata.pop(SEE_ALSO_KEY, None)
+        else:
+            metadata[SEE_ALSO_KEY] = ", ".join(skill.see_also)
+        changes["metadata"] = metadata if metadata else fm.DELETE
+    doc = entry.doc
+    if changes:
+        doc = doc.with_parts(frontmatter=fm.edit_frontmatter(doc.frontmatter, changes, doc.newline,
+                                                             profile.plain))
+    if (skill.content or "") != (old.content or ""):
+        body = fm.to_newline(skill.content or "", entry.newline)
+        doc = doc.with_parts(body=entry.body_prefix + body)
+    return entry.raw if doc == entry.doc else doc.to_bytes()
+
+
+def new_skill_bytes(skill: Skill, profile: Profile, extra: dict[str, Any] | None = None) -> bytes:
+    """A fresh SKILL.md for ``skill`` written the profile's way (``extra``: further keys)."""
+    values: dict[str, Any] = {"name": skill.name, "description": skill.summary or ""}
+    for key, value in (extra or {}).items():
+        values[key] = value
+    if skill.see_also is not None and (profile.export_keys is None or "metadata" in profile.export_keys):
+        metadata = dict(values.get("metadata") or {})
+        metadata[SEE_ALSO_KEY] = ", ".join(skill.see_also)
+        values["metadata"] = metadata
+    if profile.export_keys is not None:
+        values = {k: v for k, v in values.items() if k in profile.export_keys}
+    return fm.render_document(values, skill.content or "", "\n", profile.plain).to_bytes()
+
+
+# ---------------------------------------------------------------- scanning
+
+
+def display_path(base: Path, path: Path) -> str:
+    try:
+        return path.relative_to(base).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def scan(roots: list[Root], profile: Profile, base: Path) -> tuple[list[SkillMdEntry], list[Problem]]:
+    """Every skill file under ``roots`` (project roots first); duplicates by name become problems."""
+    loaded: list[SkillMdEntry] = []
+    problems: list[Problem] = []
+    seen: dict[str, SkillMdEntry] = {}
+    boundary = tuple(r.path for r in roots)
+    for root in roots:
+        for folder, path in iter_skill_files(root.path, profile):
+            if path is None:
+                problems.append(Problem(
+                    path=display_path(base, folder / (profile.file_names[0] + ".disabled")),
+                    kind=ProblemKind.DISABLED, severity="info", name=folder.name,
+                    message="disabled skill (SKILL.md renamed to SKILL.md.disabled); not loaded"))
+                continue
+            shown = display_path(base, path)
+            result = read_skill_md(root, path, profile, shown, boundary, base)
+            if isinstance(result, Problem):
+                problems.append(result)
+                continue
+            key = fold(result.skill.name)
+            if key in seen:
+                first = seen[key]
+                problems.append(Problem(
+                    path=shown, kind=ProblemKind.DUPLICATE_NAME, name=result.skill.name,
+                    severity="warning", line=result.file_line("name") or 1,
+                    message=f"the name '{result.skill.name}' is already used by "
+                            f"{display_path(base, first.path)} ({first.root.scope} scope), "
+                            "which wins; this one is not loaded"))
+                continue
+            seen[key] = result
+            loaded.append(result)
+    return loaded, problems

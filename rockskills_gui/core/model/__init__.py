@@ -1,0 +1,3 @@
+"""What a skill is: names, the skill record, timestamps, RockBot's JSON writer, SKILL.md frontmatter,
+problems.
+"""

@@ -1,0 +1,178 @@
+"""The Skill record (pydantic) and its exact RockBot JSON reader/writer (rockbot-skills.md §2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from rockskills_gui.core.model import dotnet_json
+from rockskills_gui.core.model.names import is_null_or_whitespace
+from rockskills_gui.core.model.timestamps import MIN_VALUE, Timestamp, TimestampError
+
+SPARSE_CONTENT_UNITS = 200
+SPARSE_MIN_AGE_DAYS = 7
+
+
+class Skill(BaseModel):
+    """One RockBot skill record. Immutable: edits make a new value with ``model_copy(update=...)``."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    name: str
+    summary: str | None = ""
+    content: str | None = ""
+    created_at: Timestamp = MIN_VALUE
+    updated_at: Timestamp | None = None
+    last_used_at: Timestamp | None = None
+    see_also: tuple[str, ...] | None = None
+
+    @property
+    def summary_pending(self) -> bool:
+        """RockBot shows ``(summary pending)`` for a null/empty/whitespace summary."""
+        return is_null_or_whitespace(self.summary)
+
+    @property
+    def content_units(self) -> int:
+        """Content length in UTF-16 code units (what .NET's ``string.Length`` counts)."""
+        return utf16_len(self.content or "")
+
+    def last_activity(self) -> Timestamp:
+        """``lastUsedAt ?? updatedAt ?? createdAt`` (the prune rule's clock, §10.3)."""
+        return self.last_used_at or self.updated_at or self.created_at
+
+    def is_sparse(self, now: Timestamp) -> bool:
+        """RockBot's sparse rule: content < 200 UTF-16 units and created more than 7 days ago."""
+        return (self.content_units < SPARSE_CONTENT_UNITS
+                and now.total_days_since(self.created_at) > SPARSE_MIN_AGE_DAYS)
+
+
+def utf16_len(text: str) -> int:
+    """Length in UTF-16 code units."""
+    if text.isascii():
+        return len(text)
+    return len(text) + sum(1 for c in text if ord(c) > 0xFFFF)
+
+
+# ---------------------------------------------------------------- writer
+
+
+def skill_to_json(skill: Skill) -> str:
+    """The exact text RockBot's FileSkillStore writes for ``skill`` (no trailing newline)."""
+    record: dict[str, Any] = {
+        "name": skill.name,
+        "summary": skill.summary,
+        "content": skill.content,
+        "createdAt": skill.created_at,
+        "updatedAt": skill.updated_at,
+        "lastUsedAt": skill.last_used_at,
+        "seeAlso": list(skill.see_also) if skill.see_also is not None else None,
+    }
+    return dotnet_json.dumps_indented(record)
+
+
+def skill_to_bytes(skill: Skill) -> bytes:
+    """UTF-8 bytes (no BOM) of :func:`skill_to_json`; the text is pure ASCII by construction."""
+    return skill_to_json(skill).encode("utf-8")
+
+
+# ---------------------------------------------------------------- reader
+
+
+class SkillParseError(ValueError):
+    """The file would be skipped by RockBot (a JsonException), or has no usable name."""
+
+    def __init__(self, message: str, kind: str = "parse-error") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def decode_file_text(raw: bytes) -> tuple[str, bool]:
+    """Decode like .NET ``File.ReadAllText``: strip a UTF-8 BOM; invalid bytes become U+FFFD.
+
+    Returns the text and whether any byte was invalid UTF-8.
+    """
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8"), False
+    except UnicodeDecodeError:
+        return raw.decode("utf-8", errors="replace"), True
+
+
+def _opt_str(props: dict[str, Any], key: str, default: str | None) -> str | None:
+    if key not in props:
+        return default
+    value = props[key]
+    if value is None or isinstance(value, str):
+        return value
+    raise SkillParseError(f"'{key}' must be a string, not {_json_type(value)}")
+
+
+def _timestamp(props: dict[str, Any], key: str, nullable: bool) -> Timestamp | None:
+    if key not in props:
+        return None if nullable else MIN_VALUE
+    value = props[key]
+    if value is None:
+        if nullable:
+            return None
+        raise SkillParseError(f"'{key}' cannot be null")
+    if not isinstance(value, str):
+        raise SkillParseError(f"'{key}' must be a date string, not {_json_type(value)}")
+    try:
+        return Timestamp.parse(value)
+    except TimestampError as exc:
+        raise SkillParseError(f"'{key}': {exc}") from None
+
+
+def _json_type(value: Any) -> str:
+    if dotnet_json.is_object(value) or isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "null"
+
+
+def skill_from_text(text: str) -> Skill:
+    """Parse a skill file's text with System.Text.Json's rules (case-insensitive, last wins).
+
+    Raises :class:`SkillParseError`: kind ``parse-error`` for what RockBot skips, ``missing-name``
+    for a file without a name (which breaks RockBot's store, §2).
+    """
+    try:
+        props = dotnet_json.loads_props(text)
+    except dotnet_json.JsonReadError as exc:
+        raise SkillParseError(str(exc)) from None
+    name = _opt_str(props, "name", None)
+    summary = _opt_str(props, "summary", None)
+    content = _opt_str(props, "content", None)
+    created = _timestamp(props, "createdat", nullable=False)
+    updated = _timestamp(props, "updatedat", nullable=True)
+    last_used = _timestamp(props, "lastusedat", nullable=True)
+    see_also: tuple[str, ...] | None = None
+    if props.get("seealso") is not None:
+        raw = props["seealso"]
+        if not isinstance(raw, list) or dotnet_json.is_object(raw):
+            raise SkillParseError(f"'seeAlso' must be an array, not {_json_type(raw)}")
+        if not all(isinstance(item, str) for item in raw):
+            raise SkillParseError("'seeAlso' entries must all be strings")
+        see_also = tuple(raw)
+    if name is None:
+        raise SkillParseError("the file has no 'name' (RockBot's store fails on it)", "missing-name")
+    assert created is not None
+    return Skill.model_construct(
+        name=name, summary=summary, content=content, created_at=created,
+        updated_at=updated, last_used_at=last_used, see_also=see_also,
+    )
+
+
+def skill_from_bytes(raw: bytes) -> Skill:
+    """Parse a skill file's bytes (see :func:`skill_from_text`)."""
+    text, _ = decode_file_text(raw)
+    return skill_from_text(text)

@@ -1,0 +1,3 @@
+"""What the agent would recall: RockBot's BM25, the index, sessions, the playground, query sets and
+comparisons.
+"""

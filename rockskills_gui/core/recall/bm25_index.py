@@ -1,0 +1,509 @@
+"""An exact, incrementally updatable inverted index for RockBot's BM25 (rockbot-skills.md §8.1).
+
+Layout (per document *slot*; slots of removed documents are reused):
+
+- **Term postings**: ``term -> array('i')`` of ``[slot, tf, slot, tf, ...]``. ``df`` is the
+  posting length. Scoring a term is one vectorised pass over its posting.
+- **Phrase postings**: a phrase is two query tokens ``t1 t2`` (each ``[a-z0-9]{3,}``) and matches
+  the *raw* document text, folded A-Z only, as a substring (§8.1 rules 6-7). Every occurrence
+  lies across one single space between two maximal ``[a-z0-9]`` runs ``A B`` of the folded text
+  with ``A.endswith(t1)`` and ``B.startswith(t2)`` -- and every such run pair is an occurrence.
+  So each document contributes one row ``[slot, run A, run B]`` per single-space-separated run
+  pair (both runs >= 3 characters), filed under the *window* ``A[-3:] + " " + B[:3]``, which
+  every matching pair shares with the phrase (``t1[-3:] + " " + t2[:3]``). A phrase query reads
+  one window, keeps the rows whose runs really end/start with ``t1``/``t2``, and gets exact
+  document frequencies. Occurrence positions and matching rows correspond one to one, so a
+  document with one matching row has ``f = 1``; a document with several (rare) is recounted with
+  the definition itself, ``str.count`` (non-overlapping, left to right). No approximation.
+- **Length normalisation**: ``norm[slot] = k1 * (1 - b + b * len / avgdl)``, recomputed for all
+  slots lazily, only when avgdl changed since the last query (an edit that keeps avgdl updates
+  its own slot only).
+
+Rows of one document are appended together, so they are contiguous in every posting; removal
+deletes that block (postings are ``array('i')``: compact, appendable, viewed by numpy without a
+copy). Run strings are interned as ids and never forgotten (a few bytes per distinct word).
+Not thread-safe: use one index from one thread at a time.
+
+Scores accumulate in RockBot's order (terms, then phrases, each in query order) and every
+operation is an IEEE double operation on the same operands as the scalar formulas in ``bm25``,
+so scores are bit-identical to a naive evaluation and to a full rebuild. Ties are broken by
+candidate order (``pos``), never by slot. Top-k uses linear-time partitioning (the vectorised
+counterpart of a heap), then sorts only the k winners.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rockskills_gui.core.recall.bm25 import (
+    K1,
+    PHRASE_WEIGHT,
+    B,
+    QueryPlan,
+    average_length,
+    count_phrase,
+    fold_ascii,
+    idf,
+    length_norm,
+    parse_query,
+    phrase_contribution,
+    term_contribution,
+    tf_norm,
+    tokenize,
+)
+
+_PAIR_RE = re.compile(r"(?<![a-z0-9])(?=([a-z0-9]{3,}) ([a-z0-9]{3,}))")
+_WINDOW = 3  # = MIN_TOKEN_LEN: every phrase token is at least this long
+_EMPTY_SLOTS = np.zeros(0, dtype=np.intp)
+_EMPTY_F = np.zeros(0, dtype=np.float64)
+
+if array("i").itemsize != 4:  # pragma: no cover - every supported platform has 32-bit C int
+    raise ImportError("bm25_index needs a 32-bit array('i')")
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """One term's or phrase's share of a document's score."""
+
+    df: int
+    idf: float
+    tf: int
+    tfn: float
+    contribution: float
+
+    def as_json(self) -> dict[str, float | int]:
+        return {"df": self.df, "idf": self.idf, "tf": self.tf, "tfn": self.tfn,
+                "contribution": self.contribution}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Per-term and per-phrase contributions, in scoring order; ``total`` re-adds them in order."""
+
+    terms: dict[str, Contribution] = field(default_factory=dict)
+    phrases: dict[str, Contribution] = field(default_factory=dict)
+
+    @property
+    def total(self) -> float:
+        score = 0.0
+        for part in (*self.terms.values(), *self.phrases.values()):
+            score += part.contribution
+        return score
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One ranked document."""
+
+    rank: int
+    key: str
+    score: float
+    explanation: Explanation | None = None
+
+
+@dataclass(frozen=True)
+class QueryStats:
+    """Document frequencies and idf of a query's terms and phrases (df 0 = contributes nothing)."""
+
+    plan: QueryPlan
+    n_docs: int
+    avgdl: float
+    term_df: dict[str, int]
+    phrase_df: dict[str, int]
+
+    def term_idf(self, term: str) -> float:
+        return idf(self.n_docs, self.term_df[term])
+
+    def phrase_idf(self, phrase: str) -> float:
+        return idf(self.n_docs, self.phrase_df[phrase])
+
+
+def _pairs(document: str) -> list[tuple[str, str]]:
+    """Single-space-separated run pairs (both runs >= 3) of the A-Z-folded document."""
+    return _PAIR_RE.findall(fold_ascii(document))
+
+
+def _window(left: str, right: str) -> str:
+    return f"{left[-_WINDOW:]} {right[:_WINDOW]}"
+
+
+def _block(postings: array, width: int, slot: int) -> tuple[int, int]:
+    """Start row and row count of ``slot``'s contiguous block in a posting of ``width`` ints."""
+    view = np.frombuffer(postings, dtype=np.int32)
+    rows = np.flatnonzero(view[::width] == slot)
+    del view
+    if len(rows) == 0:
+        raise KeyError(slot)
+    start, count = int(rows[0]), len(rows)
+    if int(rows[-1]) - start + 1 != count:  # pragma: no cover - guarded invariant
+        raise AssertionError("posting rows of one document are not contiguous")
+    return start, count
+
+
+class Bm25Index:
+    """Exact BM25 over keyed documents with add / remove / replace and stable candidate order.
+
+    Candidate order (the tie-break): documents added later come later; ``replace`` keeps a
+    document's place (also when it is re-keyed, as a rename); :meth:`set_order` imposes an order.
+    """
+
+    def __init__(self, documents: Iterable[tuple[str, str]] = ()) -> None:
+        self._slot_of: dict[str, int] = {}
+        self._keys: list[str | None] = []
+        self._texts: list[str | None] = []
+        self._free: list[int] = []
+        self._length = np.zeros(0, dtype=np.float64)
+        self._pos = np.zeros(0, dtype=np.int64)
+        self._norm = np.zeros(0, dtype=np.float64)
+        self._next_pos = 0
+        self._total = 0
+        self._terms: dict[str, array] = {}
+        self._windows: dict[str, array] = {}
+        self._run_id: dict[str, int] = {}
+        self._runs: list[str] = []
+        self._norm_avgdl: float | None = None  # avgdl that _norm was computed with
+        self._term_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        for key, text in documents:
+            self.add(key, text)
+
+    # ---------------------------------------------------------------- reading
+
+    def __len__(self) -> int:
+        return len(self._slot_of)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._slot_of
+
+    def keys(self) -> list[str]:
+        """Keys in candidate order."""
+        slots = np.fromiter(self._slot_of.values(), dtype=np.intp, count=len(self._slot_of))
+        ordered = slots[np.argsort(self._pos[slots], kind="stable")]
+        return [self._keys[s] for s in ordered.tolist()]  # type: ignore[misc]
+
+    def documents(self) -> Iterator[tuple[str, str]]:
+        """``(key, text)`` in candidate order (what a full rebuild would be given)."""
+        for key in self.keys():
+            yield key, self.text(key)
+
+    def text(self, key: str) -> str:
+        text = self._texts[self._slot_of[key]]
+        assert text is not None
+        return text
+
+    @property
+    def total_tokens(self) -> int:
+        return self._total
+
+    @property
+    def avgdl(self) -> float:
+        return average_length(self._total, len(self._slot_of))
+
+    def vocabulary_size(self) -> int:
+        return len(self._terms)
+
+    # ---------------------------------------------------------------- updates
+
+    def add(self, key: str, text: str) -> None:
+        """Add a document at the end of the candidate order."""
+        if key in self._slot_of:
+            raise KeyError(f"{key!r} is already indexed")
+        slot = self._take_slot()
+        self._pos[slot] = self._next_pos
+        self._next_pos += 1
+        self._slot_of[key] = slot
+        self._keys[slot] = key
+        self._insert(slot, text)
+        self._renorm(slot)
+
+    def remove(self, key: str) -> None:
+        """Remove a document (KeyError if absent)."""
+        slot = self._slot_of.pop(key)
+        self._delete(slot)
+        self._renorm(slot)
+        self._keys[slot] = None
+        self._free.append(slot)
+
+    def discard(self, key: str) -> None:
+        """Remove a document if present."""
+        if key in self._slot_of:
+            self.remove(key)
+
+    def replace(self, key: str, text: str, new_key: str | None = None) -> None:
+        """Change a document's text (and optionally its key) keeping its candidate position."""
+        slot = self._slot_of[key]
+        if new_key is not None and new_key != key:
+            if new_key in self._slot_of:
+                raise KeyError(f"{new_key!r} is already indexed")
+            del self._slot_of[key]
+            self._slot_of[new_key] = slot
+            self._keys[slot] = new_key
+        if self._texts[slot] != text:
+            self._delete(slot)
+            self._insert(slot, text)
+            self._renorm(slot)
+
+    def set_order(self, keys: Sequence[str]) -> None:
+        """Impose a candidate order; ``keys`` must be exactly the indexed keys."""
+        if len(keys) != len(self._slot_of) or set(keys) != self._slot_of.keys():
+            raise ValueError("set_order needs every indexed key exactly once")
+        slots = np.fromiter((self._slot_of[k] for k in keys), dtype=np.intp, count=len(keys))
+        self._pos[slots] = np.arange(len(keys), dtype=np.int64)
+        self._next_pos = len(keys)
+
+    def _take_slot(self) -> int:
+        if self._free:
+            return self._free.pop()
+        slot = len(self._keys)
+        self._keys.append(None)
+        self._texts.append(None)
+        if slot >= len(self._length):
+            capacity = max(16, 2 * len(self._length))
+            for name in ("_length", "_pos", "_norm"):
+                old = getattr(self, name)
+                grown = np.zeros(capacity, dtype=old.dtype)
+                grown[: len(old)] = old
+                setattr(self, name, grown)
+        return slot
+
+    def _insert(self, slot: int, text: str) -> None:
+        tokens = tokenize(text)
+        self._texts[slot] = text
+        for term, tf in Counter(tokens).items():
+            postings = self._terms.get(term)
+            if postings is None:
+                postings = self._terms[term] = array("i")
+            postings.append(slot)
+            postings.append(tf)
+            self._term_cache.pop(term, None)
+        grouped: dict[str, list[int]] = {}
+        for left, right in _pairs(text):
+            grouped.setdefault(_window(left, right), []).extend(
+                (slot, self._run(left), self._run(right)))
+        for window, rows in grouped.items():
+            postings = self._windows.get(window)
+            if postings is None:
+                postings = self._windows[window] = array("i")
+            postings.extend(rows)
+        self._set_length(slot, len(tokens))
+
+    def _delete(self, slot: int) -> None:
+        text = self._texts[slot]
+        assert text is not None
+        for term in set(tokenize(text)):
+            postings = self._terms[term]
+            start, count = _block(postings, 2, slot)
+            del postings[2 * start: 2 * (start + count)]
+            if not postings:
+                del self._terms[term]
+            self._term_cache.pop(term, None)
+        for window in {_window(a, b) for a, b in _pairs(text)}:
+            postings = self._windows[window]
+            start, count = _block(postings, 3, slot)
+            del postings[3 * start: 3 * (start + count)]
+            if not postings:
+                del self._windows[window]
+        self._texts[slot] = None
+        self._set_length(slot, 0)
+
+    def _run(self, run: str) -> int:
+        run_id = self._run_id.get(run)
+        if run_id is None:
+            run_id = self._run_id[run] = len(self._runs)
+            self._runs.append(run)
+        return run_id
+
+    def _set_length(self, slot: int, length: int) -> None:
+        self._total += length - int(self._length[slot])
+        self._length[slot] = length
+
+    def _renorm(self, slot: int) -> None:
+        """After an edit of ``slot``: fix its norm if avgdl is unchanged, else mark all stale."""
+        if self._norm_avgdl is not None and self._norm_avgdl == self.avgdl:
+            self._norm[slot] = length_norm(int(self._length[slot]), self._norm_avgdl)
+        else:
+            self._norm_avgdl = None  # every slot is recomputed at the next query
+
+    def _ensure_norm(self) -> None:
+        avgdl = self.avgdl
+        if self._norm_avgdl != avgdl:
+            # Same operations, same order as bm25.length_norm, element by element.
+            np.multiply(B, self._length, out=self._norm)
+            np.divide(self._norm, avgdl, out=self._norm)
+            np.add(1 - B, self._norm, out=self._norm)
+            np.multiply(K1, self._norm, out=self._norm)
+            self._norm_avgdl = avgdl
+            self._term_cache.clear()
+
+    # ---------------------------------------------------------------- postings for a query
+
+    def _term_postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
+        """Slots containing ``term`` and their normalised tf (cached until the term or avgdl
+        changes)."""
+        cached = self._term_cache.get(term)
+        if cached is not None:
+            return cached
+        postings = self._terms.get(term)
+        if postings is None:
+            return _EMPTY_SLOTS, _EMPTY_F
+        pairs = np.frombuffer(postings, dtype=np.int32).reshape(-1, 2)
+        slots = pairs[:, 0].astype(np.intp)
+        f = pairs[:, 1].astype(np.float64)
+        del pairs
+        tfn = f * (K1 + 1) / (f + self._norm[slots])
+        self._term_cache[term] = (slots, tfn)
+        return slots, tfn
+
+    def _phrase_postings(self, phrase: str) -> tuple[np.ndarray, np.ndarray]:
+        """Slots whose text contains ``phrase`` and the occurrence count in each (exact)."""
+        first, second = phrase.split(" ")
+        postings = self._windows.get(_window(first, second))
+        if postings is None:
+            return _EMPTY_SLOTS, _EMPTY_F
+        rows = np.frombuffer(postings, dtype=np.int32).reshape(-1, 3)
+        keep: np.ndarray | None = None
+        for column, token, test in ((1, first, str.endswith), (2, second, str.startswith)):
+            if len(token) == _WINDOW:
+                continue  # the window already pins the whole token
+            runs = rows[:, column]
+            distinct = np.unique(runs)
+            good = [r for r in distinct.tolist() if test(self._runs[r], token)]
+            if not good:
+                return _EMPTY_SLOTS, _EMPTY_F
+            if len(good) < len(distinct):
+                mask = np.isin(runs, good)
+                keep = mask if keep is None else keep & mask
+        slots = (rows[:, 0] if keep is None else rows[keep, 0]).astype(np.intp)
+        del rows
+        if len(slots) == 0:
+            return _EMPTY_SLOTS, _EMPTY_F
+        # Rows of one document are contiguous: collapse runs of equal slots.
+        starts = np.flatnonzero(np.concatenate(([True], slots[1:] != slots[:-1])))
+        f = np.ones(len(starts), dtype=np.float64)
+        if len(starts) != len(slots):
+            counts = np.diff(np.append(starts, len(slots)))
+            slots = slots[starts]
+            for i in np.flatnonzero(counts > 1).tolist():
+                text = self._texts[int(slots[i])]
+                assert text is not None
+                f[i] = count_phrase(text, phrase)  # greedy non-overlapping count
+        return slots, f
+
+    # ---------------------------------------------------------------- scoring
+
+    def stats(self, query: str | QueryPlan) -> QueryStats:
+        """df of every term and phrase of ``query`` (no scoring)."""
+        plan = query if isinstance(query, QueryPlan) else parse_query(query)
+        self._ensure_norm()
+        return QueryStats(
+            plan=plan, n_docs=len(self), avgdl=self.avgdl,
+            term_df={t: len(self._terms.get(t, ())) // 2 for t in plan.terms},
+            phrase_df={p: len(self._phrase_postings(p)[0]) for p in plan.phrases},
+        )
+
+    def scores(self, query: str | QueryPlan) -> tuple[np.ndarray, QueryStats]:
+        """Dense score per slot (0 = not matched) and the query's statistics."""
+        plan = query if isinstance(query, QueryPlan) else parse_query(query)
+        self._ensure_norm()
+        n_docs = len(self)
+        scores = np.zeros(len(self._keys), dtype=np.float64)
+        term_df: dict[str, int] = {}
+        phrase_df: dict[str, int] = {}
+        if plan.empty or n_docs == 0:
+            return scores, QueryStats(plan, n_docs, self.avgdl, term_df, phrase_df)
+        for term in plan.terms:
+            slots, tfn = self._term_postings(term)
+            term_df[term] = len(slots)
+            if len(slots):
+                scores[slots] += idf(n_docs, len(slots)) * tfn
+        for phrase in plan.phrases:
+            slots, f = self._phrase_postings(phrase)
+            phrase_df[phrase] = len(slots)
+            if len(slots):
+                weight = PHRASE_WEIGHT * idf(n_docs, len(slots))
+                scores[slots] += weight * (f * (K1 + 1) / (f + self._norm[slots]))
+        return scores, QueryStats(plan, n_docs, self.avgdl, term_df, phrase_df)
+
+    def search(self, query: str | QueryPlan, top: int | None = 5,
+               explain: bool = False) -> list[Hit]:
+        """Documents with score > 0, best first, ties in candidate order; ``top=None``: all."""
+        scores, stats = self.scores(query)
+        matched = np.flatnonzero(scores > 0.0)  # contributions are > 0; a bool mask is faster
+        if top is not None:
+            if top <= 0:
+                return []
+            if len(matched) > top:
+                matched = self._top_candidates(scores, matched, top)
+        order = np.lexsort((self._pos[matched], -scores[matched]))
+        chosen = matched[order[:top] if top is not None else order].tolist()
+        return [
+            Hit(rank=i + 1, key=self._keys[slot], score=float(scores[slot]),  # type: ignore[arg-type]
+                explanation=self._explain_slot(slot, stats) if explain else None)
+            for i, slot in enumerate(chosen)
+        ]
+
+    def _top_candidates(self, scores: np.ndarray, matched: np.ndarray, top: int) -> np.ndarray:
+        """The ``top`` best of ``matched`` (unordered), ties at the cut won by candidate order.
+
+        Linear time: one partition for the score threshold, one for the tied positions (large
+        tie groups are common: every document matching only "the" with the same length).
+        """
+        values = scores[matched]
+        cut = len(values) - top
+        threshold = np.partition(values, cut)[cut]
+        above = matched[values > threshold]
+        tied = matched[values == threshold]
+        need = top - len(above)  # >= 1: the threshold itself is among the best ``top``
+        if len(tied) > need:
+            tied = tied[np.argpartition(self._pos[tied], need - 1)[:need]]
+        return np.concatenate((above, tied))
+
+    def ranks(self, query: str | QueryPlan, keys: Iterable[str]) -> dict[str, int | None]:
+        """Each key's 1-based rank in :meth:`search`'s full order (None: score 0 or not indexed),
+        without ranking everything: O(N) vector work per key."""
+        scores, _stats = self.scores(query)
+        out: dict[str, int | None] = {}
+        for key in keys:
+            slot = self._slot_of.get(key)
+            score = scores[slot] if slot is not None else 0.0
+            if slot is None or not score > 0.0:
+                out[key] = None
+                continue
+            tied = np.flatnonzero(scores == score)
+            before = int(np.count_nonzero(self._pos[tied] < self._pos[slot]))
+            out[key] = int(np.count_nonzero(scores > score)) + before + 1
+        return out
+
+    def explain(self, query: str | QueryPlan, key: str) -> Explanation:
+        """The contributions behind ``key``'s score for ``query`` (empty when it does not match)."""
+        return self._explain_slot(self._slot_of[key], self.stats(query))
+
+    def _explain_slot(self, slot: int, stats: QueryStats) -> Explanation:
+        text = self._texts[slot]
+        assert text is not None
+        norm = float(self._norm[slot])
+        counts = Counter(tokenize(text))
+        terms: dict[str, Contribution] = {}
+        for term in stats.plan.terms:
+            f = counts.get(term, 0)
+            if f and stats.term_df[term]:
+                value = stats.term_idf(term)
+                tfn = tf_norm(f, norm)
+                terms[term] = Contribution(stats.term_df[term], value, f, tfn,
+                                           term_contribution(value, tfn))
+        phrases: dict[str, Contribution] = {}
+        for phrase in stats.plan.phrases:
+            if not stats.phrase_df[phrase]:
+                continue
+            f = count_phrase(text, phrase)
+            if f:
+                value = stats.phrase_idf(phrase)
+                tfn = tf_norm(f, norm)
+                phrases[phrase] = Contribution(stats.phrase_df[phrase], value, f, tfn,
+                                               phrase_contribution(value, tfn))
+        return Explanation(terms, phrases)

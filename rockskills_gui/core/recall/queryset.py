@@ -1,0 +1,158 @@
+"""Saved recall query sets: which skills a query should recall, and how well recall does.
+
+A query set is a small JSON file stored *beside* the library (default: ``<agent>/recall-tests/``),
+never inside ``skills/``: RockBot loads every ``skills/**/*.json`` as a skill, and a file with a
+``name`` but no ``content`` would break its dream cycle (§2).
+
+A query passes when every expected skill (case-insensitive) is in the top 5 -- what per-turn
+recall asks for. Metrics: hit@1 (the first result is expected), hit@5 (some expected skill in
+the top 5), MRR (1 / rank of the first expected skill in the full ranking, 0 if unranked).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, SkillRecall
+from rockskills_gui.core.storage import fileio, untrusted
+from rockskills_gui.core.storage.layout import Layout
+
+QUERY_SET_DIR = "recall-tests"
+
+
+class QuerySetError(ValueError):
+    """The file is not a readable query set, or is stored where RockBot would read it."""
+
+
+class QueryCase(BaseModel):
+    """One query and the skill names it should recall."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    query: str
+    expected: list[str] = Field(min_length=1)
+    note: str | None = None
+
+
+class QuerySet(BaseModel):
+    """A named list of query cases."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    queries: list[QueryCase]
+
+
+def default_query_set_path(layout: Layout, name: str) -> Path:
+    """``<agent>/recall-tests/<name>.json`` (``/`` in the name is not allowed)."""
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        raise QuerySetError(f"not a usable query-set file name: {name!r}")
+    return layout.agent_dir / QUERY_SET_DIR / f"{name}.json"
+
+
+def check_location(layout: Layout, path: Path) -> None:
+    """Refuse a query-set path inside the library's ``skills/`` folder."""
+    resolved = path.expanduser().resolve()
+    skills = layout.skills_dir.resolve()
+    if resolved == skills or skills in resolved.parents:
+        raise QuerySetError(
+            f"{path}: query sets must be stored beside the library, not inside skills/ "
+            "(RockBot would load the file as a skill)"
+        )
+
+
+def load_query_set(path: Path) -> QuerySet:
+    try:
+        data = json.loads(fileio.read_regular(path).decode("utf-8"))  # a FIFO: refused, not read
+        return QuerySet.model_validate(data)
+    except OSError as exc:
+        raise QuerySetError(f"{path}: {untrusted.reason(path, exc)}") from None
+    except (ValueError, ValidationError) as exc:
+        first = str(exc).splitlines()
+        reason = "; ".join(line.strip() for line in first[:3])
+        raise QuerySetError(f"{path}: not a query set ({reason})") from None
+
+
+def save_query_set(layout: Layout, path: Path, query_set: QuerySet) -> None:
+    """Write ``query_set`` as indented UTF-8 JSON, refusing paths inside ``skills/``."""
+    check_location(layout, path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(query_set.model_dump(exclude_none=True), ensure_ascii=False, indent=2)
+    path.write_text(text + "\n", "utf-8")
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """How one query did."""
+
+    case: QueryCase
+    top: tuple[str, ...]
+    first_rank: int | None  # rank of the first expected skill in the full ranking
+    missing: tuple[str, ...]  # expected names not in the top 5
+    unknown: tuple[str, ...]  # expected names that are not skills of the library
+
+    @property
+    def passed(self) -> bool:
+        return not self.missing
+
+    def as_json(self) -> dict[str, Any]:
+        return {"query": self.case.query, "expected": self.case.expected,
+                "top5": list(self.top), "firstRank": self.first_rank,
+                "missing": list(self.missing), "unknown": list(self.unknown),
+                "passed": self.passed}
+
+
+@dataclass(frozen=True)
+class QuerySetReport:
+    """Metrics over a whole query set."""
+
+    name: str
+    cases: tuple[CaseResult, ...]
+
+    def _mean(self, values: list[float]) -> float:
+        return sum(values) / len(values) if values else 0.0
+
+    @property
+    def hit_at_1(self) -> float:
+        return self._mean([1.0 if c.first_rank == 1 else 0.0 for c in self.cases])
+
+    @property
+    def hit_at_5(self) -> float:
+        return self._mean([1.0 if c.first_rank is not None and c.first_rank <= RECALL_TOP_N
+                           else 0.0 for c in self.cases])
+
+    @property
+    def mrr(self) -> float:
+        return self._mean([1.0 / c.first_rank if c.first_rank else 0.0 for c in self.cases])
+
+    @property
+    def failing(self) -> list[CaseResult]:
+        return [c for c in self.cases if not c.passed]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "queries": len(self.cases), "hit@1": self.hit_at_1,
+                "hit@5": self.hit_at_5, "mrr": self.mrr,
+                "failing": [c.as_json() for c in self.failing],
+                "results": [c.as_json() for c in self.cases]}
+
+
+def evaluate(recall: SkillRecall, query_set: QuerySet) -> QuerySetReport:
+    """Run every query of ``query_set`` against ``recall``."""
+    results: list[CaseResult] = []
+    for case in query_set.queries:
+        ranking = [hit.name for hit in recall.search(case.query, top=None)]
+        folded = [fold(name) for name in ranking]
+        top = tuple(ranking[:RECALL_TOP_N])
+        wanted = [fold(name) for name in case.expected]
+        ranks = [folded.index(w) + 1 for w in wanted if w in folded]
+        missing = tuple(n for n, w in zip(case.expected, wanted, strict=True)
+                        if w not in folded[:RECALL_TOP_N])
+        unknown = tuple(n for n in case.expected if recall.get(n) is None)
+        results.append(CaseResult(case, top, min(ranks) if ranks else None, missing, unknown))
+    return QuerySetReport(query_set.name, tuple(results))

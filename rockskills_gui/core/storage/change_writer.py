@@ -1,0 +1,76 @@
+"""The one careful writer both libraries use for a :class:`ChangeSet`.
+
+Every target is checked (inside the skills folder, normalised, not through a symbolic link),
+every file must still hold the bytes the change expects (a running agent may have written it),
+and then: a single file rewritten or created in an existing folder is replaced atomically on its
+own; anything else (several files, a folder created or emptied) goes through the journal, so a
+crash leaves the state before or after the change, never a mix.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from rockskills_gui.core.storage import fileio, journal, untrusted
+from rockskills_gui.core.storage.changes import ChangeSet, ConflictError, LibraryError
+from rockskills_gui.core.storage.layout import Layout
+
+ConflictFactory = Callable[[list[Path]], ConflictError]
+
+
+def check_conflicts(change: ChangeSet) -> list[Path]:
+    """Files whose disk bytes are not what ``change`` expects to replace."""
+    return [fc.path for fc in change.files if fileio.read_or_none(fc.path) != fc.before]
+
+
+def needs_journal(layout: Layout, change: ChangeSet) -> bool:
+    """False only for one file rewritten or created in an existing folder, or deleted from a
+    folder that keeps other entries: the cases one atomic file operation covers."""
+    if len(change.files) != 1:
+        return True
+    fc = change.files[0]
+    folder = fc.path.parent
+    if fc.after is not None:
+        return not folder.is_dir()
+    if folder == layout.skills_dir:
+        return False
+    try:
+        with os.scandir(folder) as entries:
+            return not any(e.name != fc.path.name and not fileio.is_temp_name(e.name) for e in entries)
+    except OSError:
+        return True
+
+
+def write_change(layout: Layout, change: ChangeSet, conflict: ConflictFactory,
+                 writer: Callable[[ChangeSet], object] | None = None, kind: str = "library") -> None:
+    """Check and write ``change`` all or nothing (raises ConflictError / LibraryError).
+
+    ``writer`` replaces the plain writer (e.g. a dream apply's own journaled transaction).
+    """
+    if change.empty:
+        return
+    for fc in change.files:
+        journal.check_target(layout, fc.path)
+    try:
+        conflicts = check_conflicts(change)
+    except OSError as exc:  # a FIFO or folder where a skill file should be, no permission...
+        where = exc.filename or getattr(exc, "path", None)
+        why = untrusted.reason(where, exc) if where else str(exc)
+        raise LibraryError(f"cannot read {where or 'a file'}: {why}; nothing was written") from exc
+    if conflicts:
+        raise conflict(conflicts)
+    if writer is not None:
+        writer(change)
+    elif needs_journal(layout, change):
+        journal.run(layout, change.files, kind, change.label)
+    else:
+        fc = change.files[0]
+        try:
+            fileio.replace_checked(fc.path, fc.before, fc.after, layout.skills_dir)
+        except fileio.ChangedOnDisk as exc:
+            raise conflict([exc.path]) from exc
+        except OSError as exc:
+            raise LibraryError(f"could not write {exc.filename or fc.path}: "
+                               f"{exc.strerror or exc}; nothing was written") from exc

@@ -1,0 +1,64 @@
+"""Where things live in a RockBot agent data directory (spec section 1): the agent folder, its
+``skills/`` folder, and the file a skill name maps to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+SKILLS_DIR = "skills"
+USAGE_DIR = "skill-usage"
+FEEDBACK_DIR = "feedback"
+CONVERSATION_LOG = "conversation-log/turns.jsonl"
+AGENT_MARKERS = (SKILLS_DIR, USAGE_DIR, FEEDBACK_DIR, "conversation-log", "memory", "conversations")
+
+
+class NotALibraryError(Exception):
+    """The path is not a RockBot agent directory or a ``skills/`` folder."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Paths of one agent data directory."""
+
+    agent_dir: Path
+    skills_dir: Path
+
+    @classmethod
+    def locate(cls, path: Path) -> Layout:
+        """Resolve an agent directory, or its ``skills/`` folder, to a layout.
+
+        Raises :class:`NotALibraryError` with a one-line reason otherwise.
+        """
+        path = Path(path).expanduser()
+        if not path.exists():
+            raise NotALibraryError(f"{path}: no such file or directory")
+        if not path.is_dir():
+            raise NotALibraryError(f"{path}: not a directory (expected a RockBot agent directory)")
+        path = path.resolve()
+        if (path / SKILLS_DIR).is_dir():
+            return cls(path, path / SKILLS_DIR)
+        if path.name == SKILLS_DIR:
+            return cls(path.parent, path)
+        if any((path / marker).exists() for marker in AGENT_MARKERS):
+            return cls(path, path / SKILLS_DIR)  # an agent directory with no skills yet
+        raise NotALibraryError(
+            f"{path}: not a RockBot library (no skills/ folder and no agent data in it)"
+        )
+
+    def path_for(self, name: str) -> Path:
+        """The file RockBot writes for ``name`` (``/`` makes sub-folders)."""
+        parts = name.split("/")
+        return self.skills_dir.joinpath(*parts[:-1], parts[-1] + ".json")
+
+    def name_for(self, path: Path) -> str:
+        """The name a file's path implies (``skills/mcp/email.json`` -> ``mcp/email``)."""
+        rel = path.relative_to(self.skills_dir).as_posix()
+        return rel[: -len(".json")] if rel.endswith(".json") else rel
+
+    def display_path(self, path: Path) -> str:
+        """Path relative to the agent directory, '/'-separated."""
+        try:
+            return path.relative_to(self.agent_dir).as_posix()
+        except ValueError:
+            return str(path)

@@ -1,0 +1,1 @@
+"""Pure text utilities: fuzzy matching, three-way merge, Markdown rendering, secret redaction."""

@@ -1,0 +1,1 @@
+"""Usage logs and what they say: events, counts, pairs, the matrix, signals, reports."""

@@ -1,0 +1,242 @@
+"""What the heatmap shows, computed without Qt: filtered, ordered matrix, colour levels, overlay.
+
+:func:`build_heatmap` turns one window's :class:`~rockskills_gui.core.usage.stats.UsageStats` and the
+library's skills into :class:`HeatmapData`: the skills shown (prefix filter, minimum count, empty
+rows hidden), their order, the measure per cell, a colour *level* per cell (``0`` = nothing to
+show, ``1`` = the diagonal, ``2..255`` = the colour scale) and the see-also links among them. The
+UI turns the levels into one indexed image with a colour table.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.usage.matrix import CoMatrix, Measure
+from rockskills_gui.core.usage.matrix_order import Band, Ordering, order
+from rockskills_gui.core.usage.stats import UsageStats
+
+EMPTY_LEVEL = 0
+DIAGONAL_LEVEL = 1
+FIRST_LEVEL = 2
+LEVELS = 254  # colour levels 2..255
+LIFT_MAX_LOG2 = 4.0  # the lift scale never spans more than 1/16 .. 16
+
+
+@dataclass(frozen=True, slots=True)
+class HeatmapOptions:
+    measure: Measure = Measure.SESSIONS
+    ordering: Ordering = Ordering.NAME
+    min_count: int = 1
+    prefix: str = ""
+    hide_empty: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ColourScale:
+    """Maps a measure value to a position 0..1: linear from 0, or log2 symmetric around lift 1."""
+
+    measure: Measure
+    vmax: float
+    log: bool = False
+
+    @property
+    def vmin(self) -> float:
+        return 2.0 ** -self.vmax if self.log else 0.0
+
+    @property
+    def top(self) -> float:
+        return 2.0 ** self.vmax if self.log else self.vmax
+
+    def position(self, values: np.ndarray) -> np.ndarray:
+        if self.log:
+            with np.errstate(divide="ignore"):
+                logs = np.log2(np.where(values > 0, values, 1.0))
+            return np.clip((logs / self.vmax + 1.0) / 2.0, 0.0, 1.0)
+        if self.vmax <= 0:
+            return np.ones_like(values)
+        return np.clip(values / self.vmax, 0.0, 1.0)
+
+    def levels(self, values: np.ndarray) -> np.ndarray:
+        return (FIRST_LEVEL + np.rint(self.position(values) * (LEVELS - 1))).astype(np.uint8)
+
+    def ticks(self) -> list[tuple[float, str]]:
+        """Legend ticks as (position 0..1, text)."""
+        if self.log:
+            top = int(self.vmax)
+            marks = sorted({-top, -1, 0, 1, top} if top > 1 else {-1, 0, 1})
+            return [((m / self.vmax + 1) / 2, _lift_text(2.0 ** m)) for m in marks]
+        if self.measure is Measure.SESSIONS:
+            top = int(self.vmax)
+            marks = sorted({0, top // 2, top}) if top >= 2 else [0, top]
+            return [(m / self.vmax if self.vmax else 1.0, str(m)) for m in marks]
+        return [(0.0, "0"), (0.5, _fmt(self.vmax / 2)), (1.0, _fmt(self.vmax))]
+
+
+@dataclass
+class HeatmapData:
+    """The matrix as shown: every array is in display order."""
+
+    options: HeatmapOptions
+    names: list[str]
+    exists: list[bool]
+    events: list[int]
+    own: list[int]
+    together: np.ndarray
+    values: np.ndarray
+    levels: np.ndarray
+    scale: ColourScale
+    total_sessions: int
+    bands: list[Band] = field(default_factory=list)
+    links: set[tuple[int, int]] = field(default_factory=set)  # (referrer row, target column)
+    note: str = ""
+    hidden: int = 0  # skills left out by the filters
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def index(self, name: str) -> int | None:
+        key = fold(name)
+        return next((i for i, n in enumerate(self.names) if fold(n) == key), None)
+
+    def linked(self, i: int, j: int) -> bool:
+        return (i, j) in self.links or (j, i) in self.links
+
+    def label(self, i: int) -> str:
+        return self.names[i] if self.exists[i] else f"{self.names[i]} (deleted)"
+
+    def describe_cell(self, i: int, j: int) -> str:
+        """Hover text: both names, sessions together, each skill's own counts, the measures."""
+        if i == j:
+            return (f"{self.label(i)}\nused in {_plural(self.own[i], 'session')} "
+                    f"({_plural(self.events[i], 'use')}) of {self.total_sessions}")
+        n = int(self.together[i, j])
+        measure = self.options.measure
+        lines = [f"{self.label(i)}  ×  {self.label(j)}",
+                 f"{_plural(n, 'session')} together",
+                 f"{self.names[i]}: {_plural(self.events[i], 'use')} in "
+                 f"{_plural(self.own[i], 'session')}",
+                 f"{self.names[j]}: {_plural(self.events[j], 'use')} in "
+                 f"{_plural(self.own[j], 'session')}"]
+        jaccard, lift = _jaccard(n, self.own[i], self.own[j]), _lift(n, self.own[i], self.own[j],
+                                                                    self.total_sessions)
+        lines.append(f"Jaccard {_fmt(jaccard)} · lift {_lift_text(lift)}"
+                     + ("" if measure is Measure.SESSIONS else f"  ({measure.label} shown)"))
+        if self.linked(i, j):
+            lines.append("linked by see-also")
+        return "\n".join(lines)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def _lift_text(value: float) -> str:
+    if value <= 0:
+        return "–"
+    return f"{value:.2f}×" if value < 10 else f"{value:.0f}×"
+
+
+def _jaccard(n: int, a: int, b: int) -> float:
+    union = a + b - n
+    return n / union if union > 0 else 0.0
+
+
+def _lift(n: int, a: int, b: int, total: int) -> float:
+    return n * total / (a * b) if a and b else 0.0
+
+
+def scale_for(measure: Measure, values: np.ndarray) -> ColourScale:
+    """The colour scale for the values shown (``values`` holds only shown, off-diagonal cells)."""
+    if measure is Measure.LIFT:
+        positive = values[values > 0]
+        extent = float(np.max(np.abs(np.log2(positive)))) if positive.size else 1.0
+        return ColourScale(measure, min(LIFT_MAX_LOG2, max(1.0, math.ceil(extent))), log=True)
+    top = float(values.max()) if values.size else 1.0
+    if measure is Measure.JACCARD:
+        return ColourScale(measure, max(top, 1e-9))
+    return ColourScale(measure, max(top, 1.0))
+
+
+def _matches(name: str, prefixes: Sequence[str]) -> bool:
+    key = fold(name)
+    return not prefixes or any(key.startswith(p) for p in prefixes)
+
+
+def build_heatmap(stats: UsageStats, skills: Sequence[Skill], options: HeatmapOptions,
+                  matrix: CoMatrix | None = None) -> HeatmapData:
+    """The heatmap for ``stats`` over the library ``skills`` (``matrix`` reuses a built one)."""
+    full = matrix if matrix is not None else CoMatrix.from_stats(stats, [s.name for s in skills])
+    prefixes = [fold(p.strip()) for p in options.prefix.split(",") if p.strip()]
+    chosen = [i for i, s in enumerate(full.skills) if _matches(s.name, prefixes)]
+    minimum = max(1, options.min_count)
+    if options.hide_empty and chosen:
+        reach = full.together >= minimum
+        if len(chosen) < len(full):
+            reach = reach[np.ix_(chosen, chosen)]
+        np.fill_diagonal(reach, False)
+        keep = reach.any(axis=1)
+        chosen = [i for i, k in zip(chosen, keep, strict=True) if k]
+    arranged = order(full.take(chosen), options.ordering)
+    final = [chosen[k] for k in arranged.indices]
+    shown = full.take(final)
+    together = shown.together
+    values = shown.values(options.measure)
+    mask = together >= minimum
+    np.fill_diagonal(mask, False)
+    scale = scale_for(options.measure, values[mask])
+    levels = np.full(together.shape, EMPTY_LEVEL, dtype=np.uint8)
+    levels[mask] = scale.levels(values[mask])
+    np.fill_diagonal(levels, DIAGONAL_LEVEL)
+    position = {fold(s.name): k for k, s in enumerate(shown.skills)}
+    links: set[tuple[int, int]] = set()
+    for skill in skills:
+        row = position.get(fold(skill.name))
+        if row is None:
+            continue
+        for target in skill.see_also or ():
+            col = position.get(fold(target))
+            if col is not None and col != row:
+                links.add((row, col))
+    return HeatmapData(
+        options=options, names=shown.names, exists=[s.exists for s in shown.skills],
+        events=[s.events for s in shown.skills], own=[int(x) for x in shown.own],
+        together=together, values=values, levels=levels, scale=scale,
+        total_sessions=full.total_sessions, bands=arranged.bands, links=links,
+        note="; ".join(n for n in (
+            f"the {len(full):,} skills used in the most sessions (of {len(full) + full.omitted:,})"
+            if full.omitted else "", arranged.note) if n),
+        hidden=len(full) - len(final))
+
+
+def heatmap_csv(data: HeatmapData) -> str:
+    """The shown matrix as CSV: a header of names, one row per skill; blank = not shown.
+
+    Sessions are integers, Jaccard and lift 4 decimals; the diagonal holds the skill's own value
+    (sessions that used it, Jaccard 1, lift N / n).
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([data.options.measure.label, *data.names])
+    integer = data.options.measure is Measure.SESSIONS
+    for i, name in enumerate(data.names):
+        row: list[str] = [name]
+        for j in range(len(data.names)):
+            if data.levels[i, j] == EMPTY_LEVEL:
+                row.append("")
+            else:
+                value = float(data.values[i, j])
+                row.append(str(int(value)) if integer else f"{value:.4f}")
+        writer.writerow(row)
+    return buffer.getvalue()

@@ -1,0 +1,1 @@
+"""What every pane may use: the context, actions, theme, icons, workers, models."""

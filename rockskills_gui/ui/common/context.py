@@ -1,0 +1,211 @@
+"""The application context handed to every pane: the open library, its signals, the settings.
+
+There is one context per main window and no global: panes receive it in their constructor,
+read ``ctx.library`` and listen to the signals. Every change to the library goes through
+:meth:`AppContext.apply` (a core operation returning a change set), :meth:`undo` or :meth:`redo`,
+so panes refresh from ``changeApplied`` and never write files themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QSettings, Signal
+
+from rockskills_gui.core.app.recent import RecentLibraries
+from rockskills_gui.core.app.secrets import KeyStore
+from rockskills_gui.core.app.settings import Settings, SettingsStore
+from rockskills_gui.core.library.rockbot_library import DiskChanges, Library
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.storage.appdirs import config_dir, demo_library_dir
+from rockskills_gui.core.storage.changes import ChangeSet, LibraryError
+
+Operation = Callable[[Library], ChangeSet]
+# RockBot never re-reads its skills folder while running (spec §4, §13.9).
+RESTART_NOTE = "a running agent must be restarted to see this change"
+
+
+class AppContext(QObject):
+    """The open library and what happens to it.
+
+    Signals:
+        libraryChanged(object): a library was opened (or ``None`` when closed).
+        changeApplied(object): a :class:`ChangeSet` was written (by an operation, undo or redo).
+        historyChanged(): the undo/redo stacks changed.
+        currentSkillChanged(str): the skill the user is looking at ("" for none).
+        statusMessage(str, int): a transient status-bar message and its timeout in ms.
+        operationFailed(str): a core operation refused or failed; one readable sentence.
+        recentChanged(): the recent-libraries list changed.
+        dirtyChanged(str): that skill's editor buffer became dirty or clean (see ``dirty_names``).
+        preferencesChanged(object): the user's settings changed; carries the changed names
+            (a frozenset of :class:`~rockskills_gui.core.app.settings.Settings` field names).
+
+    ``preferences`` holds the typed settings (``ctx.prefs`` is the current value), ``keys`` the
+    API keys (OS keyring or memory), ``settings`` the window layout (QSettings, not user-facing).
+    """
+
+    libraryChanged = Signal(object)
+    changeApplied = Signal(object)
+    historyChanged = Signal()
+    currentSkillChanged = Signal(str)
+    statusMessage = Signal(str, int)
+    operationFailed = Signal(str)
+    recentChanged = Signal()
+    dirtyChanged = Signal(str)
+    preferencesChanged = Signal(object)
+
+    def __init__(self, recent: RecentLibraries | None = None,
+                 settings: QSettings | None = None, parent: QObject | None = None,
+                 preferences: SettingsStore | None = None, keys: KeyStore | None = None) -> None:
+        super().__init__(parent)
+        self.library: Library | None = None
+        self.prepared: dict[str, object] = {}  # built off the UI thread for ``library``
+        self.current_skill: str = ""
+        # Skills (spelled as the library spells them) whose editor buffer holds unsaved edits.
+        self.dirty_names: set[str] = set()
+        self._disk_news = False
+        self.recent = recent if recent is not None else RecentLibraries()
+        self.settings = settings if settings is not None else QSettings(
+            str(config_dir() / "ui.ini"), QSettings.Format.IniFormat, self)
+        self.preferences = preferences if preferences is not None else SettingsStore()
+        self.keys = keys if keys is not None else KeyStore()
+        self._unsubscribe = self.preferences.subscribe(
+            lambda _settings, changed: self.preferencesChanged.emit(changed))
+        self.destroyed.connect(lambda *_: self._unsubscribe())
+
+    @property
+    def prefs(self) -> Settings:
+        """The current user settings (immutable; change them with ``preferences.update``)."""
+        return self.preferences.settings
+
+    def api_key(self) -> str | None:
+        """The API key for the configured endpoint (keyring or this run's memory), if any."""
+        return self.keys.get(self.prefs.effective_base_url)
+
+    # ---------------------------------------------------------------- library
+
+    def set_library(self, library: Library | None, remember: bool = True,
+                    prepared: Mapping[str, object] | None = None) -> None:
+        """Make ``library`` the open one; ``remember`` adds it to the recent list (not the demo).
+
+        ``prepared`` holds what was built for it off the UI thread while it loaded (by key, e.g.
+        ``tree``, ``recall``); panes take it from :attr:`prepared` while ``libraryChanged`` is
+        delivered instead of building it on the UI thread.
+        """
+        self.library = library
+        self.prepared = dict(prepared or {})
+        self.current_skill = ""
+        if remember and library is not None and not self.is_demo(library.agent_dir):
+            try:
+                self.recent.add(library.agent_dir)
+            except OSError as exc:
+                self.status(f"Could not update the recent list: {exc.strerror or exc}")
+            self.recentChanged.emit()
+        self.libraryChanged.emit(library)
+        self.historyChanged.emit()
+        self.currentSkillChanged.emit("")
+
+    @staticmethod
+    def is_demo(path: Path) -> bool:
+        try:
+            return path.resolve().is_relative_to(demo_library_dir().resolve())
+        except OSError:
+            return False
+
+    def select_skill(self, name: str) -> bool:
+        """Make ``name`` the current skill (case-insensitive); False if there is no such skill.
+
+        Ignored while news from disk is delivered: a view re-selecting a row as it rebuilds must
+        not move the user away from the skill they are editing (even one whose file vanished).
+        """
+        if self._disk_news:
+            return self.library is not None and self.library.get(name) is not None
+        lib = self.library
+        skill = lib.get(name) if lib is not None and name else None
+        shown = skill.name if skill is not None else ""
+        if shown != self.current_skill:
+            self.current_skill = shown
+            self.currentSkillChanged.emit(shown)
+        return skill is not None or not name
+
+    # ---------------------------------------------------------------- changes
+
+    def apply(self, operation: Operation) -> ChangeSet | None:
+        """Run one core operation on the open library; refusals become ``operationFailed``."""
+        if self.library is None:
+            return None
+        library = self.library
+        return self._run(lambda: operation(library), "")
+
+    def undo(self) -> ChangeSet | None:
+        return self._run(self.library.undo, "Undid: ") if self.library is not None else None
+
+    def redo(self) -> ChangeSet | None:
+        return self._run(self.library.redo, "Redid: ") if self.library is not None else None
+
+    def _run(self, call: Callable[[], ChangeSet | None], verb: str) -> ChangeSet | None:
+        try:
+            change = call()
+        except LibraryError as exc:
+            self.operationFailed.emit(str(exc))
+            return None
+        if change is not None and not change.empty:
+            self._follow_current(change)
+            self.changeApplied.emit(change)
+            self.status(f"{verb}{change.label} · {RESTART_NOTE}", 10000)
+        self.historyChanged.emit()
+        return change
+
+    def _follow_current(self, change: ChangeSet) -> None:
+        """Keep ``current_skill`` pointing at the same skill across a rename or delete."""
+        current = fold(self.current_skill)
+        if not current:
+            return
+        for old, new in change.renamed:
+            if fold(old) == current:
+                self.current_skill = new
+                self.currentSkillChanged.emit(new)
+                return
+        if any(fold(name) == current for name in change.deleted):
+            self.current_skill = ""
+            self.currentSkillChanged.emit("")
+
+    def refresh_from_disk(self, paths: Iterable[Path]) -> DiskChanges | None:
+        """Re-read files someone else changed (see :meth:`Library.refresh`).
+
+        Listeners hear the news as a file-less change set on ``changeApplied``; the current
+        skill is kept even when its file vanished (the editor marks it, it is not dropped).
+        """
+        if self.library is None:
+            return None
+        try:
+            changes = self.library.refresh(paths)
+        except OSError as exc:
+            self.operationFailed.emit(f"could not re-read the library: {exc.strerror or exc}")
+            return None
+        if not changes.empty:
+            self._disk_news = True
+            try:
+                self.changeApplied.emit(changes.as_change_set())
+            finally:
+                self._disk_news = False
+        return changes
+
+    @property
+    def delivering_disk_news(self) -> bool:
+        """True while ``changeApplied`` carries news from disk (see :meth:`select_skill`)."""
+        return self._disk_news
+
+    def set_dirty(self, name: str, dirty: bool) -> None:
+        """Record whether ``name``'s editor buffer holds unsaved edits (emits dirtyChanged)."""
+        if dirty == (name in self.dirty_names):
+            return
+        if dirty:
+            self.dirty_names.add(name)
+        else:
+            self.dirty_names.discard(name)
+        self.dirtyChanged.emit(name)
+
+    def status(self, message: str, timeout_ms: int = 5000) -> None:
+        self.statusMessage.emit(message, timeout_ms)

@@ -1,0 +1,263 @@
+"""Long work off the UI thread: opening a library (and installing the demo first when asked).
+
+The scan reports progress (files read of files found), which the loader passes on at most every
+:data:`PROGRESS_EVERY_S`; cancel stops the scan itself (the core checks between chunks of files)
+and the result, if any, is dropped. Each load gets a ticket; only the newest ticket's result is
+delivered. After the library is read, the *preparers* registered by the panes run on the same
+worker thread (the tree, the recall index: core objects, no Qt), so that the UI thread only
+installs finished objects; their results arrive with the library as :attr:`LibraryLoader.prepared`.
+A preparer registered with a *feed* (the recall index) also sees the skills while they are read,
+so its work overlaps the reading (which helper processes do on a big library).
+"""
+
+from __future__ import annotations
+
+import gc
+import inspect
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+
+from rockskills_gui.core.app.settings import Settings
+from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.rockbot_library import Library, ScanCancelled
+from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.storage.appdirs import demo_library_dir
+from rockskills_gui.core.storage.changes import LibraryError
+from rockskills_gui.core.storage.gcpause import gc_paused
+from rockskills_gui.core.storage.layout import NotALibraryError
+
+PROGRESS_EVERY_S = 0.05
+FREEZE_FROM = 10_000  # skills from which a loaded library is frozen out of the collector's way
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class LoadControl:
+    """Handed to an opener: report ``progress(done, total)``; stop when ``cancelled()``; hand
+    each chunk of skills read to ``skills_read``."""
+
+    progress: Callable[[int, int], None] = lambda done, total: None
+    cancel_event: threading.Event = field(default_factory=threading.Event)
+    feeds: list[Callable[[list[Skill]], None]] = field(default_factory=list)
+
+    def cancelled(self) -> bool:
+        return self.cancel_event.is_set()
+
+    def skills_read(self, skills: list[Skill]) -> None:
+        for feed in self.feeds:
+            feed(skills)
+
+
+class Feed(Protocol):
+    """What a streaming preparer keeps for one load: it is fed the skills as they are read."""
+
+    def feed(self, skills: Iterable[Skill]) -> None: ...
+
+
+AnyLibrary = Library | SkillMdLibrary
+Opener = Callable[..., AnyLibrary]  # opener() or opener(control: LoadControl)
+Preparer = Callable[..., object]  # prepare(library), or prepare(library, feed) with a feed
+
+
+def path_opener(path: Path, format: str | None = None, settings: Settings | None = None) -> Opener:
+    """Open a skill library folder as its detected format, or as ``format`` (core.formats).
+
+    ``settings`` (the user's preferences) add the assumed SKILL.md profile settings and the
+    user-scope skill roots."""
+    options: dict[str, Any] = {} if settings is None else {
+        "overrides": settings.profile_overrides, "include_user": settings.include_user_skills}
+
+    def open_path(control: LoadControl | None = None) -> AnyLibrary:
+        if control is None:
+            return open_library(path, format, **options)
+        return open_library(path, format, progress=control.progress, cancel=control.cancelled,
+                            on_skills=control.skills_read if control.feeds else None, **options)
+
+    return open_path
+
+
+def demo_opener(dest: Path | None = None) -> Opener:
+    """Install the bundled demo library once (at ``dest`` or the data folder) and open it."""
+
+    def open_demo(control: LoadControl | None = None) -> AnyLibrary:
+        try:
+            from rockskills_gui.core.app.demo import install_demo
+        except ModuleNotFoundError as exc:
+            if exc.name != "rockskills_gui.core.app.demo":
+                raise
+            raise LibraryError("the demo library is not part of this build; "
+                               "open an agent directory instead") from None
+        path = install_demo(dest if dest is not None else demo_library_dir())
+        return path_opener(path)(control)
+
+    return open_demo
+
+
+def _takes_control(opener: Opener) -> bool:
+    try:
+        return bool(inspect.signature(opener).parameters)
+    except (TypeError, ValueError):
+        return False
+
+
+class _JobSignals(QObject):
+    loaded = Signal(int, object, object)
+    failed = Signal(int, str)
+    progress = Signal(int, int, int)
+
+
+class _LoadJob(QRunnable):
+    def __init__(self, ticket: int, opener: Opener, signals: _JobSignals,
+                 preparers: Mapping[str, Preparer], control: LoadControl,
+                 feeds: Mapping[str, Callable[[], Feed]]) -> None:
+        super().__init__()
+        self.ticket = ticket
+        self.opener = opener
+        self.signals = signals
+        self.preparers = dict(preparers)
+        self.control = control
+        self._last = 0.0
+        control.progress = self._progress
+        self.feeds = {key: make() for key, make in feeds.items()}
+        control.feeds = [state.feed for state in self.feeds.values()]
+
+    def _progress(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done in (0, total) or now - self._last >= PROGRESS_EVERY_S:
+            self._last = now
+            self.signals.progress.emit(self.ticket, done, total)
+
+    def run(self) -> None:
+        try:
+            with gc_paused():  # a full collection now would walk every object read so far
+                library = self.opener(self.control) if _takes_control(self.opener) else self.opener()
+                prepared: dict[str, object] = {}
+                for key, prepare in self.preparers.items():
+                    if self.control.cancelled():
+                        return
+                    try:
+                        prepared[key] = (prepare(library, self.feeds[key]) if key in self.feeds
+                                         else prepare(library))
+                    except Exception:  # the pane builds it itself then
+                        log.exception("preparing %s for the library failed", key)
+                if len(library) >= FREEZE_FROM:
+                    # Long-lived from now on: out of every later collection's way (a full pass
+                    # over a 100,000-skill library holds the GIL for 0.3-0.5 s: a frozen UI).
+                    gc.freeze()
+        except ScanCancelled:
+            return
+        except (NotALibraryError, LibraryError) as exc:
+            self.signals.failed.emit(self.ticket, str(exc))
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            self.signals.failed.emit(self.ticket, f"{where}{exc.strerror or exc}")
+        except Exception as exc:  # a bug in a reader must not kill the worker thread silently
+            self.signals.failed.emit(self.ticket, f"unexpected error while opening: {exc!r}")
+        else:
+            if not self.control.cancelled():
+                self.signals.loaded.emit(self.ticket, library, prepared)
+
+
+class LibraryLoader(QObject):
+    """Open libraries on a worker thread; at most one load is current.
+
+    Signals:
+        started(str): a load began; the text says what is being opened.
+        progress(int, int): skill files read and found (found = 0 while the folders are listed).
+        loaded(object): the :class:`Library`, delivered on the UI thread; what the preparers made
+            for it is in :attr:`prepared` (by key) while ``loaded`` is emitted and after.
+        failed(str): one readable line (not a library, unreadable, ...).
+        cancelled(): the current load was abandoned (its scan stops at the next chunk of files).
+        busyChanged(bool)
+    """
+
+    started = Signal(str)
+    progress = Signal(int, int)
+    loaded = Signal(object)
+    failed = Signal(str)
+    cancelled = Signal()
+    busyChanged = Signal(bool)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._pool = QThreadPool(self)
+        self._signals = _JobSignals(self)
+        self._signals.loaded.connect(self._on_loaded)
+        self._signals.failed.connect(self._on_failed)
+        self._signals.progress.connect(self._on_progress)
+        self._ticket = 0
+        self._busy = False
+        self._control: LoadControl | None = None
+        self.preparers: dict[str, Preparer] = {}
+        self.feeds: dict[str, Callable[[], Feed]] = {}
+        self.prepared: dict[str, object] = {}
+
+    @property
+    def busy(self) -> bool:
+        return self._busy
+
+    def add_preparer(self, key: str, prepare: Preparer, feed: Callable[[], Feed] | None = None) -> None:
+        """Run ``prepare(library)`` on the worker after each load; the result is ``prepared[key]``.
+
+        With ``feed``, each load makes a new ``feed()``, hands it every chunk of skills as the
+        scan reads them (a RockBot library; an opener that takes the load control), and calls
+        ``prepare(library, fed)`` at the end."""
+        self.preparers[key] = prepare
+        if feed is not None:
+            self.feeds[key] = feed
+
+    def load(self, opener: Opener, description: str) -> None:
+        """Start opening; a load still running is superseded (cancelled, its result dropped)."""
+        if self._control is not None:
+            self._control.cancel_event.set()
+        self._ticket += 1
+        self._control = LoadControl()
+        self._pool.start(_LoadJob(self._ticket, opener, self._signals, self.preparers, self._control,
+                                  self.feeds))
+        self.started.emit(description)
+        self._set_busy(True)
+
+    def cancel(self) -> None:
+        if self._control is not None:
+            self._control.cancel_event.set()
+        if self._busy:
+            self._ticket += 1
+            self._set_busy(False)
+            self.cancelled.emit()
+
+    def wait(self, msecs: int = -1) -> bool:
+        """Block until worker threads are idle (for shutdown and tests)."""
+        return self._pool.waitForDone(msecs)
+
+    @Slot(int, int, int)
+    def _on_progress(self, ticket: int, done: int, total: int) -> None:
+        if ticket == self._ticket and self._busy:
+            self.progress.emit(done, total)
+
+    @Slot(int, object, object)
+    def _on_loaded(self, ticket: int, library: Library, prepared: dict[str, Any]) -> None:
+        if ticket == self._ticket and self._busy:
+            self._control = None
+            self._set_busy(False)
+            self.prepared = prepared
+            self.loaded.emit(library)
+
+    @Slot(int, str)
+    def _on_failed(self, ticket: int, message: str) -> None:
+        if ticket == self._ticket and self._busy:
+            self._control = None
+            self._set_busy(False)
+            self.failed.emit(message)
+
+    def _set_busy(self, busy: bool) -> None:
+        if busy != self._busy:
+            self._busy = busy
+            self.busyChanged.emit(busy)

@@ -1,0 +1,1 @@
+"""The dream wizard: setup, prompts, run, review, apply pages."""

@@ -1,0 +1,270 @@
+"""Wizard pages 5 and 6: what Apply will write (and why it may not), then what was done, with Undo.
+
+Both only show; the wizard applies and undoes through the engine (``apply_plan``/``undo_last``)
+run by the context, so every pane hears about the change.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+    QWizard,
+    QWizardPage,
+)
+
+from rockskills_gui.core.dream.apply import ApplyResult, UndoResult, build_change_set, library_changes
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.storage.changes import ChangeSet, LibraryError
+from rockskills_gui.ui.common.theme import secondary
+from rockskills_gui.ui.dream.common import KIND_TITLES, panel, plural
+
+if TYPE_CHECKING:
+    from rockskills_gui.ui.dream.wizard import DreamWizard
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def fill_changes(tree: QTreeWidget, change: ChangeSet) -> None:
+    """One row per skill: created, updated or deleted."""
+    tree.clear()
+    for label, names in (("create", change.created), ("update", change.updated),
+                         ("delete", change.deleted)):
+        for name in names:
+            tree.addTopLevelItem(QTreeWidgetItem([label, name]))
+    for column in range(2):
+        tree.resizeColumnToContents(column)
+
+
+class ApplyPage(QWizardPage):
+    """The accepted proposals, the files they change, and anything that stands in the way."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("dreamApplyPage")
+        self.setTitle("Apply")
+        self.setSubTitle("These changes are written as one transaction (crash-safe), which one Undo "
+                         "restores exactly.")
+        self.setCommitPage(True)
+        self.setButtonText(QWizard.WizardButton.CommitButton, "&Apply")
+        self.intro = QLabel(self)
+        self.intro.setObjectName("dreamApplyIntro")
+        self.intro.setWordWrap(True)
+        self.accepted = QTreeWidget(self)
+        self.accepted.setObjectName("dreamApplyAccepted")
+        self.accepted.setAccessibleName("Accepted proposals")
+        self.accepted.setHeaderLabels(["Id", "Kind", "Proposal"])
+        self.accepted.setRootIsDecorated(False)
+        self.files = QTreeWidget(self)
+        self.files.setObjectName("dreamApplyFiles")
+        self.files.setAccessibleName("Skill files that will change")
+        self.files.setHeaderLabels(["Change", "Skill"])
+        self.files.setRootIsDecorated(False)
+        self.warning = QLabel(self)
+        self.warning.setObjectName("dreamApplyWarning")
+        self.warning.setWordWrap(True)
+        self.warning.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        panel(self.warning, "dreamApplyWarning")  # type: ignore[arg-type]
+        self.warning.setContentsMargins(8, 4, 8, 4)
+        self.recheck_button = QPushButton("&Re-check the plan against the library as it is now", self)
+        self.recheck_button.setObjectName("dreamRecheck")
+        self.recheck_button.clicked.connect(self._recheck)
+        self.error = QLabel(self)
+        self.error.setObjectName("dreamApplyError")
+        self.error.setWordWrap(True)
+        self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        note = secondary(QLabel("A running agent reads its skills at start: restart it to see the "
+                                "change.", self))
+        note.setWordWrap(True)
+        lists = QHBoxLayout()
+        left = QVBoxLayout()
+        left.addWidget(QLabel("<b>Accepted proposals</b>", self))
+        left.addWidget(self.accepted)
+        right = QVBoxLayout()
+        right.addWidget(QLabel("<b>Skill files that will change</b>", self))
+        right.addWidget(self.files)
+        lists.addLayout(left, 3)
+        lists.addLayout(right, 2)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.intro)
+        layout.addWidget(self.warning)
+        row = QHBoxLayout()
+        row.addWidget(self.recheck_button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        layout.addLayout(lists, 1)
+        layout.addWidget(self.error)
+        layout.addWidget(note)
+        self.changed_files: list[str] = []
+        self.change: ChangeSet | None = None
+
+    def wiz(self) -> DreamWizard:
+        return self.wizard()  # type: ignore[return-value]
+
+    def initializePage(self) -> None:
+        self.error.setText("")
+        self.refresh()
+
+    def refresh(self) -> None:
+        wizard = self.wiz()
+        library, plan, selection = wizard.ctx.library, wizard.plan, wizard.selection
+        self.accepted.clear()
+        self.files.clear()
+        self.change = None
+        self.changed_files = []
+        if library is None or plan is None or selection is None:
+            self.intro.setText("No library or no plan.")
+            self.warning.hide()
+            self.recheck_button.hide()
+            self.completeChanged.emit()
+            return
+        ids = selection.ids()
+        for proposal_id in ids:
+            proposal = plan.get(proposal_id)
+            self.accepted.addTopLevelItem(QTreeWidgetItem([proposal.id, KIND_TITLES[proposal.kind],
+                                                           proposal.title]))
+        for column in range(2):
+            self.accepted.resizeColumnToContents(column)
+        warnings: list[str] = []
+        try:
+            self.changed_files = library_changes(plan, library)
+            self.change = build_change_set(library, plan, ids)
+        except (OSError, LibraryError) as exc:
+            warnings.append(f"The library could not be read: {_escape(str(exc))}")
+        if self.change is not None:
+            fill_changes(self.files, self.change)
+        if self.changed_files:
+            shown = "<br>".join(_escape(line) for line in self.changed_files[:12])
+            more = len(self.changed_files) - 12
+            warnings.append("<b>The library changed since this plan was made</b>; applying is refused "
+                            "until the plan is re-checked (a proposal whose files changed becomes "
+                            f"blocked as stale):<br>{shown}" + (f"<br>… and {more} more" if more > 0
+                                                                   else ""))
+        dirty = sorted(n for n in wizard.ctx.dirty_names
+                       if self.change is not None and fold(n) in {
+                           fold(x) for x in (*self.change.created, *self.change.updated,
+                                             *self.change.deleted)})
+        if dirty:
+            warnings.append("Unsaved edits in the editor for " + ", ".join(_escape(n) for n in dirty)
+                            + ": save or discard them first, or they will conflict with this change.")
+        if wizard.plan_from_elsewhere():
+            warnings.append(f"This plan was made for {_escape(plan.library)}; it is applied to "
+                            f"{_escape(str(library.agent_dir))}.")
+        self.warning.setText("<br><br>".join(warnings))
+        self.warning.setVisible(bool(warnings))
+        self.recheck_button.setVisible(bool(self.changed_files))
+        files = len(self.change.files) if self.change is not None else 0
+        self.intro.setText(f"<b>{plural(len(ids), 'proposal')}</b> accepted, changing "
+                           f"<b>{plural(files, 'file')}</b>. Nothing has been written yet.")
+        self.completeChanged.emit()
+
+    def _recheck(self) -> None:
+        self.wiz().recheck_plan()
+        self.refresh()
+
+    def isComplete(self) -> bool:
+        wizard = self.wiz() if self.wizard() is not None else None
+        if wizard is None or wizard.selection is None or not len(wizard.selection):
+            return False
+        return (self.change is not None and not self.changed_files
+                and not wizard.selection.problems())
+
+    def validatePage(self) -> bool:
+        message = self.wiz().apply_selected()
+        if message is not None:
+            self.error.setText(f"<b>Nothing was written</b>: {_escape(message)}")
+            self.refresh()
+            return False
+        return True
+
+
+class SummaryPage(QWizardPage):
+    """What the apply did, and one Undo for all of it."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("dreamSummaryPage")
+        self.setTitle("Done")
+        self.setSubTitle("The library on disk and in this window now shows the applied plan.")
+        self.setFinalPage(True)
+        self.message = QLabel(self)
+        self.message.setObjectName("dreamSummaryMessage")
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.files = QTreeWidget(self)
+        self.files.setObjectName("dreamSummaryFiles")
+        self.files.setAccessibleName("Skill files changed")
+        self.files.setHeaderLabels(["Change", "Skill"])
+        self.files.setRootIsDecorated(False)
+        self.undo_button = QPushButton("&Undo this dream run", self)
+        self.undo_button.setObjectName("dreamUndo")
+        self.undo_button.clicked.connect(self.undo)
+        self.undo_message = QLabel(self)
+        self.undo_message.setObjectName("dreamUndoMessage")
+        self.undo_message.setWordWrap(True)
+        self.undo_message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        hint = secondary(QLabel("Undo restores every file exactly as it was, as one step; it is also "
+                                "available later as `rockskills undo LIB`. Restart a running agent "
+                                "to see the change.", self))
+        hint.setWordWrap(True)
+        row = QHBoxLayout()
+        row.addWidget(self.undo_button)
+        row.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.message)
+        layout.addWidget(self.files, 1)
+        layout.addLayout(row)
+        layout.addWidget(self.undo_message)
+        layout.addWidget(hint)
+
+    def wiz(self) -> DreamWizard:
+        return self.wizard()  # type: ignore[return-value]
+
+    def initializePage(self) -> None:
+        result = self.wiz().apply_result
+        self.undo_message.setText("")
+        if result is None:
+            self.message.setText("Nothing was applied.")
+            self.undo_button.setEnabled(False)
+            return
+        self.show_result(result)
+
+    def show_result(self, result: ApplyResult) -> None:
+        change = result.change
+        if result.tx_id is None:
+            self.message.setText(f"Applied {', '.join(result.accepted)}: the library already looked "
+                                 "like that, so nothing had to change.")
+            self.undo_button.setEnabled(False)
+        else:
+            self.message.setText(
+                f"<b>Applied {plural(len(result.accepted), 'proposal')}</b> "
+                f"({', '.join(result.accepted)}) as transaction {result.tx_id}: "
+                f"{len(change.created)} created, {len(change.updated)} updated, "
+                f"{len(change.deleted)} deleted.")
+            self.undo_button.setEnabled(True)
+        fill_changes(self.files, change)
+
+    def undo(self) -> None:
+        result: UndoResult | None = self.wiz().undo_applied()
+        if result is None:
+            return
+        if result.change is not None:
+            self.undo_message.setText(f"<b>Undone</b>: {_escape(result.message)}. The library is "
+                                      "back as it was.")
+            self.undo_button.setEnabled(False)
+            fill_changes(self.files, result.change)
+            return
+        lines = [_escape(result.message)] + [f"changed since: {_escape(p)}" for p in result.changed_files]
+        self.undo_message.setText("<br>".join(lines))
+        if result.undone:  # it had been undone already (e.g. with Edit ▸ Undo)
+            self.undo_button.setEnabled(False)

@@ -1,0 +1,290 @@
+"""Wizard page 1: the passes to run and who proposes (an OpenAI-compatible endpoint, or offline).
+
+The endpoint starts from the Preferences; changes here are for this run only. A key typed here
+stays in memory for this run (it is never written anywhere); without one the key saved for the
+endpoint in the system keyring is used, then ``ROCKSKILLS_API_KEY``.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QDateTime, Qt, QTimeZone
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDateTimeEdit,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+    QWizardPage,
+)
+
+from rockskills_gui.core.app.keys import ENV_VAR
+from rockskills_gui.core.app.settings import PRESET_BY_ID, PRESETS
+from rockskills_gui.core.dream.llm import DEFAULT_RETRIES, Endpoint
+from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.ui.common.theme import secondary
+from rockskills_gui.ui.dream.common import PASS_HINTS, PASS_TITLES
+
+if TYPE_CHECKING:
+    from rockskills_gui.ui.dream.wizard import DreamWizard
+
+
+class SetupPage(QWizardPage):
+    """Passes, proposer, endpoint, protected prefixes and the reference time."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("dreamSetupPage")
+        self.setTitle("Dream run")
+        self.setSubTitle("Choose what to run. Nothing touches the library until you have reviewed "
+                         "every proposal and pressed Apply.")
+        self.library_label = QLabel(self)
+        self.library_label.setObjectName("dreamLibraryLabel")
+        self.library_label.setWordWrap(True)
+
+        passes = QGroupBox("Passes (in RockBot's order)", self)
+        grid = QGridLayout(passes)
+        self.pass_boxes: dict[DreamPass, QCheckBox] = {}
+        for row, dream_pass in enumerate(LLM_PASSES):
+            box = QCheckBox(PASS_TITLES[dream_pass], passes)
+            box.setObjectName(f"dreamPass_{dream_pass.value}")
+            box.setChecked(True)
+            box.toggled.connect(self._changed)
+            self.pass_boxes[dream_pass] = box
+            grid.addWidget(box, row, 0)
+            grid.addWidget(secondary(QLabel(PASS_HINTS[dream_pass], passes)), row, 1)
+        self.prune_box = QCheckBox("Prune", passes)
+        self.prune_box.setObjectName("dreamPass_prune")
+        self.prune_box.setChecked(True)
+        grid.addWidget(self.prune_box, len(LLM_PASSES), 0)
+        grid.addWidget(secondary(QLabel("skills inactive for 18 months; RockBot prunes before "
+                                        "consolidating (unticked: proposed, but not pre-selected)",
+                                        passes)), len(LLM_PASSES), 1)
+        grid.setColumnStretch(1, 1)
+
+        who = QGroupBox("Proposer", self)
+        who_layout = QVBoxLayout(who)
+        self.llm_radio = QRadioButton("An LLM on an OpenAI-compatible endpoint", who)
+        self.llm_radio.setObjectName("dreamUseLlm")
+        self.offline_radio = QRadioButton("Offline: deterministic suggestions from the library alone "
+                                          "(prune, near-duplicates, cluster guides, thin skills, "
+                                          "links between skills used together)", who)
+        self.offline_radio.setObjectName("dreamUseOffline")
+        group = QButtonGroup(who)
+        group.addButton(self.llm_radio)
+        group.addButton(self.offline_radio)
+        self.llm_radio.setChecked(True)
+        self.llm_radio.toggled.connect(self._changed)
+        who_layout.addWidget(self.llm_radio)
+
+        self.endpoint_box = QWidget(who)
+        form = QFormLayout(self.endpoint_box)
+        form.setContentsMargins(24, 0, 0, 0)
+        self.preset = QComboBox(self.endpoint_box)
+        self.preset.setObjectName("dreamPreset")
+        for preset in PRESETS:
+            self.preset.addItem(preset.title, preset.id)
+        self.preset.currentIndexChanged.connect(self._preset_chosen)
+        self.base_url = QLineEdit(self.endpoint_box)
+        self.base_url.setObjectName("dreamBaseUrl")
+        self.base_url.setPlaceholderText("http://127.0.0.1:11434/v1")
+        self.base_url.textChanged.connect(self._changed)
+        self.base_url.editingFinished.connect(self._update_key_note)  # not per keystroke (keyring)
+        self.model = QLineEdit(self.endpoint_box)
+        self.model.setObjectName("dreamModel")
+        self.model.setPlaceholderText("the model name the server knows")
+        self.model.textChanged.connect(self._changed)
+        self.api_key = QLineEdit(self.endpoint_box)
+        self.api_key.setObjectName("dreamApiKey")
+        self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key_note = secondary(QLabel(self.endpoint_box))
+        self.key_note.setWordWrap(True)
+        self.timeout = QDoubleSpinBox(self.endpoint_box)
+        self.timeout.setObjectName("dreamTimeout")
+        self.timeout.setRange(1.0, 900.0)
+        self.timeout.setDecimals(0)
+        self.timeout.setSuffix(" s")
+        self.json_mode = QCheckBox("Ask for a JSON object (falls back to plain text when refused)",
+                                   self.endpoint_box)
+        self.json_mode.setObjectName("dreamJsonMode")
+        self.json_mode.setChecked(True)
+        for field in (self.preset, self.base_url, self.model, self.api_key):
+            field.setMaximumWidth(560)
+        self.timeout.setMaximumWidth(120)
+        form.addRow("&Endpoint:", self.preset)
+        form.addRow("&Base URL:", self.base_url)
+        form.addRow("&Model:", self.model)
+        form.addRow("API &key:", self.api_key)
+        form.addRow("", self.key_note)
+        form.addRow("&Timeout:", self.timeout)
+        form.addRow("", self.json_mode)
+        who_layout.addWidget(self.endpoint_box)
+        who_layout.addWidget(self.offline_radio)
+
+        rules = QGroupBox("Rules for this run", self)
+        rules_form = QFormLayout(rules)
+        self.protected = QLineEdit(rules)
+        self.protected.setObjectName("dreamProtected")
+        self.protected.setPlaceholderText("e.g. patrol/, billing/")
+        self.fixed_time = QCheckBox("Fixed reference time (UTC):", rules)
+        self.fixed_time.setObjectName("dreamFixedTime")
+        self.time_edit = QDateTimeEdit(rules)
+        self.time_edit.setObjectName("dreamTime")
+        self.time_edit.setAccessibleName("Reference time (UTC)")
+        self.time_edit.setTimeZone(QTimeZone.utc())
+        self.time_edit.setDisplayFormat("yyyy-MM-dd HH:mm:ss")
+        self.time_edit.setCalendarPopup(True)
+        self.time_edit.setDateTime(QDateTime.currentDateTimeUtc())
+        self.time_edit.setEnabled(False)
+        self.fixed_time.toggled.connect(self.time_edit.setEnabled)
+        when = QHBoxLayout()
+        when.addWidget(self.fixed_time)
+        when.addWidget(self.time_edit)
+        when.addStretch(1)
+        self.protected.setMaximumWidth(560)
+        rules_form.addRow("&Protected prefixes:", self.protected)
+        rules_form.addRow("", secondary(QLabel("Proposals that delete, prune or overwrite a skill "
+                                               "under these prefixes are blocked. Comma-separated.",
+                                               rules)))
+        rules_form.addRow("Reference time:", when)
+
+        self.load_button = QPushButton("&Load a saved plan…", self)
+        self.load_button.setObjectName("dreamLoadPlan")
+        self.load_button.setToolTip("Review a plan made earlier (here or with `rockskills dream`)")
+        bottom = QHBoxLayout()
+        bottom.addWidget(secondary(QLabel("or review a plan saved earlier:", self)))
+        bottom.addWidget(self.load_button)
+        bottom.addStretch(1)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.library_label)
+        layout.addWidget(passes)
+        layout.addWidget(who)
+        layout.addWidget(rules)
+        layout.addStretch(1)
+        layout.addLayout(bottom)
+
+    def wiz(self) -> DreamWizard:
+        return self.wizard()  # type: ignore[return-value]
+
+    # ---------------------------------------------------------------- state
+
+    def load_defaults(self) -> None:
+        """Fill the endpoint and rules from the Preferences."""
+        prefs = self.wiz().ctx.prefs
+        index = self.preset.findData(prefs.endpoint)
+        self.preset.blockSignals(True)
+        self.preset.setCurrentIndex(max(0, index))
+        self.preset.blockSignals(False)
+        self.base_url.setText(prefs.effective_base_url)
+        self.model.setText(prefs.model)
+        self.timeout.setValue(prefs.timeout)
+        self.protected.setText(", ".join(prefs.protected_prefixes))
+        self._update_key_note()
+        self._changed()
+
+    def _preset_chosen(self) -> None:
+        preset = PRESET_BY_ID.get(self.preset.currentData())
+        if preset is not None and preset.base_url:
+            self.base_url.setText(preset.base_url)
+        self._update_key_note()
+
+    def _update_key_note(self) -> None:
+        url = self.base_url.text().strip()
+        ctx = self.wiz().ctx if self.wizard() is not None else None
+        stored = ctx is not None and bool(url) and ctx.keys.get(url) is not None
+        preset = PRESET_BY_ID.get(self.preset.currentData())
+        if stored:
+            self.api_key.setPlaceholderText("using the key saved for this endpoint")
+        elif os.environ.get(ENV_VAR):
+            self.api_key.setPlaceholderText(f"using ${ENV_VAR}")
+        elif preset is not None and not preset.needs_key:
+            self.api_key.setPlaceholderText("usually not needed for this server")
+        else:
+            self.api_key.setPlaceholderText("needed by this server")
+        self.key_note.setText("A key typed here is used for this run only and never saved; "
+                              "save keys in Preferences (system keyring).")
+
+    def _changed(self, *_args: object) -> None:
+        offline = self.offline_radio.isChecked()
+        self.endpoint_box.setEnabled(not offline)
+        for box in self.pass_boxes.values():
+            box.setEnabled(not offline)
+        self.completeChanged.emit()
+
+    @property
+    def offline(self) -> bool:
+        return self.offline_radio.isChecked()
+
+    def passes(self) -> list[DreamPass]:
+        return [p for p, box in self.pass_boxes.items() if box.isChecked()]
+
+    def prune(self) -> bool:
+        return self.prune_box.isChecked()
+
+    def protected_prefixes(self) -> list[str]:
+        return [p.strip() for p in self.protected.text().split(",") if p.strip()]
+
+    def now(self) -> Timestamp | None:
+        """The fixed reference time, or None for "the time the run starts"."""
+        if not self.fixed_time.isChecked():
+            return None
+        value = self.time_edit.dateTime().toUTC().toSecsSinceEpoch()
+        return Timestamp.from_datetime(datetime.fromtimestamp(value, UTC))
+
+    def set_now(self, value: Timestamp | None) -> None:
+        self.fixed_time.setChecked(value is not None)
+        if value is not None:
+            moment = QDateTime.fromSecsSinceEpoch(int(value.to_datetime().timestamp()), QTimeZone.utc())
+            self.time_edit.setDateTime(moment)
+
+    def endpoint(self) -> Endpoint | None:
+        url = self.base_url.text().strip().rstrip("/")
+        model = self.model.text().strip()
+        if not url or not model:
+            return None
+        return Endpoint(url, model, timeout=self.timeout.value(), retries=DEFAULT_RETRIES,
+                        json_mode=self.json_mode.isChecked())
+
+    def api_key_for(self, base_url: str) -> str | None:
+        """The typed key, else the saved one, else the environment's (memory only)."""
+        typed = self.api_key.text().strip()
+        keys = self.wiz().ctx.keys
+        if typed:
+            return keys.mark_secret(typed)  # used for this run only, but redacted from logs too
+        return keys.get(base_url) or os.environ.get(ENV_VAR) or None
+
+    # ---------------------------------------------------------------- QWizardPage
+
+    def initializePage(self) -> None:
+        self._changed()
+
+    def isComplete(self) -> bool:
+        if self.wizard() is None or self.wiz().dream_library() is None:
+            return False
+        if self.offline:
+            return True
+        return bool(self.passes()) and self.endpoint() is not None
+
+    def nextId(self) -> int:
+        return self.wiz().after_setup()
+
+    def set_library_text(self, text: str, ok: bool) -> None:
+        self.library_label.setText(text)
+        self.library_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.load_button.setEnabled(ok)
+        self.completeChanged.emit()

@@ -1,0 +1,328 @@
+"""The dream-run wizard: passes and endpoint → prompts → run → review → apply → summary (undo).
+
+Pages live in ``dream_setup``, ``dream_prompts``, ``dream_run``, ``dream_review`` (with
+``dream_proposal``, the detail of one proposal) and ``dream_apply`` (apply and summary); the run
+thread in ``dream_worker``; Qt-free helpers in ``dream_textdiff`` (intra-line diffs) and
+``dream_selection`` (accepting proposals with their dependencies).
+
+The wizard holds the run's state (the plan, the reviewer's selection, edited directives, the
+outcome of Apply). It never writes library files: Apply and Undo are the engine's ``apply_plan``
+and ``undo_last`` run through :meth:`AppContext.apply`, so the open library and every pane follow.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QCloseEvent, QGuiApplication
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget, QWizard
+
+from rockskills_gui.core.dream.apply import (
+    ApplyResult,
+    UndoResult,
+    apply_plan,
+    checked,
+    library_changes,
+    recheck,
+    selection_problems,
+    undo_last,
+)
+from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.dream.plan import Plan
+from rockskills_gui.core.library.formats import FORMAT_LABELS
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.storage import journal
+from rockskills_gui.core.storage.changes import LibraryError
+from rockskills_gui.ui.common.accessibility import name_controls
+from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.dream.apply_page import ApplyPage, SummaryPage
+from rockskills_gui.ui.dream.common import plural
+from rockskills_gui.ui.dream.prompts_page import PromptPage
+from rockskills_gui.ui.dream.review_page import ReviewPage
+from rockskills_gui.ui.dream.run_page import RunPage
+from rockskills_gui.ui.dream.selection import Selection, default_selection
+from rockskills_gui.ui.dream.setup_page import SetupPage
+
+log = logging.getLogger(__name__)
+PAGES = ("setup", "prompts", "run", "review", "apply", "summary")
+PLAN_DIR_KEY = "dream/planDir"
+
+
+class DreamWizard(QWizard):
+    """A dream run on the open library, from choosing passes to an undoable apply.
+
+    Signals:
+        planChanged(object): a plan arrived (run, loaded, re-checked) or was dropped (None).
+    """
+
+    planChanged = Signal(object)
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("dreamWizard")
+        self.ctx = ctx
+        self.setWindowTitle("Dream Run")
+        self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        self.setOption(QWizard.WizardOption.NoDefaultButton, True)
+        self.setWindowFlag(Qt.WindowType.WindowMaximizeButtonHint, True)
+        screen = (parent.screen() if parent is not None else None) or QGuiApplication.primaryScreen()
+        room = screen.availableGeometry() if screen is not None else None
+        self.resize(min(1240, int(room.width() * 0.92)) if room else 1240,
+                    min(820, int(room.height() * 0.9)) if room else 820)
+        self.plan: Plan | None = None
+        self.plan_path: Path | None = None
+        self.selection: Selection | None = None
+        self.directives: dict[DreamPass, str] = {}
+        self.apply_result: ApplyResult | None = None
+        self.undo_result: UndoResult | None = None
+        self.plan_notes: list[str] = []
+        self._jump_to_review = False
+
+        self.setup = SetupPage(self)
+        self.prompts = PromptPage(self)
+        self.run = RunPage(self)
+        self.review = ReviewPage(self)
+        self.apply = ApplyPage(self)
+        self.summary = SummaryPage(self)
+        for index, page in enumerate((self.setup, self.prompts, self.run, self.review, self.apply,
+                                      self.summary)):
+            self.setPage(index, page)
+        self.setStartId(0)
+        self.setup.load_button.clicked.connect(self.choose_plan_file)
+        self.setup.load_defaults()
+        self.ctx.libraryChanged.connect(self._library_changed)
+        self._library_changed(ctx.library)
+        name_controls(self)
+
+    # ---------------------------------------------------------------- navigation
+
+    @staticmethod
+    def page_id(name: str) -> int:
+        return PAGES.index(name)
+
+    def after_setup(self) -> int:
+        if self._jump_to_review:
+            return self.page_id("review")
+        return self.page_id("run" if self.setup.offline else "prompts")
+
+    def go_to_review(self) -> None:
+        """Show the review page for the current plan, coming from the first page."""
+        if self.currentId() != self.page_id("setup"):
+            self.restart()
+        self._jump_to_review = True
+        try:
+            self.next()
+        finally:
+            self._jump_to_review = False
+
+    # ---------------------------------------------------------------- library
+
+    def dream_library(self) -> Library | None:
+        """The open library when it is a RockBot library (dreams are RockBot's), else None."""
+        library = self.ctx.library
+        if library is None or getattr(library, "format", "rockbot") != "rockbot":
+            return None
+        return library
+
+    def _library_changed(self, library: object) -> None:
+        self.run.stop()
+        if self.plan is not None and self.apply_result is None:
+            self.set_plan(None)
+        if self.currentId() > 0:
+            self.restart()
+        lib = self.dream_library()
+        if lib is not None:
+            self.setup.set_library_text(f"Library: {lib.agent_dir} ({plural(len(lib), 'skill')}).", True)
+        elif library is not None:
+            label = FORMAT_LABELS.get(getattr(library, "format", ""), "another format")
+            self.setup.set_library_text(
+                f"Dream runs work on RockBot libraries (skills/*.json); this library is {label}. "
+                "To dream over it, convert a copy first: rockskills convert SRC DST --to rockbot.",
+                False)
+        else:
+            self.setup.set_library_text("Open a library first.", False)
+
+    # ---------------------------------------------------------------- plans
+
+    def set_plan(self, plan: Plan | None, origin: str = "run", keep: list[str] | None = None) -> None:
+        """Make ``plan`` the one under review, with the default selection (or ``keep``)."""
+        self.plan = plan
+        self.plan_notes = []
+        if plan is None:
+            self.selection = None
+        elif keep is not None:
+            self.selection = Selection(plan, [i for i in keep if i in plan.ids()])
+        else:
+            prune = self.setup.prune() if origin == "run" else True
+            self.selection = default_selection(plan, prune=prune)
+        if plan is not None and self.plan_from_elsewhere():
+            self.plan_notes.append(f"This plan was made for {plan.library}.")
+        self.planChanged.emit(plan)
+
+    def plan_from_elsewhere(self) -> bool:
+        library = self.ctx.library
+        if self.plan is None or library is None:
+            return False
+        try:
+            return Path(self.plan.library).resolve() != library.agent_dir.resolve()
+        except OSError:
+            return True
+
+    def plan_dir(self) -> Path:
+        saved = self.ctx.settings.value(PLAN_DIR_KEY, "")
+        if isinstance(saved, str) and saved and Path(saved).is_dir():
+            return Path(saved)
+        library = self.ctx.library
+        return library.agent_dir.parent if library is not None else Path.home()
+
+    def open_plan(self, path: Path) -> bool:
+        """Load a saved plan and show its review page; False (and a message) when it is unusable."""
+        try:
+            plan = Plan.load(path)
+        except OSError as exc:
+            self._complain("Cannot read the plan", f"{path}: {exc.strerror or exc}")
+            return False
+        except ValueError as exc:
+            self._complain("Not a dream plan", f"{path}: {str(exc).splitlines()[0]}")
+            return False
+        library = self.dream_library()
+        if library is None:
+            self._complain("No library", "Open the library the plan was made for first.")
+            return False
+        plan = checked(plan, library)  # the findings a plan file holds are not trusted
+        self.plan_path = path
+        self.apply_result = None
+        self.set_plan(plan, origin="file")
+        self.ctx.settings.setValue(PLAN_DIR_KEY, str(path.parent))
+        self.go_to_review()
+        self.ctx.status(f"Loaded the dream plan {path.name} ({plural(len(plan.proposals), 'proposal')})")
+        return True
+
+    def choose_plan_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Load Dream Plan", str(self.plan_dir()),
+                                              "Dream plans (*.json);;All files (*)")
+        if path:
+            self.open_plan(Path(path))
+
+    def save_plan(self, path: Path) -> bool:
+        """Save the plan under review as JSON (never inside the skills folder)."""
+        library = self.ctx.library
+        if self.plan is None:
+            return False
+        target = path.expanduser().resolve()
+        if library is not None and (library.skills_dir.resolve() in target.parents):
+            self._complain("Not there", "A plan must not be saved inside the skills folder: RockBot "
+                                        "would try to load it as a skill.")
+            return False
+        try:
+            self.plan.save(target)
+        except OSError as exc:
+            self._complain("Cannot save the plan", f"{target}: {exc.strerror or exc}")
+            return False
+        self.plan_path = target
+        self.ctx.settings.setValue(PLAN_DIR_KEY, str(target.parent))
+        self.ctx.status(f"Saved the dream plan to {target}", 8000)
+        return True
+
+    def recheck_plan(self) -> None:
+        """Check the plan again against the library as it is now (engine ``recheck``)."""
+        library = self.ctx.library
+        if self.plan is None or library is None:
+            return
+        keep = self.selection.ids() if self.selection is not None else []
+        fresh = recheck(self.plan, library)
+        self.set_plan(fresh, origin="recheck", keep=keep)
+        dropped = [i for i in keep if self.selection is not None and i not in self.selection]
+        if dropped:
+            self.plan_notes.append("Re-checked against the library as it is now; no longer "
+                                   f"applicable: {', '.join(dropped)}.")
+        self.review.show_plan(self.plan, self.selection)
+
+    # ---------------------------------------------------------------- apply and undo
+
+    def can_apply(self) -> bool:
+        """True when the accepted proposals could be applied now (what enables Apply)."""
+        return (self.selection is not None and len(self.selection) > 0
+                and not self.selection.problems())
+
+    def apply_selected(self) -> str | None:
+        """Apply the accepted proposals as one transaction; the reason when nothing was written."""
+        if self.plan is None or self.selection is None or self.ctx.library is None:
+            return "no plan or no library"
+        plan, ids = self.plan, self.selection.ids()
+        # the engine refuses these too; asking first keeps refusals on this page
+        problems = selection_problems(plan, ids)
+        if problems:
+            return "; ".join(problems)
+        if library_changes(plan, self.ctx.library):
+            return "the library changed since the plan was made; re-check the plan first"
+        box: dict[str, object] = {}
+
+        def operation(library: Library) -> object:
+            try:
+                result = apply_plan(library, plan, ids)
+            except LibraryError as exc:
+                box["error"] = exc
+                raise
+            box["result"] = result
+            return result.change
+
+        failures: list[str] = []
+        self.ctx.operationFailed.connect(failures.append)
+        try:
+            self.ctx.apply(operation)  # type: ignore[arg-type]
+        finally:
+            self.ctx.operationFailed.disconnect(failures.append)
+        result = box.get("result")
+        if not isinstance(result, ApplyResult):
+            error = box.get("error")
+            reasons = getattr(error, "reasons", [])
+            text = str(error) if error is not None else (failures[0] if failures else "unknown error")
+            return "; ".join([text, *reasons]) if reasons else text
+        self.apply_result = result
+        log.info("dream plan applied: %s (transaction %s)", ", ".join(result.accepted), result.tx_id)
+        return None
+
+    def undo_applied(self) -> UndoResult | None:
+        """Undo the transaction this wizard applied (refused if another one came after it)."""
+        library = self.ctx.library
+        applied = self.apply_result
+        if library is None or applied is None or applied.tx_id is None:
+            return None
+        last = journal.last_undoable(library.agent_dir)
+        if last is None or last.id != applied.tx_id:
+            result = UndoResult(None, None, None, "this run's changes are no longer the last applied "
+                                "plan; use `rockskills undo` for the newest one, or Edit ▸ Undo")
+            self.undo_result = result
+            return result
+        box: dict[str, UndoResult] = {}
+
+        def operation(lib: Library) -> object:
+            box["result"] = undo_last(lib)
+            return box["result"].change
+
+        self.ctx.apply(operation)  # type: ignore[arg-type]
+        self.undo_result = box.get("result")
+        return self.undo_result
+
+    # ---------------------------------------------------------------- closing
+
+    def _complain(self, title: str, message: str) -> None:
+        self.ctx.status(f"{title}: {message}", 10000)
+        if self.testAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen):
+            return
+        box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    def done(self, result: int) -> None:
+        self.run.stop()
+        self.setup.api_key.clear()  # the typed key lives no longer than the wizard
+        super().done(result)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.run.stop()
+        super().closeEvent(event)

@@ -1,0 +1,1 @@
+"""The editor pane: header, source editor, preview, conflicts."""

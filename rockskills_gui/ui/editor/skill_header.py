@@ -1,0 +1,438 @@
+"""The header above the editor: name, summary with a word counter, see-also chips, dates."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPalette
+from PySide6.QtWidgets import (
+    QCompleter,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QLayoutItem,
+    QLineEdit,
+    QSizePolicy,
+    QStyle,
+    QToolButton,
+    QWidget,
+    QWidgetItem,
+)
+
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.timestamps import MIN_VALUE, Timestamp
+from rockskills_gui.ui.common.lazy_names import LazyNameModel
+from rockskills_gui.ui.common.theme import heading, secondary
+
+SUMMARY_WORD_LIMIT = 15  # RockBot's summary prompt asks for one sentence of 15 words or fewer
+
+
+def word_count(text: str) -> int:
+    return len(text.split())
+
+
+def local_time(value: Timestamp | None) -> str:
+    """``2026-06-10 15:22`` in the local time zone; "never" / "unknown" when there is none."""
+    if value is None:
+        return "never"
+    if value == MIN_VALUE:
+        return "unknown"
+    return value.to_datetime().astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def utc_text(value: Timestamp | None) -> str:
+    """The stored value as UTC text (what the file says, in UTC)."""
+    if value is None:
+        return "not set (null in the file)"
+    return f"{value.to_utc().isoformat()} (UTC)"
+
+
+class FlowLayout(QLayout):
+    """Lays widgets out left to right, wrapping to new lines (for chips)."""
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 6) -> None:
+        super().__init__(parent)
+        self._items: list[QLayoutItem] = []
+        self._spacing = spacing
+        self.setContentsMargins(0, 0, 0, 0)
+
+    def addItem(self, item: QLayoutItem) -> None:
+        self._items.append(item)
+
+    def insert_widget(self, index: int, widget: QWidget) -> None:
+        self.addChildWidget(widget)
+        self._items.insert(index, QWidgetItem(widget))
+        self.invalidate()
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._arrange(QRect(0, 0, width, 0), apply=False)
+
+    def setGeometry(self, rect: QRect) -> None:
+        super().setGeometry(rect)
+        self._arrange(rect, apply=True)
+
+    def sizeHint(self) -> QSize:
+        return self.minimumSize()
+
+    def minimumSize(self) -> QSize:
+        size = QSize()
+        for item in self._items:
+            size = size.expandedTo(item.minimumSize())
+        return size
+
+    def _arrange(self, rect: QRect, apply: bool) -> int:
+        x, y, line_height = rect.x(), rect.y(), 0
+        for item in self._items:
+            if item.widget() is not None and item.widget().isHidden():
+                continue
+            hint = item.sizeHint()
+            if x + hint.width() > rect.right() + 1 and line_height > 0:
+                x = rect.x()
+                y += line_height + self._spacing
+                line_height = 0
+            if apply:
+                item.setGeometry(QRect(QPoint(x, y), hint))
+            x += hint.width() + self._spacing
+            line_height = max(line_height, hint.height())
+        return y + line_height - rect.y()
+
+
+class Chip(QFrame):
+    """One see-also name: click to open it, ✕ to remove it. A dangling name is marked.
+
+    Signals:
+        activated(str): the name was clicked.
+        removed(str): the ✕ was clicked.
+    """
+
+    activated = Signal(str)
+    removed = Signal(str)
+
+    def __init__(self, name: str, dangling: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.name = name
+        self.dangling = dangling
+        self.setObjectName("seeAlsoChip")
+        self.setProperty("dangling", dangling)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.label = QLabel(name, self)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(9, 1, 3, 1)
+        layout.setSpacing(2)
+        if dangling:
+            icon = QLabel(self)
+            size = self.fontMetrics().height() - 2
+            icon.setPixmap(self.style().standardIcon(
+                QStyle.StandardPixmap.SP_MessageBoxWarning).pixmap(size, size))
+            layout.addWidget(icon)
+            font = self.label.font()
+            font.setItalic(True)
+            self.label.setFont(font)
+            self.setToolTip(f"Dangling: no skill named '{name}' in this library. RockBot "
+                            "would name it in its see-also hint anyway.")
+        else:
+            self.setToolTip(f"Open '{name}'")
+        layout.addWidget(self.label)
+        self.remove_button = QToolButton(self)
+        self.remove_button.setObjectName("chipRemove")
+        self.remove_button.setText("✕")
+        self.remove_button.setAutoRaise(True)
+        self.remove_button.setToolTip(f"Remove '{name}' from see also")
+        self.remove_button.setCursor(Qt.CursorShape.ArrowCursor)
+        self.remove_button.clicked.connect(lambda: self.removed.emit(self.name))
+        layout.addWidget(self.remove_button)
+        self.setStyleSheet(
+            "#seeAlsoChip { background: palette(alternate-base); border: 1px solid palette(mid);"
+            " border-radius: 11px; }"
+            "#seeAlsoChip[dangling=\"true\"] { border-style: dashed; background: palette(base); }"
+            "#chipRemove { border: none; padding: 0px 2px; }")
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.activated.emit(self.name)
+
+
+class SeeAlsoEditor(QWidget):
+    """Chips for the see-also names plus a field (with autocomplete) to add one.
+
+    Signals:
+        edited(tuple): the list of names changed.
+        activated(str): a chip was clicked.
+    """
+
+    edited = Signal(tuple)
+    activated = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("seeAlsoEditor")
+        self.names: list[str] = []
+        self.chips: list[Chip] = []
+        self._exists: Callable[[str], bool] = lambda _name: True
+        self.flow = FlowLayout(self)
+        self.input = QLineEdit(self)
+        self.input.setObjectName("seeAlsoInput")
+        self.input.setPlaceholderText("add a skill…")
+        self.input.setFrame(False)
+        self.input.setMinimumWidth(140)
+        self.input.setMaximumWidth(220)
+        self.input.setToolTip("Type a skill name and press Enter; Backspace in the empty field "
+                              "removes the last name")
+        self.input.installEventFilter(self)
+        self.completion_model = LazyNameModel(self)
+        self.completer = QCompleter(self.completion_model, self)
+        self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.completer.setMaxVisibleItems(12)
+        self.input.setCompleter(self.completer)
+        self.completer.activated.connect(self._add_from_completer)
+        self.input.returnPressed.connect(self._add_from_input)
+        self.flow.addWidget(self.input)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+
+    def set_candidates(self, names: Sequence[str]) -> None:
+        """The names the field completes; a long list is handed to the completer only when the
+        field is focused (see :class:`LazyNameModel`)."""
+        self.completion_model.set_names(names, now=self.input.hasFocus())
+
+    def set_names(self, names: Sequence[str], exists: Callable[[str], bool]) -> None:
+        """Show ``names`` as chips; ``exists`` tells which are dangling."""
+        self._exists = exists
+        if list(names) == self.names and all(c.dangling == (not exists(c.name)) for c in self.chips):
+            return
+        self.names = list(names)
+        for chip in self.chips:
+            self.flow.removeWidget(chip)
+            chip.deleteLater()
+        self.chips = []
+        for index, name in enumerate(self.names):
+            chip = Chip(name, not exists(name), self)
+            chip.activated.connect(self.activated)
+            chip.removed.connect(self.remove)
+            self.flow.insert_widget(index, chip)
+            self.chips.append(chip)
+        self.updateGeometry()
+
+    def add(self, name: str) -> None:
+        name = name.strip()
+        if not name or fold(name) in {fold(n) for n in self.names}:
+            self.input.clear()
+            return
+        self.input.clear()
+        self.set_names([*self.names, name], self._exists)
+        self.edited.emit(tuple(self.names))
+
+    def remove(self, name: str) -> None:
+        if name in self.names:
+            self.set_names([n for n in self.names if n != name], self._exists)
+            self.edited.emit(tuple(self.names))
+            self.input.setFocus()
+
+    def _add_from_completer(self, text: str) -> None:
+        self.add(text)
+        # QCompleter writes the chosen text into the field after this signal; clear it again.
+        self.input.clear()
+
+    def _add_from_input(self) -> None:
+        self.completer.popup().hide()
+        self.add(self.input.text())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.input and event.type() == QEvent.Type.FocusIn:
+            self.completion_model.ensure()
+        if watched is self.input and isinstance(event, QKeyEvent) \
+                and event.type() == QEvent.Type.KeyPress \
+                and event.key() == Qt.Key.Key_Backspace and not self.input.text() and self.names:
+            self.remove(self.names[-1])
+            return True
+        return super().eventFilter(watched, event)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self.flow.heightForWidth(width)
+
+    def sizeHint(self) -> QSize:
+        width = max(self.width(), 300)
+        return QSize(width, self.flow.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(160, self.input.sizeHint().height())
+
+
+class SkillHeader(QWidget):
+    """Name, badges, summary (with its word counter), see-also chips and dates of one skill.
+
+    Signals:
+        summaryEdited(str), seeAlsoEdited(tuple): the user changed a field.
+        openSkill(str): a see-also chip was clicked.
+    """
+
+    summaryEdited = Signal(str)
+    seeAlsoEdited = Signal(tuple)
+    openSkill = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("skillHeader")
+        self.name = heading(QLabel(self), scale=1.45)
+        self.name.setObjectName("skillName")
+        self.name.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.badge = QLabel(self)
+        self.badge.setObjectName("skillBadge")
+        self.badge.setStyleSheet("#skillBadge { border: 1px solid palette(mid); border-radius: 8px;"
+                                 " padding: 0px 7px; background: palette(alternate-base); }")
+        self.badge.hide()
+        self.created = secondary(QLabel(self))
+        self.updated = secondary(QLabel(self))
+        self.last_used = secondary(QLabel(self))
+        for label, name in ((self.created, "createdAt"), (self.updated, "updatedAt"),
+                            (self.last_used, "lastUsedAt")):
+            label.setObjectName(name)
+
+        self.summary = QLineEdit(self)
+        self.summary.setObjectName("summaryEdit")
+        self.summary.setPlaceholderText("No summary: RockBot lists this skill as "
+                                        "\"(summary pending)\"")
+        self.summary.textEdited.connect(self._on_summary_edited)
+        self.summary.textChanged.connect(self._update_word_count)
+        self.word_count = QLabel(self)
+        self.word_count.setObjectName("summaryWordCount")
+        self.word_warning = QLabel(self)
+        self.word_warning.setObjectName("summaryWordWarning")
+        size = self.fontMetrics().height()
+        self.word_warning.setPixmap(self.style().standardIcon(
+            QStyle.StandardPixmap.SP_MessageBoxWarning).pixmap(size, size))
+        self.word_warning.hide()
+        self.see_also = SeeAlsoEditor(self)
+        self.see_also.edited.connect(self.seeAlsoEdited)
+        self.see_also.activated.connect(self.openSkill)
+
+        top = QHBoxLayout()
+        top.setSpacing(10)
+        top.addWidget(self.name)
+        top.addWidget(self.badge, 0, Qt.AlignmentFlag.AlignVCenter)
+        top.addStretch(1)
+        self._dots: list[QLabel] = []
+        for index, label in enumerate((self.created, self.updated, self.last_used)):
+            if index:
+                dot = secondary(QLabel("·", self))
+                self._dots.append(dot)
+                top.addWidget(dot)
+            top.addWidget(label)
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(10)
+        grid.setVerticalSpacing(6)
+        summary_label = secondary(QLabel("Summary", self))
+        see_also_label = secondary(QLabel("See also", self))
+        grid.addWidget(summary_label, 0, 0)
+        summary_row = QHBoxLayout()
+        summary_row.addWidget(self.summary, 1)
+        summary_row.addWidget(self.word_warning)
+        summary_row.addWidget(self.word_count)
+        grid.addLayout(summary_row, 0, 1)
+        grid.addWidget(see_also_label, 1, 0, Qt.AlignmentFlag.AlignTop)
+        grid.addWidget(self.see_also, 1, 1)
+        self.files_label = secondary(QLabel("Files", self))
+        self.files = QLabel(self)
+        self.files.setObjectName("skillFiles")
+        self.files.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.files.setWordWrap(True)
+        grid.addWidget(self.files_label, 2, 0, Qt.AlignmentFlag.AlignTop)
+        grid.addWidget(self.files, 2, 1)
+        self.files_label.hide()
+        self.files.hide()
+        grid.setColumnStretch(1, 1)
+        layout = QGridLayout(self)
+        layout.setContentsMargins(14, 10, 14, 8)
+        layout.setVerticalSpacing(8)
+        layout.addLayout(top, 0, 0)
+        layout.addLayout(grid, 1, 0)
+
+    # ---------------------------------------------------------------- showing
+
+    def show_fields(self, name: str, summary: str, see_also: Sequence[str] | None,
+                    exists: Callable[[str], bool]) -> None:
+        """Show the editable fields (the summary field keeps its cursor when unchanged)."""
+        self.name.setText(name)
+        if self.summary.text() != summary:
+            self.summary.setText(summary)
+        self.see_also.set_names(list(see_also or ()), exists)
+
+    def show_dates(self, created: Timestamp, updated: Timestamp | None,
+                   last_used: Timestamp | None, stored: bool = True) -> None:
+        """RockBot's three dates; with ``stored=False`` (SKILL.md: no dates in the file) only the
+        file's modification time, which ``created`` then carries."""
+        rows = ((self.created, "created", created), (self.updated, "updated", updated),
+                (self.last_used, "last used", last_used))
+        if not stored:
+            rows = ((self.created, "file modified", created),)
+        for label, word, value in rows:
+            label.setText(f"{word} {local_time(value)}")
+            label.setToolTip(f"{word.capitalize()}: {local_time(value)} local time\n"
+                             f"{utc_text(value)}")
+        for widget in (self.updated, self.last_used, *self._dots):
+            widget.setVisible(stored)
+
+    def show_files(self, files: Sequence[str], shown: int = 8) -> None:
+        """A SKILL.md skill's resource files (scripts/, references/, assets/ ...); hidden if none."""
+        text = ", ".join(files[:shown])
+        if len(files) > shown:
+            text += f" and {len(files) - shown} more"
+        self.files.setText(text)
+        self.files.setToolTip("\n".join(files))
+        self.files_label.setText(f"Files ({len(files)})" if files else "Files")
+        for widget in (self.files, self.files_label):
+            widget.setVisible(bool(files))
+
+    def set_read_only(self, read_only: bool) -> None:
+        self.summary.setReadOnly(read_only)
+        self.see_also.setEnabled(not read_only)
+
+    def show_badge(self, text: str) -> None:
+        self.badge.setText(text)
+        self.badge.setVisible(bool(text))
+
+    # ---------------------------------------------------------------- summary
+
+    def _on_summary_edited(self, text: str) -> None:
+        self.summaryEdited.emit(text)
+
+    def _update_word_count(self, text: str) -> None:
+        words = word_count(text)
+        over = words > SUMMARY_WORD_LIMIT
+        self.word_count.setText(f"{words}/{SUMMARY_WORD_LIMIT} words")
+        font = self.word_count.font()
+        font.setBold(over)
+        self.word_count.setFont(font)
+        self.word_count.setForegroundRole(QPalette.ColorRole.WindowText if over
+                                          else QPalette.ColorRole.PlaceholderText)
+        self.word_warning.setVisible(over)
+        tip = (f"RockBot asks for a summary of {SUMMARY_WORD_LIMIT} words or fewer; this one has "
+               f"{words}." if over else f"RockBot asks for {SUMMARY_WORD_LIMIT} words or fewer.")
+        self.word_count.setToolTip(tip)
+        self.word_warning.setToolTip(tip)
+
+    @property
+    def word_limit_exceeded(self) -> bool:
+        return not self.word_warning.isHidden()
+

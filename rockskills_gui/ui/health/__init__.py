@@ -1,0 +1,1 @@
+"""The skill health dock (CortexPrism)."""

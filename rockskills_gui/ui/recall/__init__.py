@@ -1,0 +1,1 @@
+"""The Recall pane: playground, sessions, query sets, compare."""

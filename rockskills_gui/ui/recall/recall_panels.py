@@ -1,0 +1,694 @@
+"""Side panels of the recall playground: the session, "why not this skill?", and query sets.
+
+The panels show what the pane computes with the core; the query-set panel also owns its sets'
+files, which it reads and writes only through :mod:`rockskills_gui.core.recall.queryset`
+(``<agent>/recall-tests/``, never inside ``skills/``).
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QStringListModel, Qt, QTimer, Signal
+from PySide6.QtGui import QFocusEvent, QFont, QKeyEvent, QPalette
+from PySide6.QtWidgets import (
+    QComboBox,
+    QCompleter,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QToolButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from rockskills_gui.core.recall.playground import PinReport, SimulatedSession, evaluate_case
+from rockskills_gui.core.recall.queryset import (
+    QUERY_SET_DIR,
+    CaseResult,
+    QueryCase,
+    QuerySet,
+    QuerySetError,
+    QuerySetReport,
+    default_query_set_path,
+    load_query_set,
+    save_query_set,
+)
+from rockskills_gui.core.recall.session import SEE_ALSO_PREFIX, TurnResult
+from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, SkillRecall
+from rockskills_gui.core.storage.layout import Layout
+from rockskills_gui.ui.common.lazy_names import LazyNameModel
+from rockskills_gui.ui.common.theme import monospace, secondary
+
+MESSAGE_ROLE = Qt.ItemDataRole.UserRole + 50  # exact system-message text
+TURN_ROLE = Qt.ItemDataRole.UserRole + 51  # turn number (0 = the preview)
+QUERY_ROLE = Qt.ItemDataRole.UserRole + 53
+
+
+def _italic(item: QTreeWidgetItem, column: int = 0) -> None:
+    font = QFont(item.font(column))
+    font.setItalic(True)
+    item.setFont(column, font)
+
+
+def _bold(item: QTreeWidgetItem, column: int = 0) -> None:
+    font = QFont(item.font(column))
+    font.setBold(True)
+    item.setFont(column, font)
+
+
+def message_label(turn: TurnResult, position: int, message: str) -> tuple[str, str]:
+    """``(kind, detail)`` of a turn's ``position``-th message, for the session tree."""
+    if position == 0 and turn.index is not None:
+        return "Session index", f"{message.count(chr(10))} skills, first turn only"
+    if message.startswith(SEE_ALSO_PREFIX):
+        return "See-also line", message[len(SEE_ALSO_PREFIX):]
+    name = message.split("\n", 1)[0].removeprefix("Skill: ")
+    return f"Skill: {name}", f"{len(message):,} characters"
+
+
+def turn_summary(turn: TurnResult) -> str:
+    parts = []
+    if turn.index is not None:
+        parts.append("index")
+    if turn.injected:
+        parts.append(f"{len(turn.injected)} skill{'s' if len(turn.injected) != 1 else ''}")
+    if turn.see_also:
+        parts.append("see-also")
+    return " + ".join(parts) or "nothing"
+
+
+# ---------------------------------------------------------------- session
+
+
+class SessionPanel(QWidget):
+    """The turns added so far and the preview of the next one; a selected message's exact text."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("recallSessionPanel")
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.tree = QTreeWidget(self)
+        self.tree.setObjectName("recallTurns")
+        self.tree.setHeaderLabels(["Turn / message", "Detail"])
+        self.tree.setRootIsDecorated(True)
+        self.tree.setUniformRowHeights(True)
+        self.tree.header().setStretchLastSection(True)
+        self.tree.currentItemChanged.connect(self._on_current_changed)
+        self.text = QPlainTextEdit(self)
+        self.text.setObjectName("recallMessageText")
+        self.text.setReadOnly(True)
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.text.setPlaceholderText("Select a message to read the exact text the agent sends.")
+        monospace(self.text)
+        self.caption = secondary(QLabel("Exact system-message text", self))
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.addWidget(self.tree)
+        bottom = QWidget(splitter)
+        box = QVBoxLayout(bottom)
+        box.setContentsMargins(0, 4, 0, 0)
+        box.setSpacing(2)
+        box.addWidget(self.caption)
+        box.addWidget(self.text)
+        splitter.addWidget(bottom)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.summary)
+        layout.addWidget(splitter, 1)
+        self._selected: tuple[int, int] | None = None  # the user's choice: (turn, position)
+
+    def show_session(self, session: SimulatedSession | None, preview: TurnResult | None) -> None:
+        """Rebuild the tree: added turns, then the preview of the current query (turn 0)."""
+        self.tree.blockSignals(True)
+        self.tree.clear()
+        turns = session.turns if session is not None else []
+        for number, turn in enumerate(turns, 1):
+            self._add_turn(f"Turn {number}", number, turn)
+        if preview is not None:
+            item = self._add_turn("Next turn (preview)", 0, preview)
+            _italic(item)
+        self.tree.blockSignals(False)
+        if session is None:
+            self.summary.setText("No library open.")
+        else:
+            recalled = len(session.recalled_names())
+            first = ("the next turn is the first: it also sends the skill index"
+                     if not session.indexed else "the skill index was sent in turn 1")
+            self.summary.setText(
+                f"<b>{len(turns)} turn{'s' if len(turns) != 1 else ''}</b> so far · "
+                f"{recalled} name{'s' if recalled != 1 else ''} marked as recalled · {first}.")
+        self.tree.resizeColumnToContents(0)
+        self._restore_selection(preview)
+
+    def _add_turn(self, label: str, number: int, turn: TurnResult) -> QTreeWidgetItem:
+        item = QTreeWidgetItem(self.tree, [label, f"{turn.user}  →  {turn_summary(turn)}"])
+        item.setData(0, TURN_ROLE, number)
+        item.setData(1, TURN_ROLE, -1)
+        item.setToolTip(1, turn.user)
+        if not turn.messages:
+            empty = QTreeWidgetItem(item, ["(no skill messages)", ""])
+            _italic(empty)
+        for position, message in enumerate(turn.messages):
+            kind, detail = message_label(turn, position, message)
+            child = QTreeWidgetItem(item, [kind, detail])
+            child.setData(0, MESSAGE_ROLE, message)
+            child.setData(0, TURN_ROLE, number)
+            child.setData(1, TURN_ROLE, position)
+            child.setToolTip(1, detail)
+        item.setExpanded(number == 0 or number == len(self._turn_items()))
+        return item
+
+    def _turn_items(self) -> list[QTreeWidgetItem]:
+        return [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
+
+    def _find(self, turn: int, position: int) -> QTreeWidgetItem | None:
+        for item in self._turn_items():
+            if item.data(0, TURN_ROLE) != turn:
+                continue
+            if position < 0:
+                return item
+            for i in range(item.childCount()):
+                if item.child(i).data(1, TURN_ROLE) == position:
+                    return item.child(i)
+        return None
+
+    def _restore_selection(self, preview: TurnResult | None) -> None:
+        target = self._find(*self._selected) if self._selected is not None else None
+        if target is None and preview is not None:
+            # By default the preview's first recalled skill (the index is long and familiar).
+            first_skill = 1 if preview.index is not None and len(preview.messages) > 1 else 0
+            target = self._find(0, first_skill)
+        self.tree.blockSignals(True)
+        self.tree.setCurrentItem(target)
+        self.tree.blockSignals(False)
+        self._display(target)
+
+    def _on_current_changed(self, item: QTreeWidgetItem | None, _previous: object) -> None:
+        if item is not None:
+            self._selected = (item.data(0, TURN_ROLE), item.data(1, TURN_ROLE))
+        self._display(item)
+
+    def reset_selection(self) -> None:
+        """Forget the user's choice (the default, the preview's first skill, applies again)."""
+        self._selected = None
+
+    def _display(self, item: QTreeWidgetItem | None) -> None:
+        if item is None:
+            self.text.clear()
+            return
+        message = item.data(0, MESSAGE_ROLE)
+        if message is None and item.childCount():
+            parts = [item.child(i).data(0, MESSAGE_ROLE) for i in range(item.childCount())]
+            message = "\n\n".join(f"──── system message {i} ────\n{text}"
+                                  for i, text in enumerate(parts, 1) if text is not None)
+        self.text.setPlainText(message or "")
+
+    def messages(self, turn: int) -> list[str]:
+        """The exact message texts shown for ``turn`` (0 = the preview)."""
+        item = self._find(turn, -1)
+        if item is None:
+            return []
+        return [item.child(i).data(0, MESSAGE_ROLE) for i in range(item.childCount())
+                if item.child(i).data(0, MESSAGE_ROLE) is not None]
+
+
+# ---------------------------------------------------------------- why not this skill?
+
+
+class NameEdit(QLineEdit):
+    """A line edit completing skill names (contains, case-insensitive); optionally a list."""
+
+    def __init__(self, names: QStringListModel, multiple: bool = False,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.multiple = multiple
+        self.completer_ = QCompleter(names, self)
+        self.completer_.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.completer_.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.completer_.setWidget(self)
+        self.completer_.activated.connect(self._insert)
+        self.textEdited.connect(self._complete)
+        self.names_model = names
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        if isinstance(self.names_model, LazyNameModel):
+            self.names_model.ensure()
+        super().focusInEvent(event)
+
+    def _current_part(self) -> str:
+        text = self.text()
+        return text.rsplit(",", 1)[-1].strip() if self.multiple else text.strip()
+
+    def _complete(self, _text: str) -> None:
+        part = self._current_part()
+        if not part:
+            self.completer_.popup().hide()
+            return
+        self.completer_.setCompletionPrefix(part)
+        if self.completer_.completionCount():
+            self.completer_.complete()
+        else:
+            self.completer_.popup().hide()
+
+    def _insert(self, name: str) -> None:
+        if self.multiple:
+            head = self.text().rsplit(",", 1)[0] if "," in self.text() else ""
+            self.setText(f"{head.strip()}, {name}" if head.strip() else name)
+        else:
+            self.setText(name)
+
+    def names(self) -> list[str]:
+        return [p.strip() for p in self.text().split(",") if p.strip()] if self.multiple \
+            else ([self.text().strip()] if self.text().strip() else [])
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        popup = self.completer_.popup()
+        if popup.isVisible() and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            index = popup.currentIndex()
+            if index.isValid():
+                self._insert(index.data())
+            popup.hide()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+def pin_verdict(report: PinReport) -> str:
+    if not report.found:
+        return "not a skill of this library"
+    if report.in_top:
+        return f"in the top {report.top_n}"
+    if report.rank is None:
+        return "scores 0: never recalled for this message"
+    return f"below the top-{report.top_n} cut"
+
+
+def pin_details(report: PinReport) -> list[str]:
+    """The explanation lines under a pinned skill."""
+    if not report.found:
+        return ["There is no skill of that name (see-also names are not checked either)."]
+    lines = []
+    if report.explanation.terms or report.explanation.phrases:
+        parts = [f"{t} +{c.contribution:.3f}" for t, c in report.explanation.terms.items()]
+        parts += [f'"{p}" +{c.contribution:.3f}' for p, c in report.explanation.phrases.items()]
+        lines.append("Has: " + ", ".join(parts))
+    nowhere = set(report.nowhere)
+    terms = [t for t in report.lacks_terms if t not in nowhere]
+    phrases = [f'"{p}"' for p in report.lacks_phrases if f'"{p}"' not in nowhere]
+    if terms:
+        lines.append("Lacks terms: " + ", ".join(terms))
+    if phrases:
+        lines.append("Lacks phrases: " + ", ".join(phrases))
+    if report.nowhere:
+        lines.append("In no skill (cannot help any skill): " + ", ".join(report.nowhere))
+    if report.gap is not None:
+        lines.append(f"Needs +{report.gap:.3f} to reach the top {report.top_n} "
+                     f"(#{report.top_n} scores {report.cutoff:.3f})")
+    elif not report.in_top and report.rank is not None:
+        lines.append(f"Fewer than {report.top_n} skills match, yet it is not among them")
+    if report.rank is None:
+        lines.append("Only the name and summary are indexed: words in the content never count")
+    return lines
+
+
+class PinCard(QFrame):
+    """One pinned skill: rank, score and verdict, the explanation lines, an unpin button."""
+
+    def __init__(self, report: PinReport, unpin: Callable[[str], None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("recallPinCard")
+        self.report = report
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setBackgroundRole(QPalette.ColorRole.Base)
+        self.setAutoFillBackground(True)
+        rank = f"#{report.rank}" if report.rank is not None else "not ranked"
+        score = f" · score {report.score:.4f}" if report.found else ""
+        self.title = QLabel(f"<b>{html.escape(report.name)}</b> &nbsp; {rank}{score} · "
+                            f"{'<b>' if report.in_top else ''}{html.escape(pin_verdict(report))}"
+                            f"{'</b>' if report.in_top else ''}", self)
+        self.title.setWordWrap(True)
+        self.close_button = QToolButton(self)
+        self.close_button.setText("×")
+        self.close_button.setAutoRaise(True)
+        self.close_button.setToolTip(f"Unpin {report.name}")
+        self.close_button.clicked.connect(lambda: unpin(report.name))
+        self.details = QLabel("<br>".join(html.escape(line) for line in pin_details(report)), self)
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        head = QHBoxLayout()
+        head.addWidget(self.title, 1)
+        head.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 6, 8)
+        layout.setSpacing(3)
+        layout.addLayout(head)
+        layout.addWidget(self.details)
+
+
+class WhyNotPanel(QWidget):
+    """Pin skills to see their rank, score and the query terms and phrases they lack.
+
+    Signals:
+        pinRequested(str), unpinRequested(str).
+    """
+
+    pinRequested = Signal(str)
+    unpinRequested = Signal(str)
+
+    def __init__(self, names: QStringListModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("recallWhyNotPanel")
+        self.edit = NameEdit(names, parent=self)
+        self.edit.setObjectName("recallPinEdit")
+        self.edit.setPlaceholderText("Skill name… (why is it not recalled?)")
+        self.edit.returnPressed.connect(self._pin)
+        self.pin_button = QPushButton("Pin", self)
+        self.pin_button.clicked.connect(self._pin)
+        self.hint = secondary(QLabel(
+            "Pin a skill to follow it as you type: its rank, its score, and which query terms "
+            "and phrases its name and summary lack (only those are indexed).", self))
+        self.hint.setWordWrap(True)
+        self.cards = QWidget(self)
+        self.cards_layout = QVBoxLayout(self.cards)
+        self.cards_layout.setContentsMargins(0, 0, 0, 0)
+        self.cards_layout.setSpacing(6)
+        self.cards_layout.addStretch(1)
+        self.scroll = QScrollArea(self)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setWidget(self.cards)
+        row = QHBoxLayout()
+        row.addWidget(self.edit, 1)
+        row.addWidget(self.pin_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(row)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.scroll, 1)
+        self.reports: list[PinReport] = []
+        self._cards: list[PinCard] = []
+
+    def _pin(self) -> None:
+        name = self.edit.text().strip()
+        if name:
+            self.pinRequested.emit(name)
+            self.edit.clear()
+
+    def card_widgets(self) -> list[PinCard]:
+        return list(self._cards)
+
+    def show_reports(self, reports: Sequence[PinReport]) -> None:
+        self.reports = list(reports)
+        for card in self._cards:
+            card.hide()
+            card.deleteLater()
+        self._cards = []
+        for position, report in enumerate(reports):
+            card = PinCard(report, self.unpinRequested.emit, self.cards)
+            self.cards_layout.insertWidget(position, card)
+            card.show()
+            self._cards.append(card)
+        self.hint.setVisible(not reports)
+
+
+# ---------------------------------------------------------------- query sets
+
+
+def list_query_sets(layout: Layout) -> list[Path]:
+    folder = layout.agent_dir / QUERY_SET_DIR
+    try:
+        return sorted(p for p in folder.glob("*.json") if p.is_file())
+    except OSError:
+        return []
+
+
+class QuerySetPanel(QWidget):
+    """Saved queries with the skills they should recall, and how recall does on them.
+
+    Signals:
+        evaluated(): a report for the current set is on screen.
+        queryRequested(str): the user wants to look at a saved query (double-click).
+        failed(str): a set could not be read or written.
+    """
+
+    evaluated = Signal()
+    queryRequested = Signal(str)
+    failed = Signal(str)
+
+    BUDGET_S = 0.03  # evaluation time per event-loop turn
+
+    def __init__(self, names: QStringListModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("recallQuerySetPanel")
+        self.layout_: Layout | None = None
+        self.recall: SkillRecall | None = None
+        self.query_set: QuerySet | None = None
+        self.path: Path | None = None
+        self.report: QuerySetReport | None = None
+        self.current_query: Callable[[], str] = lambda: ""
+        self._pending: Iterator[QueryCase] | None = None
+        self._results: list[CaseResult] = []
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._step)
+
+        self.sets = QComboBox(self)
+        self.sets.setObjectName("recallQuerySets")
+        self.sets.setMinimumContentsLength(12)
+        self.sets.currentIndexChanged.connect(self._on_set_chosen)
+        self.new_name = QLineEdit(self)
+        self.new_name.setPlaceholderText("new set name")
+        self.new_name.returnPressed.connect(self._create_from_edit)
+        self.new_button = QPushButton("New set", self)
+        self.new_button.clicked.connect(self._create_from_edit)
+        self.expected = NameEdit(names, multiple=True, parent=self)
+        self.expected.setObjectName("recallExpected")
+        self.expected.setPlaceholderText("expected skills, comma-separated")
+        self.add_button = QPushButton("Save query", self)
+        self.add_button.setToolTip("Save the current query with these expected skills in the set")
+        self.add_button.clicked.connect(self.add_current)
+        self.remove_button = QPushButton("Remove query", self)
+        self.remove_button.clicked.connect(self.remove_selected)
+        self.metrics = QLabel(self)
+        self.metrics.setObjectName("recallMetrics")
+        self.metrics.setWordWrap(True)
+        self.metrics.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.tree = QTreeWidget(self)
+        self.tree.setObjectName("recallCases")
+        self.tree.setHeaderLabels(["", "Query", "Expected", "Rank", "Result"])
+        self.tree.setRootIsDecorated(False)
+        self.tree.setUniformRowHeights(True)
+        self.tree.itemDoubleClicked.connect(
+            lambda item, _col: self.queryRequested.emit(item.data(1, QUERY_ROLE)))
+        self.where = secondary(QLabel(self))
+        self.where.setWordWrap(True)
+
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Set:", self))
+        top.addWidget(self.sets, 1)
+        top.addWidget(self.new_name)
+        top.addWidget(self.new_button)
+        add = QHBoxLayout()
+        add.addWidget(self.expected, 1)
+        add.addWidget(self.add_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(top)
+        layout.addLayout(add)
+        layout.addWidget(self.metrics)
+        layout.addWidget(self.tree, 1)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.where, 1)
+        bottom.addWidget(self.remove_button)
+        layout.addLayout(bottom)
+        self._update_enabled()
+
+    # ---------------------------------------------------------------- sets
+
+    def set_library(self, layout: Layout | None, recall: SkillRecall | None) -> None:
+        """A library (or none) was opened: list its sets and evaluate the first one."""
+        self.layout_ = layout
+        self.recall = recall
+        self.where.setText(f"Stored in {layout.agent_dir / QUERY_SET_DIR} (beside skills/, "
+                           "which RockBot would load)" if layout is not None else "")
+        self._reload_sets()
+
+    def set_recall(self, recall: SkillRecall | None) -> None:
+        self.recall = recall
+        self.evaluate()
+
+    def _reload_sets(self, select: Path | None = None) -> None:
+        paths = list_query_sets(self.layout_) if self.layout_ is not None else []
+        self.sets.blockSignals(True)
+        self.sets.clear()
+        for path in paths:
+            self.sets.addItem(path.stem, str(path))
+        if select is not None and str(select) in [str(p) for p in paths]:
+            self.sets.setCurrentIndex(paths.index(select))
+        self.sets.blockSignals(False)
+        self._on_set_chosen()
+
+    def _on_set_chosen(self) -> None:
+        data = self.sets.currentData()
+        self.path = Path(data) if data else None
+        self.query_set = None
+        if self.path is not None:
+            try:
+                self.query_set = load_query_set(self.path)
+            except QuerySetError as exc:
+                self.failed.emit(str(exc))
+        self._update_enabled()
+        self.evaluate()
+
+    def _create_from_edit(self) -> None:
+        name = self.new_name.text().strip()
+        if name and self.create_set(name):
+            self.new_name.clear()
+
+    def create_set(self, name: str) -> bool:
+        """Create (or open, if it exists) ``<agent>/recall-tests/<name>.json``."""
+        if self.layout_ is None:
+            return False
+        try:
+            path = default_query_set_path(self.layout_, name)
+            if not path.exists():
+                save_query_set(self.layout_, path, QuerySet(name=name, queries=[]))
+        except (QuerySetError, OSError) as exc:
+            self.failed.emit(str(exc) if isinstance(exc, QuerySetError)
+                             else f"could not create the set: {exc.strerror or exc}")
+            return False
+        self._reload_sets(select=path)
+        return True
+
+    def _save(self, query_set: QuerySet) -> bool:
+        assert self.layout_ is not None and self.path is not None
+        try:
+            save_query_set(self.layout_, self.path, query_set)
+        except (QuerySetError, OSError) as exc:
+            self.failed.emit(str(exc) if isinstance(exc, QuerySetError)
+                             else f"could not save the set: {exc.strerror or exc}")
+            return False
+        self.query_set = query_set
+        self.evaluate()
+        return True
+
+    def add_current(self) -> bool:
+        """Save the current query with the expected names (replacing the same query's case)."""
+        query = self.current_query()
+        expected = self.expected.names()
+        if self.query_set is None or not query.strip() or not expected:
+            self.failed.emit("type a query, choose a set and name at least one expected skill")
+            return False
+        case = QueryCase(query=query, expected=expected)
+        cases = [c for c in self.query_set.queries if c.query != query] + [case]
+        return self._save(self.query_set.model_copy(update={"queries": cases}))
+
+    def remove_selected(self) -> bool:
+        item = self.tree.currentItem()
+        if item is None or self.query_set is None:
+            return False
+        query = item.data(1, QUERY_ROLE)
+        cases = [c for c in self.query_set.queries if c.query != query]
+        return self._save(self.query_set.model_copy(update={"queries": cases}))
+
+    def suggest_expected(self, names: Sequence[str]) -> None:
+        """Prefill the expected skills (from the selected results) unless the user typed some."""
+        if not self.expected.hasFocus():
+            self.expected.setText(", ".join(names))
+
+    def _update_enabled(self) -> None:
+        has_set = self.query_set is not None
+        for widget in (self.expected, self.add_button, self.remove_button):
+            widget.setEnabled(has_set)
+        for widget in (self.new_name, self.new_button):
+            widget.setEnabled(self.layout_ is not None)
+
+    # ---------------------------------------------------------------- evaluation
+
+    def evaluate(self) -> None:
+        """Start evaluating the current set (a few queries per event-loop turn)."""
+        self._timer.stop()
+        self._results = []
+        self.report = None
+        if self.query_set is None or self.recall is None:
+            self._pending = None
+            self._show()
+            return
+        self._pending = iter(self.query_set.queries)
+        self.metrics.setText(f"Evaluating {len(self.query_set.queries)} queries…")
+        self._step()
+
+    @property
+    def busy(self) -> bool:
+        return self._pending is not None
+
+    def _step(self) -> None:
+        if self._pending is None or self.recall is None or self.query_set is None:
+            return
+        start = time.perf_counter()
+        for case in self._pending:
+            self._results.append(evaluate_case(self.recall, case))
+            if time.perf_counter() - start > self.BUDGET_S:
+                self._timer.start()
+                return
+        self._pending = None
+        self.report = QuerySetReport(self.query_set.name, tuple(self._results))
+        self._show()
+        self.evaluated.emit()
+
+    def _show(self) -> None:
+        self.tree.clear()
+        report = self.report
+        if self.query_set is None:
+            self.metrics.setText("No query set yet: name one and press New set, then save "
+                                 "queries with the skills they should recall."
+                                 if self.layout_ is not None else "")
+            return
+        if report is None:
+            return
+        if not report.cases:
+            self.metrics.setText(f"<b>{html.escape(report.name)}</b>: no queries yet. Type a "
+                                 "query, name the skills it should recall, press Save query.")
+            return
+        failing = len(report.failing)
+        verdict = (f"<b>{failing} failing</b>" if failing
+                   else "all pass")
+        self.metrics.setText(
+            f"<b>{html.escape(report.name)}</b> · {len(report.cases)} queries · "
+            f"hit@1 <b>{report.hit_at_1:.2f}</b> · hit@5 <b>{report.hit_at_5:.2f}</b> · "
+            f"MRR <b>{report.mrr:.3f}</b> · {verdict} (a query passes when every expected "
+            f"skill is in the top {RECALL_TOP_N})")
+        for case in report.cases:
+            rank = f"#{case.first_rank}" if case.first_rank is not None else "—"
+            if case.passed:
+                result = "pass"
+            else:
+                result = "missing " + ", ".join(case.missing)
+            if case.unknown:
+                result += f" (not skills: {', '.join(case.unknown)})"
+            item = QTreeWidgetItem(self.tree, ["✔" if case.passed else "✘", case.case.query,
+                                               ", ".join(case.case.expected), rank, result])
+            item.setData(1, QUERY_ROLE, case.case.query)
+            item.setToolTip(1, case.case.query)
+            item.setToolTip(4, "top 5: " + ", ".join(case.top) if case.top else "no match")
+            if not case.passed:
+                _bold(item, 0)
+                _bold(item, 4)
+        for column in range(4):
+            self.tree.resizeColumnToContents(column)
+

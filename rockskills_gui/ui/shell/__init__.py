@@ -1,0 +1,1 @@
+"""The application shell: app entry, main window, palette, preferences, dialogs shared by panes."""

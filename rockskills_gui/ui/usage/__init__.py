@@ -1,0 +1,1 @@
+"""The Usage pane: tables, heatmap, signals."""
