@@ -88,7 +88,7 @@ case "$MODE" in
     export QT_QPA_PLATFORM=offscreen
     log "ruff"
     "$VENV/bin/ruff" check rockskills_gui tests resources
-    log "import contract (the core never imports Qt)"
+    log "import contracts (layers, no Qt in the core; see ARCHITECTURE.md)"
     "$VENV/bin/lint-imports"
     log "pytest"
     exec "$VENV/bin/python" -m pytest -q "$@"

@@ -12,7 +12,7 @@ in RockBot's order are its ranks sorted, a pair is the integer ``a_rank * n + b_
 pairs of each session are generated in RockBot's loop order (i < j, row by row) and counted in
 chunks with numpy. First-seen order is the position in that enumeration. The result -- pairs,
 counts, order and the key's spelling (the names as the first session that had the pair spelled
-them) -- is RockBot's; :class:`~rockskills_gui.core.usage.stats.Pair` objects are made only for the
+them) -- is RockBot's; :class:`~rockskills_gui.core.usage.records.Pair` objects are made only for the
 pairs someone looks at. A name holding ``|`` could make two pairs share one key string, so then
 the exact string algorithm runs instead (:func:`string_pairs`).
 """
@@ -28,7 +28,7 @@ import numpy as np
 from rockskills_gui.core.model.names import fold, sort_key
 
 if TYPE_CHECKING:
-    from rockskills_gui.core.usage.stats import Pair, Session
+    from rockskills_gui.core.usage.records import Pair, Session
 
 CHUNK = 2_000_000  # pair occurrences counted per numpy pass (16 MB of ids)
 _SMALL = 256  # sessions up to this many skills reuse cached index arrays

@@ -6,8 +6,6 @@ run by the context, so every pane hears about the change.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -26,9 +24,7 @@ from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.storage.changes import ChangeSet, LibraryError
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.dream.common import KIND_TITLES, panel, plural
-
-if TYPE_CHECKING:
-    from rockskills_gui.ui.dream.wizard import DreamWizard
+from rockskills_gui.ui.dream.state import WizardState
 
 
 def _escape(text: str) -> str:
@@ -108,7 +104,7 @@ class ApplyPage(QWizardPage):
         self.changed_files: list[str] = []
         self.change: ChangeSet | None = None
 
-    def wiz(self) -> DreamWizard:
+    def wiz(self) -> WizardState:
         return self.wizard()  # type: ignore[return-value]
 
     def initializePage(self) -> None:
@@ -227,7 +223,7 @@ class SummaryPage(QWizardPage):
         layout.addWidget(self.undo_message)
         layout.addWidget(hint)
 
-    def wiz(self) -> DreamWizard:
+    def wiz(self) -> WizardState:
         return self.wizard()  # type: ignore[return-value]
 
     def initializePage(self) -> None:

@@ -3,8 +3,6 @@ and the user message RockBot would build, with a token estimate."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -26,9 +24,7 @@ from rockskills_gui.core.dream.run import PromptSet, RunOptions, prompt_for
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.theme import monospace, secondary
 from rockskills_gui.ui.dream.common import PASS_TITLES
-
-if TYPE_CHECKING:
-    from rockskills_gui.ui.dream.wizard import DreamWizard
+from rockskills_gui.ui.dream.state import WizardState, page_id
 
 
 class PassPrompt(QWidget):
@@ -138,7 +134,7 @@ class PromptPage(QWizardPage):
         layout.addWidget(self.note)
         self.prompts: dict[DreamPass, PassPrompt] = {}
 
-    def wiz(self) -> DreamWizard:
+    def wiz(self) -> WizardState:
         return self.wizard()  # type: ignore[return-value]
 
     def initializePage(self) -> None:
@@ -183,4 +179,4 @@ class PromptPage(QWizardPage):
         self._remember_edits()
 
     def nextId(self) -> int:
-        return self.wiz().page_id("run")
+        return page_id("run")

@@ -8,7 +8,6 @@ to the Apply page, which shows the files that would change.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont, QShowEvent
@@ -44,9 +43,7 @@ from rockskills_gui.ui.dream.common import (
 from rockskills_gui.ui.dream.proposal_view import ProposalView
 from rockskills_gui.ui.dream.run_page import BAD, PassResults
 from rockskills_gui.ui.dream.selection import Selection
-
-if TYPE_CHECKING:
-    from rockskills_gui.ui.dream.wizard import DreamWizard
+from rockskills_gui.ui.dream.state import WizardState, page_id
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 ATTENTION = "attention"
@@ -157,7 +154,7 @@ class ReviewPage(QWizardPage):
             left = min(460, max(340, int(width * 0.32)))
             self.splitter.setSizes([left, width - left])
 
-    def wiz(self) -> DreamWizard:
+    def wiz(self) -> WizardState:
         return self.wizard()  # type: ignore[return-value]
 
     # ---------------------------------------------------------------- filling
@@ -414,7 +411,7 @@ class ReviewPage(QWizardPage):
         return self.selection is not None and len(self.selection) > 0 and not self.selection.problems()
 
     def nextId(self) -> int:
-        return self.wiz().page_id("apply")
+        return page_id("apply")
 
 
 def _escape(text: str) -> str:

@@ -4,7 +4,6 @@ raw reply, what was wrong with it, and the messages that were sent."""
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
@@ -28,10 +27,8 @@ from rockskills_gui.core.dream.run import RunOptions, RunProgress
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.theme import monospace, secondary
 from rockskills_gui.ui.dream.common import PASS_TITLES, STATUS_TITLES, plural, severity_icon
+from rockskills_gui.ui.dream.state import WizardState, page_id
 from rockskills_gui.ui.dream.worker import DreamRunThread
-
-if TYPE_CHECKING:
-    from rockskills_gui.ui.dream.wizard import DreamWizard
 
 BAD = {PassStatus.FAILED, PassStatus.REFUSED, PassStatus.CANCELLED}
 
@@ -191,7 +188,7 @@ class RunPage(QWizardPage):
         self.ticker.setInterval(250)
         self.ticker.timeout.connect(self._tick)
 
-    def wiz(self) -> DreamWizard:
+    def wiz(self) -> WizardState:
         return self.wizard()  # type: ignore[return-value]
 
     @property
@@ -333,4 +330,4 @@ class RunPage(QWizardPage):
         return self.thread is None and self.plan is not None and bool(self.plan.proposals)
 
     def nextId(self) -> int:
-        return self.wiz().page_id("review")
+        return page_id("review")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDateTime, Qt, QTimeZone
 from PySide6.QtWidgets import (
@@ -38,9 +37,7 @@ from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.dream.common import PASS_HINTS, PASS_TITLES
-
-if TYPE_CHECKING:
-    from rockskills_gui.ui.dream.wizard import DreamWizard
+from rockskills_gui.ui.dream.state import WizardState
 
 
 class SetupPage(QWizardPage):
@@ -178,7 +175,7 @@ class SetupPage(QWizardPage):
         layout.addStretch(1)
         layout.addLayout(bottom)
 
-    def wiz(self) -> DreamWizard:
+    def wiz(self) -> WizardState:
         return self.wizard()  # type: ignore[return-value]
 
     # ---------------------------------------------------------------- state

@@ -44,9 +44,9 @@ from rockskills_gui.ui.dream.review_page import ReviewPage
 from rockskills_gui.ui.dream.run_page import RunPage
 from rockskills_gui.ui.dream.selection import Selection, default_selection
 from rockskills_gui.ui.dream.setup_page import SetupPage
+from rockskills_gui.ui.dream.state import page_id
 
 log = logging.getLogger(__name__)
-PAGES = ("setup", "prompts", "run", "review", "apply", "summary")
 PLAN_DIR_KEY = "dream/planDir"
 
 
@@ -101,7 +101,7 @@ class DreamWizard(QWizard):
 
     @staticmethod
     def page_id(name: str) -> int:
-        return PAGES.index(name)
+        return page_id(name)
 
     def after_setup(self) -> int:
         if self._jump_to_review:

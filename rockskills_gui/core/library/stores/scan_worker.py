@@ -51,7 +51,8 @@ def main() -> int:
     except (AttributeError, OSError):  # no nice() (Windows) or not allowed: run as we are
         pass
     prefix, files = _request(sys.stdin.buffer)  # before the imports: the parent waits
-    from rockskills_gui.core.library.stores.rockbot import _read, gc_paused
+    from rockskills_gui.core.library.stores.rockbot_file import _read
+    from rockskills_gui.core.storage.gcpause import gc_paused
 
     out = sys.stdout.buffer
     with gc_paused():

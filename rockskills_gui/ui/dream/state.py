@@ -1,0 +1,58 @@
+"""What a page of the dream wizard may ask of the wizard: a narrow interface, so the pages never
+import the wizard that composes them (no import cycle; each page is testable on its own)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+from rockskills_gui.core.dream.apply import ApplyResult, UndoResult
+from rockskills_gui.core.dream.llm import Endpoint
+from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.dream.plan import Plan
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.dream.selection import Selection
+
+PAGES = ("setup", "prompts", "run", "review", "apply", "summary")
+
+
+def page_id(name: str) -> int:
+    """The wizard's page id of a page by name."""
+    return PAGES.index(name)
+
+
+class SetupChoices(Protocol):
+    """What the first page chose: passes, reference time, proposer."""
+
+    @property
+    def offline(self) -> bool: ...
+    def passes(self) -> list[DreamPass]: ...
+    def protected_prefixes(self) -> list[str]: ...
+    def now(self) -> Timestamp | None: ...
+    def endpoint(self) -> Endpoint | None: ...
+    def api_key_for(self, base_url: str) -> str | None: ...
+
+
+class WizardState(Protocol):
+    """The wizard as its pages see it."""
+
+    ctx: AppContext
+    plan: Plan | None
+    selection: Selection | None
+    directives: dict[DreamPass, str]
+    apply_result: ApplyResult | None
+    plan_notes: list[str]
+
+    @property
+    def setup(self) -> SetupChoices: ...
+    def after_setup(self) -> int: ...
+    def dream_library(self) -> Library | None: ...
+    def set_plan(self, plan: Plan | None, origin: str = "run", keep: list[str] | None = None) -> None: ...
+    def plan_from_elsewhere(self) -> bool: ...
+    def plan_dir(self) -> Path: ...
+    def save_plan(self, path: Path) -> bool: ...
+    def recheck_plan(self) -> None: ...
+    def apply_selected(self) -> str | None: ...
+    def undo_applied(self) -> UndoResult | None: ...
