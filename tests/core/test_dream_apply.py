@@ -161,7 +161,7 @@ def test_in_session_undo_and_then_cli_undo_does_nothing_twice(agent_copy: Path) 
     library.undo()
     assert skills_tree(agent_copy) == original
     result = undo_last(Library.open(agent_copy))
-    assert result.change is None and "already undone" in result.message
+    assert result.change is None and "nothing to undo" in result.message  # the journal knows
     assert skills_tree(agent_copy) == original
 
 
@@ -247,3 +247,58 @@ def test_recovery_leaves_a_transaction_of_a_live_process_alone(agent_copy: Path)
         other.terminate()
         other.wait(timeout=10)
     assert Library.open(agent_copy).recovery.completed == [tx.id]
+
+
+def _cli_undo(agent: Path) -> str:
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    done = subprocess.run([sys.executable, "-m", "rockskills_gui", "undo", str(agent)], cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    return done.stdout + done.stderr
+
+
+def test_session_history_and_journal_tell_one_story(agent_copy: Path) -> None:
+    """Edit ▸ Undo/Redo of an apply go through the journal: `rockskills undo` always agrees."""
+    original = skills_tree(agent_copy)
+    plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
+    library = Library.open(agent_copy)
+    result = apply_plan(library, plan, plan.acceptable_ids())
+    applied = skills_tree(agent_copy)
+    assert library.history.undo_stack[-1].journal == ("apply", result.tx_id)
+
+    library.undo()  # Edit ▸ Undo
+    assert skills_tree(agent_copy) == original
+    assert journal.last_undoable(agent_copy) is None
+    assert "nothing to undo" in _cli_undo(agent_copy)
+    assert skills_tree(agent_copy) == original
+
+    library.redo()  # Edit ▸ Redo: a new apply on record
+    assert skills_tree(agent_copy) == applied
+    redone = journal.last_undoable(agent_copy)
+    assert redone is not None and redone.id != result.tx_id
+    assert library.history.undo_stack[-1].journal == ("apply", redone.id)
+    assert "undid" in _cli_undo(agent_copy)  # the CLI undoes what the session redid
+    assert skills_tree(agent_copy) == original
+
+
+def test_undoing_a_journal_undo_applies_the_plan_again_on_record(agent_copy: Path) -> None:
+    original = skills_tree(agent_copy)
+    plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
+    apply_plan(Library.open(agent_copy), plan, plan.acceptable_ids())  # an earlier session
+    applied = skills_tree(agent_copy)
+    library = Library.open(agent_copy)
+    first = journal.last_undoable(agent_copy)
+    assert first is not None
+    undo_last(library)  # e.g. the wizard's Undo of a plan applied in another session
+    assert skills_tree(agent_copy) == original
+    assert library.history.undo_stack[-1].journal == ("undo", first.id)
+    library.undo()  # Edit ▸ Undo of that undo: the plan is in effect again, and on record
+    assert skills_tree(agent_copy) == applied
+    again = journal.last_undoable(agent_copy)
+    assert again is not None and again.id != first.id
+    library.redo()  # Edit ▸ Redo: undone again, through the journal
+    assert skills_tree(agent_copy) == original
+    assert journal.last_undoable(agent_copy) is None

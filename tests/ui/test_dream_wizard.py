@@ -143,6 +143,21 @@ def test_offline_run_review_subset_apply_and_undo(qtbot, main: MainWindow, agent
     assert "Undone" in wizard.summary.undo_message.text()
     assert not wizard.summary.undo_button.isEnabled()
 
+    # One story: the wizard's Undo popped the apply from the session history (no extra step);
+    # `rockskills undo` finds nothing to undo; Edit ▸ Redo applies the plan again, on record.
+    from rockskills_gui.core.storage import journal
+    from tests.core.test_dream_apply import _cli_undo
+
+    assert library.history.can_redo and main.commands["edit.redo"].isEnabled()
+    assert journal.last_undoable(agent) is None
+    assert "nothing to undo" in _cli_undo(agent)
+    skills_before = tree_hashes(agent / "skills")
+    main.commands["edit.redo"].trigger()
+    assert "mcp/guide" in library and tree_hashes(agent / "skills") != skills_before
+    assert journal.last_undoable(agent) is not None
+    assert "undid" in _cli_undo(agent)
+    assert tree_hashes(agent / "skills") == skills_before
+
 
 # ---------------------------------------------------------------- LLM runs
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rockskills_gui.core.dream import fingerprint
@@ -216,16 +216,17 @@ def apply_plan(library: Library, plan: Plan, accepted: Iterable[str], recheck_fi
         return ApplyResult(None, ids, change)
     box: dict[str, str] = {}
 
-    def write(cs: ChangeSet) -> None:
+    def write(cs: ChangeSet) -> ChangeSet:
         tx = journal.run(library.layout, cs.files, "apply", cs.label,
                          meta={"plan": plan.fingerprint.digest, "accepted": ids,
                                "created": list(cs.created), "updated": list(cs.updated),
                                "deleted": list(cs.deleted)},
                          crash_after=crash_after)
         box["id"] = tx.id
+        return replace(cs, journal=("apply", tx.id))  # Edit ▸ Undo undoes it through the journal
 
-    library.apply_change_set(change, writer=write)
-    return ApplyResult(box.get("id"), ids, change)
+    recorded = library.apply_change_set(change, writer=write)
+    return ApplyResult(box.get("id"), ids, recorded)
 
 
 def undo_last(library: Library, crash_after: int | None = None) -> UndoResult:
@@ -251,10 +252,11 @@ def undo_last(library: Library, crash_after: int | None = None) -> UndoResult:
                        deleted=tuple(tx.meta.get("created", [])))
     box: dict[str, str] = {}
 
-    def write(cs: ChangeSet) -> None:
+    def write(cs: ChangeSet) -> ChangeSet:
         undo_tx = journal.run(library.layout, cs.files, "undo", cs.label, undoes=tx.id,
                               crash_after=crash_after)
         box["id"] = undo_tx.id
+        return replace(cs, journal=("undo", tx.id))  # Edit ▸ Undo re-applies it through the journal
 
-    library.apply_change_set(change, writer=write)
-    return UndoResult(box.get("id"), tx.id, change, f"undid '{tx.label}'")
+    recorded = library.apply_change_set(change, writer=write)
+    return UndoResult(box.get("id"), tx.id, recorded, f"undid '{tx.label}'")

@@ -26,7 +26,7 @@ from rockskills_gui.core.model.names import InvalidNameError, fold, sort_key, va
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.skill import Skill, skill_from_bytes, skill_to_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
-from rockskills_gui.core.storage import change_writer, fileio
+from rockskills_gui.core.storage import change_writer, fileio, journal
 from rockskills_gui.core.storage.changes import (
     ChangeSet,
     ConflictError,
@@ -463,13 +463,21 @@ class Library(UndoRedo):
 
     def _apply(self, change: ChangeSet, record: bool,
                writer: Callable[[ChangeSet], object] | None = None) -> ChangeSet:
+        """Write ``change``; a ``writer`` may return the change set to record instead (the same
+        change, linked to the journal transaction it wrote)."""
         if change.empty:
             return change
-        change_writer.write_change(self.layout, change, self._conflict, writer)
+        written = change_writer.write_change(self.layout, change, self._conflict, writer)
         self._absorb(change)
+        if isinstance(written, ChangeSet):
+            change = written
         if record:
             self.history.push(change)
         return change
+
+    def _journaled(self, change: ChangeSet, kind: str, undoes: str | None) -> str:
+        tx = journal.run(self.layout, change.files, kind, change.label, undoes=undoes)
+        return tx.id if undoes is None else undoes
 
     def _conflict(self, paths: list[Path]) -> ConflictError:
         shown = ", ".join(self.layout.display_path(p) for p in paths)

@@ -34,7 +34,7 @@ from rockskills_gui.core.model.names import fold, sort_key
 from rockskills_gui.core.model.problems import Problem
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
-from rockskills_gui.core.storage import change_writer, fileio, untrusted
+from rockskills_gui.core.storage import change_writer, fileio, journal, untrusted
 from rockskills_gui.core.storage.changes import (
     ChangeSet,
     ConflictError,
@@ -439,15 +439,23 @@ class SkillMdLibrary(UndoRedo):
             self.recovery = self.recovery or RecoveryReport()
             self.recovery.removed_temps.extend(self.layout.display_path(p) for p in removed)
 
-    def _apply(self, change: ChangeSet, record: bool) -> ChangeSet:
+    def _apply(self, change: ChangeSet, record: bool,
+               writer: Callable[[ChangeSet], object] | None = None) -> ChangeSet:
         if change.empty:
             return change
         layout = self.journal_layout(fc.path for fc in change.files)
-        change_writer.write_change(layout, change, self._conflict)
+        written = change_writer.write_change(layout, change, self._conflict, writer)
         self.reload()
+        if isinstance(written, ChangeSet):
+            change = written
         if record:
             self.history.push(change)
         return change
+
+    def _journaled(self, change: ChangeSet, kind: str, undoes: str | None) -> str:
+        layout = self.journal_layout(fc.path for fc in change.files)
+        tx = journal.run(layout, change.files, kind, change.label, undoes=undoes)
+        return tx.id if undoes is None else undoes
 
     def _conflict(self, paths: list[Path]) -> ConflictError:
         shown = ", ".join(self.layout.display_path(p) for p in paths)

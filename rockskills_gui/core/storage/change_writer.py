@@ -44,7 +44,7 @@ def needs_journal(layout: Layout, change: ChangeSet) -> bool:
 
 
 def write_change(layout: Layout, change: ChangeSet, conflict: ConflictFactory,
-                 writer: Callable[[ChangeSet], object] | None = None, kind: str = "library") -> None:
+                 writer: Callable[[ChangeSet], object] | None = None, kind: str = "library") -> object:
     """Check and write ``change`` all or nothing (raises ConflictError / LibraryError).
 
     ``writer`` replaces the plain writer (e.g. a dream apply's own journaled transaction).
@@ -62,8 +62,8 @@ def write_change(layout: Layout, change: ChangeSet, conflict: ConflictFactory,
     if conflicts:
         raise conflict(conflicts)
     if writer is not None:
-        writer(change)
-    elif needs_journal(layout, change):
+        return writer(change)
+    if needs_journal(layout, change):
         journal.run(layout, change.files, kind, change.label)
     else:
         fc = change.files[0]

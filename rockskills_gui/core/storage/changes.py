@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 
@@ -41,6 +42,11 @@ class ChangeSet:
     deleted: tuple[str, ...] = ()
     renamed: tuple[tuple[str, str], ...] = ()
     links_rewritten: tuple[str, ...] = ()
+    # A change kept in the journal as an undo record (a dream apply, or the undo of one):
+    # ("apply", id of the apply transaction now in effect) or ("undo", id of the apply it undid).
+    # Undo and redo of such a change write through the journal too, so the session history, the
+    # wizard's Undo and `rockskills undo` tell one story.
+    journal: tuple[str, str] | None = None
 
     @property
     def empty(self) -> bool:
@@ -112,13 +118,23 @@ class History:
         return self.redo_stack[-1].label if self.redo_stack else None
 
 
+Writer = Callable[[ChangeSet], object]
+
+
 class UndoRedo:
     """What both library kinds share: undo/redo over ``self.history`` (their ``_apply(change,
-    record)`` writes changes) and :meth:`name_error` over their ``_check_new_name``."""
+    record, writer)`` writes changes) and :meth:`name_error` over their ``_check_new_name``.
+
+    A change with a :attr:`ChangeSet.journal` link (a dream apply, or the undo of one) is undone
+    and redone through the journal, as ``rockskills undo`` would: undoing an apply records an
+    ``undo`` transaction of it, redoing records a new ``apply``; the journal and this history
+    always agree on which plan is in effect.
+    """
 
     history: History
 
-    def _apply(self, change: ChangeSet, record: bool) -> ChangeSet:  # pragma: no cover - overridden
+    def _apply(self, change: ChangeSet, record: bool,
+               writer: Writer | None = None) -> ChangeSet:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def _check_new_name(self, name: str, existing_ok: bool = False) -> str:  # pragma: no cover
@@ -136,17 +152,52 @@ class UndoRedo:
         """Undo the last operation (refused with ConflictError if its files changed since)."""
         if not self.history.undo_stack:
             return None
-        applied = self._apply(self.history.undo_stack[-1].inverse(), record=False)
-        self.history.redo_stack.append(self.history.undo_stack.pop())
+        entry = self.history.undo_stack[-1]
+        writer, box = self._journal_writer(entry, forward=False)
+        applied = self._apply(entry.inverse(), record=False, writer=writer)
+        self.history.undo_stack.pop()
+        self.history.redo_stack.append(_relinked(entry, box))
         return applied
 
     def redo(self) -> ChangeSet | None:
         """Apply the last undone operation again."""
         if not self.history.redo_stack:
             return None
-        applied = self._apply(self.history.redo_stack[-1], record=False)
-        self.history.undo_stack.append(self.history.redo_stack.pop())
+        entry = self.history.redo_stack[-1]
+        writer, box = self._journal_writer(entry, forward=True)
+        applied = self._apply(entry, record=False, writer=writer)
+        self.history.redo_stack.pop()
+        self.history.undo_stack.append(_relinked(entry, box))
         return applied
+
+    def _journal_writer(self, entry: ChangeSet, forward: bool) -> tuple[Writer | None, dict[str, str]]:
+        """The journaled writer that undoes (``forward=False``) or redoes ``entry``, when it has a
+        journal link; the box receives the id its entry links to afterwards."""
+        box: dict[str, str] = {}
+        if entry.journal is None:
+            return None, box
+        kind, tx_id = entry.journal
+        # What the write does to the plan: apply it again, or undo the apply now in effect.
+        reapply = (kind == "apply") == forward
+
+        def write(cs: ChangeSet) -> None:
+            box["id"] = self._journaled(cs, "apply" if reapply else "undo",
+                                        None if reapply else tx_id)
+
+        return write, box
+
+    def _journaled(self, change: ChangeSet, kind: str,
+                   undoes: str | None) -> str:  # pragma: no cover - overridden
+        """Write ``change`` as a journal transaction of ``kind``; the id of the apply transaction
+        in effect afterwards (the new one, or ``undoes`` once it is undone)."""
+        raise NotImplementedError
+
+
+def _relinked(entry: ChangeSet, box: dict[str, str]) -> ChangeSet:
+    """``entry`` linked to the apply transaction its journaled undo/redo left in effect."""
+    if entry.journal is None or "id" not in box:
+        return entry
+    return replace(entry, journal=(entry.journal[0], box["id"]))
 
 
 def rename_label(pairs: tuple[tuple[str, str], ...]) -> str:

@@ -298,6 +298,15 @@ class DreamWizard(QWizard):
                                 "plan; use `rockskills undo` for the newest one, or Edit ▸ Undo")
             self.undo_result = result
             return result
+        history = library.history
+        if history.undo_stack and history.undo_stack[-1].journal == ("apply", applied.tx_id):
+            # The apply is the last step of this session: undo it as Edit ▸ Undo does (through the
+            # journal), so Edit ▸ Redo can bring it back and the history shows no extra step.
+            change = self.ctx.undo()
+            self.undo_result = (UndoResult(None, applied.tx_id, change, f"undid '{change.label}'")
+                                if change is not None else
+                                UndoResult(None, None, None, "the undo was refused (see the status bar)"))
+            return self.undo_result
         box: dict[str, UndoResult] = {}
 
         def operation(lib: Library) -> object:
