@@ -13,15 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rockskills_gui.core.library.stores.rockbot import (
-    LoadedFile,
     Progress,
     ScanCancelled,
     SkillsRead,
-    gc_paused,
-    outside_link,
-    read_skill_file,
     scan,
 )
+from rockskills_gui.core.library.stores.rockbot_file import LoadedFile, outside_link, read_skill_file
 from rockskills_gui.core.model.names import InvalidNameError, fold, sort_key, validate_name
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.skill import Skill, skill_from_bytes, skill_to_bytes
@@ -37,6 +34,7 @@ from rockskills_gui.core.storage.changes import (
     UndoRedo,
     rename_label,
 )
+from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.journal import RecoveryReport, journal_problems, recover_if_needed
 from rockskills_gui.core.storage.layout import Layout
 
@@ -258,6 +256,16 @@ class Library(UndoRedo):
             raise UnknownSkillError(f"Skill '{name}' not found.")
         return entry
 
+    def skill_path(self, name: str) -> Path:
+        """The file skill ``name`` lives in: the one it was loaded from; for a name with no skill
+        (e.g. deleted on disk), the file creating or restoring it would write."""
+        entry = self._entries.get(fold(name))
+        return entry.path if entry is not None else self.layout.path_for(name)
+
+    def skill_roots(self) -> list[Path]:
+        """The folders whose trees hold the skills (what a watcher follows): ``skills/``."""
+        return [self.skills_dir]
+
     def references_to(self, names: Iterable[str]) -> list[Reference]:
         """Every seeAlso entry (in any skill) naming one of ``names`` (case-insensitive)."""
         targets = {fold(n) for n in names}
@@ -434,8 +442,8 @@ class Library(UndoRedo):
                 updated = skill.model_copy(update={"see_also": see_also})
                 put(entry.path, entry.raw, skill_to_bytes(updated))
                 rewritten.append(skill.name)
-        for path, change in list(writes.items()):
-            if change.before is None and change.after is None:
+        for path, write in list(writes.items()):
+            if write.before is None and write.after is None:
                 del writes[path]
         pairs = tuple((e.skill.name, new) for e, new in moves.values())
         label = rename_label(pairs)

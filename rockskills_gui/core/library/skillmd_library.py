@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rockskills_gui.core.library.stores import cortex
+from rockskills_gui.core.library.stores.parse_cache import ParseCache
 from rockskills_gui.core.library.stores.skillmd import (
     SIDECAR_NAME,
     Profile,
@@ -134,6 +135,7 @@ class SkillMdLibrary(UndoRedo):
         self.history = History()
         self.layout = SkillMdLayout(base, roots[0].path)
         self._state = _State()
+        self._parsed = ParseCache()
         self.recovery: RecoveryReport | None = self._recover()  # what open finished of a crash
         self.reload()
         self._remove_stale_temps()
@@ -142,7 +144,14 @@ class SkillMdLibrary(UndoRedo):
 
     def reload(self) -> None:
         """Read every skill again (the history is kept; undo re-checks files)."""
-        loaded, problems = scan(self.roots, self.profile, self.base)
+        self._parsed.clear()
+        self._rescan()
+
+    def _rescan(self, changed: Iterable[Path] = ()) -> None:
+        """Walk the roots again; a SKILL.md is parsed again only when it, its folder, or a path in
+        ``changed`` inside (or above) its folder changed since it was last parsed."""
+        self._parsed.forget(changed)
+        loaded, problems = scan(self.roots, self.profile, self.base, self._parsed.read)
         state = _State(problems=[*problems, *journal_problems(self.recovery)])
         for entry in loaded:
             key = fold(entry.skill.name)
@@ -169,7 +178,11 @@ class SkillMdLibrary(UndoRedo):
         before = {k: e.raw for k, e in self._state.entries.items()}
         names_before = {k: e.skill.name for k, e in self._state.entries.items()}
         problems_before = list(self._state.problems)
-        self.reload()
+        paths = list(paths)
+        if paths:
+            self._rescan(paths)
+        else:
+            self.reload()
         after = self._state.entries
         updated = tuple(after[k].skill.name for k in after if k in before and after[k].raw != before[k])
         created = tuple(after[k].skill.name for k in after if k not in before)
@@ -222,6 +235,17 @@ class SkillMdLibrary(UndoRedo):
         if entry is None:
             raise UnknownSkillError(f"Skill '{name}' not found.")
         return entry
+
+    def skill_path(self, name: str) -> Path:
+        """The file skill ``name`` lives in: its own SKILL.md (under whichever root and folder it
+        was found), or ``memory.db`` for a CortexPrism row; for a name with no skill (e.g.
+        deleted on disk), the file creating or restoring it would write."""
+        entry = self._state.entries.get(fold(name))
+        return entry.path if entry is not None else self.layout.path_for(name)
+
+    def skill_roots(self) -> list[Path]:
+        """The folders whose trees hold the skills (what a watcher follows): every root."""
+        return [root.path for root in self.roots]
 
     def entries(self) -> list[SkillMdEntry | DbEntry]:
         return [self._state.entries[k] for k in self._state.order]
@@ -361,8 +385,8 @@ class SkillMdLibrary(UndoRedo):
                 put(entry.path, entry.raw,
                     edited_bytes(entry, skill.model_copy(update={"see_also": see_also}), self.profile))
                 rewritten.append(skill.name)
-        for path, change in list(writes.items()):
-            if change.before == change.after:
+        for path, write in list(writes.items()):
+            if write.before == write.after:
                 del writes[path]
         pairs = tuple((e.skill.name, n) for e, n in moves.values())
         label = rename_label(pairs)
@@ -445,12 +469,32 @@ class SkillMdLibrary(UndoRedo):
             return change
         layout = self.journal_layout(fc.path for fc in change.files)
         written = change_writer.write_change(layout, change, self._conflict, writer)
-        self.reload()
+        if not self._update_in_place(change):
+            self._rescan(fc.path for fc in change.files)
         if isinstance(written, ChangeSet):
             change = written
         if record:
             self.history.push(change)
         return change
+
+    def _update_in_place(self, change: ChangeSet) -> bool:
+        """Take in a change that only rewrote loaded SKILL.md files under the same names (a save,
+        its undo) without walking the library; False when anything else changed (then rescan)."""
+        by_path = {e.path: k for k, e in self._state.entries.items() if isinstance(e, SkillMdEntry)}
+        fresh: dict[str, SkillMdEntry] = {}
+        for fc in change.files:
+            key = by_path.get(fc.path)
+            if key is None or fc.before is None or fc.after is None:
+                return False
+            old = self._state.entries[key]
+            assert isinstance(old, SkillMdEntry)
+            result = self._parsed.read(old.root, fc.path, self.profile, display_path(self.base, fc.path),
+                                       tuple(r.path for r in self.roots), self.base)
+            if not isinstance(result, SkillMdEntry) or fold(result.skill.name) != key:
+                return False
+            fresh[key] = _with_stats(result, old.stats) if old.stats else result
+        self._state.entries.update(fresh)
+        return True
 
     def _journaled(self, change: ChangeSet, kind: str, undoes: str | None) -> str:
         layout = self.journal_layout(fc.path for fc in change.files)

@@ -1,6 +1,7 @@
-"""Watches the skills folder for changes made by others (a running agent, an editor, git).
+"""Watches the skills folders for changes made by others (a running agent, an editor, git).
 
-A QFileSystemWatcher follows the skills folder and its sub-folders (files appearing or
+A QFileSystemWatcher follows the library's skills roots (``library.skill_roots()``: RockBot's
+``skills/``, every root of a SKILL.md library) and their sub-folders (files appearing or
 vanishing) and the files open in the editor (changed in place). Because file watches are
 dropped when a file is replaced, and some file systems report nothing at all, the open files
 are also polled every couple of seconds. Reports are debounced and carry the paths to re-read.
@@ -18,14 +19,18 @@ MAX_FOLDERS = 2000  # beyond this only the top of the tree is watched (the poll 
 WATCH_BATCH = 250  # folders handed to the watcher per event (2,000 at once stall the UI ~40 ms)
 
 
-def folders_to_watch(skills_dir: Path) -> list[str]:
-    """``skills_dir`` and its sub-folders (hidden ones skipped), at most MAX_FOLDERS."""
+def folders_to_watch(roots: Iterable[Path]) -> list[str]:
+    """Each of ``roots`` and its sub-folders (hidden ones skipped), at most MAX_FOLDERS in all."""
     folders: list[str] = []
-    for folder, dirs, _files in os.walk(skills_dir):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        folders.append(folder)
-        if len(folders) >= MAX_FOLDERS:
-            break
+    seen: set[str] = set()
+    for root in roots:
+        for folder, dirs, _files in os.walk(root):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            if folder not in seen:  # (a root inside another root)
+                seen.add(folder)
+                folders.append(folder)
+            if len(folders) >= MAX_FOLDERS:
+                return folders
     return folders
 
 
@@ -38,7 +43,7 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 
 
 class LibraryWatcher(QObject):
-    """Reports paths under the skills folder that may have changed.
+    """Reports paths under the skills roots that may have changed.
 
     Signals:
         changed(list): paths (files or folders) to re-read, debounced.
@@ -52,7 +57,7 @@ class LibraryWatcher(QObject):
         self._watcher = QFileSystemWatcher(self)
         self._watcher.directoryChanged.connect(self._on_directory_changed)
         self._watcher.fileChanged.connect(self._on_file_changed)
-        self._root: Path | None = None
+        self._roots: list[Path] = []
         self._files: dict[Path, tuple[int, int] | None] = {}
         self._pending: set[Path] = set()
         self._debounce = QTimer(self)
@@ -70,15 +75,15 @@ class LibraryWatcher(QObject):
 
     # ---------------------------------------------------------------- what to watch
 
-    def watch(self, skills_dir: Path | None, folders: list[str] | None = None) -> None:
-        """Watch ``skills_dir`` and its sub-folders (None: stop watching); ``folders``: what
-        :func:`folders_to_watch` found, when it ran off the UI thread."""
+    def watch(self, roots: Iterable[Path] | None, folders: list[str] | None = None) -> None:
+        """Watch the skills ``roots`` and their sub-folders (None: stop watching); ``folders``:
+        what :func:`folders_to_watch` found, when it ran off the UI thread."""
         self._clear()
-        self._root = skills_dir
-        if skills_dir is None:
+        self._roots = list(roots) if roots is not None else []
+        if roots is None:
             self._poll.stop()
             return
-        self._queued = list(folders if folders is not None else folders_to_watch(skills_dir))
+        self._queued = list(folders if folders is not None else folders_to_watch(self._roots))
         self._watch_batch()
         self._poll.start()
 

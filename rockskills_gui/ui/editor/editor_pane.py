@@ -275,7 +275,7 @@ class EditorPane(QWidget):
         def watch_and_list() -> None:
             if self.ctx.library is not library:
                 return  # another library arrived meanwhile
-            self.watcher.watch(library.skills_dir if library is not None else None,
+            self.watcher.watch(library.skill_roots() if library is not None else None,
                                folders if isinstance(folders, list) else None)
             self._refresh_candidates(names if isinstance(names, list) else None)
 
@@ -475,7 +475,7 @@ class EditorPane(QWidget):
             if not buffer.dirty:
                 return True
             # Pick up what someone else wrote first, so nothing is overwritten unseen.
-            self.check_disk([lib.entry(buffer.name).path])
+            self.check_disk([lib.skill_path(buffer.name)])
             if fold(buffer.name) in self._conflict_queue or buffer.deleted_on_disk:
                 return False
             if not buffer.dirty:
@@ -642,7 +642,7 @@ class EditorPane(QWidget):
         lib = self.ctx.library
         if lib is None:
             return []
-        return [lib.layout.path_for(b.name) for b in self.buffers.values() if not b.parked]
+        return [lib.skill_path(b.name) for b in self.buffers.values() if not b.parked]
 
     def _watch_open_files(self) -> None:
         self.watcher.set_files(self._open_paths())

@@ -227,7 +227,7 @@ class MainWindow(QMainWindow):
         self.loader.add_preparer("tree", prepare_tree)
         self.loader.add_preparer("recall", prepare_recall, feed=RecallBuilder)
         self.loader.add_preparer("listed_names", listed_names)
-        self.loader.add_preparer("watch_folders", lambda library: folders_to_watch(library.skills_dir))
+        self.loader.add_preparer("watch_folders", lambda library: folders_to_watch(library.skill_roots()))
         self.loader.busyChanged.connect(self._on_busy_changed)
         self.loader.loaded.connect(self._on_loaded)
         self.loader.failed.connect(self._on_load_failed)

@@ -14,7 +14,7 @@ import dataclasses
 import os
 import re
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -393,8 +393,15 @@ def display_path(base: Path, path: Path) -> str:
         return str(path)
 
 
-def scan(roots: list[Root], profile: Profile, base: Path) -> tuple[list[SkillMdEntry], list[Problem]]:
-    """Every skill file under ``roots`` (project roots first); duplicates by name become problems."""
+Reader = Callable[[Root, Path, Profile, str, tuple[Path, ...], Path], "SkillMdEntry | Problem"]
+
+
+def scan(roots: list[Root], profile: Profile, base: Path,
+         read: Reader | None = None) -> tuple[list[SkillMdEntry], list[Problem]]:
+    """Every skill file under ``roots`` (project roots first); duplicates by name become problems.
+
+    ``read`` replaces :func:`read_skill_md` (e.g. one that reuses what it parsed before)."""
+    read = read or read_skill_md
     loaded: list[SkillMdEntry] = []
     problems: list[Problem] = []
     seen: dict[str, SkillMdEntry] = {}
@@ -408,7 +415,7 @@ def scan(roots: list[Root], profile: Profile, base: Path) -> tuple[list[SkillMdE
                     message="disabled skill (SKILL.md renamed to SKILL.md.disabled); not loaded"))
                 continue
             shown = display_path(base, path)
-            result = read_skill_md(root, path, profile, shown, boundary, base)
+            result = read(root, path, profile, shown, boundary, base)
             if isinstance(result, Problem):
                 problems.append(result)
                 continue
