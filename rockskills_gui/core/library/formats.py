@@ -8,6 +8,7 @@ profiles, partly assumed: formats.md §A.1, §C.1), ``cortex`` (``.cortex/skills
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.library.stores import cortex
 from rockskills_gui.core.library.stores.rockbot import Progress, ScanCancelled, SkillsRead
 from rockskills_gui.core.library.stores.skillmd import PROFILES, SIDECAR_NAME, SKIP_DIRS, Profile, Root
+from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.layout import SKILLS_DIR, NotALibraryError
 
 FORMATS = ("rockbot", "agentskills", "picobot", "carpenter", "cortex")
@@ -50,15 +52,66 @@ class Detection:
         return FORMAT_LABELS[self.format]
 
 
-def _has_json(folder: Path) -> bool:
-    """RockBot skill files below ``folder`` (which must not itself be a SKILL.md skill folder)."""
-    if any((folder / n).is_file() for n in SKILL_FILE_NAMES):
+MAX_JSON_READ = 200  # JSON files detection opens before it has seen enough
+MAX_JSON_BYTES = 1 << 20  # a larger file is not read for detection
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What is below a ``skills/`` folder: JSON files that parse as RockBot skills (an object with
+    a string ``name`` and ``content``), other JSON files, and SKILL.md files."""
+
+    rockbot: int = 0
+    other_json: int = 0
+    skill_md: int = 0
+
+    def favours_rockbot(self) -> bool:
+        return self.rockbot > 0 and self.rockbot >= self.skill_md
+
+
+def _looks_like_rockbot_skill(path: Path) -> bool:
+    try:
+        if path.stat().st_size > MAX_JSON_BYTES:
+            return False
+        data = json.loads(fileio.read_regular(path).decode("utf-8-sig"))
+    except (OSError, ValueError):
         return False
-    for _dirpath, dirnames, filenames in os.walk(folder):
-        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
-        if any(f.endswith(".json") and f != SIDECAR_NAME for f in filenames):
-            return True
-    return False
+    return isinstance(data, dict) and isinstance(data.get("name"), str) \
+        and isinstance(data.get("content"), str)
+
+
+def evidence(folder: Path) -> Evidence:
+    """Weigh what ``folder`` holds (never runs anything; opens at most :data:`MAX_JSON_READ` JSON
+    files, regular ones only). A SKILL.md skill's own folder counts as SKILL.md evidence and its
+    JSON files (resources, examples, package.json) do not count at all."""
+    rockbot = other = skill_md = opened = 0
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+        if any(n in filenames for n in SKILL_FILE_NAMES):
+            skill_md += 1
+            dirnames[:] = []  # a skill's folder: what is below it are its resources
+            continue
+        for name in sorted(filenames):
+            if not name.endswith(".json") or name == SIDECAR_NAME or fileio.is_temp_name(name):
+                continue
+            if opened >= MAX_JSON_READ:
+                other += 1
+                continue
+            opened += 1
+            if _looks_like_rockbot_skill(Path(dirpath) / name):
+                rockbot += 1
+            else:
+                other += 1
+    return Evidence(rockbot, other, skill_md)
+
+
+def _also_seen(seen: Evidence) -> str:
+    """A note on the other format's evidence, for the status bar and the problems."""
+    if seen.favours_rockbot() and seen.skill_md:
+        return f"; also {seen.skill_md} SKILL.md file(s): File ▸ Reopen As ▸ Agent Skills to read those"
+    if not seen.favours_rockbot() and seen.rockbot:
+        return f"; also {seen.rockbot} RockBot skill file(s) (JSON): File ▸ Reopen As ▸ RockBot to read those"
+    return ""
 
 
 def _find_skill_md(folder: Path, depth: int = SEARCH_DEPTH) -> bool:
@@ -103,19 +156,23 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
         return _cortex(project, cortex.find_memory_db(project), "a .cortex folder")
     if cortex.find_memory_db(path) is not None and not (path / SKILLS_DIR).is_dir():
         return _cortex(path, cortex.find_memory_db(path), "a CortexPrism memory.db")
-    skills = path / SKILLS_DIR
-    if (skills.is_dir() and _has_json(skills)) or (path.name == SKILLS_DIR and _has_json(path)):
-        return Detection("rockbot", path, reason="JSON skill files under skills/")
+    skills = path / SKILLS_DIR if (path / SKILLS_DIR).is_dir() else path if path.name == SKILLS_DIR else None
+    seen = evidence(skills) if skills is not None and not any(
+        (skills / n).is_file() for n in SKILL_FILE_NAMES) else Evidence()
+    if seen.favours_rockbot():
+        return Detection("rockbot", path, reason=f"{seen.rockbot} RockBot skill file(s) under skills/"
+                                                 + _also_seen(seen))
+    also = _also_seen(seen)
     for name, marker in (("picobot", ".picobot/skills"), ("agentskills", ".agents/skills"),
                          ("agentskills", ".claude/skills")):
         if (path / marker).is_dir():
             roots = tuple(Root(path / m, "project") for m in PROFILES[PROFILE_OF[name]].project_roots
                           if (path / m).is_dir())
-            return Detection(name, path, roots, reason=f"a {marker} folder")
+            return Detection(name, path, roots, reason=f"a {marker} folder{also}")
     if path.name == ".picobot" and (path / "skills").is_dir():
         return Detection("picobot", path, (Root(path / "skills", "user"),), reason="a .picobot folder")
     if _find_skill_md(path):
-        return Detection("agentskills", path, (Root(path),), reason="SKILL.md files")
+        return Detection("agentskills", path, (Root(path),), reason=f"SKILL.md files{also}")
     try:
         Library.open(path)  # a RockBot agent directory with no skills yet, else its own message
     except NotALibraryError:
