@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rockskills_gui.core.app.settings import SettingsStore
-from rockskills_gui.core.library.formats import FORMATS, PROFILE_OF, detect
+from rockskills_gui.core.library.formats import FORMATS, PROFILE_OF, detect, format_label
 from rockskills_gui.core.library.formats import open_library as open_library_of_format
 from rockskills_gui.core.library.profile_settings import ProfileSettingError, configured_profile
 from rockskills_gui.core.library.rockbot_library import Library
@@ -65,6 +65,9 @@ def open_from_args(args: argparse.Namespace, path: str | None = None) -> Library
 def report_recovery(library: Library | SkillMdLibrary) -> None:
     """Say on stderr what opening the library did about an interrupted change, and which journal
     entries it refused to act on (``untrusted-journal``: not written by this account's app)."""
+    note = getattr(library, "detection_note", "")
+    if note:
+        print(f"note: opened as {format_label(library)} ({note})", file=sys.stderr)
     report = library.recovery
     if report is None:
         return

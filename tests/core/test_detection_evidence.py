@@ -83,3 +83,20 @@ def test_more_skill_md_than_rockbot_json_opens_as_agent_skills_and_says_so(tmp_p
     detection = detect(root)
     assert detection.format == "agentskills"
     assert "also 1 RockBot skill file" in detection.reason
+
+
+def test_the_cli_says_what_else_it_saw(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    root = tmp_path / "mixed"
+    for i in range(3):
+        _skill_md(root / "skills" / f"s{i}", f"s{i}")
+    _rockbot_json(root / "skills" / "legacy.json", "legacy")
+    done = subprocess.run([sys.executable, "-m", "rockskills_gui", "list", str(root)], cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert "note: opened as Agent Skills" in done.stderr and "also 1 RockBot skill file" in done.stderr
+    assert sorted(line.split("\t")[0] for line in done.stdout.splitlines()) == ["s0", "s1", "s2"]

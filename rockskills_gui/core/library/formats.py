@@ -220,7 +220,9 @@ def open_library(path: Path | str, format: str | None = None,
     """
     found = detect(path, format)
     if found.format == "rockbot":
-        return Library.open(found.base, progress=progress, cancel=cancel, on_skills=on_skills)
+        opened = Library.open(found.base, progress=progress, cancel=cancel, on_skills=on_skills)
+        opened.detection_note = detection_note(found)
+        return opened
     if profile is None and overrides and overrides.get(PROFILE_OF[found.format]):
         profile = apply_overrides(PROFILES[PROFILE_OF[found.format]],
                                   overrides[PROFILE_OF[found.format]])
@@ -235,11 +237,18 @@ def open_library(path: Path | str, format: str | None = None,
     if cancel is not None and cancel():
         raise ScanCancelled()
     library = SkillMdLibrary(found.base, roots, chosen, found.format, found.memory_db)
+    library.detection_note = detection_note(found)
     if progress is not None:
         progress(len(library), len(library))
     if cancel is not None and cancel():
         raise ScanCancelled()
     return library
+
+
+def detection_note(found: Detection) -> str:
+    """What else detection saw, when the choice was not certain ("" when it was)."""
+    _, marker, rest = found.reason.partition("; also ")
+    return f"also {rest}" if marker else ""
 
 
 def format_label(lib: Library | SkillMdLibrary) -> str:

@@ -285,7 +285,10 @@ class MainWindow(QMainWindow):
         message = f"Opened {library.agent_dir} as {format_label(library)}"
         if problems:
             message += f" ({_plural(problems, 'file')} could not be loaded: see Problems)"
-        self.statusBar().showMessage(message, 8000)
+        note = getattr(library, "detection_note", "")
+        if note:
+            message += f" — {note}"
+        self.statusBar().showMessage(message, 15000 if note else 8000)
         self.loadFinished.emit("")
 
     def _on_load_started(self, text: str) -> None:
