@@ -154,13 +154,13 @@ def check_connection(base_url: str, model: str, api_key: str | None, timeout: fl
         client.chat.completions.create(model=model,
                                        messages=[{"role": "user", "content": CHECK_PROMPT}])
     except Exception as exc:
-        error = classify(exc, base_url, api_key, timeout)
+        failure = classify(exc, base_url, api_key, timeout)
         elapsed = time.monotonic() - started
-        if error.kind == "not-found" and (models or "model" in str(error).lower()):
+        if failure.kind == "not-found" and (models or "model" in str(failure).lower()):
             offered = f" It offers: {_some(models)}." if models else ""
             return CheckResult(False, "model", f"{_where(base_url)} does not know the model "
                                                f"'{model}' (404).{offered}", models, elapsed)
-        return CheckResult(False, error.kind, str(error), models, elapsed)
+        return CheckResult(False, failure.kind, str(failure), models, elapsed)
     finally:
         client.close()
     elapsed = time.monotonic() - started

@@ -43,7 +43,7 @@ def is_secure_backend(backend: KeyringBackend) -> bool:
     if module.startswith(_INSECURE_MODULES):
         return False
     try:
-        priority = float(backend.priority)  # type: ignore[arg-type]
+        priority = float(backend.priority)
     except Exception:  # a backend whose priority probe fails is not usable here
         return False
     return priority > 0
@@ -53,10 +53,11 @@ def secure_backend(candidate: KeyringBackend | None = None) -> KeyringBackend | 
     """The secure backend to use (unwrapping a chainer), or None when there is none."""
     backend = candidate if candidate is not None else keyring.get_keyring()
     if isinstance(backend, ChainerBackend):
-        usable = [b for b in backend.backends if is_secure_backend(b)]
+        # keyring leaves ChainerBackend.backends unannotated; its items are backends
+        usable: list[KeyringBackend] = [b for b in backend.backends if is_secure_backend(b)]
         if not usable:
             return None
-        return max(usable, key=lambda b: float(b.priority))  # type: ignore[arg-type]
+        return max(usable, key=lambda b: float(b.priority))
     return backend if is_secure_backend(backend) else None
 
 

@@ -26,6 +26,7 @@ from rockskills_gui.core.model.skill import skill_to_bytes
 from rockskills_gui.core.model.timestamps import TimestampError
 from rockskills_gui.core.storage import fileio, journal
 from rockskills_gui.core.storage.changes import ChangeSet, FileChange, LibraryError
+from rockskills_gui.core.storage.checksum import sha256
 
 
 class PlanRefused(LibraryError):
@@ -165,7 +166,7 @@ def checked(plan: Plan, library: Library) -> Plan:
             problem = touched_path_error(path)
             if problem is None:
                 try:
-                    now = fingerprint.sha256(fileio.read_or_none(library.agent_dir / path))
+                    now = sha256(fileio.read_or_none(library.agent_dir / path))
                 except OSError as exc:
                     problem = f"{display_name(path)} cannot be read ({exc.strerror or exc})"
                 else:

@@ -8,10 +8,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from rockskills_gui.core.library.stores.rockbot import Layout, odd_skill_files
+from rockskills_gui.core.library.stores.rockbot import odd_skill_files
 from rockskills_gui.core.model.problems import ProblemKind
 from rockskills_gui.core.storage import fileio, untrusted
 from rockskills_gui.core.storage.checksum import sha256
+from rockskills_gui.core.storage.layout import Layout
 
 
 class Fingerprint(BaseModel):

@@ -289,4 +289,4 @@ def _retry_delay(exc: LlmError, attempt: int) -> float:
     """``Retry-After`` when the server sent one, else 0.5 s doubling up to 8 s."""
     if exc.retry_after is not None:
         return exc.retry_after
-    return min(8.0, 0.5 * 2 ** (attempt - 1))
+    return min(8.0, 0.5 * 2.0 ** (attempt - 1))

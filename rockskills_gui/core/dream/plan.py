@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -26,7 +26,7 @@ from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
 from rockskills_gui.core.storage import fileio
 
-PLAN_FORMAT = "rockskills-dream-plan"
+PLAN_FORMAT: Final = "rockskills-dream-plan"
 PLAN_VERSION = 1
 MAX_PATH_TEXT = 4096
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")

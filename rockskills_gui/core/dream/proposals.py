@@ -9,11 +9,20 @@ wrote depends on that proposal.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypedDict, Unpack
 
 from rockskills_gui.core.dream.checks import name_problem
 from rockskills_gui.core.dream.fingerprint import NOT_A_FILE
 from rockskills_gui.core.dream.passes import DreamPass
-from rockskills_gui.core.dream.plan import Evidence, PassRecord, Proposal, ProposalKind, Severity, SkillRecord
+from rockskills_gui.core.dream.plan import (
+    Evidence,
+    Finding,
+    PassRecord,
+    Proposal,
+    ProposalKind,
+    Severity,
+    SkillRecord,
+)
 from rockskills_gui.core.dream.prompts import (
     ConsolidationAnalysis,
     GapAnalysis,
@@ -43,6 +52,22 @@ from rockskills_gui.core.storage.checksum import sha256
 _PREFIX = {DreamPass.GAP: "g", DreamPass.CONSOLIDATE: "c", DreamPass.OPTIMIZE: "o", DreamPass.OFFLINE: "x"}
 
 
+class ProposalFields(TypedDict, total=False):
+    """The :class:`Proposal` fields :meth:`PlanBuilder.new` takes besides id, kind, pass, title."""
+
+    record: SkillRecord | None
+    sources: list[str]
+    replaces: list[str]
+    deletes: list[str]
+    before: dict[str, SkillRecord]
+    touched: dict[str, str | None]
+    evidence: list[Evidence]
+    depends_on: list[str]
+    conflicts_with: list[str]
+    findings: list[Finding]
+    advisory: bool
+
+
 class PlanBuilder:
     """Collects proposals over a virtual copy of ``library``."""
 
@@ -56,7 +81,8 @@ class PlanBuilder:
 
     # ---------------------------------------------------------------- helpers
 
-    def new(self, kind: ProposalKind, dream_pass: DreamPass, title: str, **fields: object) -> Proposal:
+    def new(self, kind: ProposalKind, dream_pass: DreamPass, title: str,
+            **fields: Unpack[ProposalFields]) -> Proposal:
         number = self._counters.get(dream_pass, 0) + 1
         self._counters[dream_pass] = number
         proposal = Proposal(id=f"{_PREFIX[dream_pass]}{number}", kind=kind, dream_pass=dream_pass,

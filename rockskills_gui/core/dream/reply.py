@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -94,7 +94,7 @@ _FIELDS: dict[type[BaseModel], dict[str, str]] = {
     SaveItem: {"name": "name", "summary": "summary", "content": "content",
                 "sourcenames": "sourceNames", "seealso": "seeAlso"},
 }
-_ITEM = {GapReply: GapItem, SkillReply: SaveItem}
+_ITEM: dict[type[BaseModel], type[BaseModel]] = {GapReply: GapItem, SkillReply: SaveItem}
 
 
 def schema_for(dream_pass: DreamPass) -> type[GapReply] | type[SkillReply]:
@@ -120,7 +120,7 @@ def _canonical(pairs: Any, model: type[BaseModel]) -> Any:
         canonical = names.get(key)
         if canonical is None:
             continue
-        item_model = _ITEM.get(model)  # type: ignore[call-overload]
+        item_model = _ITEM.get(model)
         if canonical == "toSave" and item_model is not None and isinstance(value, list):
             out[canonical] = [_canonical(v, item_model) for v in value]
         else:
@@ -153,13 +153,34 @@ class ParsedReply(Generic[R]):
         return self.value is not None and not self.errors
 
 
-def parse_reply(raw: str | None, dream_pass: DreamPass) -> ParsedReply[Any]:
+@overload
+def parse_reply(raw: str | None, dream_pass: Literal[DreamPass.GAP]) -> ParsedReply[GapReply]: ...
+
+
+@overload
+def parse_reply(raw: str | None,
+                dream_pass: Literal[DreamPass.CONSOLIDATE, DreamPass.OPTIMIZE, DreamPass.OFFLINE],
+                ) -> ParsedReply[SkillReply]: ...
+
+
+@overload
+def parse_reply(raw: str | None,
+                dream_pass: DreamPass) -> ParsedReply[GapReply] | ParsedReply[SkillReply]: ...
+
+
+def parse_reply(raw: str | None, dream_pass: DreamPass) -> ParsedReply[GapReply] | ParsedReply[SkillReply]:
     """Parse an LLM reply for ``dream_pass`` (see the module doc); never raises."""
+    if schema_for(dream_pass) is GapReply:
+        return _parse_as(raw, GapReply)
+    return _parse_as(raw, SkillReply)
+
+
+def _parse_as(raw: str | None, model: type[R]) -> ParsedReply[R]:
+    """:func:`parse_reply` with the pass's reply schema ``model``."""
     raw = raw or ""
     json_text = extract_json_object(raw)
     if json_text is None:
         return ParsedReply(raw, None, None, ["the reply contains no JSON object ({ ... })"])
-    model = schema_for(dream_pass)
     try:
         pairs = dotnet_json.loads_pairs(json_text)
     except dotnet_json.JsonReadError as exc:

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Literal, overload
 
 from rockskills_gui.core.dream import fingerprint
 from rockskills_gui.core.dream.checks import CheckContext, check_plan
@@ -32,7 +33,7 @@ from rockskills_gui.core.dream.prompts import (
     prune_candidates,
 )
 from rockskills_gui.core.dream.proposals import PlanBuilder
-from rockskills_gui.core.dream.reply import GapReply, ParsedReply, SkillReply, parse_reply
+from rockskills_gui.core.dream.reply import GapReply, SkillReply, parse_reply
 from rockskills_gui.core.dream.virtual import apply_prune
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.model.timestamps import Timestamp
@@ -156,9 +157,9 @@ def run_dream(library: Library, options: RunOptions, client: LlmClient | PastedR
             if not _ask(record, gap.prompt, gap.skipped, client, notify, cancel):
                 stop = _stop_after(record)
                 continue
-            parsed = _parse(record, DreamPass.GAP)
-            if parsed is not None:
-                builder.gap(parsed.value, gap, record)
+            gap_reply = _parse(record, DreamPass.GAP)
+            if gap_reply is not None:
+                builder.gap(gap_reply, gap, record)
             continue
         if dream_pass is DreamPass.CONSOLIDATE:
             builder.prune(prune_candidates(builder.virtual.skills(), now), record)
@@ -170,11 +171,11 @@ def run_dream(library: Library, options: RunOptions, client: LlmClient | PastedR
             if not _ask(record, consolidation.prompt, None, client, notify, cancel):
                 stop = _stop_after(record)
                 continue
-            parsed = _parse(record, DreamPass.CONSOLIDATE)
-            if parsed is None:
+            reply = _parse(record, DreamPass.CONSOLIDATE)
+            if reply is None:
                 stop = "RockBot runs optimization only after a consolidation that applied"
                 continue
-            if not builder.skill_result(DreamPass.CONSOLIDATE, parsed.value, record,
+            if not builder.skill_result(DreamPass.CONSOLIDATE, reply, record,
                                         consolidation=consolidation):
                 record.status = PassStatus.REFUSED
                 record.reason = "the safety guard refused the result"
@@ -192,8 +193,8 @@ def run_dream(library: Library, options: RunOptions, client: LlmClient | PastedR
         if not _ask(record, optimization.prompt, optimization.skipped, client, notify, cancel):
             stop = _stop_after(record)
             continue
-        parsed = _parse(record, DreamPass.OPTIMIZE)
-        if parsed is not None and not builder.skill_result(DreamPass.OPTIMIZE, parsed.value, record,
+        reply = _parse(record, DreamPass.OPTIMIZE)
+        if reply is not None and not builder.skill_result(DreamPass.OPTIMIZE, reply, record,
                                                            optimization=optimization):
             record.status = PassStatus.REFUSED
             record.reason = "deletes skills and saves nothing (our safety guard; RockBot has none here)"
@@ -275,11 +276,21 @@ def _ask(record: PassRecord, prompt: str | None, skipped: str | None, client: Ll
     return True
 
 
-def _parse(record: PassRecord, dream_pass: DreamPass) -> ParsedReply[GapReply | SkillReply] | None:
+@overload
+def _parse(record: PassRecord, dream_pass: Literal[DreamPass.GAP]) -> GapReply | None: ...
+
+
+@overload
+def _parse(record: PassRecord,
+           dream_pass: Literal[DreamPass.CONSOLIDATE, DreamPass.OPTIMIZE]) -> SkillReply | None: ...
+
+
+def _parse(record: PassRecord, dream_pass: DreamPass) -> GapReply | SkillReply | None:
+    """The pass's validated reply, or None (the record then says why it failed)."""
     parsed = parse_reply(record.raw_reply, dream_pass)
-    if not parsed.ok:
-        record.status = PassStatus.FAILED
-        record.reason = "the reply could not be used; nothing from it is proposed"
-        record.errors.extend(parsed.errors)
-        return None
-    return parsed
+    if parsed.ok and parsed.value is not None:  # ok implies a value; the test narrows its type
+        return parsed.value
+    record.status = PassStatus.FAILED
+    record.reason = "the reply could not be used; nothing from it is proposed"
+    record.errors.extend(parsed.errors)
+    return None

@@ -80,7 +80,8 @@ def consolidation_record(item: SaveItem, before: Mapping[str, Skill], now: Times
     created = min((s.created_at for s in sources), key=lambda t: t.utc_ticks, default=now)
     used = [s.last_used_at for s in sources if s.last_used_at is not None]
     last_used = max(used, key=lambda t: t.utc_ticks) if used else None
-    see_also = [dotnet_trim(n) for n in item.see_also or () if not is_null_or_whitespace(n)]
+    see_also = [dotnet_trim(n) for n in item.see_also or ()
+                if n is not None and not is_null_or_whitespace(n)]
     return Skill(name=dotnet_trim(item.name or ""), summary=dotnet_trim(item.summary or ""),
                  content=dotnet_trim(item.content or ""), created_at=created, updated_at=now,
                  last_used_at=last_used, see_also=tuple(see_also) if see_also else None)

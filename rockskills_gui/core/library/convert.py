@@ -278,17 +278,18 @@ def source_skills(lib: Library | SkillMdLibrary, skipped: list[str] | None = Non
     out: list[SourceSkill] = []
     boundary = library_boundary(lib)
     if isinstance(lib, Library):
-        linked_out = {p.path for p in lib.problems if p.kind is ProblemKind.OUTSIDE_LINK}
+        outside_paths = {p.path for p in lib.problems if p.kind is ProblemKind.OUTSIDE_LINK}
         for skill in lib.skills():
-            entry = lib.entry(skill.name)
-            if lib.layout.display_path(entry.path) in linked_out:
+            rockbot_entry = lib.entry(skill.name)
+            if lib.layout.display_path(rockbot_entry.path) in outside_paths:
                 continue
-            source = SourceSkill(skill, True, "rockbot", lib.layout.display_path(entry.path),
-                                 rockbot_text=entry.raw.decode("utf-8", "replace"), boundary=boundary)
+            source = SourceSkill(skill, True, "rockbot", lib.layout.display_path(rockbot_entry.path),
+                                 rockbot_text=rockbot_entry.raw.decode("utf-8", "replace"),
+                                 boundary=boundary)
             side_path = lib.agent_dir / ROCKBOT_SIDECAR_DIR / f"{skill.name}.skillgui.json"
             sidecar = read_sidecar(side_path, boundary) if _present(side_path) else None
             if sidecar is not None:
-                source = apply_sidecar(source, entry.raw, sidecar)
+                source = apply_sidecar(source, rockbot_entry.raw, sidecar)
                 res_dir = lib.agent_dir / ROCKBOT_RESOURCES_DIR / skill.name
                 if res_dir.is_dir():
                     source.resources = [(rel, res_dir / rel)

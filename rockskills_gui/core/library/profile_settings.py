@@ -138,7 +138,9 @@ def apply_overrides(profile: Profile, overrides: Mapping[str, Override]) -> Prof
     list setting, a bool, an int, ``None`` for an optional one) or text as on the command line.
     """
     known = settings()
-    changes: dict[str, object] = {}
+    # Keyed by field name, so the value types differ per key; _typed checks each value against
+    # its field's type at run time, which a static type cannot say.
+    changes: dict[str, Any] = {}
     for raw, value in overrides.items():
         if not isinstance(raw, str):
             raise ProfileSettingError(f"unknown profile setting {raw!r}")

@@ -86,6 +86,7 @@ class Library(UndoRedo):
         self.layout = layout
         self.clock = clock
         self.history = History()
+        self.detection_note = ""  # what else format detection saw (set by open_library)
         self._entries: dict[str, SkillEntry] = {}
         self._by_path: dict[Path, str] = {}
         self._order: list[str] = []

@@ -133,6 +133,7 @@ class SkillMdLibrary(UndoRedo):
         self.memory_db = memory_db
         self.clock = clock
         self.history = History()
+        self.detection_note = ""  # what else format detection saw (set by open_library)
         self.layout = SkillMdLayout(base, roots[0].path)
         self._state = _State()
         self._parsed = ParseCache()

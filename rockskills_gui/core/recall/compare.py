@@ -13,8 +13,8 @@ which makes it RockBot's formula without phrases.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import numpy as np
 from rank_bm25 import BM25L, BM25Okapi, BM25Plus
@@ -23,7 +23,8 @@ from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.bm25 import K1, B, document_text, parse_query, tokenize
 
 
-class BM25OkapiLuceneIdf(BM25Okapi):
+# rank-bm25 ships no type information (no py.typed, no stubs), so BM25Okapi is Any to mypy.
+class BM25OkapiLuceneIdf(BM25Okapi):  # type: ignore[misc]  # subclassing an untyped class
     """BM25Okapi with the always-positive idf ``ln(1 + (N - n + 0.5) / (n + 0.5))``."""
 
     def _calc_idf(self, nd: dict[str, int]) -> None:
@@ -32,7 +33,13 @@ class BM25OkapiLuceneIdf(BM25Okapi):
         self.average_idf = sum(self.idf.values()) / len(self.idf) if self.idf else 0.0
 
 
-RANKERS: dict[str, Any] = {
+class Scorer(Protocol):
+    """What a rank-bm25 model offers here: a score per document for a tokenised query."""
+
+    def get_scores(self, query: list[str]) -> np.ndarray: ...
+
+
+RANKERS: dict[str, Callable[[list[list[str]]], Scorer]] = {
     "okapi": lambda corpus: BM25Okapi(corpus, k1=K1, b=B),
     "okapi-lucene": lambda corpus: BM25OkapiLuceneIdf(corpus, k1=K1, b=B),
     "bm25l": lambda corpus: BM25L(corpus, k1=K1, b=B),

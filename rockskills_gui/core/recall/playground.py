@@ -17,6 +17,8 @@ import copy
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
+from typing import Final
 
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.model.names import fold
@@ -34,7 +36,15 @@ FULL_SYNC_MAX = 20_000
 
 INJECTED = "injected"
 SEE_ALSO = "see-also"
-_UNSET = object()
+
+
+class _Unset(Enum):
+    """The session index text not built yet (None is a built index: there is none)."""
+
+    UNSET = "unset"
+
+
+_UNSET: Final = _Unset.UNSET
 
 
 # ---------------------------------------------------------------- session
@@ -52,7 +62,7 @@ class SimulatedSession:
     """One simulated session: the turns added so far and what the next one would inject."""
 
     def __init__(self, recall: SkillRecall, top_n: int = RECALL_TOP_N,
-                 index_text: str | object | None = _UNSET) -> None:
+                 index_text: str | _Unset | None = _UNSET) -> None:
         """``index_text``: the session index of ``recall``'s skills if already built (it takes
         a few hundred ms at 100,000 skills; see :func:`session_index_text`)."""
         self.recall = recall

@@ -47,10 +47,11 @@ def write_change(layout: Layout, change: ChangeSet, conflict: ConflictFactory,
                  writer: Callable[[ChangeSet], object] | None = None, kind: str = "library") -> object:
     """Check and write ``change`` all or nothing (raises ConflictError / LibraryError).
 
-    ``writer`` replaces the plain writer (e.g. a dream apply's own journaled transaction).
+    ``writer`` replaces the plain writer (e.g. a dream apply's own journaled transaction); what
+    it returns is returned (a change set linked to its journal transaction, for the history).
     """
     if change.empty:
-        return
+        return None
     for fc in change.files:
         journal.check_target(layout, fc.path)
     try:
@@ -74,3 +75,4 @@ def write_change(layout: Layout, change: ChangeSet, conflict: ConflictFactory,
         except OSError as exc:
             raise LibraryError(f"could not write {exc.filename or fc.path}: "
                                f"{exc.strerror or exc}; nothing was written") from exc
+    return None

@@ -65,7 +65,9 @@ class ColourScale:
         return np.clip(values / self.vmax, 0.0, 1.0)
 
     def levels(self, values: np.ndarray) -> np.ndarray:
-        return (FIRST_LEVEL + np.rint(self.position(values) * (LEVELS - 1))).astype(np.uint8)
+        # numpy types arithmetic on an ndarray of unknown dtype as Any; the result is an array
+        levels: np.ndarray = (FIRST_LEVEL + np.rint(self.position(values) * (LEVELS - 1))).astype(np.uint8)
+        return levels
 
     def ticks(self) -> list[tuple[float, str]]:
         """Legend ticks as (position 0..1, text)."""
@@ -186,7 +188,7 @@ def build_heatmap(stats: UsageStats, skills: Sequence[Skill], options: HeatmapOp
         if len(chosen) < len(full):
             reach = reach[np.ix_(chosen, chosen)]
         np.fill_diagonal(reach, False)
-        keep = reach.any(axis=1)
+        keep = np.asarray(reach.any(axis=1))  # an array (numpy's stubs also allow a scalar)
         chosen = [i for i, k in zip(chosen, keep, strict=True) if k]
     arranged = order(full.take(chosen), options.ordering)
     final = [chosen[k] for k in arranged.indices]

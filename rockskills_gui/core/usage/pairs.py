@@ -54,7 +54,9 @@ def _rows(k: int, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _offsets(k: int, i: np.ndarray) -> np.ndarray:
     """Enumeration position of pair ``(i, i + 1)`` within a session of ``k`` names."""
-    return i * (k - 1) - i * (i - 1) // 2
+    # numpy types arithmetic on an ndarray of unknown dtype as Any; the result is an array
+    offsets: np.ndarray = i * (k - 1) - i * (i - 1) // 2
+    return offsets
 
 
 def _count(session_ranks: list[np.ndarray], starts: np.ndarray, n: int,

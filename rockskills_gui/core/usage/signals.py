@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from rockskills_gui.core.model.names import fold, sort_key
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
-from rockskills_gui.core.usage.stats import Pair, UsageStats
+from rockskills_gui.core.usage.records import Pair
+from rockskills_gui.core.usage.stats import UsageStats
 
 PRUNE_MONTHS = 18
 SUGGEST_MIN_SESSIONS = 2

@@ -187,7 +187,7 @@ class UsageStats:
         return list(entry[1]) if entry else []
 
     def top_pairs(self, limit: int = TOP_PAIRS) -> list[Pair]:
-        return self.pairs[:limit]
+        return list(self.pairs[:limit])
 
     def top_pair_lines(self, limit: int = TOP_PAIRS) -> list[str]:
         return [pair.line() for pair in self.top_pairs(limit)]

@@ -145,6 +145,15 @@ class Buffer(QObject):
         self.fieldsChanged.emit()
         self.update_dirty()
 
+    def clashes(self, new_base: Skill) -> set[str]:
+        """Fields the user edited that ``new_base`` also changed, to something else (a version of
+        the skill that is not the one these edits started from)."""
+        if not self.dirty:
+            return set()
+        old, new, mine = editable_fields(self.base), editable_fields(new_base), self.edits()
+        return {field for field in self.changed_fields()
+                if old[field] != new[field] and mine[field] != new[field]}
+
     def disk_conflicts(self, new_base: Skill) -> set[str]:
         """Editable fields changed on disk (``new_base`` vs ``base``) while the buffer is dirty."""
         if not self.dirty:

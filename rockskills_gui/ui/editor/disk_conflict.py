@@ -91,10 +91,12 @@ class DiskConflictDialog(QDialog):
     resolved = Signal(object)
 
     def __init__(self, name: str, base: Skill, mine: dict[str, object], disk: Skill,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, by_app: bool = False) -> None:
         super().__init__(parent)
         self.setObjectName("diskConflictDialog")
-        self.setWindowTitle(f"'{name}' changed on disk")
+        self.by_app = by_app  # changed by another operation in the app, not by another program
+        self.setWindowTitle(f"'{name}' changed by another operation" if by_app
+                            else f"'{name}' changed on disk")
         self.setModal(True)
         self.name = name
         self.base = base
@@ -114,11 +116,19 @@ class DiskConflictDialog(QDialog):
 
     def _build_choice_page(self) -> QWidget:
         page = QWidget(self)
-        title = heading(QLabel(f"'{self.name}' was changed on disk", page), scale=1.2)
-        explain = QLabel(
-            "Another program (a running agent, an editor, a sync tool) wrote this skill's file "
-            "while you have unsaved edits. Below: what differs between the file on disk "
-            "(−) and your version (+).", page)
+        if self.by_app:
+            title = heading(QLabel(f"'{self.name}' was changed by another operation", page), scale=1.2)
+            explain = QLabel(
+                "Another operation in this window (an applied dream plan, a rename's see-also "
+                "rewrite, an undo or redo) rewrote this skill while you have unsaved edits. "
+                "Below: what differs between the library's new version (−) and your version "
+                "(+). Nothing is saved until you choose.", page)
+        else:
+            title = heading(QLabel(f"'{self.name}' was changed on disk", page), scale=1.2)
+            explain = QLabel(
+                "Another program (a running agent, an editor, a sync tool) wrote this skill's file "
+                "while you have unsaved edits. Below: what differs between the file on disk "
+                "(−) and your version (+).", page)
         explain.setWordWrap(True)
         mine_text = skill_text(self.mine["summary"], self.mine["see_also"],  # type: ignore[arg-type]
                                self.mine["content"])  # type: ignore[arg-type]

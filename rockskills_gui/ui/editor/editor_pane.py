@@ -121,6 +121,7 @@ class EditorPane(QWidget):
         self.unsaved_prompt: QMessageBox | None = None
         self.goto_dialog: GoToSkillDialog | None = None
         self._conflict_queue: list[str] = []
+        self._changed_by_app: set[str] = set()  # queued conflicts caused by an operation in the app
         self._highlighters: dict[int, MarkdownHighlighter] = {}
         self._syncing = False
         self._actions: dict[str, QAction] = {}
@@ -480,7 +481,12 @@ class EditorPane(QWidget):
                 return False
             if not buffer.dirty:
                 return True
-            edited = lib.entry(buffer.name).skill.model_copy(update=buffer.edits())
+            current = lib.entry(buffer.name).skill
+            if buffer.clashes(current):  # the edits apply to an older version: never overwrite it unseen
+                self._changed_by_app.add(fold(buffer.name))
+                self._queue_conflict(buffer)
+                return False
+            edited = current.model_copy(update=buffer.edits())
             change = self.ctx.apply(lambda library: library.save(edited))
         if change is None:
             return False
@@ -605,6 +611,12 @@ class EditorPane(QWidget):
         if from_disk and buffer.disk_conflicts(skill):
             self._queue_conflict(buffer)
             return
+        if not from_disk and buffer.clashes(skill):
+            # Another operation (a dream apply, an undo, a see-also rewrite) rewrote what the user
+            # is editing: the edits are kept and nothing is saved until the user chooses.
+            self._changed_by_app.add(fold(buffer.name))
+            self._queue_conflict(buffer)
+            return
         was_clean = not buffer.dirty
         self._keep_view(buffer, lambda: buffer.rebase(skill))
         if from_disk and not revived:
@@ -663,7 +675,8 @@ class EditorPane(QWidget):
             if buffer is None or disk is None:
                 self._conflict_queue.pop(0)
                 continue
-            dialog = DiskConflictDialog(buffer.name, buffer.base, buffer.edits(), disk, self.window())
+            dialog = DiskConflictDialog(buffer.name, buffer.base, buffer.edits(), disk, self.window(),
+                                        by_app=key in self._changed_by_app)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             dialog.resolved.connect(lambda answer, k=key: self._resolve_conflict(k, answer))
             self.conflict_dialog = dialog
@@ -671,6 +684,7 @@ class EditorPane(QWidget):
 
     def _resolve_conflict(self, key: str, answer: DiskResolution) -> None:
         self.conflict_dialog = None
+        self._changed_by_app.discard(key)
         if key in self._conflict_queue:
             self._conflict_queue.remove(key)
         lib = self.ctx.library

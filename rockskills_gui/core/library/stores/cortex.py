@@ -115,7 +115,8 @@ class CortexRow:
 def health(row: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, float]:
     """CortexPrism's health score (formats.md §B.2), with the lexical similarity fallback."""
     utility = float(row.get("utility_score") or 0.0)
-    freshness = float(row.get("freshness") if row.get("freshness") is not None else 1.0)
+    fresh = row.get("freshness")
+    freshness = float(fresh if fresh is not None else 1.0)
     success = float(row.get("success_rate") or 0.0)
     count = int(row.get("invocation_count") or 0)
     name = str(row.get("name") or "")
@@ -143,8 +144,9 @@ def _row_skill(values: dict[str, Any]) -> Skill:
     if isinstance(content, str) and content.strip():
         body = strip_frontmatter(content)
     else:
-        steps = values.get("steps") if isinstance(values.get("steps"), list) else []
-        lines = []
+        raw_steps = values.get("steps")
+        steps: list[Any] = raw_steps if isinstance(raw_steps, list) else []
+        lines: list[str] = []
         for number, step in enumerate(steps, 1):
             if isinstance(step, dict):
                 text = str(step.get("action") or step.get("description") or "")
@@ -152,7 +154,8 @@ def _row_skill(values: dict[str, Any]) -> Skill:
                 lines.append(f"{step.get('step', number)}. {text}{tool}")
         body = "\n".join(lines)
     created = parse_time(values.get("created_at")) or MIN_VALUE
-    metadata = values.get("metadata") if isinstance(values.get("metadata"), dict) else {}
+    raw_metadata = values.get("metadata")
+    metadata: dict[str, Any] = raw_metadata if isinstance(raw_metadata, dict) else {}
     see_also = metadata.get("see_also")
     return Skill.model_construct(
         name=str(values.get("name")), summary=values.get("description") or "", content=body,
