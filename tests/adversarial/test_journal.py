@@ -50,7 +50,7 @@ def test_an_entry_of_ours_altered_or_moved_to_another_library_is_refused(agent_c
     lib = Library.open(agent_copy)
     lib.rename("schedule-meeting", "meetings/schedule")  # through the journal
     with pytest.raises(journal.SimulatedCrash):
-        journal.run(lib.layout, _one_change(lib), "library", "test", crash_after=0)
+        journal.run(lib.layout, _one_change(lib, "meetings/schedule"), "library", "test", crash_after=0)
     (tx,) = journal.transactions(agent_copy)
     data = json.loads((tx.folder / journal.JOURNAL_FILE).read_text())
     assert journal_seal.verify(agent_copy, data)
@@ -63,17 +63,9 @@ def test_an_entry_of_ours_altered_or_moved_to_another_library_is_refused(agent_c
     assert [p.kind for p in reopened.problems] == [ProblemKind.UNTRUSTED_JOURNAL]
 
 
-def _one_change(lib: Library) -> list:
-    from rockskills_gui.core.storage.changes import FileChange
-
-    path = lib.entry("meetings/schedule").path
-    data = path.read_bytes()
-    return [FileChange(path, data, data.replace(b"meeting", b"meeting!", 1))]
-
-
 def test_a_blob_that_does_not_match_its_checksum_is_never_written(agent_copy: Path) -> None:
     lib = Library.open(agent_copy)
-    change = _one_change_of(lib)
+    change = _one_change(lib)
     with pytest.raises(journal.SimulatedCrash):
         journal.run(lib.layout, change, "library", "test", crash_after=0)
     (tx,) = journal.transactions(agent_copy)
@@ -86,10 +78,10 @@ def test_a_blob_that_does_not_match_its_checksum_is_never_written(agent_copy: Pa
     assert "checksum" in reopened.problems[0].message
 
 
-def _one_change_of(lib: Library) -> list:
+def _one_change(lib: Library, name: str = "schedule-meeting") -> list:
     from rockskills_gui.core.storage.changes import FileChange
 
-    path = lib.entry("schedule-meeting").path
+    path = lib.entry(name).path
     data = path.read_bytes()
     return [FileChange(path, data, data.replace(b"meeting", b"meeting!", 1))]
 
@@ -106,7 +98,7 @@ def test_the_key_lives_outside_every_library_and_only_its_owner_can_read_it() ->
 
 def test_a_prepared_entry_of_a_dead_writer_is_completed_whatever_its_pid_says(agent_copy: Path) -> None:
     lib = Library.open(agent_copy)
-    change = _one_change_of(lib)
+    change = _one_change(lib)
     with pytest.raises(journal.SimulatedCrash):
         journal.run(lib.layout, change, "library", "test", crash_after=0)
     (tx,) = journal.transactions(agent_copy)

@@ -62,3 +62,21 @@ def test_clear_remove_and_bad_file(tmp_path: Path) -> None:
     recent.add(a)
     assert recent.paths() == [a]
     assert not [p for p in recent.file.parent.iterdir() if p.name.endswith(".rsg-tmp")]
+
+
+def test_a_chosen_format_is_remembered_and_old_lists_still_read(tmp_path: Path) -> None:
+    import json
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    recent = RecentLibraries(tmp_path / "cfg" / "recent.json")
+    recent.file.parent.mkdir(parents=True)
+    recent.file.write_text(json.dumps([str(a), str(b)]))  # a list written by an older version
+    assert recent.paths() == [a, b] and recent.format_of(a) is None
+    recent.add(b, "agentskills")
+    assert recent.paths() == [b, a] and recent.format_of(b) == "agentskills"
+    recent.add(b)  # opened by detection again: the choice is forgotten
+    assert recent.format_of(b) is None
+    recent.add(a, "picobot")
+    assert RecentLibraries(recent.file).format_of(a) == "picobot"  # stored, not only in memory

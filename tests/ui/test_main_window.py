@@ -219,3 +219,17 @@ def test_layout_is_remembered(qtbot, agent: Path) -> None:
     again = open_window(qtbot, agent)
     qtbot.wait(10)
     assert not again.library_dock.isVisible()
+
+
+def test_open_recent_reopens_a_folder_in_the_format_the_user_chose(qtbot, agent: Path) -> None:
+    window = open_window(qtbot, agent)
+    assert window.ctx.library.format == "rockbot"
+    with qtbot.waitSignal(window.loadFinished, timeout=10_000):
+        window.reopen_as("agentskills")
+    assert window.ctx.library.format == "agentskills"
+    with qtbot.waitSignal(window.loadFinished, timeout=10_000):
+        window.open_path(agent)  # what Open Recent and `rockskills-gui PATH` do
+    assert window.ctx.library.format == "agentskills"
+    with qtbot.waitSignal(window.loadFinished, timeout=10_000):
+        window.reopen_as("rockbot")
+    assert window.ctx.recent.format_of(agent) == "rockbot"

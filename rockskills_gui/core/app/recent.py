@@ -1,4 +1,8 @@
-"""The recently opened libraries: a small JSON list in the config folder, most recent first."""
+"""The recently opened libraries: a small JSON list in the config folder, most recent first.
+
+Each entry may remember the format the user chose for the folder (File ▸ Reopen As, ``--format``),
+so Open Recent and the command line open it that way again; a folder opened by detection stores
+no format (detection runs again next time)."""
 
 from __future__ import annotations
 
@@ -19,37 +23,51 @@ class RecentLibraries:
         self.file = file if file is not None else config_dir() / FILE_NAME
         self.limit = limit
 
-    def paths(self) -> list[Path]:
-        """The stored folders that still exist, most recent first (a bad file reads as empty)."""
+    def _entries(self) -> dict[Path, str | None]:
+        """Stored folder -> chosen format (None: detected), most recent first; folders that no
+        longer exist are skipped, and a bad file reads as empty."""
         try:
             data = json.loads(self.file.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return []
+            return {}
         if not isinstance(data, list):
-            return []
-        found: list[Path] = []
+            return {}
+        found: dict[Path, str | None] = {}
         for item in data:
-            if isinstance(item, str) and item:
-                path = Path(item)
-                if path.is_dir() and path not in found:
-                    found.append(path)
-        return found[: self.limit]
+            text, format_id = (item, None) if isinstance(item, str) else (
+                (item.get("path"), item.get("format")) if isinstance(item, dict) else (None, None))
+            if not isinstance(text, str) or not text:
+                continue
+            path = Path(text)
+            if path.is_dir() and path not in found:
+                found[path] = format_id if isinstance(format_id, str) and format_id else None
+        return dict(list(found.items())[: self.limit])
 
-    def add(self, path: Path | str) -> list[Path]:
-        """Put ``path`` (made absolute) first and store the list; returns the new list."""
+    def paths(self) -> list[Path]:
+        """The stored folders that still exist, most recent first."""
+        return list(self._entries())
+
+    def format_of(self, path: Path | str) -> str | None:
+        """The format the user last chose for ``path`` (None: let detection decide)."""
+        return self._entries().get(Path(path).expanduser().absolute())
+
+    def add(self, path: Path | str, format_id: str | None = None) -> list[Path]:
+        """Put ``path`` (made absolute) first, remembering ``format_id`` when the user chose one,
+        and store the list; returns the new list of paths."""
         path = Path(path).expanduser().absolute()
-        updated = [path, *(p for p in self.paths() if p != path)][: self.limit]
-        self._write(updated)
-        return updated
+        entries = {path: format_id, **{p: f for p, f in self._entries().items() if p != path}}
+        self._write(dict(list(entries.items())[: self.limit]))
+        return list(entries)[: self.limit]
 
     def remove(self, path: Path | str) -> list[Path]:
-        updated = [p for p in self.paths() if p != Path(path)]
-        self._write(updated)
-        return updated
+        entries = {p: f for p, f in self._entries().items() if p != Path(path)}
+        self._write(entries)
+        return list(entries)
 
     def clear(self) -> None:
-        self._write([])
+        self._write({})
 
-    def _write(self, paths: list[Path]) -> None:
-        text = json.dumps([str(p) for p in paths], indent=2) + "\n"
+    def _write(self, entries: dict[Path, str | None]) -> None:
+        data = [str(p) if f is None else {"path": str(p), "format": f} for p, f in entries.items()]
+        text = json.dumps(data, indent=2) + "\n"
         fileio.atomic_write(self.file, text.encode("utf-8"))

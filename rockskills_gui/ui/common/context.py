@@ -86,8 +86,10 @@ class AppContext(QObject):
     # ---------------------------------------------------------------- library
 
     def set_library(self, library: Library | None, remember: bool = True,
-                    prepared: Mapping[str, object] | None = None) -> None:
-        """Make ``library`` the open one; ``remember`` adds it to the recent list (not the demo).
+                    prepared: Mapping[str, object] | None = None,
+                    chosen_format: str | None = None) -> None:
+        """Make ``library`` the open one; ``remember`` adds it to the recent list (not the demo),
+        with ``chosen_format`` when the user chose the format (it is used again next time).
 
         ``prepared`` holds what was built for it off the UI thread while it loaded (by key, e.g.
         ``tree``, ``recall``); panes take it from :attr:`prepared` while ``libraryChanged`` is
@@ -98,7 +100,7 @@ class AppContext(QObject):
         self.current_skill = ""
         if remember and library is not None and not self.is_demo(library.agent_dir):
             try:
-                self.recent.add(library.agent_dir)
+                self.recent.add(library.agent_dir, chosen_format)
             except OSError as exc:
                 self.status(f"Could not update the recent list: {exc.strerror or exc}")
             self.recentChanged.emit()

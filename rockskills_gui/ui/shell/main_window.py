@@ -91,6 +91,7 @@ class MainWindow(QMainWindow):
         self._close_confirmed = False  # the unsaved-edits prompt was answered
         self._load_text = ""  # what the current load says it opens
         self._opening: Path | None = None  # the folder the current load opens, as given
+        self._opening_format: str | None = None  # the format the user chose for it, if any
         self._opened: dict[int, Path] = {}  # the open library's folder as given (Reopen As)
         self.splitter_memory: SplitterMemory | None = None  # interactive windows only
         self.setWindowTitle("No library")
@@ -240,8 +241,12 @@ class MainWindow(QMainWindow):
     def open_path(self, path: Path | str, format: str | None = None) -> None:
         """Open a skill library folder off the UI thread, as its detected format or ``format``."""
         path = Path(path).expanduser()
-        as_what = f" as {FORMAT_LABELS[format]}" if format in FORMAT_LABELS else ""
+        if format is None:  # the format the user last chose for this folder, if any
+            format = self.ctx.recent.format_of(path) if self.interactive else None
+        format = format if format in FORMAT_LABELS else None
+        as_what = f" as {FORMAT_LABELS[format]}" if format is not None else ""
         self._opening = path
+        self._opening_format = format
         self._load(path_opener(path, format, self.ctx.prefs), f"Opening {path}{as_what}…")
 
     def reopen_as(self, format: str) -> None:
@@ -253,6 +258,7 @@ class MainWindow(QMainWindow):
     def open_demo(self) -> None:
         """Install the demo library on first use and open it, off the UI thread."""
         self._opening = None
+        self._opening_format = None
         self._load(demo_opener(), "Opening the demo library…")
 
     def _load(self, opener: Opener, description: str) -> None:
@@ -275,7 +281,8 @@ class MainWindow(QMainWindow):
             gc.freeze()
         previous = self.ctx.library
         self._opened = {id(library): self._opening} if self._opening is not None else {}
-        self.ctx.set_library(library, remember=self.interactive, prepared=self.loader.prepared)
+        self.ctx.set_library(library, remember=self.interactive, prepared=self.loader.prepared,
+                             chosen_format=self._opening_format)
         self.loader.prepared = {}
         if big:
             gc.freeze()  # and what the panes built for it
