@@ -19,6 +19,7 @@ from rockskills_gui.core.library.stores.rockbot import (
     scan,
 )
 from rockskills_gui.core.library.stores.rockbot_file import LoadedFile, outside_link, read_skill_file
+from rockskills_gui.core.library.summary_rule import ROCKBOT_SUMMARY, SummaryRule
 from rockskills_gui.core.model.names import InvalidNameError, fold, sort_key, validate_name
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.skill import Skill, skill_from_bytes, skill_to_bytes
@@ -75,6 +76,10 @@ class Library(UndoRedo):
     format = "rockbot"  # the skill format (core.formats; SkillMdLibrary holds the others)
     has_usage_log = True  # RockBot logs skill usage beside the skills (the usage pane reads it)
     has_timestamps = True  # createdAt / updatedAt / lastUsedAt are stored in each skill
+
+    def summary_rule(self) -> SummaryRule:
+        """What RockBot asks of a summary: one sentence of 15 words or fewer."""
+        return ROCKBOT_SUMMARY
 
     def is_read_only(self, name: str) -> bool:
         """Every RockBot skill can be edited (problem files are not skills)."""

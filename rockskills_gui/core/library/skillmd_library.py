@@ -31,6 +31,7 @@ from rockskills_gui.core.library.stores.skillmd import (
     new_skill_bytes,
     scan,
 )
+from rockskills_gui.core.library.summary_rule import SummaryRule, skill_md_rule
 from rockskills_gui.core.model.names import fold, sort_key
 from rockskills_gui.core.model.problems import Problem
 from rockskills_gui.core.model.skill import Skill
@@ -116,6 +117,10 @@ class SkillMdLibrary(UndoRedo):
 
     has_usage_log = False  # no RockBot usage events: usage views explain instead of showing zeros
     has_timestamps = False  # created/updated are the file's modification time
+
+    def summary_rule(self) -> SummaryRule:
+        """What this format asks of a description (the profile's limit, e.g. 1024 characters)."""
+        return skill_md_rule(self.profile.label, self.profile.description_limit)
 
     def is_read_only(self, name: str) -> bool:
         """True for a CortexPrism memory.db row with no SKILL.md (this app only reads the db)."""

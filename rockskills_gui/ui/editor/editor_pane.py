@@ -270,6 +270,8 @@ class EditorPane(QWidget):
         for buffer in list(self.buffers.values()):
             self._drop(buffer)
         self.current = None
+        if library is not None:
+            self.header.set_summary_rule(library.summary_rule())  # each format's own rule
         folders = self.ctx.prepared.get("watch_folders")  # listed while the library loaded
         names = self.ctx.prepared.get("listed_names")
 

@@ -22,16 +22,11 @@ from PySide6.QtWidgets import (
     QWidgetItem,
 )
 
+from rockskills_gui.core.library.summary_rule import ROCKBOT_SUMMARY, SummaryRule
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import MIN_VALUE, Timestamp
 from rockskills_gui.ui.common.lazy_names import LazyNameModel
 from rockskills_gui.ui.common.theme import heading, secondary
-
-SUMMARY_WORD_LIMIT = 15  # RockBot's summary prompt asks for one sentence of 15 words or fewer
-
-
-def word_count(text: str) -> int:
-    return len(text.split())
 
 
 def local_time(value: Timestamp | None) -> str:
@@ -315,6 +310,7 @@ class SkillHeader(QWidget):
                                         "\"(summary pending)\"")
         self.summary.textEdited.connect(self._on_summary_edited)
         self.summary.textChanged.connect(self._update_word_count)
+        self.rule: SummaryRule = ROCKBOT_SUMMARY
         self.word_count = QLabel(self)
         self.word_count.setObjectName("summaryWordCount")
         self.word_warning = QLabel(self)
@@ -342,7 +338,7 @@ class SkillHeader(QWidget):
         grid = QGridLayout()
         grid.setHorizontalSpacing(10)
         grid.setVerticalSpacing(6)
-        summary_label = secondary(QLabel("Summary", self))
+        self.summary_label = summary_label = secondary(QLabel("Summary", self))
         see_also_label = secondary(QLabel("See also", self))
         grid.addWidget(summary_label, 0, 0)
         summary_row = QHBoxLayout()
@@ -376,6 +372,7 @@ class SkillHeader(QWidget):
         self.name.setText(name)
         if self.summary.text() != summary:
             self.summary.setText(summary)
+            self.summary.setCursorPosition(0)  # a long description shows from its start
         self.see_also.set_names(list(see_also or ()), exists)
 
     def show_dates(self, created: Timestamp, updated: Timestamp | None,
@@ -417,18 +414,27 @@ class SkillHeader(QWidget):
     def _on_summary_edited(self, text: str) -> None:
         self.summaryEdited.emit(text)
 
+    def set_summary_rule(self, rule: SummaryRule) -> None:
+        """Show the open library's own rule for the summary (RockBot: 15 words; Agent Skills: a
+        description of 1024 characters; some formats: no limit)."""
+        self.rule = rule
+        self.summary_label.setText(rule.field.capitalize())
+        self.summary.setPlaceholderText(
+            "No summary: RockBot lists this skill as \"(summary pending)\"" if rule.unit == "words"
+            else f"No {rule.field}")
+        self._update_word_count(self.summary.text())
+
     def _update_word_count(self, text: str) -> None:
-        words = word_count(text)
-        over = words > SUMMARY_WORD_LIMIT
-        self.word_count.setText(f"{words}/{SUMMARY_WORD_LIMIT} words")
+        rule = self.rule
+        over = rule.over(text)
+        self.word_count.setText(rule.counter(text))
         font = self.word_count.font()
         font.setBold(over)
         self.word_count.setFont(font)
         self.word_count.setForegroundRole(QPalette.ColorRole.WindowText if over
                                           else QPalette.ColorRole.PlaceholderText)
         self.word_warning.setVisible(over)
-        tip = (f"RockBot asks for a summary of {SUMMARY_WORD_LIMIT} words or fewer; this one has "
-               f"{words}." if over else f"RockBot asks for {SUMMARY_WORD_LIMIT} words or fewer.")
+        tip = rule.hint(text)
         self.word_count.setToolTip(tip)
         self.word_warning.setToolTip(tip)
 
