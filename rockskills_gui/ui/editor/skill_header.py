@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPalette
 from PySide6.QtWidgets import (
     QCompleter,
@@ -189,8 +189,8 @@ class SeeAlsoEditor(QWidget):
         self.input.setFrame(False)
         self.input.setMinimumWidth(140)
         self.input.setMaximumWidth(220)
-        self.input.setToolTip("Type a skill name and press Enter; Backspace in the empty field "
-                              "removes the last name")
+        self.input.setToolTip("Type a skill name and press Enter (or type a comma); Backspace "
+                              "in the empty field removes the last name")
         self.input.installEventFilter(self)
         self.completion_model = LazyNameModel(self)
         self.completer = QCompleter(self.completion_model, self)
@@ -200,6 +200,7 @@ class SeeAlsoEditor(QWidget):
         self.input.setCompleter(self.completer)
         self.completer.activated.connect(self._add_from_completer)
         self.input.returnPressed.connect(self._add_from_input)
+        self.input.textEdited.connect(self._on_text_edited)
         self.flow.addWidget(self.input)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
 
@@ -243,12 +244,32 @@ class SeeAlsoEditor(QWidget):
 
     def _add_from_completer(self, text: str) -> None:
         self.add(text)
-        # QCompleter writes the chosen text into the field after this signal; clear it again.
-        self.input.clear()
+        # QLineEdit connects the completer's activated() to its own setText() on focus-in, so
+        # after this slot: the chosen text is written back into the field once this signal is
+        # done (and a Return key reaches returnPressed first). Clear what it wrote, after it.
+        QTimer.singleShot(0, self.input, lambda: self._clear_if(text))
+
+    def _clear_if(self, text: str) -> None:
+        if fold(self.input.text().strip()) == fold(text.strip()):
+            self.input.clear()
 
     def _add_from_input(self) -> None:
         self.completer.popup().hide()
-        self.add(self.input.text())
+        for part in self.input.text().split(","):
+            self.add(part)
+
+    def _on_text_edited(self, text: str) -> None:
+        """A comma (typed, even while the completion popup has the keyboard, or pasted) ends
+        a name, as Enter does; what follows the last comma stays in the field."""
+        if "," not in text:
+            return
+        *done, rest = text.split(",")
+        popup = self.completer.popup()
+        if popup is not None:
+            popup.hide()
+        for part in done:
+            self.add(part)
+        self.input.setText(rest.lstrip())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.input and event.type() == QEvent.Type.FocusIn:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QStringListModel, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCompleter,
@@ -40,10 +41,33 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
+def fit_height(dialog: QDialog) -> None:
+    """Give word-wrapped labels the lines their text needs at the dialog's width.
+
+    A window's layout sets only its minimum size, which ignores height-for-width: a label
+    that wraps (or a message shown later) would be squeezed and clipped at top and bottom.
+    """
+    layout = dialog.layout()
+    if layout is None:
+        return
+    layout.activate()
+    width = dialog.width()
+    needed = (layout.totalHeightForWidth(width) if layout.hasHeightForWidth()
+              else layout.totalSizeHint().height())
+    dialog.setMinimumHeight(needed)
+    if dialog.height() < needed:
+        dialog.resize(width, needed)
+
+
 class NewSkillDialog(QDialog):
     """Name (validated live with RockBot's rules and messages) and an optional summary.
 
     ``check(name)`` adds the library's own refusals (name taken, claimed by a problem file).
+
+    The name starts with ``prefix`` (the chosen folder, e.g. ``web/``), cursor at the end, so a
+    bare name typed lands in that folder. A user who types or pastes the full name after it
+    (``web/`` + ``web/scraper``) gets it once, not ``web/web/scraper``: while the field still
+    begins with the untouched prefix, a repeat of it right after is dropped (once).
     """
 
     def __init__(self, prefix: str, check: Callable[[str], str | None],
@@ -52,6 +76,8 @@ class NewSkillDialog(QDialog):
         self.setObjectName("newSkillDialog")
         self.setWindowTitle("New Skill")
         self._check = check
+        self._prefix = prefix
+        self._undouble = bool(prefix)  # until the prefix is edited, or a repeat was dropped
         self.name = QLineEdit(prefix, self)
         self.name.setObjectName("newSkillName")
         self.name.setPlaceholderText("folder/skill-name")
@@ -63,6 +89,7 @@ class NewSkillDialog(QDialog):
         self.message.setWordWrap(True)
         hint = secondary(QLabel("Letters, digits, '-' and '_'; '/' makes folders. "
                                 "Case-insensitive, as in RockBot.", self))
+        hint.setObjectName("newSkillHint")
         hint.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel, self)
@@ -78,9 +105,30 @@ class NewSkillDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.message)
         layout.addWidget(self.buttons)
+        self.name.textEdited.connect(self._keep_one_prefix)
         self.name.textChanged.connect(self._validate)
         self.resize(520, self.sizeHint().height())
-        self._validate()
+        self._validate()  # (and fits the height to the wrapped hint)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            fit_height(self)
+
+    def _keep_one_prefix(self, text: str) -> None:
+        """Drop a typed or pasted repeat of the pre-filled folder prefix (see the class)."""
+        if not self._undouble:
+            return
+        prefix = self._prefix
+        if fold(text[:len(prefix)]) != fold(prefix):
+            self._undouble = False  # the user edited the prefix: what they type is theirs
+            return
+        if fold(text[len(prefix):2 * len(prefix)]) == fold(prefix):
+            self._undouble = False
+            cursor = self.name.cursorPosition()
+            self.name.setSelection(0, len(prefix))
+            self.name.del_()  # (an edit, so Ctrl+Z in the field brings it back)
+            self.name.setCursorPosition(max(0, cursor - len(prefix)))
 
     def error(self) -> str | None:
         """RockBot's message for the name (or the library's refusal); None when it can be created."""
@@ -94,6 +142,7 @@ class NewSkillDialog(QDialog):
         self.ok.setEnabled(error is None)
         self.message.setText(error or "")
         self.message.setVisible(error is not None)
+        fit_height(self)
 
     def accept(self) -> None:
         if self.error() is None:
@@ -197,6 +246,11 @@ class MoveDialog(QDialog):
         self.resize(460, self.sizeHint().height())
         self._validate()
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            fit_height(self)
+
     def target(self) -> str:
         return self.folder.text().strip().strip("/")
 
@@ -209,6 +263,7 @@ class MoveDialog(QDialog):
         self.ok.setEnabled(error is None)
         self.message.setText(error or "")
         self.message.setVisible(error is not None)
+        fit_height(self)
 
 
 def delete_box(names: Sequence[str], dangling: int, parent: QWidget | None = None) -> QMessageBox:

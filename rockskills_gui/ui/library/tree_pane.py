@@ -161,6 +161,11 @@ class TreeDelegate(QStyledItemDelegate):
         super().__init__(parent)
         self._icons: dict[str, QIcon] = {}
         self.on_edit_text: list[Callable[[str], None]] = []  # told while a rename is typed
+        # Asked on Enter: why the typed name cannot be taken (None: commit it). A refused name
+        # keeps the editor open with the text as typed; ``on_refused`` is told the reason.
+        self.refuse: Callable[[Index, str], str | None] | None = None
+        self.on_refused: list[Callable[[str], None]] = []
+        self._editing = QPersistentModelIndex()
 
     def icon(self, kind: str, widget: QWidget) -> QIcon:
         icon = self._icons.get(kind)
@@ -334,7 +339,21 @@ class TreeDelegate(QStyledItemDelegate):
             editor.setObjectName("inlineRename")
             for callback in self.on_edit_text:
                 editor.textEdited.connect(callback)
+            self._editing = QPersistentModelIndex(index)
         return editor
+
+    def eventFilter(self, editor: QObject, event: QEvent) -> bool:
+        """Enter on a name that would be refused keeps the editor open (Escape cancels)."""
+        if isinstance(editor, QLineEdit) and isinstance(event, QKeyEvent) \
+                and event.type() == QEvent.Type.KeyPress \
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) \
+                and self.refuse is not None and self._editing.isValid():
+            reason = self.refuse(self._editing, editor.text())
+            if reason is not None:
+                for callback in self.on_refused:
+                    callback(reason)
+                return True
+        return super().eventFilter(editor, event)
 
     def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem,
                              index: Index) -> None:
@@ -421,6 +440,8 @@ class TreePane(QWidget):
         self.model.modelReset.connect(expanded_uids.clear)
         self.delegate = TreeDelegate(self.view)
         self.delegate.on_edit_text.append(self._on_inline_text)
+        self.delegate.refuse = self._inline_rename_error
+        self.delegate.on_refused.append(self._show_message)
         self.delegate.closeEditor.connect(lambda *_args: self._show_message(None))
         self.view.setItemDelegate(self.delegate)
         self.view.setModel(self.model)
@@ -876,6 +897,16 @@ class TreePane(QWidget):
         self.message.setText(text or "")
         self.message.setVisible(bool(text))
 
+    def _inline_rename_error(self, index: Index, text: str) -> str | None:
+        """Why Enter in the inline editor cannot rename (RockBot's message), or None."""
+        node = self.model.node(index)
+        new = text.strip()
+        if node is None or new == node.path:
+            return None  # nothing to rename: Enter just closes the editor
+        if not new:
+            return "Type a name."
+        return self._rename_error(self.model.move_mapping(node, new))
+
     def _on_inline_rename(self, old: str, new: str) -> None:
         self._show_message(None)
         node = self.model.tree.find(old)
@@ -926,19 +957,10 @@ class TreePane(QWidget):
         mapping = {old: new for old, new in mapping.items() if old != new}
         if library is None or not mapping:
             return None
-        for new in mapping.values():
-            error = name_error(new)
-            if error is not None:
-                self.ctx.operationFailed.emit(error)
-                return None
-        moving = {fold(old) for old in mapping}
-        for new in mapping.values():
-            existing = library.get(new)
-            if existing is not None and fold(existing.name) not in moving:
-                self.ctx.operationFailed.emit(
-                    f"A skill named '{existing.name}' already exists "
-                    "(RockBot names are case-insensitive).")
-                return None
+        error = self._rename_error(mapping)
+        if error is not None:
+            self.ctx.operationFailed.emit(error)
+            return None
         references = library.references_to(mapping)
         if len(mapping) == 1 and not references:
             self._rename_now(mapping, reveal)
@@ -948,6 +970,24 @@ class TreePane(QWidget):
         dialog.accepted.connect(lambda: self._rename_now(mapping, reveal))
         self._show(dialog)
         return dialog
+
+    def _rename_error(self, mapping: Mapping[str, str]) -> str | None:
+        """RockBot's refusal of the new names (invalid, or taken by a skill that stays)."""
+        library = self.ctx.library
+        if library is None:
+            return "No library is open."
+        mapping = {old: new for old, new in mapping.items() if old != new}
+        for new in mapping.values():
+            error = name_error(new)
+            if error is not None:
+                return error
+        moving = {fold(old) for old in mapping}
+        for new in mapping.values():
+            existing = library.get(new)
+            if existing is not None and fold(existing.name) not in moving:
+                return (f"A skill named '{existing.name}' already exists "
+                        "(RockBot names are case-insensitive).")
+        return None
 
     def _rename_now(self, mapping: Mapping[str, str], reveal: str) -> None:
         change = self.ctx.apply(lambda lib: lib.rename_many(dict(mapping)))
