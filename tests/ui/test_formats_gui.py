@@ -60,7 +60,7 @@ def test_a_skill_md_corpus_opens_with_its_format_in_the_title(md_window: MainWin
     assert isinstance(library, SkillMdLibrary)
     expected = open_library(corpus)
     label = FORMAT_LABELS[detect(corpus).format]
-    assert md_window.windowTitle() == f"{corpus.name} — {label}"
+    assert md_window.windowTitle() == f"{corpus.name}[*] — {label}"
     assert sorted(list_names(md_window)) == sorted(expected.names())
     assert md_window.skills_label.text() == f"{len(expected)} skills"
     checked = [a.objectName() for a in md_window.reopen_menu.actions() if a.isChecked()]

@@ -32,7 +32,7 @@ def test_opens_the_fixture_with_counts_in_the_status_bar(window: MainWindow, age
     assert window.skills_label.text() == "24 skills"
     assert window.problems_label.text() == "0 problems"
     assert window.path_label.text() == str(agent.resolve())
-    assert window.windowTitle() == f"{agent.name} — RockBot"
+    assert window.windowTitle() == f"{agent.name}[*] — RockBot"  # [*]: the unsaved marker
     assert not window.problems_dock.isVisible()  # hidden when empty
     library = window.ctx.library
     assert library is not None
@@ -47,7 +47,7 @@ def test_broken_file_is_listed_in_the_problems_dock_and_left_alone(qtbot, agent:
     broken.write_bytes(b'{"name": "notes/broken", "summary": ')
     window = open_window(qtbot, agent)
     assert window.skills_label.text() == "24 skills"
-    assert window.problems_label.text() == "1 problem"
+    assert window.problems_label.text() == "1 file problem"
     assert window.problems_dock.isVisible()
     assert window.problems_dock.windowTitle() == "Problems (1)"
     model = window.problems_pane.model

@@ -1,7 +1,8 @@
 """Read-only text views that paint :mod:`dream_textdiff` lines with palette-derived colours.
 
-Additions are tinted towards the palette's Highlight colour, removals towards its Mid colour and
-struck through, so the marks follow a light or dark theme and stay readable without colour.
+Additions are tinted towards the palette's Highlight colour, removed lines towards its Mid
+colour, so the marks follow a light or dark theme; removed words are struck through in the
+theme's struck colours (readable in both), so they stay readable without colour too.
 A changed line gets a light tint; the words that changed inside it a stronger one.
 """
 
@@ -16,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from rockskills_gui.core.dream.plan import SkillRecord
 from rockskills_gui.ui.common.markdown_highlighter import blend
-from rockskills_gui.ui.common.theme import monospace, secondary
+from rockskills_gui.ui.common.theme import monospace, secondary, struck_colours
 from rockskills_gui.ui.dream.textdiff import DiffLine
 
 GUTTER = {"equal": "  ", "added": "+ ", "removed": "− ", "filler": "  "}
@@ -30,6 +31,7 @@ class DiffColours:
     removed_word: QColor
     removed_text: QColor
     gutter: QColor
+    struck_text: QColor  # removed words (struck through) on ``removed_word``
 
     @classmethod
     def of(cls, palette: QPalette) -> DiffColours:
@@ -37,10 +39,12 @@ class DiffColours:
         highlight = palette.color(QPalette.ColorRole.Highlight)
         mid = palette.color(QPalette.ColorRole.Mid)
         text = palette.color(QPalette.ColorRole.Text)
+        struck_background, struck_text = struck_colours(palette)
         return cls(added_line=blend(base, highlight, 0.13), added_word=blend(base, highlight, 0.38),
-                   removed_line=blend(base, mid, 0.35), removed_word=blend(base, mid, 0.95),
+                   removed_line=blend(base, mid, 0.35), removed_word=struck_background,
                    removed_text=blend(text, base, 0.25),
-                   gutter=palette.color(QPalette.ColorRole.PlaceholderText))
+                   gutter=palette.color(QPalette.ColorRole.PlaceholderText),
+                   struck_text=struck_text)
 
 
 def skill_text(record: SkillRecord | None) -> str:
@@ -121,7 +125,7 @@ class DiffView(QPlainTextEdit):
                 elif segment.mark == "removed":
                     fmt.setBackground(colours.removed_word)
                     fmt.setFontStrikeOut(True)
-                    fmt.setForeground(colours.removed_text)
+                    fmt.setForeground(colours.struck_text)
                 elif line.kind == "removed":
                     fmt.setForeground(colours.removed_text)
                 cursor.insertText(segment.text, fmt)

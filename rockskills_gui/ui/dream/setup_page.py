@@ -167,6 +167,7 @@ class SetupPage(QWizardPage):
         bottom.addWidget(self.load_button)
         bottom.addStretch(1)
 
+        self.groups = (passes, who, rules)  # disabled while there is no library to dream over
         layout = QVBoxLayout(self)
         layout.addWidget(self.library_label)
         layout.addWidget(passes)
@@ -281,7 +282,16 @@ class SetupPage(QWizardPage):
         return self.wiz().after_setup()
 
     def set_library_text(self, text: str, ok: bool) -> None:
+        """Say which library the run is on; without one (``ok`` False) every control is off."""
+        if not ok and self.wizard() is not None and self.wiz().ctx.library is None:
+            text = ("A dream run needs a library, and none is open: close this window and open "
+                    "a RockBot library first (File ▸ Open Library…).")
         self.library_label.setText(text)
         self.library_label.setTextFormat(Qt.TextFormat.PlainText)
+        font = self.library_label.font()
+        font.setBold(not ok)
+        self.library_label.setFont(font)
         self.load_button.setEnabled(ok)
+        for group in self.groups:
+            group.setEnabled(ok)
         self.completeChanged.emit()

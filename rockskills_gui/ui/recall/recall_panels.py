@@ -67,10 +67,17 @@ def _bold(item: QTreeWidgetItem, column: int = 0) -> None:
     item.setFont(column, font)
 
 
-def message_label(turn: TurnResult, position: int, message: str) -> tuple[str, str]:
-    """``(kind, detail)`` of a turn's ``position``-th message, for the session tree."""
+def message_label(turn: TurnResult, position: int, message: str,
+                  skills: int | None = None) -> tuple[str, str]:
+    """``(kind, detail)`` of a turn's ``position``-th message, for the session tree.
+
+    ``skills``: how many skills the session index lists (its lines are no count: a summary may
+    span several); without it, the index's ``- name:`` entries are counted.
+    """
     if position == 0 and turn.index is not None:
-        return "Session index", f"{message.count(chr(10))} skills, first turn only"
+        if skills is None:
+            skills = sum(1 for line in message.split("\n")[1:] if line.startswith("- "))
+        return "Session index", f"{skills} skill{'' if skills == 1 else 's'}, first turn only"
     if message.startswith(SEE_ALSO_PREFIX):
         return "See-also line", message[len(SEE_ALSO_PREFIX):]
     name = message.split("\n", 1)[0].removeprefix("Skill: ")
@@ -129,12 +136,14 @@ class SessionPanel(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(splitter, 1)
         self._selected: tuple[int, int] | None = None  # the user's choice: (turn, position)
+        self._index_skills: int | None = None  # skills the session index lists
 
     def show_session(self, session: SimulatedSession | None, preview: TurnResult | None) -> None:
         """Rebuild the tree: added turns, then the preview of the current query (turn 0)."""
         self.tree.blockSignals(True)
         self.tree.clear()
         turns = session.turns if session is not None else []
+        self._index_skills = len(session.recall) if session is not None else None
         for number, turn in enumerate(turns, 1):
             self._add_turn(f"Turn {number}", number, turn)
         if preview is not None:
@@ -162,7 +171,7 @@ class SessionPanel(QWidget):
             empty = QTreeWidgetItem(item, ["(no skill messages)", ""])
             _italic(empty)
         for position, message in enumerate(turn.messages):
-            kind, detail = message_label(turn, position, message)
+            kind, detail = message_label(turn, position, message, self._index_skills)
             child = QTreeWidgetItem(item, [kind, detail])
             child.setData(0, MESSAGE_ROLE, message)
             child.setData(0, TURN_ROLE, number)

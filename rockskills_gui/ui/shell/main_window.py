@@ -11,18 +11,34 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QActionGroup, QCloseEvent, QDesktopServices, QGuiApplication
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDesktopServices,
+    QGuiApplication,
+    QKeySequence,
+)
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QApplication,
+    QComboBox,
     QDockWidget,
     QFileDialog,
+    QHBoxLayout,
     QLabel,
+    QLineEdit,
     QMainWindow,
     QMessageBox,
+    QPlainTextEdit,
     QProgressBar,
+    QPushButton,
+    QStackedWidget,
     QTabWidget,
+    QTextEdit,
     QToolBar,
     QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -36,7 +52,7 @@ from rockskills_gui.ui.common.accessibility import name_controls
 from rockskills_gui.ui.common.actions import ActionRegistry
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.library_watcher import folders_to_watch
-from rockskills_gui.ui.common.theme import apply_theme, secondary
+from rockskills_gui.ui.common.theme import apply_theme, heading, secondary
 from rockskills_gui.ui.common.workers import LibraryLoader, Opener, demo_opener, path_opener
 from rockskills_gui.ui.dream.wizard import DreamWizard
 from rockskills_gui.ui.editor.editor_pane import EditorPane, listed_names
@@ -64,6 +80,77 @@ def _plural(count: int, word: str) -> str:
 
 def _escape_mnemonic(text: str) -> str:
     return text.replace("&", "&&")
+
+
+TextWidget = QLineEdit | QPlainTextEdit | QTextEdit
+
+
+def _text_widget(widget: QWidget | None) -> TextWidget | None:
+    """The text field Cut, Copy and Paste act on for the focused ``widget``, if any."""
+    if isinstance(widget, QComboBox):
+        widget = widget.lineEdit()
+    elif isinstance(widget, QAbstractSpinBox):
+        widget = widget.findChild(QLineEdit)
+    return widget if isinstance(widget, (QLineEdit, QPlainTextEdit, QTextEdit)) else None
+
+
+def _can_edit(widget: TextWidget) -> tuple[bool, bool, bool]:
+    """Whether cut, copy and paste apply to ``widget`` now."""
+    if isinstance(widget, QLineEdit):
+        selected = widget.hasSelectedText() and widget.echoMode() == QLineEdit.EchoMode.Normal
+        writable = not widget.isReadOnly()
+        pastes = bool(QGuiApplication.clipboard().text())
+    else:
+        selected = widget.textCursor().hasSelection()
+        writable = not widget.isReadOnly()
+        pastes = widget.canPaste()
+    return selected and writable, selected, writable and pastes
+
+
+class NoLibraryPage(QWidget):
+    """What the window shows with no library open: how to open one."""
+
+    def __init__(self, open_action: QAction, demo_action: QAction,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("noLibraryPage")
+        keys = open_action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        self.title = heading(QLabel("No library open", self), scale=1.25)
+        self.text = secondary(QLabel(
+            f"Open a skill library folder (a RockBot agent directory, SKILL.md skills or a "
+            f"CortexPrism project) with File ▸ Open Library… ({keys}), pick one from "
+            f"File ▸ Open Recent, or look around in the demo library.", self))
+        self.text.setObjectName("noLibraryText")
+        self.text.setWordWrap(True)
+        self.text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.text.setFixedWidth(460)
+        self.open_button = QPushButton("&Open Library…", self)
+        self.open_button.setObjectName("noLibraryOpen")
+        self.open_button.clicked.connect(open_action.trigger)
+        self.recent_button = QPushButton("Open &Recent", self)  # the window gives it its menu
+        self.recent_button.setObjectName("noLibraryRecent")
+        self.demo_button = QPushButton("Open &Demo Library", self)
+        self.demo_button.setObjectName("noLibraryDemo")
+        self.demo_button.clicked.connect(demo_action.trigger)
+        for button, action in ((self.open_button, open_action), (self.demo_button, demo_action)):
+            button.setToolTip(action.toolTip())
+            action.enabledChanged.connect(button.setEnabled)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        for button in (self.open_button, self.recent_button, self.demo_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        text_row = QHBoxLayout()  # (no alignment flag: a wrapped label keeps its full height)
+        text_row.addStretch(1)
+        text_row.addWidget(self.text)
+        text_row.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        layout.addWidget(self.title, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addLayout(text_row)
+        layout.addSpacing(12)
+        layout.addLayout(buttons)
+        layout.addStretch(2)
 
 
 class MainWindow(QMainWindow):
@@ -122,7 +209,14 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.skill_pane, "Skill")
         self.tabs.addTab(self.recall_pane, "Recall")
         self.tabs.addTab(self.usage_pane, "Usage")
-        self.setCentralWidget(self.tabs)
+        self.empty_page = NoLibraryPage(self.commands["file.open"], self.commands["file.demo"],
+                                        self)
+        self.empty_demo = self.empty_page.demo_button
+        self.central = QStackedWidget(self)
+        self.central.setObjectName("centralStack")
+        self.central.addWidget(self.tabs)
+        self.central.addWidget(self.empty_page)
+        self.setCentralWidget(self.central)
 
         self.library_dock = QDockWidget("Library", self)
         self.library_dock.setObjectName("libraryDock")
@@ -134,6 +228,7 @@ class MainWindow(QMainWindow):
         self.problems_dock = QDockWidget("Problems", self)
         self.problems_dock.setObjectName("problemsDock")
         self.problems_pane = ProblemsPane(self.ctx, self.problems_dock)
+        self.problems_pane.openSkillRequested.connect(self._open_from_health)
         self.problems_dock.setWidget(self.problems_pane)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems_dock)
         self.health_dock = QDockWidget("Skill health", self)
@@ -156,7 +251,9 @@ class MainWindow(QMainWindow):
         self.menus = self.commands.fill_menus(self.menuBar())
         self.recent_menu = self.commands.submenu("file.recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self.empty_page.recent_button.setMenu(self.recent_menu)
         self._fill_recent_menu()
+        self.menus["edit"].aboutToShow.connect(self.update_clipboard_actions)
         self.reopen_menu = self.commands.submenu("file.reopen_as")
         self.reopen_menu.aboutToShow.connect(self._fill_reopen_menu)
         self._fill_reopen_menu()
@@ -203,6 +300,15 @@ class MainWindow(QMainWindow):
         a.on("edit.undo", self.ctx.undo)
         a.on("edit.redo", self.ctx.redo)
         a.on("edit.palette", self.show_command_palette)
+        a.on("edit.cut", lambda: self._edit_text("cut"))
+        a.on("edit.copy", lambda: self._edit_text("copy"))
+        a.on("edit.paste", lambda: self._edit_text("paste"))
+        self._text_target: TextWidget | None = None
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._on_focus_changed)
+        QGuiApplication.clipboard().dataChanged.connect(self.update_clipboard_actions)
+        self.ctx.dirtyChanged.connect(self._update_modified)
         a.on("view.skill", lambda: self.show_pane("editor"))
         a.on("view.recall", lambda: self.show_pane("recall"))
         a.on("view.usage", lambda: self.show_pane("heatmap"))
@@ -329,7 +435,9 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- state shown
 
     def _on_library_changed(self, library: Library | None) -> None:
+        self.central.setCurrentWidget(self.tabs if library is not None else self.empty_page)
         if library is None:
+            self.setWindowModified(False)
             self.setWindowTitle("No library")
             self.path_label.setText("No library open")
             self.path_label.setToolTip("")
@@ -339,14 +447,17 @@ class MainWindow(QMainWindow):
                 separator.hide()
             self.problems_dock.hide()
         else:
-            self.setWindowTitle(f"{library.agent_dir.name} — {format_label(library)}")
+            # [*]: Qt shows its unsaved-edits marker there (see _update_modified).
+            self.setWindowTitle(f"{library.agent_dir.name}[*] — {format_label(library)}")
+            self._update_modified()
             self.path_label.setText(str(library.agent_dir))
             self.path_label.setToolTip(f"Format: {format_label(library)} (File > Reopen As to "
                                        f"change it)\nSkills folder: {library.skills_dir}")
             self._update_counts()
             for separator in self._separators:
                 separator.show()
-            self.problems_dock.setVisible(bool(library.problems))
+            self.problems_dock.setVisible(bool(library.problems)
+                                          or bool(self.problems_pane.skill_count()))
         self.commands["file.new_skill"].setEnabled(library is not None and not self.loader.busy)
         if hasattr(self, "reopen_menu"):
             self._fill_reopen_menu()
@@ -356,14 +467,63 @@ class MainWindow(QMainWindow):
         library = self.ctx.library
         if library is None:
             return
-        problems = len(library.problems)
+        # Two kinds, counted apart: files that did not load (or loaded with a warning), and
+        # skills with problems, which are what the Library's Flags ▸ Has problems lists.
+        files = self.problems_pane.count()
+        skills = self.problems_pane.skill_count()
+        parts = []
+        if files:
+            parts.append(_plural(files, "file problem"))
+        if skills:
+            parts.append(f"{_plural(skills, 'skill')} with problems")
         self.skills_label.setText(_plural(len(library), "skill"))
-        self.problems_label.setText(_plural(problems, "problem"))
-        self.problems_dock.setWindowTitle(f"Problems ({problems})" if problems else "Problems")
+        self.problems_label.setText(" · ".join(parts) or "0 problems")
+        self.problems_label.setToolTip(
+            f"Files not loaded or loaded with a warning: {files}\n"
+            f"Skills with problems (Library ▸ Flags ▸ Has problems): {skills}\n"
+            "See the Problems panel")
+        total = files + skills
+        self.problems_dock.setWindowTitle(f"Problems ({total})" if total else "Problems")
 
     def _on_change_applied(self, change: ChangeSet) -> None:
         del change
         self._update_counts()
+
+    def _update_modified(self, _name: str = "") -> None:
+        """The title's unsaved marker: some skill's editor holds unsaved edits."""
+        self.setWindowModified(self.ctx.library is not None and bool(self.ctx.dirty_names))
+
+    # ---------------------------------------------------------------- cut, copy, paste
+
+    def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        target = _text_widget(new) if new is not None and self.isAncestorOf(new) else None
+        if target is not self._text_target:
+            previous = self._text_target
+            if previous is not None:
+                try:
+                    previous.selectionChanged.disconnect(self.update_clipboard_actions)
+                except (RuntimeError, TypeError):  # already deleted
+                    pass
+            self._text_target = target
+            if target is not None:
+                target.selectionChanged.connect(self.update_clipboard_actions)
+        self.update_clipboard_actions()
+
+    def update_clipboard_actions(self) -> None:
+        """Enable Cut, Copy and Paste as the focused text field allows."""
+        focused = QApplication.focusWidget()
+        target = _text_widget(focused) if focused is not None and self.isAncestorOf(focused) \
+            else None
+        can = _can_edit(target) if target is not None else (False, False, False)
+        for action_id, enabled in zip(("edit.cut", "edit.copy", "edit.paste"), can, strict=True):
+            self.commands[action_id].setEnabled(enabled)
+
+    def _edit_text(self, operation: str) -> None:
+        focused = QApplication.focusWidget()
+        target = _text_widget(focused)
+        if target is not None and self.isAncestorOf(target):
+            getattr(target, operation)()
+        self.update_clipboard_actions()
 
     def _update_history_actions(self) -> None:
         library = self.ctx.library
@@ -432,12 +592,11 @@ class MainWindow(QMainWindow):
             self.library_dock.show()
             self.library_dock.raise_()
             self.library_pane.view.setFocus()
-        elif name == "editor":
-            self.tabs.setCurrentWidget(self.skill_pane)
-        elif name == "recall":
-            self.tabs.setCurrentWidget(self.recall_pane)
-        elif name == "heatmap":
-            self.tabs.setCurrentWidget(self.usage_pane)
+        elif name in ("editor", "recall", "heatmap"):
+            # Asked for by name, a pane shows even with no library (it says so itself).
+            self.central.setCurrentWidget(self.tabs)
+            self.tabs.setCurrentWidget({"editor": self.skill_pane, "recall": self.recall_pane,
+                                        "heatmap": self.usage_pane}[name])
         elif name == "dream":
             if self.dream_wizard is None:
                 self.dream_wizard = DreamWizard(self.ctx, self)
