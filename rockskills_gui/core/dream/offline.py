@@ -16,6 +16,8 @@ Starter skills (RockBot re-creates them at start) are never merge candidates.
 
 from __future__ import annotations
 
+import numpy as np
+
 from rockskills_gui.core.dream.inputs import DreamInputs
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Evidence, PassRecord, ProposalKind, Severity, SkillRecord
@@ -31,7 +33,7 @@ from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.recall.bm25 import document_text
-from rockskills_gui.core.recall.skill_recall import SkillRecall
+from rockskills_gui.core.recall.bm25_join import SelfJoin
 from rockskills_gui.core.usage.stats import UsageStats
 
 MERGE_SIMILARITY = 0.2
@@ -46,30 +48,61 @@ def is_starter(name: str) -> bool:
 
 def similar_pairs(skills: list[Skill],
                   threshold: float = MERGE_SIMILARITY) -> list[tuple[float, Skill, Skill]]:
-    """Pairs (a, b) in List order of a, best first, whose mutual normalised recall score >= threshold."""
-    texts = [s.model_copy(update={"summary": f"{s.summary or ''} {s.content or ''}"}) for s in skills]
-    recall = SkillRecall(texts)
-    scores: dict[tuple[str, str], float] = {}
-    for skill in texts:
-        hits = {fold(h.name): h.score for h in recall.search(document_text(skill.name, skill.summary),
-                                                             top=None)}
-        own = hits.get(fold(skill.name), 0.0)
-        if own <= 0:
-            continue
-        for other, score in hits.items():
-            if other != fold(skill.name):
-                scores[(fold(skill.name), other)] = score / own
-    by_key = {fold(s.name): s for s in skills}
+    """Pairs (a, b) in List order of a, best first, whose mutual normalised recall score >= threshold.
+
+    Each skill's text (name, summary and content) is a BM25 query over all of them; b's score is
+    divided by a's own score, and the lower of the two directions counts. An exact threshold join
+    (:class:`~rockskills_gui.core.recall.bm25_join.SelfJoin`): only pairs that can reach the
+    threshold in both directions are scored, never all n x n.
+    """
+    if len({fold(s.name) for s in skills}) != len(skills):
+        raise ValueError("skill names must be unique case-insensitively")
+    join = SelfJoin([document_text(s.name, f"{s.summary or ''} {s.content or ''}") for s in skills])
+    own = join.self_scores
+    everything = not threshold > 0  # then every pair qualifies, sharing a word or not
+    bound = np.where(own > 0, 0.0 if everything else threshold * own, np.nan)
+    a, b = join.candidates(bound) if everything else _mutual_candidates(join, bound)
+    forward, backward = join.scores(a, b), join.scores(b, a)
+    safe = np.where(own > 0, own, 1.0)  # a skill with no own score has no hits: 0
+    ratio_ab = np.where(forward > 0, forward / safe[a], 0.0)
+    ratio_ba = np.where(backward > 0, backward / safe[b], 0.0)
+    found = {(x, y): v for x, y, v in zip(a.tolist(), b.tolist(),
+                                           np.minimum(ratio_ab, ratio_ba).tolist(), strict=True)}
+    position = {fold(s.name): i for i, s in enumerate(skills)}
+    ordered = [position[fold(s.name)] for s in listed(skills)]
     pairs: list[tuple[float, Skill, Skill]] = []
-    ordered = listed(skills)
-    for i, a in enumerate(ordered):
-        for b in ordered[i + 1:]:
-            ka, kb = fold(a.name), fold(b.name)
-            value = min(scores.get((ka, kb), 0.0), scores.get((kb, ka), 0.0))
-            if value >= threshold:
-                pairs.append((value, by_key[ka], by_key[kb]))
+    if everything:
+        for i, x in enumerate(ordered):
+            for y in ordered[i + 1:]:
+                value = found.get((x, y), found.get((y, x), 0.0))
+                if value >= threshold:
+                    pairs.append((value, skills[x], skills[y]))
+    else:
+        rank = {x: i for i, x in enumerate(ordered)}
+        chosen = sorted(((rank[x], rank[y]) if rank[x] < rank[y] else (rank[y], rank[x]), v)
+                        for (x, y), v in found.items() if v >= threshold)
+        pairs = [(v, skills[ordered[i]], skills[ordered[j]]) for (i, j), v in chosen]
     pairs.sort(key=lambda p: -p[0])
     return pairs
+
+
+def _mutual_candidates(join: SelfJoin, bound: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (a, b), a < b, that may reach ``bound`` in both directions: found from both sides,
+    then kept by a cheap upper bound of each direction's score."""
+    a, b = join.candidates(bound)
+    if len(a) == 0:
+        return a, b
+    keys = a * join.n + b  # sorted
+    mine = np.flatnonzero(a < b)
+    back = b[mine] * join.n + a[mine]
+    at = np.minimum(np.searchsorted(keys, back), len(keys) - 1)
+    mine = mine[keys[at] == back]
+    del keys, back, at
+    a, b = a[mine], b[mine]
+    near = join.upper_scores(a, b) >= bound[a]
+    a, b = a[near], b[near]
+    near = join.upper_scores(b, a) >= bound[b]
+    return a[near], b[near]
 
 
 def _demote(content: str) -> str:
@@ -111,12 +144,11 @@ def propose_offline(builder: PlanBuilder, inputs: DreamInputs, record: PassRecor
         delete.evidence.append(Evidence(kind="reply", text=f"merged into '{keep.name}' ({merge.id})"))
         builder.add(delete, link=False)
         record.proposals.append(delete.id)
-    names = {fold(s.name) for s in skills}
+    by_name = {fold(s.name): s for s in skills}
     for prefix, members in prefix_clusters(skills):
         guide_name = f"{prefix}/guide"
-        if fold(guide_name) in names:
+        if fold(guide_name) in by_name:
             continue
-        by_name = {fold(s.name): s for s in skills}
         lines = [f"# Which {prefix}/ skill to use", "", "## When to use",
                  f"A request fits more than one '{prefix}/' skill.", "", "## Skills"]
         lines += [f"- `{m}`: {by_name[fold(m)].summary or '(no summary yet)'}" for m in members]

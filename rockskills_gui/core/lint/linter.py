@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.skillmd_library import DbEntry, SkillMdLibrary
 from rockskills_gui.core.library.stores.skillmd import SkillMdEntry
@@ -25,7 +27,7 @@ from rockskills_gui.core.model.problems import Problem
 from rockskills_gui.core.model.skill import SPARSE_CONTENT_UNITS, Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.recall.bm25 import document_text, tokenize
-from rockskills_gui.core.recall.skill_recall import SkillRecall
+from rockskills_gui.core.recall.bm25_join import SelfJoin
 
 SEVERITIES = ("error", "warning", "info")
 SUMMARY_MAX_WORDS = 15
@@ -67,6 +69,24 @@ CONTENT_RULES: tuple[tuple[str, str, re.Pattern[str], str], ...] = (
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{" + str(BASE64_MIN) + r",}={0,2}")
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u00ad")
+_SPECIAL = re.compile("[" + "".join(sorted(_BIDI | _INVISIBLE)) + "\U000e0000-\U000e007f]")
+# Per rule of CONTENT_RULES (keep in step): groups of words, one of each group occurs in every
+# text the pattern matches, once folded by _RULE_FOLD -- a cheap test before the slow regex.
+_RULE_WORDS: tuple[tuple[tuple[str, ...], ...], ...] = (
+    (("ignore", "disregard", "forget", "override"),),
+    (("system", "im_start"),),
+    (("do not", "don't", "never"), ("tell", "inform", "reveal to", "mention to"), ("user",)),
+    (("curl", "wget", "iwr", "invoke-webrequest"), ("|",), ("sh",)),
+    (("iex", "invoke-expression"), ("iwr", "irm", "invoke-webrequest", "invoke-restmethod",
+                                    "net.webclient")),
+    (("sh",), ("curl", "wget"), ("$(", "<(")),
+    ((".ssh/", ".aws/credentials", ".netrc", ".git-credentials", ".docker/config.json", ".kube/config",
+      ".gnupg/", ".npmrc", ".pypirc", "/etc/shadow", "id_rsa", "id_ed25519", "id_ecdsa"),),
+)
+# re.IGNORECASE lets A-Z and exactly these four characters match a lower-case ASCII letter.
+_RULE_FOLD: dict[int, int | str] = {**{c: c + 32 for c in range(0x41, 0x5B)}, 0x130: "i", 0x131: "i",
+                                    0x17F: "s", 0x212A: "k"}
+_FIELD_LINE = re.compile(r'\s*"(\w+)"\s*:')
 
 
 @dataclass(frozen=True)
@@ -113,7 +133,7 @@ def _rockbot_where(lib: Library, skill: Skill) -> _Where:
     text = entry.raw.decode("utf-8", "replace")
     lines: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), 1):
-        m = re.match(r'\s*"(\w+)"\s*:', line)
+        m = _FIELD_LINE.match(line)
         if m and m[1].lower() not in lines:
             lines[m[1].lower()] = number
     return _Where(lib.layout.display_path(entry.path),
@@ -264,63 +284,98 @@ def near_duplicates(skills: list[Skill], ratio: float = NEAR_DUPLICATE_RATIO,
                     overlap: float = NEAR_DUPLICATE_OVERLAP) -> list[tuple[str, str, float]]:
     """Pairs (a, b, similarity) that recall can hardly tell apart.
 
-    Two measures over what recall indexes (name + summary, RockBot's tokenizer): b scores at
-    least ``ratio`` of a's own BM25 score for a's text, or their token sets overlap (Jaccard) by
-    at least ``overlap`` -- the second also works in libraries too small for BM25's idf.
+    Two measures over what recall indexes (name + summary, RockBot's tokenizer): b is among the
+    4 hits of a's own text (RockBot's ``SearchAsync(text, 4)``, a itself among them) and scores
+    at least ``ratio`` of a's own score, or their token sets overlap (Jaccard) by at least
+    ``overlap`` -- the second also works in libraries too small for BM25's idf. Both are exact
+    threshold joins (:class:`~rockskills_gui.core.recall.bm25_join.SelfJoin`), not n searches.
     """
+    if len({fold(s.name) for s in skills}) != len(skills):
+        raise ValueError("skill names must be unique case-insensitively")
     pairs: dict[tuple[str, str], float] = {}
 
     def add(a: str, b: str, value: float) -> None:
         key = (a, b) if sort_key(a) <= sort_key(b) else (b, a)
         pairs[key] = max(pairs.get(key, 0.0), min(1.0, value))
 
-    recall = SkillRecall(skills)
-    for skill in skills:
-        hits = recall.search(document_text(skill.name, skill.summary), top=4)
-        own = next((h.score for h in hits if fold(h.name) == fold(skill.name)), None)
-        for hit in hits:
-            if own and fold(hit.name) != fold(skill.name) and hit.score >= ratio * own:
-                add(skill.name, hit.name, hit.score / own)
-    tokens = [(s.name, set(tokenize(document_text(s.name, s.summary)))) for s in skills]
-    by_token: dict[str, list[int]] = {}
-    for index, (_, toks) in enumerate(tokens):
-        for tok in toks:
-            by_token.setdefault(tok, []).append(index)
-    for index, (name, toks) in enumerate(tokens):
-        seen: set[int] = set()
-        for tok in toks:
-            seen.update(j for j in by_token[tok] if j > index)
-        for j in seen:
-            other_name, other = tokens[j]
-            union = len(toks | other)
-            if union and len(toks & other) / union >= overlap and fold(name) != fold(other_name):
-                add(name, other_name, len(toks & other) / union)
+    join = SelfJoin([document_text(s.name, s.summary) for s in skills])
+    for a, b, score, own in _top_hits(join, ratio):
+        add(skills[a].name, skills[b].name, score / own)
+    i, j, inter, union = join.overlap_pairs(overlap)
+    for a, b, shared, size in zip(i.tolist(), j.tolist(), inter.tolist(), union.tolist(), strict=True):
+        if size and shared / size >= overlap:
+            add(skills[a].name, skills[b].name, shared / size)
     return [(a, b, v) for (a, b), v in pairs.items()]
 
 
+def _top_hits(join: SelfJoin, ratio: float) -> list[tuple[int, int, float, float]]:
+    """(a, b, score, own) for every b != a among the top 4 hits of a's text, when a is one of
+    them and b scores >= ``ratio * own`` -- in a's order, then rank order.
+
+    The hits that can rank above a or pass the bound score >= min(ratio * own, own): they are
+    a prefix of the ranking, so ranking them (score descending, candidate order on ties, as the
+    index does) gives the top 4 wherever a is among them.
+    """
+    own = join.self_scores
+    bound = ratio * own
+    floor = np.where(own > 0, np.minimum(bound, own), np.nan)
+    a, b = join.candidates(floor)
+    score = join.scores(a, b)
+    kept = (score > 0) & (score >= floor[a])
+    me = np.flatnonzero(own > 0)
+    a = np.concatenate((a[kept], me))
+    b = np.concatenate((b[kept], me))
+    score = np.concatenate((score[kept], own[me]))
+    order = np.lexsort((b, -score, a))
+    a, b, score = a[order], b[order], score[order]
+    rank = np.arange(len(a)) - np.searchsorted(a, a, side="left")
+    top = rank < 4
+    self_top = np.zeros(join.n, dtype=bool)
+    self_top[a[top & (a == b)]] = True
+    hit = top & (a != b) & self_top[a] & (score >= bound[a])
+    return list(zip(a[hit].tolist(), b[hit].tolist(), score[hit].tolist(), own[a[hit]].tolist(),
+                    strict=True))
+
+
 def scan_text(text: str) -> list[tuple[int, str, str, str]]:
-    """Content-scan markers in ``text``: (1-based line, kind, severity, message)."""
+    """Content-scan markers in ``text``: (1-based line, kind, severity, message).
+
+    Each check first looks at the whole text (cheap word tests, then the pattern): no rule anchors
+    on a line's ends and the separators ``splitlines`` cuts at are not word characters, so a rule
+    without a match in the text has none in any line, and a text without the special characters
+    has them in no line. Only the checks that can report are then run line by line.
+    """
+    folded = text.lower() if text.isascii() else text.translate(_RULE_FOLD)
+    rules = [rule for rule, groups in zip(CONTENT_RULES, _RULE_WORDS, strict=True)
+             if all(any(word in folded for word in group) for group in groups) and rule[2].search(text)]
+    longest = max(map(len, text.split()), default=0)  # a base64 run never holds white space
+    base64 = longest >= BASE64_MIN and _BASE64.search(text) is not None
+    special = not text.isascii() and _SPECIAL.search(text) is not None
     out: list[tuple[int, str, str, str]] = []
+    if not (rules or base64 or special):
+        return out
     for number, line in enumerate(text.splitlines(), 1):
-        bidi = sorted({f"U+{ord(c):04X}" for c in line if c in _BIDI})
-        if bidi:
-            out.append((number, "bidi-unicode", "error", "bidirectional control character(s) "
-                                                         f"{', '.join(bidi)} can hide what the text says"))
-        hidden = sorted({f"U+{ord(c):04X}" for c in line
-                         if c in _INVISIBLE or 0xE0000 <= ord(c) <= 0xE007F})
-        if hidden:
-            tags = any(0xE0000 <= ord(c) <= 0xE007F for c in line)
-            out.append((number, "hidden-unicode", "error" if tags else "warning",
-                        f"invisible character(s) {', '.join(hidden[:5])}"
-                        + (" (Unicode tag characters can smuggle instructions)" if tags else "")))
-        for kind, severity, pattern, what in CONTENT_RULES:
+        if special:
+            bidi = sorted({f"U+{ord(c):04X}" for c in line if c in _BIDI})
+            if bidi:
+                out.append((number, "bidi-unicode", "error", "bidirectional control character(s) "
+                            f"{', '.join(bidi)} can hide what the text says"))
+            hidden = sorted({f"U+{ord(c):04X}" for c in line
+                             if c in _INVISIBLE or 0xE0000 <= ord(c) <= 0xE007F})
+            if hidden:
+                tags = any(0xE0000 <= ord(c) <= 0xE007F for c in line)
+                out.append((number, "hidden-unicode", "error" if tags else "warning",
+                            f"invisible character(s) {', '.join(hidden[:5])}"
+                            + (" (Unicode tag characters can smuggle instructions)" if tags else "")))
+        for kind, severity, pattern, what in rules:
             m = pattern.search(line)
             if m:
                 out.append((number, kind, severity, f"{what}: '{m.group(0)[:80]}'"))
-        m = _BASE64.search(line)
-        if m:
-            out.append((number, "base64-blob", "warning", f"a {len(m.group(0))}-character base64-like "
-                                                          "blob (hidden payload?)"))
+        if base64:
+            m = _BASE64.search(line)
+            if m:
+                out.append((number, "base64-blob", "warning", f"a {len(m.group(0))}-character "
+                                                              "base64-like blob (hidden payload?)"))
     return out
 
 
@@ -334,6 +389,7 @@ def _content_scan(skill: Skill, where: _Where) -> list[Finding]:
         texts.append((skill.content or "", where.field_lines.get("content"), False))
     for text, base_line, exact in texts:
         for number, kind, severity, message in scan_text(text):
+            line: int | None
             if exact:
                 line = number
                 message_out = message

@@ -124,8 +124,9 @@ class QueryStats:
         return idf(self.n_docs, self.phrase_df[phrase])
 
 
-def _pairs(document: str) -> list[tuple[str, str]]:
-    """Single-space-separated run pairs (both runs >= 3) of the A-Z-folded document."""
+def run_pairs(document: str) -> list[tuple[str, str]]:
+    """Single-space-separated run pairs (both runs >= 3) of the A-Z-folded document, in text
+    order: the rows a phrase query matches (see the module doc)."""
     return _PAIR_RE.findall(fold_ascii(document))
 
 
@@ -133,7 +134,7 @@ def _window(left: str, right: str) -> str:
     return f"{left[-_WINDOW:]} {right[:_WINDOW]}"
 
 
-def _block(postings: array, width: int, slot: int) -> tuple[int, int]:
+def _block(postings: array[int], width: int, slot: int) -> tuple[int, int]:
     """Start row and row count of ``slot``'s contiguous block in a posting of ``width`` ints."""
     view = np.frombuffer(postings, dtype=np.int32)
     rows = np.flatnonzero(view[::width] == slot)
@@ -163,8 +164,8 @@ class Bm25Index:
         self._norm = np.zeros(0, dtype=np.float64)
         self._next_pos = 0
         self._total = 0
-        self._terms: dict[str, array] = {}
-        self._windows: dict[str, array] = {}
+        self._terms: dict[str, array[int]] = {}
+        self._windows: dict[str, array[int]] = {}
         self._run_id: dict[str, int] = {}
         self._runs: list[str] = []
         self._norm_avgdl: float | None = None  # avgdl that _norm was computed with
@@ -184,7 +185,7 @@ class Bm25Index:
         """Keys in candidate order."""
         slots = np.fromiter(self._slot_of.values(), dtype=np.intp, count=len(self._slot_of))
         ordered = slots[np.argsort(self._pos[slots], kind="stable")]
-        return [self._keys[s] for s in ordered.tolist()]  # type: ignore[misc]
+        return [self._keys[s] for s in ordered.tolist()]
 
     def documents(self) -> Iterator[tuple[str, str]]:
         """``(key, text)`` in candidate order (what a full rebuild would be given)."""
@@ -282,7 +283,7 @@ class Bm25Index:
             postings.append(tf)
             self._term_cache.pop(term, None)
         grouped: dict[str, list[int]] = {}
-        for left, right in _pairs(text):
+        for left, right in run_pairs(text):
             grouped.setdefault(_window(left, right), []).extend(
                 (slot, self._run(left), self._run(right)))
         for window, rows in grouped.items():
@@ -302,7 +303,7 @@ class Bm25Index:
             if not postings:
                 del self._terms[term]
             self._term_cache.pop(term, None)
-        for window in {_window(a, b) for a, b in _pairs(text)}:
+        for window in {_window(a, b) for a, b in run_pairs(text)}:
             postings = self._windows[window]
             start, count = _block(postings, 3, slot)
             del postings[3 * start: 3 * (start + count)]
@@ -442,7 +443,7 @@ class Bm25Index:
         order = np.lexsort((self._pos[matched], -scores[matched]))
         chosen = matched[order[:top] if top is not None else order].tolist()
         return [
-            Hit(rank=i + 1, key=self._keys[slot], score=float(scores[slot]),  # type: ignore[arg-type]
+            Hit(rank=i + 1, key=self._keys[slot], score=float(scores[slot]),
                 explanation=self._explain_slot(slot, stats) if explain else None)
             for i, slot in enumerate(chosen)
         ]

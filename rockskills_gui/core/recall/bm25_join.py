@@ -1,0 +1,493 @@
+"""Every document's own text as a BM25 query against every document: exact, and not quadratic.
+
+The near-duplicate lint and the offline dream's merge candidates ask, for each document ``a`` of a
+corpus, which documents ``b`` score at least some bound for the query ``a``'s own text, with
+RockBot's score exactly as :class:`~rockskills_gui.core.recall.bm25_index.Bm25Index` computes it.
+Running the n searches one by one reads every posting of every query term n times: quadratic
+as soon as documents share words, which near-identical skills do. :class:`SelfJoin` answers the
+n queries together:
+
+- **Features.** A query's terms and phrases are its own tokens and adjacent token pairs, so every
+  query is known in advance. Each term and each phrase some document can ask for is a
+  *feature*, with its exact posting: terms by token counts, phrases matched on the raw text the
+  way the index does (a row per single-space-separated run pair; a phrase ``t1 t2`` matches the
+  rows whose left run ends with ``t1`` and right run starts with ``t2``; a document with two
+  adjacent matching rows, where occurrences could overlap, is recounted with ``count_phrase``).
+  A document's score is the sum, in the query's order (terms, then phrases), of its
+  *contributions* ``c_f(b)`` -- ``idf * tfn`` (``2 * idf * tfn`` for phrases) -- for the features
+  it contains: the same IEEE operations on the same operands as ``Bm25Index.scores``, so every
+  score is bit-identical.
+- **Prefix filtering (exact pruning).** Features are ranked rarest first. Say ``b`` reaches the
+  bound for query ``a`` and ``o`` is the rarest feature of ``a``'s query that ``b`` contains. Then
+  the upper bounds (largest contribution in any document) of ``a``'s features from ``o`` on add
+  up to at least the bound, and so do ``b``'s own contributions from ``o`` on. Candidates are
+  therefore read only from the postings of each query's *prefix* features, and only the posting
+  entries with enough contribution left: rare features, short lists. Bounds are lowered by a
+  relative :data:`MARGIN` (far above the rounding of any of these sums): pruning never drops a
+  pair, it only keeps a few more candidates.
+- **Exact verification.** Candidates are scored with :meth:`SelfJoin.scores` (the query's features
+  in order, a sparse intersection per pair); callers apply their own comparison to those scores.
+
+The token-set overlap (Jaccard) join of :meth:`SelfJoin.overlap_pairs` uses the classic prefix
+filter (AllPairs/PPJoin): two sets with Jaccard >= t share a token among the first
+``|x| - ceil(t * |x|) + 1`` of each (rarest first).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from itertools import chain, count
+
+import numpy as np
+from scipy import sparse
+
+from rockskills_gui.core.recall.bm25 import (
+    K1,
+    PHRASE_WEIGHT,
+    B,
+    average_length,
+    count_phrase,
+    idf,
+    tokenize,
+)
+from rockskills_gui.core.recall.bm25_index import run_pairs
+
+MARGIN = 1e-9  # relative slack on every pruning bound (sums of <= 1e6 terms round by < 1e-10)
+CHUNK = 2_000_000  # candidate pairs, or gathered matrix entries, handled at once
+SUBSET_SIZE_CAP = 40  # token sets up to this size are indexed by 3-token subsets
+
+_I64 = np.int64
+
+
+def running_sums(indptr: np.ndarray, values: np.ndarray, reverse: bool = False) -> np.ndarray:
+    """Per segment ``values[indptr[i]:indptr[i + 1]]``, its running sums, added one IEEE addition
+    at a time from the left (from the right with ``reverse``): what a plain loop computes,
+    vectorised across segments."""
+    out = np.empty(len(values), dtype=np.float64)
+    lengths = np.diff(indptr)
+    order = np.argsort(-lengths, kind="stable")
+    lengths = lengths[order]
+    starts = indptr[:-1][order]
+    step = 1
+    if reverse:
+        starts = starts + lengths - 1
+        step = -1
+    acc = np.zeros(len(order), dtype=np.float64)
+    longest = int(lengths[0]) if len(lengths) else 0
+    active = np.searchsorted(-lengths, -np.arange(longest), side="left")  # segments longer than k
+    for k in range(longest):
+        m = int(active[k])
+        at = starts[:m] + step * k
+        acc[:m] += values[at]
+        out[at] = acc[:m]
+    return out
+
+
+def segment_totals(indptr: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Per segment, the left-to-right sum of its values (0.0 for an empty segment)."""
+    totals = np.zeros(len(indptr) - 1, dtype=np.float64)
+    if len(values):
+        sums = running_sums(indptr, values)
+        filled = np.diff(indptr) > 0
+        totals[filled] = sums[indptr[1:][filled] - 1]
+    return totals
+
+
+def pairs_within(groups: np.ndarray, members: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (members[i], members[j]), i < j, of the same group; ``groups`` is sorted."""
+    if len(groups) == 0:
+        return np.zeros(0, dtype=_I64), np.zeros(0, dtype=_I64)
+    new = np.r_[True, groups[1:] != groups[:-1]]
+    starts = np.flatnonzero(new)
+    ends = np.r_[starts[1:], len(groups)]
+    group_end = np.repeat(ends, ends - starts)
+    partners = group_end - np.arange(len(groups)) - 1
+    left = np.repeat(np.arange(len(groups)), partners)
+    first = np.cumsum(partners) - partners
+    right = left + 1 + (np.arange(len(left)) - np.repeat(first, partners))
+    return members[left], members[right]
+
+
+def _csr(rows: np.ndarray, cols: np.ndarray, data: np.ndarray, shape: tuple[int, int]) -> sparse.csr_matrix:
+    """A canonical CSR matrix from entries already sorted by (row, column), without duplicates."""
+    indptr = np.zeros(shape[0] + 1, dtype=_I64)
+    np.cumsum(np.bincount(rows, minlength=shape[0]), out=indptr[1:])
+    matrix = sparse.csr_matrix((data, cols.astype(_I64), indptr), shape=shape)
+    matrix.has_sorted_indices = True
+    matrix.has_canonical_format = True
+    return matrix
+
+
+def _binary_search(values: np.ndarray, lo: np.ndarray, hi: np.ndarray, need: np.ndarray) -> np.ndarray:
+    """For each i: how many of ``values[lo[i]:hi[i]]`` (sorted descending) are >= ``need[i]``."""
+    start = lo.copy()
+    lo = lo.copy()
+    hi = hi.copy()
+    while True:
+        open_ = lo < hi
+        if not open_.any():
+            break
+        mid = (lo + hi) // 2
+        ok = np.zeros(len(lo), dtype=bool)
+        ok[open_] = values[mid[open_]] >= need[open_]
+        lo = np.where(open_ & ok, mid + 1, lo)
+        hi = np.where(open_ & ~ok, mid, hi)
+    found: np.ndarray = lo - start
+    return found
+
+
+class SelfJoin:
+    """The documents ``texts`` (in candidate order), each usable as a query against all of them."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        n = self.n = len(texts)
+        token_lists = [tokenize(t) for t in texts]
+        lengths = np.fromiter(map(len, token_lists), dtype=_I64, count=n)
+        vocab: defaultdict[str, int] = defaultdict(count().__next__)
+        tokens = np.fromiter(map(vocab.__getitem__, chain.from_iterable(token_lists)), dtype=_I64,
+                             count=int(lengths.sum()))
+        del token_lists
+        words = list(vocab)
+        word_id = dict(vocab)
+        n_words = max(len(words), 1)
+        doc_of = np.repeat(np.arange(n, dtype=_I64), lengths)
+        # Bm25Index._ensure_norm, operation for operation.
+        avgdl = average_length(int(lengths.sum()), n)
+        norm = K1 * ((1 - B) + (B * lengths.astype(np.float64)) / avgdl)
+
+        # Terms: (doc, term, tf); a query's terms in first-occurrence order.
+        keys, first, tf = np.unique(doc_of * n_words + tokens, return_index=True, return_counts=True)
+        term_doc, term_id = np.divmod(keys, n_words)
+        by_first = np.argsort(first, kind="stable")
+        q_term_doc, q_term_id = term_doc[by_first], term_id[by_first]
+
+        # Phrases a query can ask for: adjacent token pairs (the universe); each query's own, in
+        # first-occurrence order.
+        same = doc_of[1:] == doc_of[:-1]
+        pair_doc = doc_of[:-1][same]
+        phrase_keys, pair_phrase = np.unique(tokens[:-1][same] * n_words + tokens[1:][same],
+                                             return_inverse=True)
+        pair_phrase = pair_phrase.reshape(-1)
+        n_phrases = max(len(phrase_keys), 1)
+        keys, first = np.unique(pair_doc * n_phrases + pair_phrase, return_index=True)
+        q_phrase_doc, q_phrase_id = np.divmod(keys[np.argsort(first, kind="stable")], n_phrases)
+
+        # Phrase postings over the raw texts (rows = run pairs, as Bm25Index files them).
+        p_doc, p_id, p_f = self._phrase_postings(texts, words, word_id, n_words, phrase_keys)
+
+        # Features: terms 0..n_words-1, then phrases. Doc side sorted by (doc, feature).
+        self.n_features = nf = n_words + n_phrases
+        doc = np.concatenate((term_doc, p_doc))
+        feat = np.concatenate((term_id, n_words + p_id))
+        freq = np.concatenate((tf.astype(np.float64), p_f))
+        order = np.argsort(doc, kind="stable")  # terms precede phrases: (doc, feature) order
+        doc, feat, freq = doc[order], feat[order], freq[order]
+        self.df = df = np.bincount(feat, minlength=nf)
+        table = np.zeros(n + 1, dtype=np.float64)
+        for value in np.unique(df[df > 0]).tolist():
+            table[value] = idf(n, value)
+        weight = table[df]
+        weight[n_words:] = PHRASE_WEIGHT * weight[n_words:]
+        tfn = freq * (K1 + 1) / (freq + norm[doc])
+        contribution = weight[feat] * tfn
+        self._doc, self._feat, self._contribution = doc, feat, contribution
+        self._dmat = _csr(doc, feat, contribution, (n, nf))
+        self.term_sets = _csr(term_doc, term_id, np.ones(len(term_id)), (n, n_words))
+
+        # Query side: terms then phrases (those some document contains), in query order.
+        keep = df[n_words + q_phrase_id] > 0
+        q_doc = np.concatenate((q_term_doc, q_phrase_doc[keep]))
+        q_feat = np.concatenate((q_term_id, n_words + q_phrase_id[keep]))
+        order = np.argsort(q_doc, kind="stable")
+        q_doc, q_feat = q_doc[order], q_feat[order]
+        q_ptr = np.zeros(n + 1, dtype=_I64)
+        np.cumsum(np.bincount(q_doc, minlength=n), out=q_ptr[1:])
+        position = np.arange(len(q_doc), dtype=_I64) - q_ptr[q_doc] + 1
+        self._q_doc, self._q_feat = q_doc, q_feat
+        by_feature = np.lexsort((q_feat, q_doc))
+        self._qmat = _csr(q_doc[by_feature], q_feat[by_feature],
+                          position[by_feature].astype(np.float64), (n, nf))
+        self._max_position = int(position.max()) if len(position) else 0
+        everyone = np.arange(n, dtype=_I64)
+        self.self_scores = self.scores(everyone, everyone)
+        self._filter: tuple[np.ndarray, ...] | None = None
+
+    # ---------------------------------------------------------------- building
+
+    @staticmethod
+    def _phrase_postings(texts: Sequence[str], words: list[str], word_id: dict[str, int],
+                         n_words: int, phrase_keys: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(doc, phrase, f) for every phrase of the universe a document contains."""
+        empty = (np.zeros(0, dtype=_I64), np.zeros(0, dtype=_I64), np.zeros(0, dtype=np.float64))
+        if len(phrase_keys) == 0:
+            return empty
+        row_lists = [run_pairs(t) for t in texts]
+        row_count = np.fromiter(map(len, row_lists), dtype=_I64, count=len(texts))
+        runs: defaultdict[str, int] = defaultdict(count().__next__)
+        ab = np.fromiter(map(runs.__getitem__, chain.from_iterable(chain.from_iterable(row_lists))),
+                         dtype=_I64, count=2 * int(row_count.sum())).reshape(-1, 2)
+        del row_lists
+        if len(ab) == 0:
+            return empty
+        run_text = list(runs)
+        row_doc = np.repeat(np.arange(len(texts), dtype=_I64), row_count)
+        lefts = {words[i] for i in np.unique(phrase_keys // n_words).tolist()}
+        rights = {words[i] for i in np.unique(phrase_keys % n_words).tolist()}
+
+        def table(used: np.ndarray, parts: Iterator[list[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            lists = list(parts)
+            size = np.zeros(len(run_text), dtype=_I64)
+            size[used] = np.fromiter(map(len, lists), dtype=_I64, count=len(lists))
+            ptr = np.zeros(len(run_text) + 1, dtype=_I64)
+            np.cumsum(size, out=ptr[1:])
+            flat = np.zeros(int(ptr[-1]), dtype=_I64)
+            at = np.repeat(ptr[used], size[used]) + (
+                np.arange(int(size[used].sum())) - np.repeat(np.cumsum(size[used]) - size[used], size[used]))
+            flat[at] = np.fromiter(chain.from_iterable(lists), dtype=_I64, count=int(size.sum()))
+            return size, ptr, flat
+
+        # A phrase's first token is a suffix of the left run, its second a prefix of the right.
+        used_a = np.unique(ab[:, 0])
+        suf_len, suf_ptr, suf_ids = table(used_a, (
+            [word_id[s[i:]] for i in range(len(s) - 2) if s[i:] in lefts]
+            for s in (run_text[r] for r in used_a.tolist())))
+        used_b = np.unique(ab[:, 1])
+        pre_len, pre_ptr, pre_ids = table(used_b, (
+            [word_id[s[:i]] for i in range(3, len(s) + 1) if s[:i] in rights]
+            for s in (run_text[r] for r in used_b.tolist())))
+        na, nb = suf_len[ab[:, 0]], pre_len[ab[:, 1]]
+        combos = na * nb
+        rows = np.flatnonzero(combos)
+        combos = combos[rows]
+        rep = np.repeat(rows, combos)
+        offset = np.arange(len(rep), dtype=_I64) - np.repeat(np.cumsum(combos) - combos, combos)
+        width = nb[rep]
+        key = (suf_ids[suf_ptr[ab[rep, 0]] + offset // width] * n_words
+               + pre_ids[pre_ptr[ab[rep, 1]] + offset % width])
+        found = np.searchsorted(phrase_keys, key)
+        hit = found < len(phrase_keys)
+        hit[hit] = phrase_keys[found[hit]] == key[hit]
+        row, phrase = rep[hit], found[hit]
+        if len(row) == 0:
+            return empty
+        group = row_doc[row] * len(phrase_keys) + phrase
+        order = np.lexsort((row, group))
+        group, row = group[order], row[order]
+        new = np.r_[True, group[1:] != group[:-1]]
+        starts = np.flatnonzero(new)
+        f = np.diff(np.r_[starts, len(group)]).astype(np.float64)
+        group_of = np.cumsum(new) - 1
+        adjacent = ~new[1:] & (row[1:] - row[:-1] == 1)  # a run shared by two matches: overlap?
+        p_doc, p_id = np.divmod(group[starts], len(phrase_keys))
+        for g in np.unique(group_of[1:][adjacent]).tolist():
+            left, right = divmod(int(phrase_keys[p_id[g]]), n_words)
+            f[g] = count_phrase(texts[int(p_doc[g])], f"{words[left]} {words[right]}")
+        return p_doc, p_id, f
+
+    def _filter_tables(self) -> tuple[np.ndarray, ...]:
+        """Ranks (rarest first), upper bounds, each query's suffix bounds and the postings sorted
+        by each document's remaining contribution (built once, on first use)."""
+        if self._filter is not None:
+            return self._filter
+        nf, n = self.n_features, self.n
+        rank = np.empty(nf, dtype=_I64)
+        rank[np.lexsort((np.arange(nf), self.df))] = np.arange(nf)
+        # each document's contribution from a feature on (rarest first): its remaining mass
+        order = np.lexsort((rank[self._feat], self._doc))
+        d_ptr = np.zeros(n + 1, dtype=_I64)
+        np.cumsum(np.bincount(self._doc, minlength=n), out=d_ptr[1:])
+        remaining = np.empty(len(order), dtype=np.float64)
+        remaining[order] = running_sums(d_ptr, self._contribution[order], reverse=True)
+        by_feature = np.lexsort((-remaining, self._feat))
+        p_ptr = np.zeros(nf + 1, dtype=_I64)
+        np.cumsum(np.bincount(self._feat, minlength=nf), out=p_ptr[1:])
+        p_doc, p_remaining = self._doc[by_feature], remaining[by_feature]
+        upper = np.zeros(nf, dtype=np.float64)  # the largest contribution of each feature
+        used = np.flatnonzero(self.df > 0)
+        if len(used):
+            upper[used] = np.maximum.reduceat(self._contribution[by_feature], p_ptr[used])
+        # each query's upper bounds from a feature on (rarest first)
+        q_order = np.lexsort((rank[self._q_feat], self._q_doc))
+        q_ptr = np.zeros(n + 1, dtype=_I64)
+        np.cumsum(np.bincount(self._q_doc, minlength=n), out=q_ptr[1:])
+        q_doc, q_feat = self._q_doc[q_order], self._q_feat[q_order]
+        q_bound = running_sums(q_ptr, upper[q_feat], reverse=True)
+        self._filter = (q_doc, q_feat, q_bound, p_ptr, p_doc, p_remaining)
+        return self._filter
+
+    # ---------------------------------------------------------------- queries
+
+    def scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Exact scores of document ``b[i]`` for the query ``a[i]``'s text (0.0: no match)."""
+        out = np.zeros(len(a), dtype=np.float64)
+        sizes = np.diff(self._qmat.indptr)[a] + np.diff(self._dmat.indptr)[b]
+        bounds = np.searchsorted(np.cumsum(sizes), np.arange(CHUNK, int(sizes.sum()), CHUNK))
+        for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(a)], strict=True):
+            if hi > lo:
+                out[lo:hi] = self._score_chunk(a[lo:hi], b[lo:hi])
+        return out
+
+    def upper_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Scores of ``b[i]`` for the query ``a[i]``, summed in any order, raised by :data:`MARGIN`:
+        never below the exact score, and much cheaper -- a filter before :meth:`scores`."""
+        out = np.zeros(len(a), dtype=np.float64)
+        sizes = np.diff(self._qmat.indptr)[a] + np.diff(self._dmat.indptr)[b]
+        bounds = np.searchsorted(np.cumsum(sizes), np.arange(CHUNK, int(sizes.sum()), CHUNK))
+        for lo, hi in zip(np.r_[0, bounds], np.r_[bounds, len(a)], strict=True):
+            if hi > lo:
+                queries = _canonical(self._qmat[a[lo:hi]])
+                documents = _canonical(self._dmat[b[lo:hi]])
+                shared = documents.multiply(_ones(queries)).tocsr()
+                out[lo:hi] = np.add.reduceat(np.r_[shared.data, 0.0], shared.indptr[:-1]) * np.diff(
+                    shared.indptr).astype(bool)
+        return out * (1 + MARGIN)
+
+    def _score_chunk(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        queries = _canonical(self._qmat[a])
+        documents = _canonical(self._dmat[b])
+        hits = documents.multiply(_ones(queries)).tocsr()  # contributions of shared features
+        where = queries.multiply(_ones(documents)).tocsr()  # their positions in the query
+        if not (np.array_equal(hits.indptr, where.indptr) and np.array_equal(hits.indices, where.indices)):
+            raise AssertionError("sparse intersections disagree")  # pragma: no cover
+        rows = np.repeat(np.arange(len(a), dtype=_I64), np.diff(hits.indptr))
+        order = np.argsort(rows * (self._max_position + 1) + where.data.astype(_I64), kind="stable")
+        return segment_totals(hits.indptr, hits.data[order])
+
+    def candidates(self, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Pairs (a, b), a != b, sorted, that include every pair with ``score(a -> b) >= bounds[a]``
+        (and usually few others). A bound <= 0 keeps every document sharing a feature."""
+        q_doc, q_feat, q_bound, p_ptr, p_doc, p_remaining = self._filter_tables()
+        need = np.where(bounds > 0, bounds * (1 - MARGIN), bounds)
+        prefix = q_bound >= need[q_doc]  # NaN: nothing
+        a, f = q_doc[prefix], q_feat[prefix]
+        take = _binary_search(p_remaining, p_ptr[f], p_ptr[f + 1], need[a])
+        out_a: list[np.ndarray] = []
+        out_b: list[np.ndarray] = []
+        total = np.cumsum(take)
+        cuts = np.searchsorted(total, np.arange(CHUNK, int(total[-1]) if len(total) else 0, CHUNK))
+        # cut at query boundaries so that no pair appears in two chunks
+        cuts = np.unique(np.searchsorted(a, a[np.minimum(cuts, len(a) - 1)], side="left"))
+        for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, len(a)], strict=True):
+            if hi <= lo:
+                continue
+            counts = take[lo:hi]
+            left = np.repeat(a[lo:hi], counts)
+            start = np.repeat(p_ptr[f[lo:hi]] - (np.cumsum(counts) - counts), counts)
+            right = p_doc[start + np.arange(len(left), dtype=_I64)]
+            pair = _unique(left[left != right] * self.n + right[left != right])
+            out_a.append(pair // self.n)
+            out_b.append(pair % self.n)
+        if not out_a:
+            return np.zeros(0, dtype=_I64), np.zeros(0, dtype=_I64)
+        return np.concatenate(out_a), np.concatenate(out_b)
+
+    def overlap_pairs(self, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Pairs (i, j), i < j, with their token-set intersection and union sizes, including every
+        pair whose Jaccard ``inter / union`` is >= ``threshold`` (and usually few others).
+
+        Jaccard >= t for sets x and y, ``|y| <= |x|``, needs ``alpha >= t (|x| + |y|) / (1 + t)``
+        shared tokens: at least ``ceil(t |x|)`` and at least ``ceil(2t / (1 + t) |y|)``. The
+        first k <= alpha shared tokens (rarest first) then lie among the first
+        ``|x| - ceil(t |x|) + k`` tokens of x (its probe prefix) and the first
+        ``|y| - ceil(2t / (1 + t) |y|) + k`` of y (its shorter index prefix) -- the prefix filter
+        of AllPairs and PPJoin. Pairs are read from the k-token subsets both prefixes share, k as
+        large as the pair's alpha allows (up to 3; 2 for sets over :data:`SUBSET_SIZE_CAP`
+        tokens): a few common tokens are in many prefixes, three of them together rarely are.
+        """
+        sets = self.term_sets
+        size = np.diff(sets.indptr)
+        low = threshold * (1 - MARGIN) - MARGIN if threshold > 0 else 0.0
+        if not low <= 1.0:  # above 1 (or NaN): no pair can qualify
+            return (np.zeros(0, dtype=_I64),) * 4
+        probe_need = np.maximum(1, np.ceil(low * size - MARGIN)).astype(_I64)
+        index_need = np.maximum(1, np.ceil(2 * low / (1 + low) * size - MARGIN)).astype(_I64)
+        doc = np.repeat(np.arange(self.n, dtype=_I64), size)
+        term = sets.indices.astype(_I64)
+        order = np.lexsort((term, self.df[term], doc))  # rarest first within each document
+        doc, term = doc[order], term[order]
+        position = np.arange(len(doc), dtype=_I64) - sets.indptr[doc]
+        # (k, sets indexed): a pair's alpha and its larger set's size decide the route it takes
+        if low <= 0:
+            routes = [(1, size > 0)]
+        else:
+            cap = SUBSET_SIZE_CAP
+            routes = [(1, low * size <= 1 + MARGIN), (2, (low * size <= 2 + MARGIN) & (size >= 2)),
+                      (3, (size >= 3) & (size <= cap)), (2, (size >= 3) & (size >= low * cap - MARGIN))]
+        found: list[np.ndarray] = []
+        for k, member in routes:
+            ends = np.minimum(size, size - probe_need + k)
+            probe = member[doc] & (position < ends[doc])
+            keys = _subsets(doc[probe], term[probe], position[probe], k)
+            last, owner = keys.pop(), keys.pop()
+            indexed = last < np.minimum(size, size - index_need + k)[owner]
+            x, y = _shared_keys(keys, owner, indexed)
+            keep = (x != y) & (size[y] <= size[x])
+            found.append(np.minimum(x[keep], y[keep]) * self.n + np.maximum(x[keep], y[keep]))
+        pair = _unique(np.concatenate(found))
+        i, j = pair // self.n, pair % self.n
+        small, large = np.minimum(size[i], size[j]), np.maximum(size[i], size[j])
+        fits = small >= low * large - MARGIN
+        i, j = i[fits], j[fits]
+        inter = np.zeros(len(i), dtype=_I64)
+        step = max(1, CHUNK // 16)
+        for lo in range(0, len(i), step):
+            hi = lo + step
+            inter[lo:hi] = np.asarray(sets[i[lo:hi]].multiply(sets[j[lo:hi]]).sum(axis=1)).ravel()
+        return i, j, inter, size[i] + size[j] - inter
+
+
+def _shared_keys(columns: list[np.ndarray], owner: np.ndarray, indexed: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(x, y) for every key row that x has and y has ``indexed`` (x == y included)."""
+    order = np.lexsort((owner, *reversed(columns)))
+    columns = [c[order] for c in columns]
+    owner, indexed = owner[order], indexed[order]
+    changed = np.zeros(len(owner), dtype=bool)
+    for column in columns:
+        changed[1:] |= column[1:] != column[:-1]
+    group = np.cumsum(changed)
+    mine = np.flatnonzero(indexed)  # sorted by group
+    first = np.searchsorted(group[mine], group, side="left")
+    count = np.searchsorted(group[mine], group, side="right") - first
+    x = np.repeat(owner, count)
+    at = np.repeat(first - (np.cumsum(count) - count), count) + np.arange(int(count.sum()), dtype=_I64)
+    return x, owner[mine][at]
+
+
+def _subsets(doc: np.ndarray, term: np.ndarray, position: np.ndarray, k: int) -> list[np.ndarray]:
+    """Every k-subset (in order) of each document's entries (``doc`` sorted): k term columns, the
+    document, and the position of the subset's last entry in it."""
+    if len(doc) == 0:
+        return [np.zeros(0, dtype=_I64)] * (k + 2)
+    new = np.r_[True, doc[1:] != doc[:-1]]
+    starts = np.flatnonzero(new)
+    ends = np.repeat(np.r_[starts[1:], len(doc)], np.diff(np.r_[starts, len(doc)]))
+    picked = [np.arange(len(doc), dtype=_I64)]
+    for _ in range(k - 1):
+        last = picked[-1]
+        more = ends[last] - last - 1
+        rep = np.repeat(np.arange(len(last), dtype=_I64), more)
+        offset = np.arange(len(rep), dtype=_I64) - np.repeat(np.cumsum(more) - more, more)
+        picked = [p[rep] for p in picked] + [last[rep] + 1 + offset]
+    return [term[p] for p in picked] + [doc[picked[0]], position[picked[-1]]]
+
+
+def _unique(values: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (by sorting: numpy's hash-based ``unique`` is slow on big arrays)."""
+    values = np.sort(values)
+    return values[np.r_[True, values[1:] != values[:-1]]] if len(values) else values
+
+
+def _ones(matrix: sparse.csr_matrix) -> sparse.csr_matrix:
+    """``matrix``'s pattern with every value 1.0."""
+    return sparse.csr_matrix((np.ones(len(matrix.data)), matrix.indices, matrix.indptr),
+                             shape=matrix.shape)
+
+
+def _canonical(matrix: sparse.csr_matrix) -> sparse.csr_matrix:
+    """Rows taken from a canonical matrix are canonical: say so (scipy may not know)."""
+    matrix.has_sorted_indices = True
+    matrix.has_canonical_format = True
+    return matrix
