@@ -420,3 +420,18 @@ def test_screenshot_of_the_tree_pane_with_a_selection(agent: Path, tmp_path: Pat
     assert in_tree, "no selected row in the Library tree"
     rows = {y for _, y in in_tree}
     assert max(rows) - min(rows) < 30  # one row: the selected skill, its folder expanded above
+
+
+def test_an_empty_tree_says_why(qtbot, tmp_path: Path) -> None:
+    """0 skills loaded with problems: the tree says so (issue 17), and a filter with no match too."""
+    from tests.ui.conftest import open_window
+
+    agent = tmp_path / "agent"
+    (agent / "skills").mkdir(parents=True)
+    (agent / "skills" / "broken.json").write_text('{"name": "broken", "content": ')
+    window = open_window(qtbot, agent)
+    pane = window.library_pane
+    assert "No skill loaded: 1 file could not be loaded" in pane.view.empty_text
+    (agent / "skills" / "broken.json").write_text('{"name": "broken", "summary": "s", "content": "c"}')
+    window.ctx.apply(lambda lib: lib.create("fine", "A fine skill.", "1. Go."))
+    assert pane.view.empty_text == ""

@@ -35,6 +35,7 @@ from PySide6.QtGui import (
     QIcon,
     QKeyEvent,
     QPainter,
+    QPaintEvent,
     QPalette,
     QPixmap,
 )
@@ -363,6 +364,20 @@ class TreeDelegate(QStyledItemDelegate):
         editor.setGeometry(rect)
 
 
+def _empty_text(library: Library, total: int, filtered: bool) -> str:
+    """What the empty tree says: why nothing is listed, and what to do."""
+    if total and filtered:
+        return "No skill matches the filter."
+    if total:
+        return ""
+    problems = [p for p in library.problems if p.severity == "error"]
+    if problems:
+        return (f"No skill loaded: {len(problems):,} file{'' if len(problems) == 1 else 's'} could "
+                "not be loaded (see Problems). If this folder holds another format, try File ▸ "
+                "Reopen As.")
+    return "This library has no skills yet. Ctrl+N creates one."
+
+
 class SkillTreeView(QTreeView):
     """The tree widget: drag and drop moves, keyboard as in a file manager."""
 
@@ -386,6 +401,24 @@ class SkillTreeView(QTreeView):
         self.setAutoExpandDelay(600)  # hovering a folder while dragging opens it
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.empty_text = ""  # shown in the middle while the tree has no rows
+
+    def set_empty_text(self, text: str) -> None:
+        if text != self.empty_text:
+            self.empty_text = text
+            self.viewport().update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        model = self.model()
+        if not self.empty_text or model is None or model.rowCount() > 0:
+            return
+        painter = QPainter(self.viewport())
+        painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+        area = self.viewport().rect().adjusted(12, 12, -12, -12)
+        painter.drawText(area, int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop
+                                   | Qt.TextFlag.TextWordWrap), self.empty_text)
+        painter.end()
 
 
 # ---------------------------------------------------------------- the pane
@@ -723,8 +756,10 @@ class TreePane(QWidget):
         tree = self.model.tree
         if library is None:
             self.count.setText("No library open")
+            self.view.set_empty_text("")
             return
         total = tree.skill_count
+        self.view.set_empty_text(_empty_text(library, total, self.model.result is not None))
         result = self.model.result
         if result is None:
             folders = tree.folder_count()
