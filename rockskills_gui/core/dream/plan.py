@@ -271,12 +271,14 @@ class Plan(_Model):
         """What "accept all" accepts: in plan order, every proposal that is not advisory or
         blocked, whose dependencies are accepted, and that conflicts with nothing accepted before."""
         accepted: list[str] = []
+        seen: set[str] = set()
         for proposal in self.proposals:
-            if not proposal.acceptable or any(d not in accepted for d in proposal.depends_on):
+            if not proposal.acceptable or any(d not in seen for d in proposal.depends_on):
                 continue
-            if any(c in accepted for c in proposal.conflicts_with):
+            if any(c in seen for c in proposal.conflicts_with):
                 continue
             accepted.append(proposal.id)
+            seen.add(proposal.id)
         return accepted
 
     # ---------------------------------------------------------------- files

@@ -77,6 +77,7 @@ class PlanBuilder:
         self.virtual = VirtualLibrary(library.skills())
         self.proposals: list[Proposal] = []
         self._writers: dict[str, str] = {}  # fold(name) -> id of the last proposal that wrote it
+        self._offline_writers: dict[str, list[int]] = {}  # fold(name) -> offline proposals (positions)
         self._counters: dict[DreamPass, int] = {}
 
     # ---------------------------------------------------------------- helpers
@@ -128,13 +129,15 @@ class PlanBuilder:
                     proposal.depends_on.append(writer)
         else:
             mine = {fold(n) for n in proposal.written_names()}
-            for other in self.proposals:
-                if other.offline and mine & {fold(n) for n in other.written_names()} \
-                        and other.id not in proposal.depends_on and proposal.id not in other.depends_on:
+            overlapping = sorted({i for n in mine for i in self._offline_writers.get(n, ())})
+            for other in (self.proposals[i] for i in overlapping):
+                if other.id not in proposal.depends_on and proposal.id not in other.depends_on:
                     other.conflicts_with.append(proposal.id)
                     proposal.conflicts_with.append(other.id)
         for name in proposal.written_names():
             self._writers[fold(name)] = proposal.id
+            if proposal.offline:
+                self._offline_writers.setdefault(fold(name), []).append(len(self.proposals))
         self.proposals.append(proposal)
         return proposal
 

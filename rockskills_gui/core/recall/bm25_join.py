@@ -26,11 +26,16 @@ n queries together:
   relative :data:`MARGIN` (far above the rounding of any of these sums): pruning never drops a
   pair, it only keeps a few more candidates.
 - **Exact verification.** Candidates are scored with :meth:`SelfJoin.scores` (the query's features
-  in order, a sparse intersection per pair); callers apply their own comparison to those scores.
+  in order, a sparse intersection per pair; :meth:`SelfJoin.upper_scores` is a cheaper bound to
+  filter with first); callers apply their own comparison to those scores.
 
-The token-set overlap (Jaccard) join of :meth:`SelfJoin.overlap_pairs` uses the classic prefix
-filter (AllPairs/PPJoin): two sets with Jaccard >= t share a token among the first
-``|x| - ceil(t * |x|) + 1`` of each (rarest first).
+The token-set overlap (Jaccard) join of :meth:`SelfJoin.overlap_pairs` uses the prefix filter of
+AllPairs/PPJoin over k-token subsets of the prefixes (see there).
+
+The cost follows the postings of the prefix features. Near-identical skills keep those short
+(their prefixes are what only their family shares); text in which words of middling frequency
+carry a large share of every score (the dream's low 20 % bound over whole contents) keeps
+candidates at a fixed fraction of all pairs: faster than the n searches, still quadratic.
 """
 
 from __future__ import annotations
@@ -92,21 +97,6 @@ def segment_totals(indptr: np.ndarray, values: np.ndarray) -> np.ndarray:
         filled = np.diff(indptr) > 0
         totals[filled] = sums[indptr[1:][filled] - 1]
     return totals
-
-
-def pairs_within(groups: np.ndarray, members: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every pair (members[i], members[j]), i < j, of the same group; ``groups`` is sorted."""
-    if len(groups) == 0:
-        return np.zeros(0, dtype=_I64), np.zeros(0, dtype=_I64)
-    new = np.r_[True, groups[1:] != groups[:-1]]
-    starts = np.flatnonzero(new)
-    ends = np.r_[starts[1:], len(groups)]
-    group_end = np.repeat(ends, ends - starts)
-    partners = group_end - np.arange(len(groups)) - 1
-    left = np.repeat(np.arange(len(groups)), partners)
-    first = np.cumsum(partners) - partners
-    right = left + 1 + (np.arange(len(left)) - np.repeat(first, partners))
-    return members[left], members[right]
 
 
 def _csr(rows: np.ndarray, cols: np.ndarray, data: np.ndarray, shape: tuple[int, int]) -> sparse.csr_matrix:
