@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "rockskills_gui.commands.recall",
     "rockskills_gui.commands.usage",
     "rockskills_gui.commands.dream",
+    "rockskills_gui.commands.budget",
 )
 
 

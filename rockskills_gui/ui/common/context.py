@@ -40,6 +40,8 @@ class AppContext(QObject):
         dirtyChanged(str): that skill's editor buffer became dirty or clean (see ``dirty_names``).
         preferencesChanged(object): the user's settings changed; carries the changed names
             (a frozenset of :class:`~rockskills_gui.core.app.settings.Settings` field names).
+        invisibleSkillsChanged(object): the skills the Budget tab's agent never sees (a frozenset
+            of names; see ``invisible_skills``), for the tree to mark.
 
     ``preferences`` holds the typed settings (``ctx.prefs`` is the current value), ``keys`` the
     API keys (OS keyring or memory), ``settings`` the window layout (QSettings, not user-facing).
@@ -54,6 +56,7 @@ class AppContext(QObject):
     recentChanged = Signal()
     dirtyChanged = Signal(str)
     preferencesChanged = Signal(object)
+    invisibleSkillsChanged = Signal(object)
 
     def __init__(self, recent: RecentLibraries | None = None,
                  settings: QSettings | None = None, parent: QObject | None = None,
@@ -64,6 +67,7 @@ class AppContext(QObject):
         self.current_skill: str = ""
         # Skills (spelled as the library spells them) whose editor buffer holds unsaved edits.
         self.dirty_names: set[str] = set()
+        self.invisible_skills: frozenset[str] = frozenset()  # set by the Budget tab
         self._disk_news = False
         self.recent = recent if recent is not None else RecentLibraries()
         self.settings = settings if settings is not None else QSettings(
@@ -208,6 +212,12 @@ class AppContext(QObject):
         else:
             self.dirty_names.discard(name)
         self.dirtyChanged.emit(name)
+
+    def set_invisible_skills(self, names: frozenset[str]) -> None:
+        """The skills an agent's skill list leaves out (the Budget tab); the tree marks them."""
+        if names != self.invisible_skills:
+            self.invisible_skills = names
+            self.invisibleSkillsChanged.emit(names)
 
     def status(self, message: str, timeout_ms: int = 5000) -> None:
         self.statusMessage.emit(message, timeout_ms)

@@ -76,6 +76,7 @@ class Badge(StrEnum):
     SUMMARY_PENDING = "summary pending"
     DEPRECATED = "deprecated"  # CortexPrism lifecycle (memory.db): no longer offered to the agent
     ARCHIVED = "archived"
+    INVISIBLE = "not advertised"  # left out of the agent's skill list by a limit (Budget tab)
 
 
 BADGE_TIPS = {
@@ -87,6 +88,7 @@ BADGE_TIPS = {
     Badge.SUMMARY_PENDING: "Summary pending: RockBot lists it as \"(summary pending)\"",
     Badge.DEPRECATED: "Deprecated in CortexPrism's memory.db: no longer offered to the agent",
     Badge.ARCHIVED: "Archived in CortexPrism's memory.db: no longer offered to the agent",
+    Badge.INVISIBLE: "Not advertised: the agent's skill list leaves it out (see the Budget tab)",
 }
 
 
@@ -120,6 +122,7 @@ class SkillTreeModel(QAbstractItemModel):
         self._kids: dict[int, list[Node]] = {}
         self._rows: dict[int, int] = {}
         self._dirty: set[str] = set()
+        self._invisible: frozenset[str] = frozenset()
         self._last_used: Mapping[str, Timestamp] = {}
         # Kept by the view's owner: the uids of the folders the view has expanded (None: unknown).
         # Badge updates skip collapsed folders (their rows are asked for afresh when expanded):
@@ -196,6 +199,11 @@ class SkillTreeModel(QAbstractItemModel):
                 index = self.index_of(node)
                 if index.isValid():
                     self.dataChanged.emit(index, index, [BADGES_ROLE, Qt.ItemDataRole.ToolTipRole])
+
+    def set_invisible(self, names: Iterable[str]) -> None:
+        """Names the agent's skill list leaves out (marked "not advertised")."""
+        self._invisible = frozenset(fold(n) for n in names)
+        self._all_data_changed([BADGES_ROLE, Qt.ItemDataRole.ToolTipRole])
 
     def apply_change(self, change: ChangeSet) -> None:
         """Follow a change set: name by name when unfiltered, else refilter in one reset."""
@@ -473,6 +481,8 @@ class SkillTreeModel(QAbstractItemModel):
         lifecycle = self._lifecycle(skill.name)
         if lifecycle in (Badge.DEPRECATED, Badge.ARCHIVED):
             found.append(Badge(lifecycle))
+        if node.key in self._invisible:
+            found.append(Badge.INVISIBLE)
         return tuple(found)
 
     def _lifecycle(self, name: str) -> str | None:

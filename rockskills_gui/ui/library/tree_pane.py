@@ -98,7 +98,7 @@ USAGE_START_DELAY_MS = 150
 SYNC_USAGE_BYTES = 2_000_000  # usage logs up to this size are read on the UI thread (~tens of ms)
 PILL_TEXT = {Badge.SPARSE: "sparse", Badge.NEVER_USED: "never used",
              Badge.SUMMARY_PENDING: "no summary", Badge.DEPRECATED: "deprecated",
-             Badge.ARCHIVED: "archived"}
+             Badge.ARCHIVED: "archived", Badge.INVISIBLE: "not advertised"}
 
 
 # ---------------------------------------------------------------- usage, off the UI thread
@@ -518,6 +518,7 @@ class TreePane(QWidget):
         ctx.changeApplied.connect(self._on_change_applied)
         ctx.currentSkillChanged.connect(self.reveal)
         ctx.dirtyChanged.connect(lambda _name: self.model.set_dirty(ctx.dirty_names))
+        ctx.invisibleSkillsChanged.connect(self.model.set_invisible)
         self._on_library_changed(ctx.library)
 
     # ---------------------------------------------------------------- actions

@@ -1,0 +1,103 @@
+"""The limits an agent profile assumes for its skill list, and where the user's choices are kept.
+
+Defaults come from the specs: only PicoBot cuts its index (``max_index_chars`` 4000,
+``max_listed_skills`` 32, issue 21; an assumed profile, formats.md §C.1). RockBot, Agent Skills
+clients, CortexPrism and carpenter list everything. A token limit is the user's own "what if my
+context allowed only N tokens". The user's limits are stored per profile in ``budget.json``
+beside ``settings.json`` (the config folder), written atomically; a damaged file means defaults.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+from rockskills_gui.core.storage import fileio
+from rockskills_gui.core.storage.appdirs import config_dir
+
+FILE_NAME = "budget.json"
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much of the skill list an agent keeps (``None``: no limit)."""
+
+    max_chars: int | None = None
+    max_skills: int | None = None
+    max_tokens: int | None = None
+
+    def as_json(self) -> dict[str, int | None]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: object) -> Limits:
+        """Read a ``{max_chars, max_skills, max_tokens}`` object; raises ValueError on bad values."""
+        if not isinstance(data, Mapping):
+            raise ValueError("expected an object of limits")
+        values: dict[str, int | None] = {}
+        known = {f.name for f in fields(cls)}
+        for key, value in data.items():
+            if key not in known:
+                raise ValueError(f"unknown limit {key!r}")
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                raise ValueError(f"limit {key}: expected a whole number >= 0 or null, got {value!r}")
+            values[str(key)] = value
+        return cls(**values)
+
+
+NO_LIMITS = Limits()
+SPEC_DEFAULTS: dict[str, Limits] = {"picobot": Limits(max_chars=4000, max_skills=32)}
+
+
+def default_limits(profile_id: str) -> Limits:
+    """The limits the spec gives ``profile_id`` (no limit where it gives none)."""
+    return SPEC_DEFAULTS.get(profile_id, NO_LIMITS)
+
+
+class LimitsStore:
+    """The user's limits per profile id, in ``budget.json`` (only those that differ are kept)."""
+
+    def __init__(self, file: Path | None = None) -> None:
+        self.file = file if file is not None else config_dir() / FILE_NAME
+        self.problem = ""
+        self._saved = self._load()
+
+    def _load(self) -> dict[str, Limits]:
+        try:
+            raw = json.loads(self.file.read_text(encoding="utf-8"))
+            if not isinstance(raw, dict):
+                raise ValueError("not a JSON object")
+            return {str(k): Limits.from_json(v) for k, v in raw.items()}
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as exc:
+            self.problem = f"{self.file} could not be read ({exc}); using the default limits"
+            log.warning("%s", self.problem)
+            return {}
+
+    def limits(self, profile_id: str) -> Limits:
+        """The user's limits for ``profile_id``, else the spec's."""
+        return self._saved.get(profile_id, default_limits(profile_id))
+
+    def is_default(self, profile_id: str) -> bool:
+        return profile_id not in self._saved
+
+    def set(self, profile_id: str, limits: Limits) -> None:
+        """Keep ``limits`` for ``profile_id`` (the defaults remove the entry) and save."""
+        if limits == default_limits(profile_id):
+            self._saved.pop(profile_id, None)
+        else:
+            self._saved[profile_id] = limits
+        self._save()
+
+    def reset(self, profile_id: str) -> None:
+        self.set(profile_id, default_limits(profile_id))
+
+    def _save(self) -> None:
+        data = {k: v.as_json() for k, v in sorted(self._saved.items())}
+        text = json.dumps(data, indent=2) + "\n"
+        fileio.atomic_write(self.file, text.encode("utf-8"))

@@ -1,0 +1,95 @@
+"""The Budget tab: advertised text, sizes, invisible skills (marked in the tree), limits, preview."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from rockskills_gui.core.budget.limits import Limits, LimitsStore
+from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.recall.index_text import session_index_text
+from rockskills_gui.ui.budget import install
+from rockskills_gui.ui.budget.budget_pane import BudgetPane
+from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.library.tree_model import BADGES_ROLE, Badge
+from tests.conftest import SHARED, tree_hashes
+
+CORPUS = SHARED / "corpora" / "anthropics-skills"
+
+
+def make_pane(qtbot, library, tmp_path) -> tuple[BudgetPane, AppContext]:
+    ctx = AppContext()
+    pane = BudgetPane(ctx, store=LimitsStore(tmp_path / "budget.json"))
+    qtbot.addWidget(pane)
+    ctx.set_library(library, remember=False)
+    return pane, ctx
+
+
+def choose(pane: BudgetPane, agent_id: str) -> None:
+    pane.agent_box.setCurrentIndex(pane.agent_box.findData(agent_id))
+
+
+def test_rockbot_library_shows_the_session_index(qtbot, agent, tmp_path) -> None:
+    library = Library.open(agent)
+    pane, ctx = make_pane(qtbot, library, tmp_path)
+    assert pane.agent_box.currentData() == "rockbot"
+    assert pane.text_view.toPlainText() == session_index_text(library.skills())
+    assert "24 of 24 skills listed" in pane.summary.text() and "459 tokens" in pane.summary.text()
+    assert pane.hidden_list.topLevelItemCount() == 0 and ctx.invisible_skills == frozenset()
+    assert "cl100k_base" in pane.tokenizer_label.text()
+
+
+def test_a_limit_hides_skills_and_a_previewed_guide_shows_them(qtbot, agent, tmp_path) -> None:
+    before = tree_hashes(agent)
+    pane, ctx = make_pane(qtbot, Library.open(agent), tmp_path)
+    with qtbot.waitSignal(ctx.invisibleSkillsChanged, timeout=2000):
+        pane.limit_boxes["max_skills"].setValue(20)
+        pane.refresh()
+    assert pane.hidden_list.topLevelItemCount() == 4
+    assert ctx.invisible_skills == {"travel/expense-report", "web", "web/dotnet-docs", "write-report"}
+    assert LimitsStore(tmp_path / "budget.json").limits("rockbot") == Limits(max_skills=20)  # saved
+    assert not pane.preview_button.isEnabled()
+    item = pane.suggestion_list.item(0)
+    assert "mcp/" in item.text()
+    item.setCheckState(Qt.CheckState.Checked)
+    assert pane.preview_button.isEnabled()
+    qtbot.mouseClick(pane.preview_button, Qt.MouseButton.LeftButton)
+    assert pane.preview is not None and pane.preview.revealed == ("travel/expense-report", "web")
+    assert "- mcp/guide: " in pane.preview_view.toPlainText()
+    assert "Becomes visible: travel/expense-report, web." in pane.preview_label.text()
+    assert "20 of 24 skills listed" in pane.summary.text()  # the current budget is unchanged
+    assert tree_hashes(agent) == before  # nothing written
+    pane.mark_box.setChecked(False)
+    assert ctx.invisible_skills == frozenset()
+    pane.reset_limits()
+    assert pane.limit_boxes["max_skills"].value() == 0 and pane.hidden_list.topLevelItemCount() == 0
+
+
+def test_skill_md_corpus_with_picobot_limits(qtbot, tmp_path) -> None:
+    library = open_library(CORPUS)
+    pane, _ctx = make_pane(qtbot, library, tmp_path)
+    assert pane.agent_box.currentData() == "agentskills"
+    assert pane.text_view.toPlainText().startswith("<available_skills>")
+    choose(pane, "picobot")
+    assert pane.limit_boxes["max_chars"].value() == 4000 and pane.limit_boxes["max_skills"].value() == 32
+    assert "assumed" in pane.what_label.text()
+    assert pane.budget is not None and pane.budget.chars <= 4000
+    assert pane.hidden_list.topLevelItemCount() == len(pane.budget.hidden) > 0
+
+
+def test_the_tree_marks_invisible_skills(qtbot, window, tmp_path) -> None:
+    pane = install(window)
+    assert window.tabs.indexOf(pane) >= 0
+    pane.store = LimitsStore(tmp_path / "budget.json")
+    pane.limit_boxes["max_skills"].setValue(22)
+    pane.refresh()
+    model = window.library_pane.model
+    node = model.tree.skill_node("write-report")
+    assert node is not None and Badge.INVISIBLE in model.badges(node)
+    assert Badge.INVISIBLE in model.index_of(node).data(BADGES_ROLE)
+    assert Badge.INVISIBLE not in model.badges(model.tree.skill_node("a2a"))
+    pane.limit_boxes["max_skills"].setValue(0)
+    pane.refresh()
+    assert Badge.INVISIBLE not in model.badges(node)
+    window.tabs.setCurrentWidget(pane)
+    pane.grab().save(str(tmp_path / "budget.png"))
