@@ -27,7 +27,7 @@ LIGHT: dict[QPalette.ColorRole, tuple[str, str | None]] = {
     R.Base: ("#ffffff", "#f6f7f9"),
     R.AlternateBase: ("#f6f8fa", None),
     R.Text: ("#1f2328", "#8c959f"),
-    R.PlaceholderText: ("#6a737d", "#a3aab2"),
+    R.PlaceholderText: ("#5f6873", "#a3aab2"),  # 5.1:1 on Window: WCAG AA for hints
     R.Button: ("#eceef1", "#f0f1f3"),
     R.ButtonText: ("#1f2328", "#8c959f"),
     R.BrightText: ("#ffffff", None),
@@ -81,6 +81,33 @@ def struck_colours(palette: QPalette) -> tuple[QColor, QColor]:
     """``(background, text)`` for struck-through diff words under ``palette`` (light or dark)."""
     background, text = STRUCK["dark" if palette.color(R.Window).lightness() < 128 else "light"]
     return QColor(background), QColor(text)
+
+
+def _luminance(colour: QColor) -> float:
+    def channel(value: float) -> float:
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+    return (0.2126 * channel(colour.redF()) + 0.7152 * channel(colour.greenF())
+            + 0.0722 * channel(colour.blueF()))
+
+
+def contrast(a: QColor, b: QColor) -> float:
+    """The WCAG contrast ratio of two opaque colours (1 to 21)."""
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def readable(colour: QColor, background: QColor, ratio: float = 4.5) -> QColor:
+    """``colour`` darkened (on a light background) or lightened (on a dark one) until text in it
+    reads at WCAG AA (``ratio``) against ``background``; the hue stays."""
+    result = QColor(colour)
+    darken = background.lightness() >= 128
+    for _ in range(40):
+        if contrast(result, background) >= ratio:
+            break
+        h, s, lightness, a = result.getHsl()
+        result = QColor.fromHsl(max(h, 0), s, max(0, lightness - 8) if darken
+                                else min(255, lightness + 8), a)
+    return result
 
 
 def build_palette(kind: Kind) -> QPalette:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from rockskills_gui.core.dream.apply import ApplyResult, UndoResult, build_change_set, library_changes
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.storage.changes import ChangeSet, LibraryError
+from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.dream.common import KIND_TITLES, panel, plural
 from rockskills_gui.ui.dream.state import WizardState
@@ -61,11 +62,13 @@ class ApplyPage(QWizardPage):
         self.accepted.setAccessibleName("Accepted proposals")
         self.accepted.setHeaderLabels(["Id", "Kind", "Proposal"])
         self.accepted.setRootIsDecorated(False)
+        self.accepted_columns = ColumnFitter(self.accepted, order=[0, 1], stretch=2, cap=0.3)
         self.files = QTreeWidget(self)
         self.files.setObjectName("dreamApplyFiles")
         self.files.setAccessibleName("Skill files that will change")
         self.files.setHeaderLabels(["Change", "Skill"])
         self.files.setRootIsDecorated(False)
+        self.files_columns = ColumnFitter(self.files, order=[0], stretch=1, cap=0.4)
         self.warning = QLabel(self)
         self.warning.setObjectName("dreamApplyWarning")
         self.warning.setWordWrap(True)
@@ -202,6 +205,7 @@ class SummaryPage(QWizardPage):
         self.files.setAccessibleName("Skill files changed")
         self.files.setHeaderLabels(["Change", "Skill"])
         self.files.setRootIsDecorated(False)
+        self.files_columns = ColumnFitter(self.files, order=[0], stretch=1, cap=0.4)
         self.undo_button = QPushButton("&Undo this dream run", self)
         self.undo_button.setObjectName("dreamUndo")
         self.undo_button.clicked.connect(self.undo)

@@ -59,6 +59,11 @@ AGENT_NOTICE = (
 
 
 DEFER_FROM = 5_000  # skills from which watching and see-also candidates wait for the next event
+EMPTY_TEXT = "Select a skill in the Library, or press Ctrl+P to go to one by name."
+NO_LIBRARY_TEXT = ("No library is open. Open one with File ▸ Open Library… (Ctrl+O), or try the "
+                   "demo library (File ▸ Open Demo Library).")
+BODY_PLACEHOLDER = ("Write this skill's instructions in Markdown: when to use it, the steps to "
+                    "follow, and an example. The summary above is what recall matches.")
 
 def listed_names(library: Library) -> list[str]:
     """Skill names in RockBot's List order: the see-also candidates (a loader preparer too)."""
@@ -125,6 +130,7 @@ class EditorPane(QWidget):
         self._highlighters: dict[int, MarkdownHighlighter] = {}
         self._syncing = False
         self._actions: dict[str, QAction] = {}
+        self._created = ""  # a skill created a moment ago (its editor takes the focus)
 
         self._build()
         self._render_timer = QTimer(self)
@@ -146,8 +152,10 @@ class EditorPane(QWidget):
         self.empty = QWidget(self)
         empty_layout = QVBoxLayout(self.empty)
         self.empty_title = heading(QLabel("No skill open", self.empty), scale=1.25)
-        self.empty_label = secondary(QLabel(
-            "Select a skill in the Library, or press Ctrl+P to go to one by name.", self.empty))
+        self.empty_label = secondary(QLabel(EMPTY_TEXT, self.empty))
+        self.empty_label.setObjectName("editorEmptyText")
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         empty_layout.addStretch(1)
         empty_layout.addWidget(self.empty_title, 0, Qt.AlignmentFlag.AlignHCenter)
         empty_layout.addWidget(self.empty_label, 0, Qt.AlignmentFlag.AlignHCenter)
@@ -172,6 +180,7 @@ class EditorPane(QWidget):
         self.blank.setDocumentLayout(QPlainTextDocumentLayout(self.blank))
         self.editor = SourceEditor(self.page)
         self.editor.setDocument(self.blank)
+        self.editor.setPlaceholderText(BODY_PLACEHOLDER)  # shown while a skill's text is empty
         self.editor.setEnabled(False)
         self.preview = PreviewView(self.page)
         self.preview.linkRefused.connect(
@@ -299,6 +308,10 @@ class EditorPane(QWidget):
             if skill is not None:
                 buffer = self._open(skill)
         self._show_buffer(buffer)
+        if buffer is not None and self._created and fold(self._created) == fold(name):
+            # A skill just created: type its text at once (after the window shows this tab).
+            self._created = ""
+            QTimer.singleShot(0, self, self.focus_editor)
 
     def _open(self, skill: Skill) -> Buffer:
         buffer = Buffer(skill, self)
@@ -339,6 +352,8 @@ class EditorPane(QWidget):
             self.editor.setDocument(self.blank)
             self.editor.setEnabled(False)
             self.preview.clear_markdown()
+            self.empty_label.setText(EMPTY_TEXT if self.ctx.library is not None
+                                     else NO_LIBRARY_TEXT)
             self.stack.setCurrentWidget(self.empty)
             self.find_bar.hide()
             self._update_actions()
@@ -558,6 +573,8 @@ class EditorPane(QWidget):
         if lib is None:
             return
         from_disk = change.empty  # only ctx.refresh_from_disk emits change sets without files
+        if len(change.created) == 1 and change.label.startswith("Create "):
+            self._created = change.created[0]  # focus its text when it is shown (show_skill)
         for old, new in change.renamed:
             buffer = self.buffers.pop(fold(old), None)
             if buffer is None:

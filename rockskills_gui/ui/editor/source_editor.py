@@ -79,7 +79,8 @@ class SourceEditor(QPlainTextEdit):
         band.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
         band.cursor = self.textCursor()
         band.cursor.clearSelection()
-        selections.append(band)
+        if not self.document().isEmpty():  # the band would hide the placeholder's first line
+            selections.append(band)
         found = QTextCharFormat()
         found.setBackground(blend(base, palette.color(QPalette.ColorRole.Highlight), 0.35))
         for cursor in self.find_matches:

@@ -17,6 +17,7 @@ from rockskills_gui.core.recall.bm25 import QueryPlan
 from rockskills_gui.core.recall.bm25_index import Explanation, QueryStats
 from rockskills_gui.core.recall.playground import ComparedHit
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N
+from rockskills_gui.ui.common.theme import readable
 from rockskills_gui.ui.recall.score_bar_delegate import (
     CUT_ROLE,
     SCALE_ROLE,
@@ -262,7 +263,8 @@ class CompareModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and col == self.SHIFT:
             if row.shift is None or row.shift == 0:
                 return QPalette().color(QPalette.ColorRole.PlaceholderText)
-            return segment_colour(self.UP if row.shift > 0 else self.DOWN)
+            return readable(segment_colour(self.UP if row.shift > 0 else self.DOWN),
+                            QPalette().color(QPalette.ColorRole.Base))
         if role == Qt.ItemDataRole.ToolTipRole:
             where = (f"{self.base_label} ranks it #{row.base_rank}" if row.base_rank is not None
                      else f"{self.base_label} does not rank it (score 0)")

@@ -92,7 +92,8 @@ from rockskills_gui.ui.recall.score_bar_delegate import ResultsDelegate, segment
 
 DEBOUNCE_MS = 150
 RESULT_LIMIT = 50  # rows shown (the count of every match is shown too)
-BAR_MIN = 150  # the contribution bar keeps at least this many pixels when names are long
+BAR_MIN = 90  # the contribution bar keeps at least this many pixels when names are long
+COMPARE_SIDE_MIN = 460  # narrower than twice this, the compared ranking goes below RockBot's
 SYNC_MAX_SKILLS = 2_000  # up to this many skills an index or model builds on the UI thread
 EDITS = "edits"
 COMPARE_CHOICES = (
@@ -241,9 +242,8 @@ class RecallPane(QWidget):
         for key, label in COMPARE_CHOICES:
             self.compare_box.addItem(label, key)
         self.compare_box.setToolTip("Show a second ranking beside RockBot's, with rank changes")
-        self.compare_box.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.compare_box.setMinimumContentsLength(18)
+        # As wide as its longest choice: a truncated choice reads like another one.
+        self.compare_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.compare_box.currentIndexChanged.connect(
             lambda _i: self.set_compare(self.compare_box.currentData()))
 
@@ -256,6 +256,7 @@ class RecallPane(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setShowGrid(False)
         self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # research/…-paper
         self.table.setMouseTracking(True)
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
@@ -281,6 +282,7 @@ class RecallPane(QWidget):
         self.compare_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.compare_table.setShowGrid(False)
         self.compare_table.setWordWrap(False)
+        self.compare_table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.compare_table.verticalHeader().hide()
         cheader = self.compare_table.horizontalHeader()
         for column in (CompareModel.RANK, CompareModel.SHIFT, CompareModel.SCORE):
@@ -368,6 +370,8 @@ class RecallPane(QWidget):
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setChildrenCollapsible(False)
         self._sized = False
+        self._compare_placed = False
+        results.installEventFilter(self)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
@@ -415,11 +419,8 @@ class RecallPane(QWidget):
         self._ranker_stale = True
         was_visible = not self.compare_box_widget.isHidden()
         self.compare_box_widget.setVisible(bool(kind))
-        if kind and not was_visible:  # make room for the second column
-            total = sum(self.splitter.sizes()) or self.width()
-            self.splitter.setSizes([int(total * 0.76), total - int(total * 0.76)])
-            inner = sum(self.results_splitter.sizes()) or int(total * 0.76)
-            self.results_splitter.setSizes([int(inner * 0.64), inner - int(inner * 0.64)])
+        if kind and not was_visible:
+            self._place_compare()
         self._prepare_compare()
         self.refresh()
 
@@ -646,9 +647,24 @@ class RecallPane(QWidget):
         fixed = sum(header.sectionSize(c) for c in (ResultsModel.RANK, ResultsModel.SCORE,
                                                     ResultsModel.STATUS))
         room = self.table.viewport().width() - fixed - BAR_MIN
-        self.table.setColumnWidth(ResultsModel.NAME, max(110, min(wanted, 280, room)))
+        self.table.setColumnWidth(ResultsModel.NAME, max(110, min(wanted, 340, room)))
+
+    def _place_compare(self) -> None:
+        """The second ranking beside RockBot's when both fit with names in full, else below it."""
+        results = self.results_splitter
+        wide = results.width() >= 2 * COMPARE_SIDE_MIN
+        orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
+        if results.orientation() != orientation or not self._compare_placed:
+            self._compare_placed = True
+            results.setOrientation(orientation)
+            total = results.width() if wide else results.height()
+            first = int(total * (0.58 if wide else 0.5))
+            results.setSizes([first, total - first])
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is getattr(self, "results_splitter", None) and event.type() == QEvent.Type.Resize:
+            if not self.compare_box_widget.isHidden():
+                self._place_compare()
         if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
             self._fit_name_column()
             self._place_empty_note()

@@ -47,6 +47,7 @@ from rockskills_gui.core.recall.queryset import (
 from rockskills_gui.core.recall.session import SEE_ALSO_PREFIX, TurnResult
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, SkillRecall
 from rockskills_gui.core.storage.layout import Layout
+from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.lazy_names import LazyNameModel
 from rockskills_gui.ui.common.theme import monospace, secondary
 
@@ -111,7 +112,7 @@ class SessionPanel(QWidget):
         self.tree.setHeaderLabels(["Turn / message", "Detail"])
         self.tree.setRootIsDecorated(True)
         self.tree.setUniformRowHeights(True)
-        self.tree.header().setStretchLastSection(True)
+        self.columns = ColumnFitter(self.tree, order=[0], stretch=1, cap=0.62)
         self.tree.currentItemChanged.connect(self._on_current_changed)
         self.text = QPlainTextEdit(self)
         self.text.setObjectName("recallMessageText")
@@ -502,6 +503,8 @@ class QuerySetPanel(QWidget):
         self.tree.setHeaderLabels(["", "Query", "Expected", "Rank", "Result"])
         self.tree.setRootIsDecorated(False)
         self.tree.setUniformRowHeights(True)
+        self.columns = ColumnFitter(self.tree, order=[0, 3, 4, 1], stretch=2,
+                                    caps={1: 0.45})
         self.tree.itemDoubleClicked.connect(
             lambda item, _col: self.queryRequested.emit(item.data(1, QUERY_ROLE)))
         self.where = secondary(QLabel(self))
@@ -510,14 +513,16 @@ class QuerySetPanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel("Set:", self))
         top.addWidget(self.sets, 1)
-        top.addWidget(self.new_name)
-        top.addWidget(self.new_button)
+        create = QHBoxLayout()  # a row of its own: the name field gets the panel's width
+        create.addWidget(self.new_name, 1)
+        create.addWidget(self.new_button)
         add = QHBoxLayout()
         add.addWidget(self.expected, 1)
         add.addWidget(self.add_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(top)
+        layout.addLayout(create)
         layout.addLayout(add)
         layout.addWidget(self.metrics)
         layout.addWidget(self.tree, 1)

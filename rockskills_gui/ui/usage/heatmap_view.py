@@ -7,6 +7,12 @@ elided in the middle with the full name on hover. Bands of one name family get a
 backgrounds and separator lines; see-also links are marked with a dot; the selected cell
 highlights its row and column.
 
+Labels are always drawn in the widget's own font (never smaller than the application's): when the
+rows are thinner than a line of text, only what fits is labelled -- the name families (bands) or
+every k-th skill -- and every row and column still names its skill on hover. Fit gives the matrix
+the whole canvas: cells may be wider than tall (up to :data:`MAX_ASPECT`), and as large as
+:data:`CELL_SIZES` allows, so Fit enlarges a small matrix as well as shrinking a large one.
+
 Signals:
     cellClicked(int, int): a cell was clicked (row, column in display order).
     labelActivated(str): a row or column label was double-clicked (the skill's name).
@@ -40,9 +46,9 @@ from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 from rockskills_gui.core.usage.heatmap import HeatmapData
 from rockskills_gui.ui.common.colormap import colour_table
 
-CELL_SIZES = (2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 32, 40, 48)
-MIN_LABEL_CELL = 7  # below this a row is too thin for its own label: band labels instead
-MAX_LABEL_WIDTH = 220
+CELL_SIZES = (2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 32, 40, 48, 64)
+MAX_ASPECT = 3.0  # fitted cells are at most this much wider (or taller) than high (or wide)
+MAX_LABEL_WIDTH = 260
 WIDTH_CANDIDATES = 64  # longest labels measured to find the widest
 LABEL_PAD = 6
 
@@ -71,7 +77,7 @@ class HeatmapView(QAbstractScrollArea):
         self.data: HeatmapData | None = None
         self._longest: tuple[HeatmapData, list[str]] | None = None  # see _label_width_for
         self.image: QImage | None = None
-        self.cell = 14
+        self.cw = self.ch = 14  # cell width and height in pixels
         self.selected: tuple[int, int] | None = None
         self.hovered: tuple[int, int] | None = None
         self.show_links = True
@@ -119,57 +125,96 @@ class HeatmapView(QAbstractScrollArea):
 
     # ---------------------------------------------------------------- zoom and geometry
 
-    def set_cell_size(self, size: int, anchor: QPoint | None = None) -> None:
-        size = max(CELL_SIZES[0], min(CELL_SIZES[-1], size))
-        if size == self.cell:
+    @property
+    def cell(self) -> int:
+        """The cell size (the smaller side when cells are not square)."""
+        return min(self.cw, self.ch)
+
+    def set_cell_size(self, size: int | tuple[int, int], anchor: QPoint | None = None) -> None:
+        """Square cells of ``size`` pixels, or ``(width, height)``; ``anchor`` stays in place."""
+        width, height = (size, size) if isinstance(size, int) else size
+        width = max(CELL_SIZES[0], min(CELL_SIZES[-1], width))
+        height = max(CELL_SIZES[0], min(CELL_SIZES[-1], height))
+        if (width, height) == (self.cw, self.ch):
             return
         focus = anchor if anchor is not None else QPoint(
             self.gutter + (self.viewport().width() - self.gutter) // 2,
             self.gutter + (self.viewport().height() - self.gutter) // 2)
-        fx = (self.horizontalScrollBar().value() + focus.x() - self.gutter) / self.cell
-        fy = (self.verticalScrollBar().value() + focus.y() - self.gutter) / self.cell
-        self.cell = size
+        fx = (self.horizontalScrollBar().value() + focus.x() - self.gutter) / self.cw
+        fy = (self.verticalScrollBar().value() + focus.y() - self.gutter) / self.ch
+        self.cw, self.ch = width, height
         self.gutter = self._label_width()
         self._update_scrollbars()
-        self.horizontalScrollBar().setValue(round(fx * size - (focus.x() - self.gutter)))
-        self.verticalScrollBar().setValue(round(fy * size - (focus.y() - self.gutter)))
+        self.horizontalScrollBar().setValue(round(fx * width - (focus.x() - self.gutter)))
+        self.verticalScrollBar().setValue(round(fy * height - (focus.y() - self.gutter)))
         self.viewport().update()
-        self.zoomChanged.emit(size)
+        self.zoomChanged.emit(self.cell)
 
     def zoom(self, steps: int, anchor: QPoint | None = None) -> None:
-        """Move ``steps`` along :data:`CELL_SIZES` (positive = larger cells)."""
+        """Move ``steps`` along :data:`CELL_SIZES` (positive = larger cells); a fitted aspect
+        (wider than tall) is kept."""
         self.auto_fit = False
         current = min(range(len(CELL_SIZES)), key=lambda k: abs(CELL_SIZES[k] - self.cell))
-        target = max(0, min(len(CELL_SIZES) - 1, current + steps))
-        self.set_cell_size(CELL_SIZES[target], anchor)
+        target = CELL_SIZES[max(0, min(len(CELL_SIZES) - 1, current + steps))]
+        scale = target / self.cell
+        self.set_cell_size((max(target, round(self.cw * scale)),
+                            max(target, round(self.ch * scale))), anchor)
 
-    def fit(self, largest: int = 24) -> None:
-        """The largest cell size (up to ``largest``) that shows the whole matrix; keeps fitting
-        on resize until the user zooms."""
+    def fit(self) -> None:
+        """Cells as large as the canvas allows for the whole matrix (larger or smaller than now,
+        wider than tall when the canvas is); keeps fitting on resize until the user zooms."""
         self.auto_fit = True
         n = len(self.data) if self.data is not None else 0
         if not n:
             return
-        best = CELL_SIZES[0]
-        for size in CELL_SIZES:
-            gutter = self._label_width_for(size) if size >= MIN_LABEL_CELL else 64
-            room = min(self.width(), self.height()) - gutter - 4
-            if size <= largest and size * n <= room:
-                best = size
-        self.set_cell_size(best)
+        line = QFontMetrics(self.font()).height()
+        width, height = self.viewport().width(), self.viewport().height()
+        # Labels on every row need the full-name gutter; thinner rows label less (band names).
+        for gutter in dict.fromkeys((self._label_width_for(True), self._label_width_for(False))):
+            cw = (width - gutter - 2) // n
+            ch = (height - gutter - 2) // n
+            cw, ch = self._aspect(cw, ch)
+            if min(cw, ch) >= line or gutter == self._label_width_for(False):
+                break
+        self.set_cell_size((cw, ch))
 
-    def _label_font(self, cell: int | None = None) -> QFont:
-        font = QFont(self.font())
-        cell = self.cell if cell is None else cell
-        metrics_height = QFontMetrics(font).height()
-        if cell < metrics_height:
-            font.setPixelSize(max(6, cell - 1))
-        return font
+    @staticmethod
+    def _aspect(cw: int, ch: int) -> tuple[int, int]:
+        cw = max(CELL_SIZES[0], min(CELL_SIZES[-1], cw))
+        ch = max(CELL_SIZES[0], min(CELL_SIZES[-1], ch))
+        if cw > ch * MAX_ASPECT:
+            cw = int(ch * MAX_ASPECT)
+        if ch > cw * MAX_ASPECT:
+            ch = int(cw * MAX_ASPECT)
+        return cw, ch
 
-    def _label_width_for(self, cell: int) -> int:
+    def _label_font(self) -> QFont:
+        """The labels' font: the widget's own, at every zoom."""
+        return QFont(self.font())
+
+    def audit_fonts(self) -> list[QFont]:
+        """Fonts this view paints text with (the layout audit checks their size)."""
+        return [self._label_font()]
+
+    def _line(self) -> int:
+        return QFontMetrics(self._label_font()).height()
+
+    def every_row(self) -> bool:
+        """Rows are tall enough for a label each (and columns wide enough)."""
+        return self.cell >= self._line()
+
+    def label_step(self, side: int | None = None) -> int:
+        """Label every k-th row or column (``side``: the cell's height or width)."""
+        side = self.cell if side is None else side
+        return max(1, math.ceil(self._line() / max(1, side)))
+
+    def _label_width_for(self, every: bool) -> int:
         if self.data is None or not len(self.data):
             return 40
-        metrics = QFontMetrics(self._label_font(cell))
+        metrics = QFontMetrics(self._label_font())
+        if not every and self.data.bands:
+            widest = max(metrics.horizontalAdvance(band.label) for band in self.data.bands)
+            return min(MAX_LABEL_WIDTH, widest + 4) + 2 * LABEL_PAD
         if self._longest is None or self._longest[0] is not self.data:
             # The widest label is among the longest ones: measuring 3,000 labels per zoom step
             # took ~140 ms on the UI thread.
@@ -179,22 +224,22 @@ class HeatmapView(QAbstractScrollArea):
         return min(MAX_LABEL_WIDTH, widest + 4) + 2 * LABEL_PAD
 
     def _label_width(self) -> int:
-        if self.cell < MIN_LABEL_CELL:
-            return 64 if self.data is not None and self.data.bands else 16
-        return self._label_width_for(self.cell)
+        return self._label_width_for(self.every_row())
 
-    def content_size(self) -> int:
-        return (len(self.data) if self.data is not None else 0) * self.cell
+    def content_size(self) -> QSize:
+        n = len(self.data) if self.data is not None else 0
+        return QSize(n * self.cw, n * self.ch)
 
     def _update_scrollbars(self) -> None:
         size = self.content_size()
         room = QSize(max(0, self.viewport().width() - self.gutter),
                      max(0, self.viewport().height() - self.gutter))
-        for bar, page in ((self.horizontalScrollBar(), room.width()),
-                          (self.verticalScrollBar(), room.height())):
+        for bar, page, total, step in (
+                (self.horizontalScrollBar(), room.width(), size.width(), self.cw),
+                (self.verticalScrollBar(), room.height(), size.height(), self.ch)):
             bar.setPageStep(max(1, page))
-            bar.setSingleStep(max(1, self.cell))
-            bar.setRange(0, max(0, size - page))
+            bar.setSingleStep(max(1, step))
+            bar.setRange(0, max(0, total - page))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -213,7 +258,7 @@ class HeatmapView(QAbstractScrollArea):
 
     def cell_rect(self, row: int, col: int) -> QRect:
         origin = self._origin()
-        return QRect(origin.x() + col * self.cell, origin.y() + row * self.cell, self.cell, self.cell)
+        return QRect(origin.x() + col * self.cw, origin.y() + row * self.ch, self.cw, self.ch)
 
     def cell_center(self, row: int, col: int) -> QPoint:
         return self.cell_rect(row, col).center()
@@ -223,8 +268,8 @@ class HeatmapView(QAbstractScrollArea):
         if pos.x() < self.gutter or pos.y() < self.gutter:
             return None
         origin = self._origin()
-        col = (pos.x() - origin.x()) // self.cell
-        row = (pos.y() - origin.y()) // self.cell
+        col = (pos.x() - origin.x()) // self.cw
+        row = (pos.y() - origin.y()) // self.ch
         if 0 <= row < n and 0 <= col < n:
             return row, col
         return None
@@ -234,9 +279,9 @@ class HeatmapView(QAbstractScrollArea):
         n = len(self.data) if self.data is not None else 0
         origin = self._origin()
         if pos.x() < self.gutter <= pos.y():
-            k = (pos.y() - origin.y()) // self.cell
+            k = (pos.y() - origin.y()) // self.ch
         elif pos.y() < self.gutter <= pos.x():
-            k = (pos.x() - origin.x()) // self.cell
+            k = (pos.x() - origin.x()) // self.cw
         else:
             return None
         return k if 0 <= k < n else None
@@ -248,11 +293,10 @@ class HeatmapView(QAbstractScrollArea):
         return QPoint(self.cell_rect(0, col).center().x(), self.gutter // 2)
 
     def ensure_visible(self, row: int, col: int) -> None:
-        size = self.cell
-        for bar, pos, page in ((self.horizontalScrollBar(), col * size,
-                                self.viewport().width() - self.gutter),
-                               (self.verticalScrollBar(), row * size,
-                                self.viewport().height() - self.gutter)):
+        for bar, pos, page, size in ((self.horizontalScrollBar(), col * self.cw,
+                                      self.viewport().width() - self.gutter, self.cw),
+                                     (self.verticalScrollBar(), row * self.ch,
+                                      self.viewport().height() - self.gutter, self.ch)):
             if pos < bar.value():
                 bar.setValue(pos)
             elif pos + size > bar.value() + page:
@@ -376,20 +420,20 @@ class HeatmapView(QAbstractScrollArea):
                              "No pairs to show: widen the window or lower the minimum count."
                              if data is not None else self.empty_text)
             return
-        n, cell, gutter = len(data), self.cell, self.gutter
+        n, cw, ch, gutter = len(data), self.cw, self.ch, self.gutter
         matrix_area = QRect(area.left() + gutter, area.top() + gutter,
                             max(0, area.width() - gutter), max(0, area.height() - gutter))
-        first_col = max(0, (matrix_area.left() - origin.x()) // cell)
-        last_col = min(n, math.ceil((matrix_area.right() + 1 - origin.x()) / cell))
-        first_row = max(0, (matrix_area.top() - origin.y()) // cell)
-        last_row = min(n, math.ceil((matrix_area.bottom() + 1 - origin.y()) / cell))
+        first_col = max(0, (matrix_area.left() - origin.x()) // cw)
+        last_col = min(n, math.ceil((matrix_area.right() + 1 - origin.x()) / cw))
+        first_row = max(0, (matrix_area.top() - origin.y()) // ch)
+        last_row = min(n, math.ceil((matrix_area.bottom() + 1 - origin.y()) / ch))
         visible = (first_row, last_row, first_col, last_col)
 
         painter.save()
         painter.setClipRect(matrix_area)
         if last_col > first_col and last_row > first_row:
-            target = QRectF(origin.x() + first_col * cell, origin.y() + first_row * cell,
-                            (last_col - first_col) * cell, (last_row - first_row) * cell)
+            target = QRectF(origin.x() + first_col * cw, origin.y() + first_row * ch,
+                            (last_col - first_col) * cw, (last_row - first_row) * ch)
             source = QRectF(first_col, first_row, last_col - first_col, last_row - first_row)
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
             painter.drawImage(target, self.image, source)
@@ -408,26 +452,26 @@ class HeatmapView(QAbstractScrollArea):
         assert data is not None
         first_row, last_row, first_col, last_col = visible
         palette = self.palette()
-        cell = self.cell
-        top = origin.y() + first_row * cell
-        bottom = origin.y() + last_row * cell
-        left = origin.x() + first_col * cell
-        right = origin.x() + last_col * cell
-        if cell >= 8:
+        cw, ch = self.cw, self.ch
+        top = origin.y() + first_row * ch
+        bottom = origin.y() + last_row * ch
+        left = origin.x() + first_col * cw
+        right = origin.x() + last_col * cw
+        if min(cw, ch) >= 8:
             painter.setPen(QPen(palette.color(QPalette.ColorRole.Base), 1))
             for k in range(first_col, last_col + 1):
-                x = origin.x() + k * cell
+                x = origin.x() + k * cw
                 painter.drawLine(x, top, x, bottom)
             for k in range(first_row, last_row + 1):
-                y = origin.y() + k * cell
+                y = origin.y() + k * ch
                 painter.drawLine(left, y, right, y)
         if data.bands:
             separator = QColor(palette.color(QPalette.ColorRole.Text))
             separator.setAlpha(120)
             painter.setPen(QPen(separator, 1))
             for band in data.bands[1:]:
-                x = origin.x() + band.start * cell
-                y = origin.y() + band.start * cell
+                x = origin.x() + band.start * cw
+                y = origin.y() + band.start * ch
                 if first_col <= band.start <= last_col:
                     painter.drawLine(x, top, x, bottom)
                 if first_row <= band.start <= last_row:
@@ -439,14 +483,14 @@ class HeatmapView(QAbstractScrollArea):
             return
         first_row, last_row, first_col, last_col = visible
         palette = self.palette()
-        cell = self.cell
-        radius = max(1.5, cell * 0.22)
+        cw, ch = self.cw, self.ch
+        radius = max(1.5, min(cw, ch) * 0.22)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        painter.setPen(QPen(palette.color(QPalette.ColorRole.Base), max(1.0, cell / 12)))
+        painter.setPen(QPen(palette.color(QPalette.ColorRole.Base), max(1.0, min(cw, ch) / 12)))
         painter.setBrush(palette.color(QPalette.ColorRole.Text))
         for row, col in data.links:
             if first_row <= row < last_row and first_col <= col < last_col:
-                center = QRectF(origin.x() + col * cell, origin.y() + row * cell, cell, cell).center()
+                center = QRectF(origin.x() + col * cw, origin.y() + row * ch, cw, ch).center()
                 painter.drawEllipse(center, radius, radius)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
@@ -455,21 +499,21 @@ class HeatmapView(QAbstractScrollArea):
         data = self.data
         assert data is not None
         palette = self.palette()
-        cell, n = self.cell, len(data)
+        cw, ch, n = self.cw, self.ch, len(data)
         highlight = QColor(palette.color(QPalette.ColorRole.Highlight))
         if self.selected is not None:
             row, col = self.selected
             band = QColor(highlight)
             band.setAlpha(50)
-            painter.fillRect(QRect(origin.x(), origin.y() + row * cell, n * cell, cell), band)
-            painter.fillRect(QRect(origin.x() + col * cell, origin.y(), cell, n * cell), band)
+            painter.fillRect(QRect(origin.x(), origin.y() + row * ch, n * cw, ch), band)
+            painter.fillRect(QRect(origin.x() + col * cw, origin.y(), cw, n * ch), band)
             painter.setPen(QPen(highlight, 2))
-            painter.drawRect(QRect(origin.x() + col * cell, origin.y() + row * cell, cell, cell)
+            painter.drawRect(QRect(origin.x() + col * cw, origin.y() + row * ch, cw, ch)
                              .adjusted(0, 0, -1, -1))
         if self.hovered is not None and self.hovered != self.selected:
             row, col = self.hovered
             painter.setPen(QPen(palette.color(QPalette.ColorRole.Text), 1))
-            painter.drawRect(QRect(origin.x() + col * cell, origin.y() + row * cell, cell, cell)
+            painter.drawRect(QRect(origin.x() + col * cw, origin.y() + row * ch, cw, ch)
                              .adjusted(0, 0, -1, -1))
 
     def _label_colour(self, index: int) -> QColor:
@@ -486,29 +530,41 @@ class HeatmapView(QAbstractScrollArea):
             if k % 2 and band.stop > visible[0] and band.start < visible[1]:
                 painter.fillRect(rect_for(band.start, band.stop), stripe)  # type: ignore[operator]
 
+    def labelled(self, side: int, first: int, last: int) -> list[int]:
+        """Which of the rows (or columns) ``first``..``last`` get a label at cell ``side``: all
+        when a line of text fits, else every k-th (none when name families are labelled)."""
+        step = self.label_step(side)
+        if step == 1:
+            return list(range(first, last))
+        if self.data is not None and self.data.bands:
+            return []
+        return [k for k in range(first - first % step, last, step) if k >= first]
+
     def _paint_row_labels(self, painter: QPainter, area: QRect, origin: QPoint,
                           visible: tuple[int, int, int, int]) -> None:
         data = self.data
         assert data is not None
         first_row, last_row = visible[0], visible[1]
-        cell, gutter = self.cell, self.gutter
+        ch, gutter = self.ch, self.gutter
         clip = QRect(area.left(), area.top() + gutter, gutter, max(0, area.height() - gutter))
         painter.save()
         painter.setClipRect(clip)
         painter.fillRect(clip, self.palette().color(QPalette.ColorRole.Base))
-        self._band_stripes(painter, lambda a, b: QRect(area.left(), origin.y() + a * cell, gutter,
-                                                       (b - a) * cell), (first_row, last_row))
+        self._band_stripes(painter, lambda a, b: QRect(area.left(), origin.y() + a * ch, gutter,
+                                                       (b - a) * ch), (first_row, last_row))
         font = self._label_font()
         painter.setFont(font)
         metrics = QFontMetrics(font)
-        if cell >= MIN_LABEL_CELL:
-            for row in range(first_row, last_row):
-                rect = QRect(area.left() + LABEL_PAD, origin.y() + row * cell,
-                             gutter - 2 * LABEL_PAD, cell)
+        line = metrics.height()
+        rows = self.labelled(ch, first_row, last_row)
+        if rows or not data.bands:
+            for row in rows:
+                top = origin.y() + row * ch + (ch - max(ch, line)) // 2
+                rect = QRect(area.left() + LABEL_PAD, top, gutter - 2 * LABEL_PAD, max(ch, line))
                 self._draw_label(painter, metrics, rect, row, Qt.AlignmentFlag.AlignRight)
         else:
             self._band_labels(painter, metrics, lambda a, b: QRect(
-                area.left() + 2, origin.y() + a * cell, gutter - 4, (b - a) * cell),
+                area.left() + 2, origin.y() + a * ch, gutter - 4, (b - a) * ch),
                 Qt.AlignmentFlag.AlignRight)
         painter.restore()
 
@@ -517,26 +573,29 @@ class HeatmapView(QAbstractScrollArea):
         data = self.data
         assert data is not None
         first_col, last_col = visible[2], visible[3]
-        cell, gutter = self.cell, self.gutter
+        cw, gutter = self.cw, self.gutter
         clip = QRect(area.left() + gutter, area.top(), max(0, area.width() - gutter), gutter)
         painter.save()
         painter.setClipRect(clip)
         painter.fillRect(clip, self.palette().color(QPalette.ColorRole.Base))
-        self._band_stripes(painter, lambda a, b: QRect(origin.x() + a * cell, area.top(),
-                                                       (b - a) * cell, gutter), (first_col, last_col))
+        self._band_stripes(painter, lambda a, b: QRect(origin.x() + a * cw, area.top(),
+                                                       (b - a) * cw, gutter), (first_col, last_col))
         # Rotate so that text runs bottom-up; x' = -y, y' = x in the rotated system.
         painter.translate(0, area.top() + gutter)
         painter.rotate(-90)
         font = self._label_font()
         painter.setFont(font)
         metrics = QFontMetrics(font)
-        if cell >= MIN_LABEL_CELL:
-            for col in range(first_col, last_col):
-                rect = QRect(LABEL_PAD, origin.x() + col * cell, gutter - 2 * LABEL_PAD, cell)
+        line = metrics.height()
+        cols = self.labelled(cw, first_col, last_col)
+        if cols or not data.bands:
+            for col in cols:
+                left = origin.x() + col * cw + (cw - max(cw, line)) // 2
+                rect = QRect(LABEL_PAD, left, gutter - 2 * LABEL_PAD, max(cw, line))
                 self._draw_label(painter, metrics, rect, col, Qt.AlignmentFlag.AlignLeft)
         else:
             self._band_labels(painter, metrics, lambda a, b: QRect(
-                2, origin.x() + a * cell, gutter - 4, (b - a) * cell), Qt.AlignmentFlag.AlignLeft)
+                2, origin.x() + a * cw, gutter - 4, (b - a) * cw), Qt.AlignmentFlag.AlignLeft)
         painter.restore()
 
     def _draw_label(self, painter: QPainter, metrics: QFontMetrics, rect: QRect, index: int,
@@ -568,14 +627,15 @@ class HeatmapView(QAbstractScrollArea):
 
     def render_full(self, min_cell: int = 14, max_side: int = 12000) -> QImage:
         """The whole matrix with its labels as an image: cells of at least ``min_cell`` pixels
-        (readable labels), reduced until the image fits ``max_side``."""
+        (and tall enough for a label each when ``max_side`` allows), square."""
         n = len(self.data) if self.data is not None else 0
-        saved = self.cell, self.gutter, self.selected, self.hovered
+        saved = self.cw, self.ch, self.gutter, self.selected, self.hovered
         self.selected = self.hovered = None
-        self.cell = max(self.cell, min_cell)
+        cell = max(self.cell, min_cell, self._line())
         try:
+            self.cw = self.ch = cell
             while self.cell > CELL_SIZES[0] and self._label_width() + n * self.cell > max_side:
-                self.cell = max(s for s in CELL_SIZES if s < self.cell)
+                self.cw = self.ch = max(s for s in CELL_SIZES if s < self.cell)
             self.gutter = self._label_width()
             side = self.gutter + n * self.cell
             image = QImage(max(side, 1), max(side, 1), QImage.Format.Format_ARGB32_Premultiplied)
@@ -587,4 +647,4 @@ class HeatmapView(QAbstractScrollArea):
                 painter.end()
             return image
         finally:
-            self.cell, self.gutter, self.selected, self.hovered = saved
+            self.cw, self.ch, self.gutter, self.selected, self.hovered = saved

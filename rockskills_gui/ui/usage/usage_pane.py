@@ -69,6 +69,7 @@ from rockskills_gui.core.usage.matrix_order import Ordering
 from rockskills_gui.core.usage.report import UsageReport, UsageRequest, compute
 from rockskills_gui.core.usage.signals import SUGGEST_MIN_SESSIONS, UNUSED_DAYS
 from rockskills_gui.core.usage.stats import TOP_PAIRS, PairView, UsageStats, UsageWindow
+from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.theme import monospace, secondary
 from rockskills_gui.ui.usage.heatmap_view import HeatmapView
@@ -92,6 +93,7 @@ FREEZE_EVENTS = 20_000  # usage events from which a report is frozen out of the 
 NOTE_WIDTH = 60  # characters per line of the notes under the top pairs
 SIGNALS_SHOWN = 200  # rows listed per signal group (the group's title has the full count)
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 20  # signal items: (kind, a, b)
+SIDE_SPLIT = 0.56  # the heatmap's share of the width beside the side tabs, at first
 
 
 class _JobSignals(QObject):
@@ -160,6 +162,7 @@ class UsagePane(QWidget):
         self._pending_job: _ReportJob | None = None  # see refresh()
         self._dirty = True
         self._fit_next = True
+        self._sized = False
         self.force_async = False
         self.report: UsageReport | None = None
         self._log: EventLog[UsageEvent] | None = None
@@ -286,6 +289,10 @@ class UsagePane(QWidget):
         self.usage_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.usage_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.usage_table.verticalHeader().hide()
+        # One line per name, elided in the middle (research/…-paper): a wrapped name showed
+        # only its first line, and two rows both read "research/…".
+        self.usage_table.setWordWrap(False)
+        self.usage_table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.usage_table.verticalHeader().setDefaultSectionSize(
             self.usage_table.fontMetrics().height() + 6)
         header = self.usage_table.horizontalHeader()
@@ -313,6 +320,8 @@ class UsagePane(QWidget):
         self.sessions_tree.setObjectName("usageSessions")
         self.sessions_tree.setHeaderLabels(["Session", "Date", "Events", "Skills"])
         self.sessions_tree.setRootIsDecorated(False)
+        self.sessions_columns = ColumnFitter(self.sessions_tree, order=[1, 2, 0], stretch=3,
+                                             caps={0: 0.45})
         self.sessions_tree.setAlternatingRowColors(True)
         sessions_layout.addWidget(self.sessions_title)
         sessions_layout.addWidget(self.sessions_tree, 1)
@@ -333,7 +342,7 @@ class UsagePane(QWidget):
         self.signals_tree.setObjectName("usageSignals")
         self.signals_tree.setHeaderLabels(["Signal", "Detail"])
         self.signals_tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.signals_tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.signals_columns = ColumnFitter(self.signals_tree, order=[0], stretch=1, cap=0.6)
         buttons = QHBoxLayout()
         self.open_button = QPushButton("Open", signals_page)
         self.link_button = QPushButton("Link them", signals_page)
@@ -467,6 +476,10 @@ class UsagePane(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        if not self._sized:  # the side tabs get a fair share once, the user decides after
+            self._sized = True
+            total = sum(self.splitter.sizes()) or self.width()
+            self.splitter.setSizes([int(total * SIDE_SPLIT), total - int(total * SIDE_SPLIT)])
         if self._dirty:
             self.refresh()
 
@@ -685,6 +698,7 @@ class UsagePane(QWidget):
             item.setToolTip(0, tip)
             item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsSelectable)
             item.setExpanded(title in expanded or (not expanded and count > 0 and count <= 12))
+            item.setFirstColumnSpanned(True)  # a group's title has the whole row
             return item
 
         def child(parent: QTreeWidgetItem, text: str, detail: str, kind: str, a: str,
