@@ -20,12 +20,16 @@ COMMAND_MODULES = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: bool = True) -> argparse.ArgumentParser:
+    """The ``rockskills`` parser; ``commands=False`` leaves out the subcommands (whose modules
+    are only imported when a command may run: ``--version`` needs none of them)."""
     parser = argparse.ArgumentParser(
         prog="rockskills",
         description="Read, check and convert an agent's skill library (RockBot format) headless.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    if not commands:
+        return parser
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in COMMAND_MODULES:
         try:
@@ -59,6 +63,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     An error no command handled is printed as one ``rockskills: error: ...`` line (exit 1),
     never as a traceback (unless ``ROCKSKILLS_DEBUG`` is set).
     """
+    if argv is None:
+        argv = sys.argv[1:]
+    if list(argv[:1]) == ["--version"]:  # prints and exits before any command module is imported
+        build_parser(commands=False).parse_args(argv[:1])
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

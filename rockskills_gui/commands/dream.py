@@ -6,17 +6,18 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rockskills_gui.commands.common import CommandError, guarded, open_library, parse_now, write_exact
-from rockskills_gui.core.app.keys import ENV_VAR, find_api_key
-from rockskills_gui.core.dream.apply import PlanRefused, apply_plan, checked, recheck, undo_last
-from rockskills_gui.core.dream.llm import DEFAULT_RETRIES, DEFAULT_TIMEOUT, Endpoint, LlmClient
+from rockskills_gui.core.app.keys import ENV_VAR
+from rockskills_gui.core.dream.llm import DEFAULT_RETRIES, DEFAULT_TIMEOUT
 from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass, parse_passes
-from rockskills_gui.core.dream.plan import PassStatus, Plan, Severity
-from rockskills_gui.core.dream.prompts import printable
-from rockskills_gui.core.dream.run import RunOptions, RunProgress, prompt_for, run_dream
-from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.storage.changes import ConflictError, LibraryError
+
+if TYPE_CHECKING:  # the dream machinery is imported by the command that runs, not by the parser
+    from rockskills_gui.core.dream.plan import Plan, Severity
+    from rockskills_gui.core.dream.run import RunProgress
+    from rockskills_gui.core.library.rockbot_library import Library
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -130,6 +131,12 @@ def plan_summary(plan: Plan) -> str:
 @guarded
 def cmd_dream(args: argparse.Namespace) -> int:
     """Print a prompt, or run the passes and save the plan; exit 1 when a pass failed."""
+    from rockskills_gui.core.app.keys import find_api_key
+    from rockskills_gui.core.dream.llm import Endpoint, LlmClient
+    from rockskills_gui.core.dream.plan import PassStatus
+    from rockskills_gui.core.dream.prompts import printable
+    from rockskills_gui.core.dream.run import RunOptions, prompt_for, run_dream
+
     library = open_library(args.library)
     now = parse_now(args.now)
     options = RunOptions(now=now, directives=_directives(args.directive), protected_prefixes=args.protect)
@@ -176,6 +183,8 @@ def cmd_dream(args: argparse.Namespace) -> int:
 
 
 def _load_plan(path: str) -> Plan:
+    from rockskills_gui.core.dream.plan import Plan
+
     try:
         return Plan.load(Path(path))
     except OSError as exc:
@@ -187,6 +196,8 @@ def _load_plan(path: str) -> Plan:
 @guarded
 def cmd_apply(args: argparse.Namespace) -> int:
     """Apply accepted proposals; exit 1 when refused (nothing written)."""
+    from rockskills_gui.core.dream.apply import PlanRefused, apply_plan, checked, recheck
+
     library: Library = open_library(args.library)
     plan = _load_plan(args.plan)
     if args.accept_all:  # what is acceptable now, whatever findings the plan file holds
@@ -222,6 +233,8 @@ def cmd_apply(args: argparse.Namespace) -> int:
 @guarded
 def cmd_undo(args: argparse.Namespace) -> int:
     """Undo the last applied plan; exit 1 when there is none or it cannot be undone."""
+    from rockskills_gui.core.dream.apply import undo_last
+
     library = open_library(args.library)
     try:
         result = undo_last(library)

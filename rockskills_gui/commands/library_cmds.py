@@ -23,7 +23,6 @@ from rockskills_gui.commands.common import (
 from rockskills_gui.core.library.convert import TARGETS, ConvertError, convert
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
-from rockskills_gui.core.lint.linter import fails, lint_library
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.index_text import PENDING, list_skills_text, session_index_text
@@ -88,6 +87,8 @@ def _log_problems(lib: Library | SkillMdLibrary) -> list[Problem]:
 @guarded
 def cmd_lint(args: argparse.Namespace) -> int:
     """Every lint finding (files that could not be loaded first); exit 1 on any error or warning."""
+    from rockskills_gui.core.lint.linter import fails, lint_library  # numpy: only when linting
+
     lib = open_from_args(args)
     findings = lint_library(lib, parse_now(args.now), extra_problems=_log_problems(lib))
     notes = [f for f in findings if f.severity == "info"]

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rockskills_gui.commands.common import (
     CommandError,
@@ -16,16 +16,13 @@ from rockskills_gui.commands.common import (
     write_exact,
     write_json,
 )
-from rockskills_gui.core.recall.bm25_index import Contribution
-from rockskills_gui.core.recall.queryset import (
-    QuerySetError,
-    QuerySetReport,
-    check_location,
-    evaluate,
-    load_query_set,
-)
-from rockskills_gui.core.recall.session import RecallSession, TurnResult
-from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, RecallHit, SkillRecall
+from rockskills_gui.core.recall.limits import RECALL_TOP_N
+
+if TYPE_CHECKING:  # the index (numpy) is imported by the command that runs, not by the parser
+    from rockskills_gui.core.recall.bm25_index import Contribution
+    from rockskills_gui.core.recall.queryset import QuerySetReport
+    from rockskills_gui.core.recall.session import TurnResult
+    from rockskills_gui.core.recall.skill_recall import RecallHit
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -60,9 +57,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     test = subparsers.add_parser(
         "recall-test", help="check a saved query set against the library",
         description="Run a saved query set; exit 1 when a query misses an expected skill in "
-                    "its top 5.")
+                    "its top 5 or recalls a skill it must avoid. With --against, replay the "
+                    "logged first messages and saved query sets before and after a dream plan; "
+                    "with --snapshot, keep the results; with --compare, diff two snapshots. "
+                    "Exit 1 when a guarded query regresses.")
     test.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
-    test.add_argument("query_set", metavar="SET.json", help="query set file (beside the library)")
+    test.add_argument("query_set", metavar="SET.json", nargs="?",
+                      help="query set file (beside the library)")
+    test.add_argument("--against", metavar="PLAN.json",
+                      help="replay the query corpus before/after this plan's acceptable proposals")
+    test.add_argument("--accept", metavar="IDS",
+                      help="with --against: comma-separated proposal ids instead of 'accept all'")
+    test.add_argument("--snapshot", metavar="NAME", help="save SET's results as snapshot NAME")
+    test.add_argument("--compare", metavar=("A", "B"), nargs=2,
+                      help="per-query differences between snapshots A and B ('now': A's queries now)")
     test.add_argument("--json", action="store_true", help="machine-readable output")
     add_library_options(test)
     test.set_defaults(func=cmd_recall_test)
@@ -108,6 +116,8 @@ def cmd_recall(args: argparse.Namespace) -> int:
     """Rank skills for one query or a file of queries."""
     if (args.query is None) == (args.queries_file is None):
         raise CommandError("recall needs either QUERY or --queries-file (not both)")
+    from rockskills_gui.core.recall.skill_recall import SkillRecall
+
     lib = open_from_args(args)
     recall = SkillRecall(lib.skills())
     top = args.top if args.top > 0 else None
@@ -148,6 +158,9 @@ def _print_turn(number: int, turn: TurnResult) -> None:
 @guarded
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Per-turn skill injection of one fresh session."""
+    from rockskills_gui.core.recall.session import RecallSession
+    from rockskills_gui.core.recall.skill_recall import SkillRecall
+
     lib = open_from_args(args)
     session = RecallSession(SkillRecall(lib.skills()))
     turns = [session.turn(text) for text in args.turn]
@@ -186,6 +199,15 @@ def _print_report(report: QuerySetReport) -> None:
 @guarded
 def cmd_recall_test(args: argparse.Namespace) -> int:
     """Hit@1, hit@5 and MRR of a saved query set; exit 1 on any miss."""
+    from rockskills_gui.core.recall.queryset import QuerySetError, check_location, evaluate, load_query_set
+    from rockskills_gui.core.recall.skill_recall import SkillRecall
+
+    if args.against or args.compare or args.snapshot:
+        from rockskills_gui.commands.recall_safety import run_safety
+
+        return run_safety(args)
+    if args.query_set is None:
+        raise CommandError("recall-test needs SET.json, --against PLAN.json or --compare A B")
     lib = open_from_args(args)
     path = Path(args.query_set)
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from rockskills_gui.commands.common import (
     CommandError,
@@ -13,8 +14,10 @@ from rockskills_gui.commands.common import (
     write_json,
 )
 from rockskills_gui.core.model.names import fold
-from rockskills_gui.core.usage.events import read_usage
-from rockskills_gui.core.usage.stats import TOP_PAIRS, USAGE_WINDOW_DAYS, UsageStats, UsageWindow, analyze
+from rockskills_gui.core.usage.limits import TOP_PAIRS, USAGE_WINDOW_DAYS
+
+if TYPE_CHECKING:  # the analysis (numpy) is imported when the command runs, not by the parser
+    from rockskills_gui.core.usage.stats import UsageStats
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -68,6 +71,9 @@ def cmd_usage(args: argparse.Namespace) -> int:
     """Print usage counts and pairs; exit 0."""
     if args.days < 0:
         raise CommandError("--days must be 0 or more")
+    from rockskills_gui.core.usage.events import read_usage
+    from rockskills_gui.core.usage.stats import UsageWindow, analyze
+
     library = open_library(args.library)
     now = parse_now(args.now)
     stats = analyze(read_usage(library.agent_dir), UsageWindow.last_days(now, args.days))

@@ -8,7 +8,6 @@ from rockskills_gui.core.budget.limits import Limits, LimitsStore
 from rockskills_gui.core.library.formats import open_library
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.recall.index_text import session_index_text
-from rockskills_gui.ui.budget import install
 from rockskills_gui.ui.budget.budget_pane import BudgetPane
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.library.tree_model import BADGES_ROLE, Badge
@@ -78,8 +77,10 @@ def test_skill_md_corpus_with_picobot_limits(qtbot, tmp_path) -> None:
 
 
 def test_the_tree_marks_invisible_skills(qtbot, window, tmp_path) -> None:
-    pane = install(window)
-    assert window.tabs.indexOf(pane) >= 0
+    assert window._budget_pane is None  # built when the tab is first shown
+    window.tabs.setCurrentIndex(window.tabs.count() - 1)
+    pane = window.budget_pane
+    assert window.tabs.indexOf(pane) >= 0 and window.tabs.currentWidget() is pane
     pane.store = LimitsStore(tmp_path / "budget.json")
     pane.limit_boxes["max_skills"].setValue(22)
     pane.refresh()

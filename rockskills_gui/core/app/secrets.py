@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import keyring
-import keyring.errors
-from keyring.backend import KeyringBackend
-from keyring.backends.chainer import ChainerBackend
+if TYPE_CHECKING:  # keyring (~60 ms, and its backend probe) loads when a key is first needed
+    from keyring.backend import KeyringBackend
 
 SERVICE = "rockskills-gui"
 log = logging.getLogger(__name__)
@@ -51,6 +49,9 @@ def is_secure_backend(backend: KeyringBackend) -> bool:
 
 def secure_backend(candidate: KeyringBackend | None = None) -> KeyringBackend | None:
     """The secure backend to use (unwrapping a chainer), or None when there is none."""
+    import keyring
+    from keyring.backends.chainer import ChainerBackend
+
     backend = candidate if candidate is not None else keyring.get_keyring()
     if isinstance(backend, ChainerBackend):
         # keyring leaves ChainerBackend.backends unannotated; its items are backends
@@ -75,10 +76,22 @@ class KeyStore:
     """
 
     def __init__(self, backend: KeyringBackend | None = None) -> None:
-        self._backend = secure_backend(backend)
+        self._candidate = backend
+        self._resolved = False
+        self._chosen: KeyringBackend | None = None
         self._memory: dict[str, str] = {}
         self._failure = ""
         self._used: set[str] = set()
+
+    @property
+    def _backend(self) -> KeyringBackend | None:
+        """The secure backend, chosen when first needed (not at start: keyring is slow to load)."""
+        if not self._resolved:
+            self._chosen = secure_backend(self._candidate)
+            self._resolved = True
+            self._candidate = None
+            log.info("%s", self.status.message)
+        return self._chosen
 
     @property
     def status(self) -> KeyStoreStatus:
@@ -100,11 +113,14 @@ class KeyStore:
         url = _norm(base_url)
         if url in self._memory:
             return self._remember(self._memory[url])
-        if self._backend is None or self._failure:
+        backend = self._backend
+        if backend is None or self._failure:
             return None
+        from keyring.errors import KeyringError
+
         try:
-            value = self._backend.get_password(SERVICE, url)
-        except keyring.errors.KeyringError as exc:
+            value = backend.get_password(SERVICE, url)
+        except KeyringError as exc:
             log.warning("the keyring could not be read: %s", type(exc).__name__)
             return None
         return self._remember(value) if value else None
@@ -117,10 +133,13 @@ class KeyStore:
             self.delete(url)
             return "keyring" if self.secure else "memory"
         self._remember(key)
-        if self._backend is not None and not self._failure:
+        backend = self._backend
+        if backend is not None and not self._failure:
+            from keyring.errors import KeyringError
+
             try:
-                self._backend.set_password(SERVICE, url, key)
-            except keyring.errors.KeyringError as exc:
+                backend.set_password(SERVICE, url, key)
+            except KeyringError as exc:
                 self._failure = f"The system keyring refused to store the key ({type(exc).__name__})"
                 log.warning("the keyring refused the key: %s; keeping it in memory",
                             type(exc).__name__)
@@ -136,12 +155,15 @@ class KeyStore:
         """Forget the key for ``base_url`` (memory and keyring)."""
         url = _norm(base_url)
         self._memory.pop(url, None)
-        if self._backend is not None and not self._failure:
+        backend = self._backend
+        if backend is not None and not self._failure:
+            from keyring.errors import KeyringError, PasswordDeleteError
+
             try:
-                self._backend.delete_password(SERVICE, url)
-            except keyring.errors.PasswordDeleteError:
+                backend.delete_password(SERVICE, url)
+            except PasswordDeleteError:
                 pass
-            except keyring.errors.KeyringError as exc:
+            except KeyringError as exc:
                 log.warning("the keyring could not delete the key: %s", type(exc).__name__)
 
     def mark_secret(self, key: str) -> str:

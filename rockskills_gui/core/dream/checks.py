@@ -28,7 +28,7 @@ CHECK_CODES = frozenset({
     "invalid-name", "name-claimed", "protected", "self-see-also", "dangling-see-also",
     "duplicate-see-also", "lost-specifics", "truncation-marker", "gap-overwrite", "overwrite",
     "unknown-source", "summary-length", "stale", "suspicious-content", "huge-content", "mass-delete",
-    "path-blocked",
+    "path-blocked", "recall-regression",
 })
 PATH_MAX = 4096  # bytes in a whole path (Linux), as the library's own check
 MAX_NAME_DEPTH = 32  # '/' levels in a name the dream may write
@@ -303,3 +303,7 @@ def check_plan(plan: Plan, ctx: CheckContext) -> None:
     for proposal in plan.proposals:
         proposal.findings = [f for f in proposal.findings if f.code not in CHECK_CODES]
         check(proposal, ctx)
+    if ctx.layout is not None:
+        from rockskills_gui.core.dream.recall_guard import guard  # reads logs: only with a library
+
+        guard(plan, list(ctx.skills.values()), ctx.layout.agent_dir)

@@ -23,8 +23,6 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-import openai
-
 from rockskills_gui.core.text.redact import redact
 
 DEFAULT_TIMEOUT = 120.0
@@ -194,6 +192,8 @@ class LlmClient:
 
     def _attempt(self, system: str, user: str, json_mode: bool, attempt: int, started: float,
                  notify: ProgressFn, cancel: threading.Event | None) -> Any:
+        import openai  # ~0.8 s to import: only when a request is sent
+
         client = openai.OpenAI(api_key=self.__key or "no-key", base_url=self.endpoint.base_url,
                                timeout=self.endpoint.timeout, max_retries=0)
         kwargs: dict[str, Any] = {
@@ -234,6 +234,8 @@ class LlmClient:
         return box["response"]
 
     def _translate(self, exc: BaseException, json_mode: bool) -> BaseException:
+        import openai
+
         if isinstance(exc, openai.APITimeoutError):
             return LlmTimeoutError(f"no reply within {self.endpoint.timeout:g} s")
         if isinstance(exc, openai.APIConnectionError):

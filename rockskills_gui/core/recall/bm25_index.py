@@ -467,18 +467,31 @@ class Bm25Index:
     def ranks(self, query: str | QueryPlan, keys: Iterable[str]) -> dict[str, int | None]:
         """Each key's 1-based rank in :meth:`search`'s full order (None: score 0 or not indexed),
         without ranking everything: O(N) vector work per key."""
+        return self.top_and_ranks(query, 0, keys)[1]
+
+    def top_and_ranks(self, query: str | QueryPlan, top: int, keys: Iterable[str]
+                      ) -> tuple[list[Hit], dict[str, int | None]]:
+        """:meth:`search` ``(query, top)`` and :meth:`ranks` ``(query, keys)`` from one scoring."""
         scores, _stats = self.scores(query)
-        out: dict[str, int | None] = {}
+        hits: list[Hit] = []
+        if top > 0:
+            matched = np.flatnonzero(scores > 0.0)
+            if len(matched) > top:
+                matched = self._top_candidates(scores, matched, top)
+            order = np.lexsort((self._pos[matched], -scores[matched]))
+            hits = [Hit(rank=i + 1, key=self._keys[slot], score=float(scores[slot]))
+                    for i, slot in enumerate(matched[order[:top]].tolist())]
+        ranks: dict[str, int | None] = {}
         for key in keys:
             slot = self._slot_of.get(key)
             score = scores[slot] if slot is not None else 0.0
             if slot is None or not score > 0.0:
-                out[key] = None
+                ranks[key] = None
                 continue
             tied = np.flatnonzero(scores == score)
             before = int(np.count_nonzero(self._pos[tied] < self._pos[slot]))
-            out[key] = int(np.count_nonzero(scores > score)) + before + 1
-        return out
+            ranks[key] = int(np.count_nonzero(scores > score)) + before + 1
+        return hits, ranks
 
     def explain(self, query: str | QueryPlan, key: str) -> Explanation:
         """The contributions behind ``key``'s score for ``query`` (empty when it does not match)."""

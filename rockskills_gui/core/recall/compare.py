@@ -14,23 +14,30 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from functools import cache
+from typing import Any, Protocol
 
 import numpy as np
-from rank_bm25 import BM25L, BM25Okapi, BM25Plus
 
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.bm25 import K1, B, document_text, parse_query, tokenize
 
 
-# rank-bm25 ships no type information (no py.typed, no stubs), so BM25Okapi is Any to mypy.
-class BM25OkapiLuceneIdf(BM25Okapi):  # type: ignore[misc]  # subclassing an untyped class
-    """BM25Okapi with the always-positive idf ``ln(1 + (N - n + 0.5) / (n + 0.5))``."""
+# rank-bm25 ships no type information (no py.typed, no stubs), so its classes are Any to mypy.
+# It is imported when a comparison is first built (not by the Recall pane's start).
+@cache
+def lucene_idf_okapi() -> Any:
+    """``BM25OkapiLuceneIdf``: BM25Okapi with the always-positive idf
+    ``ln(1 + (N - n + 0.5) / (n + 0.5))``."""
+    from rank_bm25 import BM25Okapi
 
-    def _calc_idf(self, nd: dict[str, int]) -> None:
-        for word, freq in nd.items():
-            self.idf[word] = math.log(1.0 + (self.corpus_size - freq + 0.5) / (freq + 0.5))
-        self.average_idf = sum(self.idf.values()) / len(self.idf) if self.idf else 0.0
+    class BM25OkapiLuceneIdf(BM25Okapi):  # type: ignore[misc]  # subclassing an untyped class
+        def _calc_idf(self, nd: dict[str, int]) -> None:
+            for word, freq in nd.items():
+                self.idf[word] = math.log(1.0 + (self.corpus_size - freq + 0.5) / (freq + 0.5))
+            self.average_idf = sum(self.idf.values()) / len(self.idf) if self.idf else 0.0
+
+    return BM25OkapiLuceneIdf
 
 
 class Scorer(Protocol):
@@ -39,11 +46,17 @@ class Scorer(Protocol):
     def get_scores(self, query: list[str]) -> np.ndarray: ...
 
 
+def _rank_bm25(name: str) -> Any:
+    import rank_bm25
+
+    return getattr(rank_bm25, name)
+
+
 RANKERS: dict[str, Callable[[list[list[str]]], Scorer]] = {
-    "okapi": lambda corpus: BM25Okapi(corpus, k1=K1, b=B),
-    "okapi-lucene": lambda corpus: BM25OkapiLuceneIdf(corpus, k1=K1, b=B),
-    "bm25l": lambda corpus: BM25L(corpus, k1=K1, b=B),
-    "bm25plus": lambda corpus: BM25Plus(corpus, k1=K1, b=B),
+    "okapi": lambda corpus: _rank_bm25("BM25Okapi")(corpus, k1=K1, b=B),
+    "okapi-lucene": lambda corpus: lucene_idf_okapi()(corpus, k1=K1, b=B),
+    "bm25l": lambda corpus: _rank_bm25("BM25L")(corpus, k1=K1, b=B),
+    "bm25plus": lambda corpus: _rank_bm25("BM25Plus")(corpus, k1=K1, b=B),
 }
 
 

@@ -5,7 +5,8 @@ never inside ``skills/``: RockBot loads every ``skills/**/*.json`` as a skill, a
 ``name`` but no ``content`` would break its dream cycle (§2).
 
 A query passes when every expected skill (case-insensitive) is in the top 5 -- what per-turn
-recall asks for. Metrics: hit@1 (the first result is expected), hit@5 (some expected skill in
+recall asks for -- and no skill it must avoid (``avoid``: a near-miss message that must not pull
+that skill in) is. Metrics: hit@1 (the first result is expected), hit@5 (some expected skill in
 the top 5), MRR (1 / rank of the first expected skill in the full ranking, 0 if unranked).
 """
 
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, SkillRecall
@@ -36,8 +37,15 @@ class QueryCase(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     query: str
-    expected: list[str] = Field(min_length=1)
+    expected: list[str] = Field(default_factory=list)
+    avoid: list[str] = Field(default_factory=list)  # must not be recalled in the top 5
     note: str | None = None
+
+    @model_validator(mode="after")
+    def _says_something(self) -> QueryCase:
+        if not self.expected and not self.avoid:
+            raise ValueError("a query needs an expected skill or a skill to avoid")
+        return self
 
 
 class QuerySet(BaseModel):
@@ -83,7 +91,8 @@ def save_query_set(layout: Layout, path: Path, query_set: QuerySet) -> None:
     """Write ``query_set`` as indented UTF-8 JSON, refusing paths inside ``skills/``."""
     check_location(layout, path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(query_set.model_dump(exclude_none=True), ensure_ascii=False, indent=2)
+    text = json.dumps(query_set.model_dump(exclude_none=True, exclude_defaults=True), ensure_ascii=False,
+                      indent=2)
     path.write_text(text + "\n", "utf-8")
 
 
@@ -96,15 +105,17 @@ class CaseResult:
     first_rank: int | None  # rank of the first expected skill in the full ranking
     missing: tuple[str, ...]  # expected names not in the top 5
     unknown: tuple[str, ...]  # expected names that are not skills of the library
+    intruders: tuple[str, ...] = ()  # names to avoid that are in the top 5
 
     @property
     def passed(self) -> bool:
-        return not self.missing
+        return not self.missing and not self.intruders
 
     def as_json(self) -> dict[str, Any]:
         return {"query": self.case.query, "expected": self.case.expected,
                 "top5": list(self.top), "firstRank": self.first_rank,
                 "missing": list(self.missing), "unknown": list(self.unknown),
+                "avoid": list(self.case.avoid), "intruders": list(self.intruders),
                 "passed": self.passed}
 
 
@@ -119,17 +130,22 @@ class QuerySetReport:
         return sum(values) / len(values) if values else 0.0
 
     @property
+    def ranked(self) -> list[CaseResult]:
+        """The cases with an expected skill (the metrics are over these)."""
+        return [c for c in self.cases if c.case.expected]
+
+    @property
     def hit_at_1(self) -> float:
-        return self._mean([1.0 if c.first_rank == 1 else 0.0 for c in self.cases])
+        return self._mean([1.0 if c.first_rank == 1 else 0.0 for c in self.ranked])
 
     @property
     def hit_at_5(self) -> float:
         return self._mean([1.0 if c.first_rank is not None and c.first_rank <= RECALL_TOP_N
-                           else 0.0 for c in self.cases])
+                           else 0.0 for c in self.ranked])
 
     @property
     def mrr(self) -> float:
-        return self._mean([1.0 / c.first_rank if c.first_rank else 0.0 for c in self.cases])
+        return self._mean([1.0 / c.first_rank if c.first_rank else 0.0 for c in self.ranked])
 
     @property
     def failing(self) -> list[CaseResult]:
@@ -154,5 +170,7 @@ def evaluate(recall: SkillRecall, query_set: QuerySet) -> QuerySetReport:
         missing = tuple(n for n, w in zip(case.expected, wanted, strict=True)
                         if w not in folded[:RECALL_TOP_N])
         unknown = tuple(n for n in case.expected if recall.get(n) is None)
-        results.append(CaseResult(case, top, min(ranks) if ranks else None, missing, unknown))
+        intruders = tuple(n for n in case.avoid if fold(n) in folded[:RECALL_TOP_N])
+        results.append(CaseResult(case, top, min(ranks) if ranks else None, missing, unknown,
+                                  intruders))
     return QuerySetReport(query_set.name, tuple(results))

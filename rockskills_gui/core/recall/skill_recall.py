@@ -16,8 +16,7 @@ from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.bm25 import document_text
 from rockskills_gui.core.recall.bm25_index import Bm25Index, Explanation, Hit
-
-RECALL_TOP_N = 5  # AgentContextBuilder asks SearchAsync for 5 skills per turn
+from rockskills_gui.core.recall.limits import RECALL_TOP_N as RECALL_TOP_N
 
 
 @dataclass(frozen=True)

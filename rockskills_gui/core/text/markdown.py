@@ -15,11 +15,11 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
-from mdit_py_plugins.tasklists import tasklists_plugin
+if TYPE_CHECKING:  # markdown-it loads with the first preview, not with the window
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 ANCHOR_PREFIX = "L"
 _TASK_CHECKBOX = "task-list-item-checkbox"
@@ -46,6 +46,9 @@ class RenderedMarkdown:
 
 def make_parser() -> MarkdownIt:
     """CommonMark + GFM tables, strikethrough, task lists; raw HTML off, no typographer."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.tasklists import tasklists_plugin
+
     md = MarkdownIt("commonmark", {"html": False, "typographer": False, "linkify": False})
     md.enable(["table", "strikethrough"])
     md.use(tasklists_plugin)
@@ -69,6 +72,8 @@ def _parser() -> MarkdownIt:
 
 def render(source: str) -> RenderedMarkdown:
     """Render ``source`` for the preview (see the module doc)."""
+    from markdown_it.token import Token
+
     md = _parser()
     tokens = md.parse(source)
     anchored: list[int] = []

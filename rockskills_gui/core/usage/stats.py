@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.usage.events import EventLog, UsageEvent
+from rockskills_gui.core.usage.limits import TOP_PAIRS as TOP_PAIRS
+from rockskills_gui.core.usage.limits import USAGE_WINDOW_DAYS as USAGE_WINDOW_DAYS
 from rockskills_gui.core.usage.pairs import PairTable, fitting_min_count, occurrences, string_pairs
 from rockskills_gui.core.usage.records import Pair, Session
 
-USAGE_WINDOW_DAYS = 30
 USAGE_EVENT_CAP = 10_000
-TOP_PAIRS = 10
 CO_USED_SHOWN = 3
 PAIR_BUDGET = 20_000_000  # pair occurrences the usage pane counts (~0.5 GB of arrays at most)
 

@@ -156,8 +156,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = _application()
     ctx = AppContext()
     log_file = configure_logging(ctx.keys.known_keys)
-    log.info("rockskills-gui %s starting (Python %s, Qt %s, %s); %s", __version__,
-             platform.python_version(), qVersion(), platform.platform(), ctx.keys.status.message)
+    # (where API keys are kept is logged when the keyring is first consulted, not at start)
+    log.info("rockskills-gui %s starting (Python %s, Qt %s, %s)", __version__,
+             platform.python_version(), qVersion(), platform.platform())
     reporter: CrashReporter | None = None
     window = MainWindow(ctx, interactive=args.screenshot is None)
     window.apply_theme_mode(args.theme or ctx.prefs.theme, override=args.theme is not None)

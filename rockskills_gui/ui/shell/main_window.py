@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
@@ -54,17 +55,18 @@ from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.library_watcher import folders_to_watch
 from rockskills_gui.ui.common.theme import apply_theme, heading, secondary
 from rockskills_gui.ui.common.workers import LibraryLoader, Opener, demo_opener, path_opener
-from rockskills_gui.ui.dream.wizard import DreamWizard
 from rockskills_gui.ui.editor.editor_pane import EditorPane, listed_names
 from rockskills_gui.ui.health.health_table import HealthPane
 from rockskills_gui.ui.library.problems_pane import ProblemsPane
 from rockskills_gui.ui.library.tree_pane import TreePane, prepare_tree
 from rockskills_gui.ui.recall.recall_pane import RecallPane, prepare_recall
-from rockskills_gui.ui.shell.palette import CommandPalette
-from rockskills_gui.ui.shell.preferences import PreferencesDialog
-from rockskills_gui.ui.shell.shortcuts import ShortcutsDialog
 from rockskills_gui.ui.shell.window_prefs import SplitterMemory, apply_editor_font
-from rockskills_gui.ui.usage.usage_pane import UsagePane
+
+if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
+    from rockskills_gui.ui.budget.budget_pane import BudgetPane
+    from rockskills_gui.ui.dream.wizard import DreamWizard
+    from rockskills_gui.ui.shell.preferences import PreferencesDialog
+    from rockskills_gui.ui.usage.usage_pane import UsagePane
 
 PANES = ("tree", "editor", "recall", "heatmap", "dream")
 FREEZE_FROM = 10_000  # skills from which a loaded library is moved out of the collector's way
@@ -204,11 +206,19 @@ class MainWindow(QMainWindow):
         self.recall_pane.openSkillRequested.connect(lambda _name: self.show_pane("editor"))
         self.recall_pane.set_edits_provider(
             lambda: [b.edited_skill() for b in self.skill_pane.unsaved_buffers()])
-        self.usage_pane = UsagePane(self.ctx, self.tabs)
-        self.usage_pane.openSkillRequested.connect(lambda _name: self.show_pane("editor"))
         self.tabs.addTab(self.skill_pane, "Skill")
         self.tabs.addTab(self.recall_pane, "Recall")
-        self.tabs.addTab(self.usage_pane, "Usage")
+        # The Usage tab holds a placeholder until it is first shown (or ``usage_pane`` is asked
+        # for): reading the usage logs and the analysis (numpy, scipy) wait until then.
+        self._usage_pane: UsagePane | None = None
+        self._usage_placeholder = QWidget(self.tabs)
+        self._usage_placeholder.setObjectName("usagePlaceholder")
+        self.tabs.addTab(self._usage_placeholder, "Usage")
+        self._budget_pane: BudgetPane | None = None  # the same for the Budget tab
+        self._budget_placeholder = QWidget(self.tabs)
+        self._budget_placeholder.setObjectName("budgetPlaceholder")
+        self.tabs.addTab(self._budget_placeholder, "Budget")
+        self.tabs.currentChanged.connect(self._build_shown_tab)
         self.empty_page = NoLibraryPage(self.commands["file.open"], self.commands["file.demo"],
                                         self)
         self.empty_demo = self.empty_page.demo_button
@@ -243,6 +253,55 @@ class MainWindow(QMainWindow):
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.resizeDocks([self.library_dock], [300], Qt.Orientation.Horizontal)
         self.resizeDocks([self.problems_dock], [160], Qt.Orientation.Vertical)
+
+    @property
+    def usage_pane(self) -> UsagePane:
+        """The Usage tab's pane, built (in its tab) the first time it is shown or asked for."""
+        if self._usage_pane is None:
+            from rockskills_gui.ui.usage.usage_pane import UsagePane
+
+            pane = UsagePane(self.ctx, self.tabs)
+            pane.openSkillRequested.connect(lambda _name: self.show_pane("editor"))
+            self._usage_pane = pane
+            self._swap_tab(self._usage_placeholder, pane, "Usage")
+            self._usage_placeholder.deleteLater()
+            name_controls(pane)
+            if self.splitter_memory is not None:
+                self.splitter_memory.watch(pane)
+        return self._usage_pane
+
+    def _swap_tab(self, placeholder: QWidget, pane: QWidget, label: str) -> None:
+        """Put ``pane`` in ``placeholder``'s tab, keeping which tab is current."""
+        index = self.tabs.indexOf(placeholder)
+        current = self.tabs.currentIndex()
+        blocked = self.tabs.blockSignals(True)
+        try:
+            self.tabs.removeTab(index)
+            self.tabs.insertTab(index, pane, label)
+            self.tabs.setCurrentIndex(current)
+        finally:
+            self.tabs.blockSignals(blocked)
+        placeholder.hide()
+
+    @property
+    def budget_pane(self) -> BudgetPane:
+        """The Budget tab's pane (each agent's advertised skill list), built when first shown."""
+        if self._budget_pane is None:
+            from rockskills_gui.ui.budget.budget_pane import BudgetPane
+
+            pane = BudgetPane(self.ctx, self.tabs)
+            self._budget_pane = pane
+            self._swap_tab(self._budget_placeholder, pane, "Budget")
+            self._budget_placeholder.deleteLater()
+            name_controls(pane)
+        return self._budget_pane
+
+    def _build_shown_tab(self, index: int) -> None:
+        widget = self.tabs.widget(index)
+        if self._usage_pane is None and widget is self._usage_placeholder:
+            _ = self.usage_pane
+        elif self._budget_pane is None and widget is self._budget_placeholder:
+            _ = self.budget_pane
 
     def _build_chrome(self) -> None:
         self.commands.adopt("view.library", self.library_dock.toggleViewAction())
@@ -595,10 +654,13 @@ class MainWindow(QMainWindow):
         elif name in ("editor", "recall", "heatmap"):
             # Asked for by name, a pane shows even with no library (it says so itself).
             self.central.setCurrentWidget(self.tabs)
-            self.tabs.setCurrentWidget({"editor": self.skill_pane, "recall": self.recall_pane,
-                                        "heatmap": self.usage_pane}[name])
+            pane = {"editor": lambda: self.skill_pane, "recall": lambda: self.recall_pane,
+                    "heatmap": lambda: self.usage_pane}[name]()
+            self.tabs.setCurrentWidget(pane)
         elif name == "dream":
             if self.dream_wizard is None:
+                from rockskills_gui.ui.dream.wizard import DreamWizard  # openai, scipy: on demand
+
                 self.dream_wizard = DreamWizard(self.ctx, self)
                 self.dream_wizard.finished.connect(self._forget_dream_wizard)
                 if not self.interactive:
@@ -626,6 +688,8 @@ class MainWindow(QMainWindow):
             self.show_pane("editor")
 
     def show_command_palette(self) -> None:
+        from rockskills_gui.ui.shell.palette import CommandPalette
+
         palette = CommandPalette(self.commands, self)
         palette.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         palette.open()
@@ -713,6 +777,8 @@ class MainWindow(QMainWindow):
 
     def show_preferences(self) -> None:
         if self.preferences_dialog is None:
+            from rockskills_gui.ui.shell.preferences import PreferencesDialog
+
             dialog = PreferencesDialog(self.ctx, self)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             dialog.destroyed.connect(self._forget_preferences)
@@ -726,6 +792,8 @@ class MainWindow(QMainWindow):
         self.preferences_dialog = None
 
     def show_shortcuts(self) -> None:
+        from rockskills_gui.ui.shell.shortcuts import ShortcutsDialog
+
         dialog = ShortcutsDialog(self.commands, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()

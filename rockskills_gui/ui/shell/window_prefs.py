@@ -67,8 +67,13 @@ class SplitterMemory(QObject):
         self._root = root
         self._settings = settings
         self._shown: set[int] = set()
-        for splitter in remembered_splitters(root).values():
-            splitter.installEventFilter(self)
+        self.watch(root)
+
+    def watch(self, widget: QWidget) -> None:
+        """Remember the splitters under ``widget`` too (a pane built after the window was)."""
+        for splitter in remembered_splitters(self._root).values():
+            if splitter is widget or widget.isAncestorOf(splitter):
+                splitter.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Show and isinstance(watched, QSplitter) \

@@ -1,0 +1,147 @@
+"""Named snapshots of a query set's recall results, and per-query differences between two.
+
+A snapshot keeps, per query, the top 5 (names and exact scores) and the rank of every expected
+and avoided skill, so that two configurations of a library -- before and after an edit, a dream,
+a week of changes -- can be compared query by query, as relevance engineers compare runs.
+Snapshots are stored beside the library in ``recall-tests/snapshots/<name>.json`` (never in
+``skills/``, which RockBot reads).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.recall.limits import RECALL_TOP_N
+from rockskills_gui.core.recall.queryset import QUERY_SET_DIR, QuerySet, QuerySetError
+from rockskills_gui.core.recall.skill_recall import SkillRecall
+from rockskills_gui.core.storage import fileio
+from rockskills_gui.core.storage.layout import Layout
+
+SNAPSHOT_DIR = "snapshots"
+
+
+class SnapshotResult(BaseModel):
+    """One query's results at snapshot time."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    query: str
+    expected: list[str] = Field(default_factory=list)
+    avoid: list[str] = Field(default_factory=list)
+    top: list[tuple[str, float]]  # the top 5: name, exact score
+    ranks: dict[str, int | None]  # every expected and avoided skill's rank (None: unranked)
+
+
+class Snapshot(BaseModel):
+    """A query set's results at one moment."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    query_set: str = Field(alias="querySet")
+    taken_at: str = Field(alias="takenAt")
+    skills: int
+    results: list[SnapshotResult]
+
+
+def take(recall: SkillRecall, query_set: QuerySet, name: str) -> Snapshot:
+    """Run every query of ``query_set`` against ``recall`` and keep the results as ``name``."""
+    results: list[SnapshotResult] = []
+    for case in query_set.queries:
+        wanted = [*case.expected, *case.avoid]
+        top, ranks = recall.index.top_and_ranks(case.query, RECALL_TOP_N, [fold(n) for n in wanted])
+        results.append(SnapshotResult(
+            query=case.query, expected=list(case.expected), avoid=list(case.avoid),
+            top=[(_spelled(recall, h.key), h.score) for h in top],
+            ranks={n: ranks.get(fold(n)) for n in wanted}))
+    return Snapshot(name=name, querySet=query_set.name, skills=len(recall),
+                    takenAt=datetime.now(UTC).isoformat(timespec="seconds"), results=results)
+
+
+def _spelled(recall: SkillRecall, key: str) -> str:
+    skill = recall.get(key)
+    return skill.name if skill is not None else key
+
+
+def snapshot_path(layout: Layout, name: str) -> Path:
+    """``<agent>/recall-tests/snapshots/<name>.json`` (a plain file name only)."""
+    if not name or "/" in name or "\\" in name or name.startswith(".") or "\0" in name:
+        raise QuerySetError(f"not a usable snapshot name: {name!r}")
+    return layout.agent_dir / QUERY_SET_DIR / SNAPSHOT_DIR / f"{name}.json"
+
+
+def save(layout: Layout, snapshot: Snapshot) -> Path:
+    """Write ``snapshot`` (atomically) and return its path."""
+    path = snapshot_path(layout, snapshot.name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(snapshot.model_dump(by_alias=True), ensure_ascii=False, indent=2) + "\n"
+    fileio.atomic_write(path, text.encode("utf-8"))
+    return path
+
+
+def load(layout: Layout, name: str) -> Snapshot:
+    """The snapshot called ``name`` (raises :class:`QuerySetError` with one readable line)."""
+    path = snapshot_path(layout, name)
+    try:
+        return Snapshot.model_validate_json(fileio.read_regular(path))
+    except OSError as exc:
+        raise QuerySetError(f"snapshot {name!r}: {exc.strerror or exc}") from None
+    except (ValueError, ValidationError) as exc:
+        raise QuerySetError(f"snapshot {name!r}: not a snapshot ({str(exc).splitlines()[0]})") from None
+
+
+@dataclass(frozen=True)
+class QueryDiff:
+    """One query in two snapshots."""
+
+    query: str
+    a: SnapshotResult | None
+    b: SnapshotResult | None
+
+    @property
+    def lost(self) -> list[str]:
+        """Expected skills in A's top 5 and not in B's."""
+        if self.a is None or self.b is None:
+            return []
+        return [n for n in self.a.expected if _in_top(self.a, n) and not _in_top(self.b, n)]
+
+    @property
+    def pulled_in(self) -> list[str]:
+        """Skills to avoid that B's top 5 has and A's had not."""
+        if self.a is None or self.b is None:
+            return []
+        return [n for n in self.b.avoid if _in_top(self.b, n) and not _in_top(self.a, n)]
+
+    @property
+    def regressed(self) -> bool:
+        return bool(self.lost or self.pulled_in)
+
+    @property
+    def changed(self) -> bool:
+        return self.a is None or self.b is None or self.a.top != self.b.top or self.a.ranks != self.b.ranks
+
+    def as_json(self) -> dict[str, Any]:
+        def side(r: SnapshotResult | None) -> dict[str, Any] | None:
+            return None if r is None else {"top5": [[n, s] for n, s in r.top], "ranks": r.ranks}
+
+        return {"query": self.query, "a": side(self.a), "b": side(self.b), "lost": self.lost,
+                "pulledIn": self.pulled_in, "regressed": self.regressed, "changed": self.changed}
+
+
+def _in_top(result: SnapshotResult, name: str) -> bool:
+    rank = next((r for n, r in result.ranks.items() if fold(n) == fold(name)), None)
+    return rank is not None and rank <= RECALL_TOP_N
+
+
+def compare(a: Snapshot, b: Snapshot) -> list[QueryDiff]:
+    """Per query (matched by its text; A's order, then queries only B has)."""
+    by_b = {r.query: r for r in b.results}
+    diffs = [QueryDiff(r.query, r, by_b.pop(r.query, None)) for r in a.results]
+    return diffs + [QueryDiff(q, None, r) for q, r in by_b.items()]

@@ -1,0 +1,112 @@
+"""What the entry points may import before they are ready (issue 19), kept in one place.
+
+``tests/core/test_lazy_imports.py`` runs each entry point in a fresh interpreter and fails if a
+module listed here was imported; ``tests/benchmarks/bench_startup.py`` times the same entry
+points. The scripts below are run with ``python -c``; each ends by printing one line
+``MODULES <json list of sys.modules>`` on stdout.
+"""
+
+from __future__ import annotations
+
+# Heavy modules no entry point below may import (top-level package names).
+HEAVY = ("openai", "httpx", "scipy", "numpy", "rank_bm25", "keyring", "sklearn", "tiktoken")
+# Ours that only the panes and passes that use them load (clustering, dream pages, usage).
+LATE = ("rockskills_gui.core.usage.matrix_order",
+        "rockskills_gui.core.usage.matrix", "rockskills_gui.core.dream.offline",
+        "rockskills_gui.core.app.endpoint", "rockskills_gui.core.lint.linter",
+        "rockskills_gui.ui.dream", "rockskills_gui.ui.usage", "rockskills_gui.ui.shell.preferences")
+
+FORBIDDEN: dict[str, tuple[str, ...]] = {
+    # ``rockskills --version``: nothing but the parser (no library code at all).
+    "version": (*HEAVY, *LATE, "pydantic", "yaml", "markdown_it", "PySide6",
+                "rockskills_gui.core", "rockskills_gui.commands"),
+    # ``rockskills list DEMO``: the library and its models (pydantic, YAML), nothing else.
+    "list": (*HEAVY, *LATE, "markdown_it", "PySide6", "rockskills_gui.ui"),
+    # ``rockskills-gui DEMO`` until the tree of the demo library is painted. numpy is not listed:
+    # the recall index (numpy arrays) is built while the library is read.
+    "gui": (*tuple(m for m in HEAVY if m != "numpy"), *LATE, "markdown_it"),
+}
+
+
+def forbidden_loaded(modules: list[str], entry: str) -> list[str]:
+    """The modules of ``modules`` that ``entry`` must not have imported."""
+    banned = FORBIDDEN[entry]
+    return sorted(m for m in modules if any(m == b or m.startswith(b + ".") for b in banned))
+
+
+_REPORT = "import json, sys; print('MODULES', json.dumps(sorted(sys.modules)), flush=True)"
+
+
+def cli_script(argv: list[str]) -> str:
+    """``rockskills ARGV`` as the console script runs it (its output is sent to stdout)."""
+    return (f"import sys\nfrom rockskills_gui.cli import main\ntry:\n    code = main({argv!r})\n"
+            f"except SystemExit as exc:\n    code = exc.code\n{_REPORT}\nsys.exit(code or 0)\n")
+
+
+# Start the GUI on PATH, quit as soon as the Library tree has painted a row of the library.
+GUI_SCRIPT = """
+import sys
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication
+from rockskills_gui.ui.shell import app as gui_app
+
+start_loading = gui_app._start_loading
+
+
+class Painted(QObject):
+    def __init__(self, view):
+        super().__init__(view)
+        self.view = view
+
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint and self.view.model().rowCount() > 0:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, lambda: QApplication.instance().exit(0))
+        return False
+
+
+def start(window, path, format=None):
+    view = window.library_pane.view
+    view.viewport().installEventFilter(Painted(view))
+    start_loading(window, path, format)
+
+
+gui_app._start_loading = start
+code = gui_app.main(sys.argv[1:])
+""" + _REPORT + "\nsys.exit(code)\n"
+
+# The same, for a bare PySide6 window: start, show, painted, quit.
+BARE_QT_SCRIPT = """
+import sys
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow, QLabel
+
+app = QApplication(sys.argv[:1])
+window = QMainWindow()
+window.setCentralWidget(QLabel("hello"))
+window.resize(1400, 900)
+
+
+class Painted(QObject):
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, lambda: app.exit(0))
+        return False
+
+
+window.centralWidget().installEventFilter(Painted(window))
+window.show()
+code = app.exec()
+""" + _REPORT + "\nsys.exit(code)\n"
+
+
+def loaded_modules(stdout: str) -> list[str]:
+    """The module names a script above reported (its ``MODULES`` line)."""
+    import json
+
+    for line in reversed(stdout.splitlines()):
+        if line.startswith("MODULES "):
+            names: list[str] = json.loads(line[len("MODULES "):])
+            return names
+    raise AssertionError(f"the script reported no modules; its output ended:\n{stdout[-2000:]}")

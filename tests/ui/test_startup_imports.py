@@ -1,0 +1,46 @@
+"""The GUI's way to its first paint imports only what that paint needs (issue 19).
+
+A fresh interpreter runs ``rockskills-gui DEMO`` (offscreen) until the Library tree has painted
+the demo library, quits, and reports ``sys.modules``; the forbidden modules are listed in
+``tests/startup_budget.py``. The tabs not shown (Usage), the dream wizard and the dialogs build
+when first used.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from rockskills_gui.resources import resource_dir
+from tests.startup_budget import GUI_SCRIPT, forbidden_loaded, loaded_modules
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_gui_start_until_the_tree_is_painted_imports_no_heavy_module(tmp_path: Path) -> None:
+    demo = shutil.copytree(resource_dir("demo-library"), tmp_path / "demo")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", GUI_SCRIPT, str(demo)], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    modules = loaded_modules(done.stdout)
+    assert "rockskills_gui.ui.shell.main_window" in modules  # the real startup path ran
+    assert forbidden_loaded(modules, "gui") == []
+
+
+def test_the_usage_tab_is_built_when_first_shown(window) -> None:
+    """Until then its tab holds a placeholder; clicking the tab (or asking) builds the pane."""
+    from rockskills_gui.ui.usage.usage_pane import UsagePane
+
+    assert window._usage_pane is None
+    assert not window.findChildren(UsagePane)
+    index = window.tabs.indexOf(window._usage_placeholder)
+    assert window.tabs.tabText(index) == "Usage"
+    window.tabs.setCurrentIndex(index)
+    assert isinstance(window._usage_pane, UsagePane)
+    assert window.tabs.currentWidget() is window.usage_pane
+    assert window.tabs.indexOf(window.usage_pane) == index
+    assert window.tabs.count() == 4  # Skill, Recall, Usage, Budget
