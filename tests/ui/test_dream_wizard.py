@@ -363,3 +363,35 @@ def test_a_bad_plan_file_exits_2(agent: Path, tmp_path: Path, capsys) -> None:
     assert app.main([str(agent), "--plan", str(bad), "--screenshot", str(tmp_path / "x.png")]) == 2
     assert "is not a dream plan" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_the_review_shows_a_recall_regression_for_a_merge_that_hides_a_logged_request(
+        qtbot, main: MainWindow, agent: Path) -> None:
+    """A logged session whose first message only the merged-away skill answers: the merge and the
+    deletion carry the finding on the review page, with the message quoted."""
+    from rockskills_gui.core.recall.bm25 import tokenize
+
+    lib = Library.open(agent)
+    keep, drop = lib.get("plan-meeting"), lib.get("schedule-meeting")
+    assert keep is not None and drop is not None
+    theirs = set(tokenize(f"{keep.name} {keep.summary}"))
+    message = " ".join(t for t in dict.fromkeys(tokenize(f"{drop.name} {drop.summary}")) if t not in theirs)
+    (agent / "conversation-log").mkdir(exist_ok=True)
+    with (agent / "conversation-log" / "turns.jsonl").open("a", encoding="utf-8") as out:
+        out.write(json.dumps({"sessionId": "s-review", "role": "user", "content": message,
+                              "timestamp": "2026-02-20T09:00:00+00:00"}) + "\n")
+    (agent / "skill-usage").mkdir(exist_ok=True)
+    (agent / "skill-usage" / "s-review.jsonl").write_text(json.dumps(
+        {"id": "r1", "skillName": drop.name, "sessionId": "s-review",
+         "timestamp": "2026-02-20T09:00:05+00:00"}) + "\n", encoding="utf-8")
+    wizard = open_wizard(main)
+    wizard.setup.offline_radio.setChecked(True)
+    run_to_end(qtbot, wizard)
+    wizard.next()
+    review = wizard.review
+    merge = next(p for p in wizard.run.plan.proposals if p.kind.value == "merge"
+                 and p.record is not None and p.record.name == keep.name)
+    review.show_proposal_id(merge.id)
+    rows = dict(review.view.findings.rows)
+    assert "recall-regression" in rows, rows
+    assert message[:20] in rows["recall-regression"] and drop.name in rows["recall-regression"]
