@@ -160,7 +160,7 @@ def checked(plan: Plan, library: Library) -> Plan:
     """
     fresh = plan.model_copy(deep=True)
     check_plan(fresh, CheckContext.of(library.skills(), library.problems, fresh.protected_prefixes, fresh,
-                                      library.layout))
+                                      library.layout, library.rules))
     for proposal in fresh.proposals:
         for path, digest in proposal.touched.items():
             problem = touched_path_error(path)

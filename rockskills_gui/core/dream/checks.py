@@ -20,7 +20,9 @@ from rockskills_gui.core.dream.prompts import CONSOLIDATION_TRUNCATED, OPTIMIZAT
 from rockskills_gui.core.lint.linter import scan_text
 from rockskills_gui.core.model.names import display_name, fold, readable_name_error, rockbot_name_error
 from rockskills_gui.core.model.problems import Problem
+from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.recall.bm25 import document_text, tokenize
 from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.layout import Layout
 
@@ -28,6 +30,7 @@ CHECK_CODES = frozenset({
     "invalid-name", "name-claimed", "protected", "self-see-also", "dangling-see-also",
     "duplicate-see-also", "lost-specifics", "truncation-marker", "gap-overwrite", "overwrite",
     "unknown-source", "summary-length", "stale", "suspicious-content", "huge-content", "mass-delete",
+    "namespace-merge", "namespace-guide", "mcp-naming", "summary-keywords",  # RockBot (current)
     "path-blocked", "recall-regression",
 })
 PATH_MAX = 4096  # bytes in a whole path (Linux), as the library's own check
@@ -90,11 +93,16 @@ class CheckContext:
     saved_by_plan: set[str] = field(default_factory=set)    # fold(name)
     deleted_by_plan: set[str] = field(default_factory=set)  # fold(name)
     layout: Layout | None = None  # where skills are written (None: the disk is not looked at)
+    rules: RockBotRules = ROCKBOT_64E82CC  # which RockBot (its protected and namespace prefixes)
 
     @classmethod
     def of(cls, skills: Iterable[Skill], problems: Iterable[Problem], protected: Iterable[str],
-           plan: Plan | None = None, layout: Layout | None = None) -> CheckContext:
-        ctx = cls({fold(s.name): s for s in skills}, list(problems), list(protected), layout=layout)
+           plan: Plan | None = None, layout: Layout | None = None,
+           rules: RockBotRules = ROCKBOT_64E82CC) -> CheckContext:
+        prefixes = list(protected)
+        prefixes += [p for p in rules.protected_prefixes if fold(p) not in {fold(x) for x in prefixes}]
+        ctx = cls({fold(s.name): s for s in skills}, list(problems), prefixes, layout=layout,
+                  rules=rules)
         if plan is not None:
             for proposal in plan.proposals:
                 if proposal.record is not None:
@@ -128,6 +136,7 @@ def check(proposal: Proposal, ctx: CheckContext) -> None:
                          f"the source '{display_name(name)}' is not in the library (RockBot ignores it)")
     if record is None:
         return
+    _check_namespaces(proposal, record.name, ctx)
     _check_name(proposal, record.name, ctx)
     _check_see_also(proposal, record.name, record.see_also or [], ctx)
     content = record.content or ""
@@ -155,6 +164,58 @@ def check(proposal: Proposal, ctx: CheckContext) -> None:
         proposal.add("gap-overwrite", Severity.WARN,
                      f"overwrites the existing skill '{existing.name}': RockBot's gap pass does not "
                      "check, and resets its createdAt, lastUsedAt and seeAlso")
+
+
+def _check_namespaces(proposal: Proposal, name: str, ctx: CheckContext) -> None:
+    """RockBot (current)'s consolidation policy (PR #380, design/skill-name-stability.md):
+    ``mcp/{server}`` skills are namespaced singletons (no merge across servers, no parent guide
+    replacing them), merged summaries keep the originals' search keywords, and MCP skills are
+    named ``mcp/{server}[/...]`` (PR #381/#382). Directive rules, not code guards: warnings."""
+    rules = ctx.rules
+    merged = [*proposal.sources, *proposal.replaces]
+    if rules.singleton_prefixes and proposal.kind is ProposalKind.MERGE:
+        heads: dict[str, set[str]] = {}
+        for source in [*merged, name]:
+            found = rules.singleton_of(source)
+            if found is not None:
+                heads.setdefault(found[0], set()).add(found[1])
+        for prefix, servers in heads.items():
+            if len(servers) > 1:
+                proposal.add("namespace-merge", Severity.WARN,
+                             f"merges across '{prefix}' bindings ({', '.join(sorted(servers))}): "
+                             f"RockBot (current) never merges skills of different '{prefix}' entries")
+            elif rules.singleton_of(name) is None:
+                proposal.add("namespace-merge", Severity.WARN,
+                             f"merges the '{prefix}{next(iter(servers))}' binding into "
+                             f"'{display_name(name)}', outside '{prefix}'")
+    for prefix in rules.singleton_prefixes:
+        stem = prefix.rstrip("/")
+        if fold(name) in (fold(stem + "/guide"), fold(stem)) and fold(name) not in ctx.skills:
+            proposal.add("namespace-guide", Severity.WARN,
+                         f"creates a parent guide '{display_name(name)}' for '{prefix}': RockBot "
+                         f"(current) extracts no parent guide for namespaced '{prefix}' skills")
+    if rules.mcp_naming and "/" not in name and re.match(r"(?i)^mcp[-_][a-z0-9]", name):
+        proposal.add("mcp-naming", Severity.WARN,
+                     f"'{display_name(name)}' looks like an MCP skill: RockBot (current) names them "
+                     f"'mcp/{{server}}' (e.g. 'mcp/{display_name(name[4:])}') and renames top-level "
+                     "ones at startup")
+    if rules.keep_summary_keywords and proposal.kind is ProposalKind.MERGE and proposal.record:
+        kept = set(tokenize(document_text(name, proposal.record.summary)))
+        lost: dict[str, list[str]] = {}
+        for source in merged:
+            original = proposal.before.get(source) or next(
+                (r for n, r in proposal.before.items() if fold(n) == fold(source)), None)
+            if original is None:
+                continue
+            words = [w for w in dict.fromkeys(tokenize(document_text(original.name, original.summary)))
+                     if w not in kept]
+            if words:
+                lost[original.name] = words
+        if lost:
+            shown = "; ".join(f"{n}: {', '.join(w[:6])}" for n, w in lost.items())
+            proposal.add("summary-keywords", Severity.WARN,
+                         "the merged name and summary drop search keywords of the originals "
+                         f"(RockBot (current)'s directive asks to keep them for recall): {shown}")
 
 
 def _check_content(proposal: Proposal, summary: str, content: str) -> None:

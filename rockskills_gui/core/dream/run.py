@@ -206,7 +206,7 @@ def run_dream(library: Library, options: RunOptions, client: LlmClient | PastedR
 
 def _finish(plan: Plan, library: Library) -> None:
     check_plan(plan, CheckContext.of(library.skills(), library.problems, plan.protected_prefixes, plan,
-                                     library.layout))
+                                     library.layout, library.rules))
 
 
 # structure, not text: digests, ids, enums and timestamps (masking them would break the plan)

@@ -399,7 +399,10 @@ def _to_rockbot(source: SourceSkill, staging: Path, taken: set[str], report: lis
     data: bytes | None = None
     if source.rockbot_text is not None:
         try:  # the original file's bytes, read as RockBot reads them (a BOM is skipped)
-            if skill_from_bytes(source.rockbot_text.encode("utf-8")) == out:
+            original = skill_from_bytes(source.rockbot_text.encode("utf-8"))
+            if not out.extra:  # properties the other format cannot hold (a manifest...)
+                out = out.model_copy(update={"extra": original.extra})
+            if original == out:
                 data = source.rockbot_text.encode("utf-8")
         except SkillParseError:
             data = None

@@ -20,6 +20,15 @@ from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.library.stores import cortex
 from rockskills_gui.core.library.stores.rockbot import Progress, ScanCancelled, SkillsRead
 from rockskills_gui.core.library.stores.skillmd import PROFILES, SIDECAR_NAME, SKIP_DIRS, Profile, Root
+from rockskills_gui.core.model.rules import (
+    EMBEDDINGS_DIR,
+    LEDGER_FILE,
+    RESOURCE_SUFFIX,
+    ROCKBOT_64E82CC,
+    ROCKBOT_CURRENT,
+    RULES,
+    RockBotRules,
+)
 from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.layout import SKILLS_DIR, NotALibraryError
 
@@ -33,6 +42,8 @@ FORMAT_LABELS = {
 }
 PROFILE_OF = {"agentskills": "agentskills", "picobot": "picobot", "carpenter": "carpenter",
               "cortex": "cortex-fs"}
+# --format values choosing a RockBot profile (format "rockbot" with those rules), beside FORMATS.
+ROCKBOT_PROFILE_FORMATS = {"rockbot-current": ROCKBOT_CURRENT, "rockbot-64e82cc": ROCKBOT_64E82CC}
 SKILL_FILE_NAMES = ("SKILL.md", "skill.md")
 SEARCH_DEPTH = 4  # how deep detection looks for SKILL.md files
 
@@ -46,9 +57,13 @@ class Detection:
     roots: tuple[Root, ...] = ()
     memory_db: Path | None = None
     reason: str = ""
+    rules: RockBotRules | None = None  # for format "rockbot": which RockBot (core.model.rules)
+    profile_reason: str = ""  # why that RockBot (the evidence of a current one), "" for 64e82cc
 
     @property
     def label(self) -> str:
+        if self.format == "rockbot" and self.rules is not None:
+            return self.rules.label
         return FORMAT_LABELS[self.format]
 
 
@@ -64,29 +79,41 @@ class Evidence:
     rockbot: int = 0
     other_json: int = 0
     skill_md: int = 0
+    manifests: int = 0  # RockBot skill files with a manifest or surfaceBaseline (RockBot current)
+    resource_dirs: int = 0  # {name}.resources folders (RockBot current)
 
     def favours_rockbot(self) -> bool:
         return self.rockbot > 0 and self.rockbot >= self.skill_md
 
 
-def _looks_like_rockbot_skill(path: Path) -> bool:
+CURRENT_KEYS = frozenset({"manifest", "surfacebaseline"})  # properties only RockBot (current) writes
+
+
+def _looks_like_rockbot_skill(path: Path) -> int:
+    """0: not a RockBot skill file; 1: one; 2: one with RockBot (current)'s properties."""
     try:
         if path.stat().st_size > MAX_JSON_BYTES:
-            return False
+            return 0
         data = json.loads(fileio.read_regular(path).decode("utf-8-sig"))
     except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and isinstance(data.get("name"), str) \
-        and isinstance(data.get("content"), str)
+        return 0
+    if not (isinstance(data, dict) and isinstance(data.get("name"), str)
+            and isinstance(data.get("content"), str)):
+        return 0
+    return 2 if any(k.lower() in CURRENT_KEYS and data[k] is not None for k in data) else 1
 
 
 def evidence(folder: Path) -> Evidence:
     """Weigh what ``folder`` holds (never runs anything; opens at most :data:`MAX_JSON_READ` JSON
     files, regular ones only). A SKILL.md skill's own folder counts as SKILL.md evidence and its
     JSON files (resources, examples, package.json) do not count at all."""
-    rockbot = other = skill_md = opened = 0
+    rockbot = other = skill_md = opened = manifests = resource_dirs = 0
     for dirpath, dirnames, filenames in os.walk(folder):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and d != EMBEDDINGS_DIR)
+        resources = [d for d in dirnames if d.endswith(RESOURCE_SUFFIX)]
+        if resources:  # a RockBot (current) skill's files: not weighed as skills
+            resource_dirs += len(resources)
+            dirnames[:] = [d for d in dirnames if not d.endswith(RESOURCE_SUFFIX)]
         if any(n in filenames for n in SKILL_FILE_NAMES):
             skill_md += 1
             dirnames[:] = []  # a skill's folder: what is below it are its resources
@@ -98,11 +125,37 @@ def evidence(folder: Path) -> Evidence:
                 other += 1
                 continue
             opened += 1
-            if _looks_like_rockbot_skill(Path(dirpath) / name):
+            kind = _looks_like_rockbot_skill(Path(dirpath) / name)
+            if kind:
                 rockbot += 1
+                manifests += kind == 2
             else:
                 other += 1
-    return Evidence(rockbot, other, skill_md)
+    return Evidence(rockbot, other, skill_md, manifests, resource_dirs)
+
+
+def current_rockbot_evidence(agent_dir: Path, seen: Evidence | None = None) -> list[str]:
+    """What in an agent directory only a RockBot after 64e82cc writes (empty: none of it)."""
+    found: list[str] = []
+    if seen is not None and seen.manifests:
+        found.append(f"{seen.manifests} skill file(s) with a manifest")
+    if seen is not None and seen.resource_dirs:
+        found.append(f"{seen.resource_dirs} .resources folder(s)")
+    if (agent_dir / SKILLS_DIR / EMBEDDINGS_DIR).is_dir():
+        found.append(f"{SKILLS_DIR}/{EMBEDDINGS_DIR}/")
+    if (agent_dir / LEDGER_FILE).is_file():
+        found.append(LEDGER_FILE)
+    return found
+
+
+def _rockbot(path: Path, reason: str, seen: Evidence | None = None) -> Detection:
+    """A RockBot detection: the current profile when its evidence is there, else 64e82cc."""
+    agent = path.parent if path.name == SKILLS_DIR and not (path / SKILLS_DIR).is_dir() else path
+    current = current_rockbot_evidence(agent, seen)
+    if not current:
+        return Detection("rockbot", path, reason=reason, rules=ROCKBOT_64E82CC)
+    return Detection("rockbot", path, reason=reason, rules=ROCKBOT_CURRENT,
+                     profile_reason=f"{ROCKBOT_CURRENT.label}: " + ", ".join(current))
 
 
 def _also_seen(seen: Evidence) -> str:
@@ -160,8 +213,8 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
     seen = evidence(skills) if skills is not None and not any(
         (skills / n).is_file() for n in SKILL_FILE_NAMES) else Evidence()
     if seen.favours_rockbot():
-        return Detection("rockbot", path, reason=f"{seen.rockbot} RockBot skill file(s) under skills/"
-                                                 + _also_seen(seen))
+        return _rockbot(path, f"{seen.rockbot} RockBot skill file(s) under skills/" + _also_seen(seen),
+                        seen)
     also = _also_seen(seen)
     for name, marker in (("picobot", ".picobot/skills"), ("agentskills", ".agents/skills"),
                          ("agentskills", ".claude/skills")):
@@ -178,7 +231,7 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
     except NotALibraryError:
         raise NotALibraryError(f"{path}: not a RockBot library, and no SKILL.md skills or .cortex "
                                "folder found in it") from None
-    return Detection("rockbot", path, reason="a RockBot agent directory")
+    return _rockbot(path, "a RockBot agent directory")
 
 
 def _cortex(project: Path, db: Path | None, reason: str) -> Detection:
@@ -187,10 +240,14 @@ def _cortex(project: Path, db: Path | None, reason: str) -> Detection:
 
 
 def _forced(path: Path, format: str) -> Detection:
+    if format in ROCKBOT_PROFILE_FORMATS:
+        return Detection("rockbot", path, reason="chosen by the user",
+                         rules=ROCKBOT_PROFILE_FORMATS[format])
     if format not in FORMATS:
         raise NotALibraryError(f"unknown format '{format}' (one of {', '.join(FORMATS)})")
-    if format == "rockbot":
-        return Detection("rockbot", path, reason="chosen by the user")
+    if format == "rockbot":  # the RockBot the directory's evidence says
+        skills = path / SKILLS_DIR if (path / SKILLS_DIR).is_dir() else path
+        return _rockbot(path, "chosen by the user", evidence(skills) if skills.is_dir() else None)
     if format == "cortex":
         if path.name == "skills" and path.parent.name == ".cortex":
             path = path.parent.parent
@@ -220,7 +277,8 @@ def open_library(path: Path | str, format: str | None = None,
     """
     found = detect(path, format)
     if found.format == "rockbot":
-        opened = Library.open(found.base, progress=progress, cancel=cancel, on_skills=on_skills)
+        opened = Library.open(found.base, progress=progress, cancel=cancel, on_skills=on_skills,
+                              rules=found.rules or ROCKBOT_64E82CC)
         opened.detection_note = detection_note(found)
         return opened
     if profile is None and overrides and overrides.get(PROFILE_OF[found.format]):
@@ -248,9 +306,20 @@ def open_library(path: Path | str, format: str | None = None,
 def detection_note(found: Detection) -> str:
     """What else detection saw, when the choice was not certain ("" when it was)."""
     _, marker, rest = found.reason.partition("; also ")
-    return f"also {rest}" if marker else ""
+    notes = [found.profile_reason] if found.profile_reason else []
+    if marker:
+        notes.append(f"also {rest}")
+    return "; ".join(notes)
 
 
 def format_label(lib: Library | SkillMdLibrary) -> str:
-    """What the window title shows, e.g. ``Agent Skills (SKILL.md)``."""
+    """What the window title shows, e.g. ``Agent Skills (SKILL.md)``, ``RockBot (current)``."""
+    rules = getattr(lib, "rules", None)
+    if lib.format == "rockbot" and isinstance(rules, RockBotRules):
+        return rules.label
     return FORMAT_LABELS.get(lib.format, lib.format)
+
+
+def rules_for(format: str) -> RockBotRules | None:
+    """The RockBot profile a ``--format`` value names (None: not a RockBot profile value)."""
+    return ROCKBOT_PROFILE_FORMATS.get(format) or RULES.get(format)

@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rockskills_gui.core.library.stores.rockbot import (
     Progress,
@@ -22,6 +23,7 @@ from rockskills_gui.core.library.stores.rockbot_file import LoadedFile, outside_
 from rockskills_gui.core.library.summary_rule import ROCKBOT_SUMMARY, SummaryRule
 from rockskills_gui.core.model.names import InvalidNameError, fold, sort_key, validate_name
 from rockskills_gui.core.model.problems import Problem, ProblemKind
+from rockskills_gui.core.model.rules import RESOURCE_SUFFIX, ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.skill import Skill, skill_from_bytes, skill_to_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import change_writer, fileio, journal
@@ -62,6 +64,33 @@ class SkillEntry:
 
 
 @dataclass(frozen=True)
+class Resource:
+    """One file of a skill's resource folder (RockBot (current)), or a manifest entry naming a
+    file that is not there (``path`` None). ``entry`` is its manifest entry, as parsed."""
+
+    filename: str
+    path: Path | None
+    entry: dict[str, Any] | None = None
+
+    @property
+    def type(self) -> str | None:
+        value = (self.entry or {}).get("type")
+        return value if isinstance(value, str) else None
+
+    @property
+    def in_manifest(self) -> bool:
+        return self.entry is not None
+
+
+def manifest_of(skill: Skill) -> list[dict[str, Any]] | None:
+    """The skill's ``manifest`` entries (objects only), or None when it has none."""
+    value = skill.extra_value("manifest")
+    if not isinstance(value, list):
+        return None
+    return [item for item in value if isinstance(item, dict)]
+
+
+@dataclass(frozen=True)
 class Reference:
     """``referrer``'s seeAlso names ``target`` at position ``index``."""
 
@@ -87,9 +116,11 @@ class Library(UndoRedo):
         return False
 
     def __init__(self, layout: Layout, clock: Clock = Timestamp.now, progress: Progress | None = None,
-                 cancel: Callable[[], bool] | None = None, on_skills: SkillsRead | None = None) -> None:
+                 cancel: Callable[[], bool] | None = None, on_skills: SkillsRead | None = None,
+                 rules: RockBotRules = ROCKBOT_64E82CC) -> None:
         self.layout = layout
         self.clock = clock
+        self.rules = rules  # which RockBot the directory is for (core.model.rules)
         self.history = History()
         self.detection_note = ""  # what else format detection saw (set by open_library)
         self._entries: dict[str, SkillEntry] = {}
@@ -105,7 +136,8 @@ class Library(UndoRedo):
 
     @classmethod
     def open(cls, path: Path | str, clock: Clock = Timestamp.now, progress: Progress | None = None,
-             cancel: Callable[[], bool] | None = None, on_skills: SkillsRead | None = None) -> Library:
+             cancel: Callable[[], bool] | None = None, on_skills: SkillsRead | None = None,
+             rules: RockBotRules = ROCKBOT_64E82CC) -> Library:
         """Open an agent directory or its ``skills/`` folder (raises NotALibraryError).
 
         A change interrupted by a crash (its journal is in ``.rockskills/journal/``) is completed
@@ -115,7 +147,7 @@ class Library(UndoRedo):
         """
         layout = Layout.locate(Path(path))
         recovery = recover_if_needed(layout)
-        library = cls(layout, clock, progress, cancel, on_skills)
+        library = cls(layout, clock, progress, cancel, on_skills, rules)
         removed = fileio.remove_stale_temps(library._temps)
         if removed:
             recovery = recovery or RecoveryReport()
@@ -130,7 +162,8 @@ class Library(UndoRedo):
         """Read everything from disk again (the history is kept; it re-checks files on undo)."""
         temps: list[Path] = []
         with gc_paused():  # a full collection would walk every skill read so far, again and again
-            loaded, problems = scan(self.layout, progress, cancel, temps, on_skills=on_skills)
+            loaded, problems = scan(self.layout, progress, cancel, temps, on_skills=on_skills,
+                                    rules=self.rules)
             self._temps = temps
             self._entries = {}
             self._by_path = {}
@@ -155,7 +188,7 @@ class Library(UndoRedo):
             if path.is_dir():
                 files.update(self._appeared_or_vanished(path))
                 files.update(p for p in self._problem_paths() if p.parent == path)
-            elif path.suffix == ".json":
+            elif path.suffix == ".json" and self._may_hold_skill(path):
                 files.add(path)
         updated: list[str] = []
         created: list[str] = []
@@ -208,7 +241,18 @@ class Library(UndoRedo):
         """:meth:`refresh` one skill's file."""
         return self.refresh([self.entry(name).path])
 
+    def _may_hold_skill(self, path: Path) -> bool:
+        """False for a file the profile's loader never reads as a skill (in a resource folder,
+        or in the agent's own ``.embeddings/`` cache)."""
+        try:
+            parts = path.relative_to(self.skills_dir).parts
+        except ValueError:
+            return False
+        return not (self.rules.in_ignored_dir(parts) or self.rules.in_resource_dir(parts))
+
     def _appeared_or_vanished(self, folder: Path) -> set[Path]:
+        if not self._may_hold_skill(folder / "x.json"):
+            return set()
         try:
             with os.scandir(folder) as entries:
                 on_disk = {Path(e.path) for e in entries  # FIFOs too: they become problems
@@ -271,6 +315,65 @@ class Library(UndoRedo):
     def skill_roots(self) -> list[Path]:
         """The folders whose trees hold the skills (what a watcher follows): ``skills/``."""
         return [self.skills_dir]
+
+    # ---------------------------------------------------------------- resources (RockBot current)
+
+    def resource_dir(self, name: str) -> Path:
+        """The sibling resource folder of skill ``name``: ``skills/{name}.resources/``."""
+        path = self.skill_path(name)
+        return path.with_name(path.name[: -len(".json")] + RESOURCE_SUFFIX)
+
+    def resource_files(self, name: str) -> list[Path]:
+        """The regular files in skill ``name``'s resource folder (any depth, sorted; symbolic
+        links are not followed); none under the 64e82cc profile, which has no resources."""
+        if not self.rules.resources:
+            return []
+        folder = self.resource_dir(name)
+        if folder.is_symlink() or not folder.is_dir():
+            return []
+        found: list[Path] = []
+        for dirpath, dirnames, filenames in os.walk(folder):
+            dirnames[:] = sorted(d for d in dirnames if not os.path.islink(os.path.join(dirpath, d)))
+            for file in sorted(filenames):
+                path = Path(dirpath) / file
+                if not path.is_symlink() and path.is_file() and not fileio.is_temp_name(file):
+                    found.append(path)
+        return found
+
+    def resources(self, name: str) -> list[Resource]:
+        """Skill ``name``'s resources: the manifest's entries in order (``path`` None when the
+        file is missing), then files in the folder the manifest does not name."""
+        skill = self.entry(name).skill
+        files = {p.relative_to(self.resource_dir(name)).as_posix(): p for p in self.resource_files(name)}
+        out: list[Resource] = []
+        for item in manifest_of(skill) or []:
+            filename = item.get("filename")
+            if isinstance(filename, str):
+                out.append(Resource(filename, files.pop(filename, None), item))
+        out.extend(Resource(rel, path) for rel, path in files.items())
+        return out
+
+    def _resource_moves(self, entry: SkillEntry, new_name: str | None) -> list[FileChange]:
+        """Whole-file changes carrying ``entry``'s resource folder to ``new_name``'s (None: delete)."""
+        old_dir = entry.path.with_name(entry.path.name[: -len(".json")] + RESOURCE_SUFFIX)
+        changes: list[FileChange] = []
+        if not self.rules.resources or not old_dir.is_dir() or old_dir.is_symlink():
+            return changes
+        new_dir = None
+        if new_name is not None:
+            target = self.layout.path_for(new_name)
+            new_dir = target.with_name(target.name[: -len(".json")] + RESOURCE_SUFFIX)
+            if new_dir == old_dir:
+                return changes
+        for path in self.resource_files(entry.skill.name):
+            data = fileio.read_regular(path)
+            changes.append(FileChange(path, data, None))
+            if new_dir is not None:
+                changes.append(FileChange(new_dir / path.relative_to(old_dir), None, data))
+        return changes
+
+    def _is_skill_change(self, fc: FileChange) -> bool:
+        return fc.path.suffix == ".json" and self._may_hold_skill(fc.path)
 
     def references_to(self, names: Iterable[str]) -> list[Reference]:
         """Every seeAlso entry (in any skill) naming one of ``names`` (case-insensitive)."""
@@ -389,8 +492,11 @@ class Library(UndoRedo):
             if entry not in entries:
                 entries.append(entry)
         shown = ", ".join(f"'{e.skill.name}'" for e in entries)
-        change = ChangeSet(label=f"Delete {shown}",
-                           files=tuple(FileChange(e.path, e.raw, None) for e in entries),
+        files: list[FileChange] = []
+        for e in entries:
+            files.append(FileChange(e.path, e.raw, None))
+            files.extend(self._resource_moves(e, None))  # as FileSkillStore.DeleteAsync
+        change = ChangeSet(label=f"Delete {shown}", files=tuple(files),
                            deleted=tuple(e.skill.name for e in entries))
         return self._apply(change, record=True)
 
@@ -428,8 +534,15 @@ class Library(UndoRedo):
                 before = prior.before
             writes[path] = FileChange(path, before, after)
 
-        for entry, _new in moves.values():
+        for entry, new in moves.values():
             put(entry.path, entry.raw, None)
+            for fc in self._resource_moves(entry, new):
+                existing = writes.get(fc.path)
+                if fc.after is not None and existing is None and fc.path.exists():
+                    raise NameTakenError(f"{self.layout.display_path(fc.path)} already exists; "
+                                         f"'{new}' cannot take over the resources of "
+                                         f"'{entry.skill.name}'.")
+                put(fc.path, existing.before if existing else fc.before, fc.after)
         rewritten: list[str] = []
         for key in self._order:
             entry = self._entries[key]
@@ -483,6 +596,7 @@ class Library(UndoRedo):
             return change
         written = change_writer.write_change(self.layout, change, self._conflict, writer)
         self._absorb(change)
+        self._remove_emptied_resource_dirs(change)
         if isinstance(written, ChangeSet):
             change = written
         if record:
@@ -501,6 +615,25 @@ class Library(UndoRedo):
             "it); nothing was written. Reload the library to see the new version.",
         )
 
+    def _remove_emptied_resource_dirs(self, change: ChangeSet) -> None:
+        """A resource folder a change emptied is removed (as FileSkillStore.DeleteAsync does);
+        the folder comes back with its files on undo (the journal creates missing folders)."""
+        if not self.rules.resources:
+            return
+        for fc in change.files:
+            if fc.after is not None:
+                continue
+            folder = fc.path.parent
+            while folder != self.skills_dir and self.skills_dir in folder.parents:
+                if not any(part.endswith(RESOURCE_SUFFIX) for part in
+                           folder.relative_to(self.skills_dir).parts):
+                    break
+                try:
+                    folder.rmdir()  # only when empty
+                except OSError:
+                    break
+                folder = folder.parent
+
     def _absorb(self, change: ChangeSet) -> None:
         """Update the in-memory index from the bytes just written.
 
@@ -508,6 +641,9 @@ class Library(UndoRedo):
         the same change (as RockBot's dictionary reuses a freed slot), else goes to the end.
         """
         freed: dict[str, str] = {}  # removed key -> path it lived at (as str)
+        if self.rules.resources:  # resource files are not skills
+            change = ChangeSet(label=change.label,
+                               files=tuple(fc for fc in change.files if self._is_skill_change(fc)))
         for fc in change.files:
             key = self._by_path.get(fc.path)
             if fc.before is not None and key is not None:

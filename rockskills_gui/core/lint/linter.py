@@ -24,6 +24,7 @@ from rockskills_gui.core.library.skillmd_library import DbEntry, SkillMdLibrary
 from rockskills_gui.core.library.stores.skillmd import SkillMdEntry
 from rockskills_gui.core.model.names import fold, rockbot_name_error, sort_key
 from rockskills_gui.core.model.problems import Problem
+from rockskills_gui.core.model.rules import mcp_server, resource_filename_error
 from rockskills_gui.core.model.skill import SPARSE_CONTENT_UNITS, Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.recall.bm25 import document_text, tokenize
@@ -138,7 +139,8 @@ def _rockbot_where(lib: Library, skill: Skill) -> _Where:
             lines[m[1].lower()] = number
     return _Where(lib.layout.display_path(entry.path),
                   {"name": lines.get("name", 1), "summary": lines.get("summary", 1),
-                   "content": lines.get("content", 1), "seealso": lines.get("seealso", 1)}, None)
+                   "content": lines.get("content", 1), "seealso": lines.get("seealso", 1),
+                   "manifest": lines.get("manifest", 1)}, None)
 
 
 def _skillmd_where(lib: SkillMdLibrary, entry: SkillMdEntry | DbEntry) -> _Where:
@@ -270,6 +272,42 @@ def _see_also(skill: Skill, where: _Where, known: set[str]) -> list[Finding]:
                                                                 "not in the library", "warning", line,
                                skill.name))
     return out
+
+
+def _current_rockbot_checks(lib: Library, skill: Skill, where: _Where) -> list[Finding]:
+    """RockBot (current): the manifest against the resource folder, resource file names, and
+    MCP skill names and baselines (README, "RockBot (current)")."""
+    out: list[Finding] = []
+    line = where.field_lines.get("manifest")
+    for res in lib.resources(skill.name):
+        if res.in_manifest and res.path is None:
+            out.append(Finding(where.path, "resource-missing",
+                               f"the manifest lists '{res.filename}', which is not in "
+                               f"{lib.layout.display_path(lib.resource_dir(skill.name))}/ "
+                               "(get_skill_resource would find nothing)", "warning", line, skill.name))
+        elif not res.in_manifest:
+            out.append(Finding(where.path, "resource-unlisted",
+                               f"'{res.filename}' is in the resource folder but not in the manifest: "
+                               "the agent is never told about it, and its next save with resources "
+                               "deletes it", "info", line, skill.name))
+        error = resource_filename_error(res.filename)
+        if error is not None:
+            out.append(Finding(where.path, "resource-name", error + " (RockBot refuses to save or "
+                               "read it)", "warning", line, skill.name))
+    if lib.rules.mcp_naming and "/" not in skill.name and _MCP_TOP.match(skill.name):
+        out.append(Finding(where.path, "mcp-naming",
+                           f"looks like an MCP skill: RockBot (current) names them 'mcp/{{server}}' "
+                           f"(here 'mcp/{skill.name[4:]}') and renames top-level ones at startup",
+                           "info", where.field_lines.get("name"), skill.name))
+    server = mcp_server(skill.name)
+    if server is not None and skill.extra_value("surfaceBaseline") is None:
+        out.append(Finding(where.path, "mcp-freshness",
+                           f"no surface baseline: RockBot (current) reports this '{server}' skill's "
+                           "freshness as Unknown", "info", where.field_lines.get("name"), skill.name))
+    return out
+
+
+_MCP_TOP = re.compile(r"(?i)^mcp[-_][a-z0-9]")
 
 
 def _unreachable(skill: Skill, where: _Where) -> list[Finding]:
@@ -428,6 +466,8 @@ def lint_library(lib: Library | SkillMdLibrary, now: Timestamp | None = None,
             findings.extend(_spec_checks(lib, where.entry, where))
         if rockbot:
             findings.extend(_summary_checks(skill, where))
+        if isinstance(lib, Library) and lib.rules.current:
+            findings.extend(_current_rockbot_checks(lib, skill, where))
         findings.extend(_sparse(skill, where, now, timestamps_known))
         findings.extend(_see_also(skill, where, known))
         findings.extend(_unreachable(skill, where))

@@ -77,7 +77,24 @@ def escape_string(text: str) -> str:
     return '"' + text.translate(table) + '"'
 
 
+class Rendered(str):
+    """JSON text already written (e.g. a preserved property value): emitted as it is."""
+
+
+class DateText(str):
+    """A DateTimeOffset's text as RockBot wrote it: written without string escaping (its ``+``
+    stays literal, as the date formatter writes it), see :data:`DATE_TEXT`."""
+
+
+# What System.Text.Json's DateTimeOffset formatter writes (round-trip form, explicit offset).
+DATE_TEXT = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,7})?(Z|[+-]\d\d:\d\d)$")
+
+
 def _scalar(value: Any) -> str | None:
+    if isinstance(value, Rendered):
+        return str(value)
+    if isinstance(value, DateText):
+        return '"' + value + '"' if DATE_TEXT.match(value) else escape_string(value)
     if value is None:
         return "null"
     if value is True:
@@ -90,7 +107,24 @@ def _scalar(value: Any) -> str | None:
         return '"' + value.isoformat() + '"'
     if isinstance(value, int):
         return str(value)
+    if isinstance(value, float):
+        return _double(value)
     return None
+
+
+def _double(value: float) -> str:
+    """A double as .NET Core 3.0+ writes it (shortest round-trip; ``E+XX`` exponents).
+    Assumed from .NET's documented "R" behaviour; only used for preserved unknown properties."""
+    if value != value or value in (float("inf"), float("-inf")):
+        raise JsonWriteError("NaN and infinities cannot be written as JSON")
+    text = repr(value)
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        if mantissa.endswith(".0"):
+            mantissa = mantissa[:-2]
+        sign = "-" if exponent.startswith("-") else "+"
+        return f"{mantissa}E{sign}{int(exponent.lstrip('+-')):02d}"
+    return text[:-2] if text.endswith(".0") else text
 
 
 def dumps_indented(value: Any, indent: int = 0) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -26,6 +27,17 @@ class Skill(BaseModel):
     updated_at: Timestamp | None = None
     last_used_at: Timestamp | None = None
     see_also: tuple[str, ...] | None = None
+    # Properties this record does not model (e.g. RockBot (current)'s ``manifest`` and
+    # ``surfaceBaseline``), in file order: (name as spelled in the file, its JSON text as the
+    # writer renders it at this nesting level). Written back after ``seeAlso``, unchanged.
+    extra: tuple[tuple[str, str], ...] = ()
+
+    def extra_value(self, key: str) -> Any:
+        """The parsed value of the unmodelled property ``key`` (case-insensitive), else None."""
+        for name, text in reversed(self.extra):
+            if name.lower() == key.lower():
+                return json.loads(text)
+        return None
 
     @property
     def summary_pending(self) -> bool:
@@ -68,7 +80,43 @@ def skill_to_json(skill: Skill) -> str:
         "lastUsedAt": skill.last_used_at,
         "seeAlso": list(skill.see_also) if skill.see_also is not None else None,
     }
+    for key, text in skill.extra:
+        record[key] = dotnet_json.Rendered(text)
     return dotnet_json.dumps_indented(record)
+
+
+KNOWN_PROPS = frozenset({"name", "summary", "content", "createdat", "updatedat", "lastusedat",
+                         "seealso"})
+
+
+def _keep(value: Any, key: str = "") -> Any:
+    """A parsed JSON value made ready for the writer: objects as ordered dicts (last duplicate
+    wins, case-insensitively, in the place of the first), date texts under ``…At`` keys kept
+    unescaped (RockBot's date formatter writes them)."""
+    if dotnet_json.is_object(value):
+        out: dict[str, Any] = {}
+        spelled: dict[str, str] = {}
+        for k, v in value:
+            first = spelled.setdefault(k.lower(), k)
+            out[first] = _keep(v, k)
+        return out
+    if isinstance(value, list):
+        return [_keep(v) for v in value]
+    if isinstance(value, str) and key.lower().endswith("at") and dotnet_json.DATE_TEXT.match(value):
+        return dotnet_json.DateText(value)
+    return value
+
+
+def extra_props(text: str) -> tuple[tuple[str, str], ...]:
+    """The unmodelled properties of a skill file's text (see :attr:`Skill.extra`)."""
+    pairs = dotnet_json.loads_pairs(text)
+    kept: dict[str, tuple[str, Any]] = {}
+    for key, value in pairs:
+        if key.lower() in KNOWN_PROPS:
+            continue
+        first = kept.get(key.lower(), (key, None))[0]
+        kept[key.lower()] = (first, value)
+    return tuple((k, dotnet_json.dumps_indented(_keep(v, k), 1)) for k, v in kept.values())
 
 
 def skill_to_bytes(skill: Skill) -> bytes:
@@ -166,9 +214,15 @@ def skill_from_text(text: str) -> Skill:
     if name is None:
         raise SkillParseError("the file has no 'name' (RockBot's store fails on it)", "missing-name")
     assert created is not None
+    extra: tuple[tuple[str, str], ...] = ()
+    if len(props) > len(KNOWN_PROPS & props.keys()):
+        try:
+            extra = extra_props(text)
+        except dotnet_json.JsonWriteError as exc:
+            raise SkillParseError(f"an unknown property cannot be kept as it is: {exc}") from None
     return Skill.model_construct(
         name=name, summary=summary, content=content, created_at=created,
-        updated_at=updated, last_used_at=last_used, see_also=see_also,
+        updated_at=updated, last_used_at=last_used, see_also=see_also, extra=extra,
     )
 
 

@@ -23,6 +23,7 @@ from rockskills_gui.core.library.stores.rockbot_file import (  # noqa: F401
 )
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem, ProblemKind
+from rockskills_gui.core.model.rules import RESOURCE_SUFFIX, ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, untrusted
@@ -40,30 +41,42 @@ from rockskills_gui.core.storage.layout import (  # noqa: F401
 
 def _walk(skills_dir: Path, temps: list[Path] | None = None,
           odd: list[Problem] | None = None,
-          links: list[tuple[str, str]] | None = None) -> list[tuple[str, str]]:
+          links: list[tuple[str, str]] | None = None,
+          rules: RockBotRules = ROCKBOT_64E82CC) -> list[tuple[str, str]]:
     """``(path, relative path)`` of ``skills/**/*.json`` breadth-first, names sorted by code point
     in each folder. Symlinked folders are not followed. Temp files (ours) go to ``temps``; a
     ``*.json`` entry that is not a readable regular file (a dangling link, a FIFO, a folder) goes
     to ``odd`` as a problem (path relative to the skills folder); skill files that are symbolic
-    links go to ``links`` as well, ``(path, relative path)``."""
+    links go to ``links`` as well, ``(path, relative path)``. ``rules`` (the RockBot profile):
+    folders the agent owns (``.embeddings/``) are not entered, and below a resource folder
+    (``{name}.resources/``) no file is a skill file (only temp files are collected there)."""
     found: list[tuple[str, str]] = []
     if not skills_dir.is_dir():
         return found
-    queue: deque[tuple[str, str]] = deque([(str(skills_dir), "")])
+    queue: deque[tuple[str, str, bool]] = deque([(str(skills_dir), "", False)])
     while queue:
-        folder, rel = queue.popleft()
+        folder, rel, in_resources = queue.popleft()
         try:
             with os.scandir(folder) as listing:
                 entries = sorted(listing, key=lambda e: e.name)
         except OSError:
             continue
-        subdirs: list[tuple[str, str]] = []
+        subdirs: list[tuple[str, str, bool]] = []
         for entry in entries:
             name = entry.name
             try:
+                if in_resources:
+                    if entry.is_dir(follow_symlinks=False):
+                        subdirs.append((entry.path, f"{rel}{name}/", True))
+                    elif temps is not None and fileio.is_temp_name(name):
+                        temps.append(Path(entry.path))
+                    continue
                 if entry.is_dir(follow_symlinks=False):
-                    subdirs.append((entry.path, f"{rel}{name}/"))
-                    if odd is not None and name.endswith(".json"):
+                    if not rel and name in rules.ignored_dirs:
+                        continue  # the agent's own cache: never entered, never reported
+                    resources = rules.resources and name.endswith(RESOURCE_SUFFIX)
+                    subdirs.append((entry.path, f"{rel}{name}/", resources))
+                    if odd is not None and name.endswith(".json") and not resources:
                         odd.append(Problem(path=rel + name, kind=ProblemKind.NOT_A_FILE,
                                            severity="warning", message=FOLDER_NAMED_JSON))
                 elif name.endswith(".json"):
@@ -116,7 +129,8 @@ WORKERS_ENV = "ROCKSKILLS_SCAN_WORKERS"  # 1 turns the helper processes off
 def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], bool] | None = None,
          temps: list[Path] | None = None, workers: int | None = None,
          parallel_from: int | None = None,
-         on_skills: SkillsRead | None = None) -> tuple[list[LoadedFile], list[Problem]]:
+         on_skills: SkillsRead | None = None,
+         rules: RockBotRules = ROCKBOT_64E82CC) -> tuple[list[LoadedFile], list[Problem]]:
     """Read every skill file in load order; case collisions become problems for every file involved.
 
     ``progress(done, total)`` is called after the folders were listed (done = 0) and as files are
@@ -131,7 +145,7 @@ def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], 
     """
     odd: list[Problem] = []
     links: list[tuple[str, str]] = []
-    files = _walk(layout.skills_dir, temps, odd, links)
+    files = _walk(layout.skills_dir, temps, odd, links, rules)
     prefix = _prefix(layout)
     problems: list[Problem] = [p.model_copy(update={"path": prefix + p.path}) for p in odd]
     loaded: list[LoadedFile] = []
@@ -220,11 +234,12 @@ def _decode(item: tuple[Any, ...], where: str) -> LoadedFile | Problem:
     """The inverse of ``scan_worker.encode``."""
     if item[0] == 1:
         return Problem(path=item[1], kind=ProblemKind(item[2]), message=item[3], name=item[4])
-    _, raw, name, summary, content, created, updated, last_used, see_also = item
+    _, raw, name, summary, content, created, updated, last_used, see_also, extra = item
     skill = Skill.model_construct(
         name=name, summary=summary, content=content, created_at=Timestamp(*created),
         updated_at=Timestamp(*updated) if updated is not None else None,
-        last_used_at=Timestamp(*last_used) if last_used is not None else None, see_also=see_also)
+        last_used_at=Timestamp(*last_used) if last_used is not None else None, see_also=see_also,
+        extra=extra)
     return LoadedFile(path=Path(where), skill=skill, raw=raw)
 
 

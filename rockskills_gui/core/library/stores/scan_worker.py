@@ -31,7 +31,7 @@ def encode(result: Any) -> Encoded:
         return None if value is None else (value.ticks, value.offset_minutes)
 
     return (0, result.raw, skill.name, skill.summary, skill.content, stamp(skill.created_at),
-            stamp(skill.updated_at), stamp(skill.last_used_at), skill.see_also)
+            stamp(skill.updated_at), stamp(skill.last_used_at), skill.see_also, skill.extra)
 
 
 NICENESS = 10  # helpers yield the CPU to the app's own threads (the UI must not wait for a core)
