@@ -395,3 +395,13 @@ def test_the_review_shows_a_recall_regression_for_a_merge_that_hides_a_logged_re
     rows = dict(review.view.findings.rows)
     assert "recall-regression" in rows, rows
     assert message[:20] in rows["recall-regression"] and drop.name in rows["recall-regression"]
+    review.select_all()
+    dialog = review.show_recall_impact()
+    assert dialog is not None
+    lost = [row for row in dialog.rows() if row[2].startswith("✘ ")]
+    assert any(row[0] == message and row[2] == f"✘ {drop.name} → {keep.name}" and row[4] == "—"
+               for row in lost)
+    dialog.only_changed.setChecked(False)
+    assert len(dialog.rows()) >= len(lost)
+    dialog.grab().save(str(agent.parent / "recall-impact.png"))
+    dialog.close()

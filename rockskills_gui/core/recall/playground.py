@@ -25,7 +25,7 @@ from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.bm25_index import Explanation
 from rockskills_gui.core.recall.index_text import session_index_text
-from rockskills_gui.core.recall.queryset import CaseResult, QueryCase
+from rockskills_gui.core.recall.queryset import evaluate_case as evaluate_case  # re-exported
 from rockskills_gui.core.recall.session import RecallSession, TurnResult
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, SkillRecall
 from rockskills_gui.core.storage.changes import ChangeSet
@@ -194,17 +194,6 @@ def why_not(recall: SkillRecall, query: str, name: str, top_n: int = RECALL_TOP_
         lacks_phrases=tuple(p for p in plan.phrases if p not in explanation.phrases),
         nowhere=nowhere,
     )
-
-
-def evaluate_case(recall: SkillRecall, case: QueryCase, top_n: int = RECALL_TOP_N) -> CaseResult:
-    """:func:`~rockskills_gui.core.recall.queryset.evaluate` for one case, without building the
-    full ranking (the first expected skill's rank comes from :func:`ranks`)."""
-    top = tuple(h.name for h in recall.search(case.query, top=top_n))
-    folded_top = [fold(n) for n in top]
-    found = [r for r in ranks(recall, case.query, case.expected).values() if r is not None]
-    missing = tuple(n for n in case.expected if fold(n) not in folded_top)
-    unknown = tuple(n for n in case.expected if recall.get(n) is None)
-    return CaseResult(case, top, min(found) if found else None, missing, unknown)
 
 
 # ---------------------------------------------------------------- compare

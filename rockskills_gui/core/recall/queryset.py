@@ -19,12 +19,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from rockskills_gui.core.library.skillmd_library import SkillMdLayout
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, SkillRecall
 from rockskills_gui.core.storage import fileio, untrusted
 from rockskills_gui.core.storage.layout import Layout
 
 QUERY_SET_DIR = "recall-tests"
+AnyLayout = Layout | SkillMdLayout  # where a library lives (RockBot or SKILL.md family)
 
 
 class QuerySetError(ValueError):
@@ -57,16 +59,24 @@ class QuerySet(BaseModel):
     queries: list[QueryCase]
 
 
-def default_query_set_path(layout: Layout, name: str) -> Path:
+def default_query_set_path(layout: AnyLayout, name: str) -> Path:
     """``<agent>/recall-tests/<name>.json`` (``/`` in the name is not allowed)."""
     if not name or "/" in name or "\\" in name or name.startswith("."):
         raise QuerySetError(f"not a usable query-set file name: {name!r}")
     return layout.agent_dir / QUERY_SET_DIR / f"{name}.json"
 
 
-def check_location(layout: Layout, path: Path) -> None:
-    """Refuse a query-set path inside the library's ``skills/`` folder."""
+def check_location(layout: AnyLayout, path: Path) -> None:
+    """Refuse a query-set path the agent would read: inside a RockBot library's ``skills/``
+    folder, or inside a SKILL.md skill's own folder (it would become one of its files)."""
     resolved = path.expanduser().resolve()
+    if isinstance(layout, SkillMdLayout):
+        inside = [p for p in resolved.parents if p == layout.agent_dir.resolve()
+                  or layout.agent_dir.resolve() in p.parents]
+        if any(fileio.is_regular(p / "SKILL.md") for p in inside):
+            raise QuerySetError(f"{path}: query sets must not be stored inside a skill's folder "
+                                "(the agent would read the file as part of the skill)")
+        return
     skills = layout.skills_dir.resolve()
     if resolved == skills or skills in resolved.parents:
         raise QuerySetError(
@@ -87,7 +97,7 @@ def load_query_set(path: Path) -> QuerySet:
         raise QuerySetError(f"{path}: not a query set ({reason})") from None
 
 
-def save_query_set(layout: Layout, path: Path, query_set: QuerySet) -> None:
+def save_query_set(layout: AnyLayout, path: Path, query_set: QuerySet) -> None:
     """Write ``query_set`` as indented UTF-8 JSON, refusing paths inside ``skills/``."""
     check_location(layout, path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -158,19 +168,20 @@ class QuerySetReport:
                 "results": [c.as_json() for c in self.cases]}
 
 
+def evaluate_case(recall: SkillRecall, case: QueryCase, top_n: int = RECALL_TOP_N) -> CaseResult:
+    """How one case does: its top ``top_n`` and every expected and avoided skill's rank from one
+    scoring (the full ranking is never built)."""
+    wanted = [*case.expected, *case.avoid]
+    hits, ranks = recall.index.top_and_ranks(case.query, top_n, [fold(n) for n in wanted])
+    top = tuple(spelled.name if (spelled := recall.get(h.key)) is not None else h.key for h in hits)
+    folded_top = [fold(n) for n in top]
+    found = [r for n in case.expected if (r := ranks.get(fold(n))) is not None]
+    missing = tuple(n for n in case.expected if fold(n) not in folded_top)
+    unknown = tuple(n for n in case.expected if recall.get(n) is None)
+    intruders = tuple(n for n in case.avoid if fold(n) in folded_top)
+    return CaseResult(case, top, min(found) if found else None, missing, unknown, intruders)
+
+
 def evaluate(recall: SkillRecall, query_set: QuerySet) -> QuerySetReport:
     """Run every query of ``query_set`` against ``recall``."""
-    results: list[CaseResult] = []
-    for case in query_set.queries:
-        ranking = [hit.name for hit in recall.search(case.query, top=None)]
-        folded = [fold(name) for name in ranking]
-        top = tuple(ranking[:RECALL_TOP_N])
-        wanted = [fold(name) for name in case.expected]
-        ranks = [folded.index(w) + 1 for w in wanted if w in folded]
-        missing = tuple(n for n, w in zip(case.expected, wanted, strict=True)
-                        if w not in folded[:RECALL_TOP_N])
-        unknown = tuple(n for n in case.expected if recall.get(n) is None)
-        intruders = tuple(n for n in case.avoid if fold(n) in folded[:RECALL_TOP_N])
-        results.append(CaseResult(case, top, min(ranks) if ranks else None, missing, unknown,
-                                  intruders))
-    return QuerySetReport(query_set.name, tuple(results))
+    return QuerySetReport(query_set.name, tuple(evaluate_case(recall, c) for c in query_set.queries))

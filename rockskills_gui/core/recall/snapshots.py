@@ -19,10 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.recall.limits import RECALL_TOP_N
-from rockskills_gui.core.recall.queryset import QUERY_SET_DIR, QuerySet, QuerySetError
+from rockskills_gui.core.recall.queryset import QUERY_SET_DIR, AnyLayout, QuerySet, QuerySetError
 from rockskills_gui.core.recall.skill_recall import SkillRecall
 from rockskills_gui.core.storage import fileio
-from rockskills_gui.core.storage.layout import Layout
 
 SNAPSHOT_DIR = "snapshots"
 
@@ -70,14 +69,14 @@ def _spelled(recall: SkillRecall, key: str) -> str:
     return skill.name if skill is not None else key
 
 
-def snapshot_path(layout: Layout, name: str) -> Path:
+def snapshot_path(layout: AnyLayout, name: str) -> Path:
     """``<agent>/recall-tests/snapshots/<name>.json`` (a plain file name only)."""
     if not name or "/" in name or "\\" in name or name.startswith(".") or "\0" in name:
         raise QuerySetError(f"not a usable snapshot name: {name!r}")
     return layout.agent_dir / QUERY_SET_DIR / SNAPSHOT_DIR / f"{name}.json"
 
 
-def save(layout: Layout, snapshot: Snapshot) -> Path:
+def save(layout: AnyLayout, snapshot: Snapshot) -> Path:
     """Write ``snapshot`` (atomically) and return its path."""
     path = snapshot_path(layout, snapshot.name)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -86,7 +85,7 @@ def save(layout: Layout, snapshot: Snapshot) -> Path:
     return path
 
 
-def load(layout: Layout, name: str) -> Snapshot:
+def load(layout: AnyLayout, name: str) -> Snapshot:
     """The snapshot called ``name`` (raises :class:`QuerySetError` with one readable line)."""
     path = snapshot_path(layout, name)
     try:
@@ -145,3 +144,26 @@ def compare(a: Snapshot, b: Snapshot) -> list[QueryDiff]:
     by_b = {r.query: r for r in b.results}
     diffs = [QueryDiff(r.query, r, by_b.pop(r.query, None)) for r in a.results]
     return diffs + [QueryDiff(q, None, r) for q, r in by_b.items()]
+
+
+def names_for(layout: AnyLayout, query_set: str) -> list[str]:
+    """The snapshots of ``query_set`` (newest first); unreadable files are left out."""
+    folder = layout.agent_dir / QUERY_SET_DIR / SNAPSHOT_DIR
+    found: list[tuple[str, str]] = []
+    try:
+        paths = [p for p in folder.glob("*.json") if fileio.is_regular(p)]
+    except OSError:
+        return []
+    for path in paths:
+        try:
+            snap = load(layout, path.stem)
+        except QuerySetError:
+            continue
+        if snap.query_set == query_set:
+            found.append((snap.taken_at, snap.name))
+    return [name for _taken, name in sorted(found, reverse=True)]
+
+
+def default_name(query_set: str) -> str:
+    """``<set>-<UTC time>``: a new snapshot's name."""
+    return f"{query_set}-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}"

@@ -107,6 +107,11 @@ class ReviewPage(QWizardPage):
         self.details_button.setObjectName("dreamRunDetails")
         self.details_button.setToolTip("Each pass's outcome, raw reply and the messages sent")
         self.details_button.clicked.connect(self.show_run_details)
+        self.impact_button = QPushButton("Recall &impact…", self)
+        self.impact_button.setObjectName("dreamRecallImpactButton")
+        self.impact_button.setToolTip("Replay the logged first messages and saved query sets before "
+                                      "and after the ticked proposals: which requests lose their skill")
+        self.impact_button.clicked.connect(self.show_recall_impact)
 
         left = QWidget(self)
         left_layout = QVBoxLayout(left)
@@ -122,6 +127,7 @@ class ReviewPage(QWizardPage):
         buttons = QHBoxLayout()
         buttons.addWidget(self.save_button)
         buttons.addWidget(self.details_button)
+        buttons.addWidget(self.impact_button)
         buttons.addStretch(1)
         left_layout.addLayout(buttons)
         self.view = ProposalView(self)
@@ -387,6 +393,18 @@ class ReviewPage(QWizardPage):
         path, _ = QFileDialog.getSaveFileName(self, "Save Dream Plan", start, "Dream plans (*.json)")
         if path:
             wizard.save_plan(Path(path))
+
+    def show_recall_impact(self) -> QDialog | None:
+        """The ticked proposals' effect on real queries (see ``recall_impact``)."""
+        library = self.wiz().dream_library()
+        if self.plan is None or library is None:
+            return None
+        from rockskills_gui.ui.dream.recall_impact import RecallImpactDialog
+
+        dialog = RecallImpactDialog(library, self.plan, self.checked_ids(), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
 
     def show_run_details(self) -> None:
         if self.plan is None:

@@ -77,6 +77,7 @@ from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.lazy_names import LazyNameModel
 from rockskills_gui.ui.common.theme import heading, monospace, secondary
+from rockskills_gui.ui.recall.queryset_panel import QuerySetPanel
 from rockskills_gui.ui.recall.recall_model import (
     HIDDEN,
     INJECT,
@@ -87,7 +88,7 @@ from rockskills_gui.ui.recall.recall_model import (
     ResultsModel,
     segment_slots,
 )
-from rockskills_gui.ui.recall.recall_panels import QuerySetPanel, SessionPanel, WhyNotPanel
+from rockskills_gui.ui.recall.recall_panels import SessionPanel, WhyNotPanel
 from rockskills_gui.ui.recall.score_bar_delegate import ResultsDelegate, segment_colour
 
 DEBOUNCE_MS = 150
