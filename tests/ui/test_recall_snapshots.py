@@ -87,3 +87,33 @@ def test_a_query_that_must_avoid_a_skill_fails_when_it_recalls_it(qtbot, library
     row = panel.tree.topLevelItem(0)
     assert row.text(0) == "✘" and f"recalls {top} (to avoid)" in row.text(4)
     assert row.text(2) == f"not {top}"
+
+
+def test_unsaved_edits_are_replayed_over_the_set_before_saving(qtbot, library: Path) -> None:
+    window = open_window(qtbot, library)
+    pane = recall_pane(window)
+    panel = pane.sets_panel
+    assert panel.edits_provider is pane.edits_provider  # the editor's unsaved buffers
+    lib = window.ctx.library
+    assert lib is not None and panel.create_set("edits")
+    recall = SkillRecall(lib.skills())
+    target = next(n for n in lib.names() if recall.search(n.replace("/", " ").replace("-", " "))
+                  and recall.search(n.replace("/", " ").replace("-", " "))[0].name == n)
+    query = target.replace("/", " ").replace("-", " ")
+    pane.query.setText(query)
+    panel.expected.setText(target)
+    assert panel.add_current()
+    qtbot.waitUntil(lambda: panel.report is not None and not panel.busy, timeout=5000)
+    skill = lib.get(target)
+    assert skill is not None
+    renamed = skill.model_copy(update={"summary": "zzz unrelated words"})
+    before = {str(p): p.read_bytes() for p in library.rglob("*") if p.is_file()}
+    panel.edits_provider = lambda: [renamed]
+    diffs = panel.compare_edits()
+    assert len(diffs) == 1
+    # the name still carries the query's words: whether it stays in the top 5 is recall's call
+    still = target in [h.name for h in SkillRecall([renamed if s.name == target else s
+                                                    for s in lib.skills()]).search(query)]
+    assert diffs[0].regressed == (not still)
+    assert panel.tree.headerItem().text(5) == "vs unsaved edits"
+    assert {str(p): p.read_bytes() for p in library.rglob("*") if p.is_file()} == before  # nothing saved

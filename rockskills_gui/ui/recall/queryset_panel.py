@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall import snapshots
 from rockskills_gui.core.recall.queryset import (
     QUERY_SET_DIR,
@@ -130,6 +132,11 @@ class QuerySetPanel(QWidget):
         self.compare_button = QPushButton("Compare to now", self)
         self.compare_button.setToolTip("Per query: what changed since the chosen snapshot")
         self.compare_button.clicked.connect(lambda: self.compare_snapshot())
+        self.edits_button = QPushButton("With unsaved edits", self)
+        self.edits_button.setToolTip("Per query: what the editor's unsaved edits would change (a "
+                                     "query that loses its skill is marked ✘); nothing is saved")
+        self.edits_button.clicked.connect(lambda: self.compare_edits())
+        self.edits_provider: Callable[[], list[Skill]] = list
         self.diffs: dict[str, snapshots.QueryDiff] = {}
         self.compared_with = ""
 
@@ -151,6 +158,7 @@ class QuerySetPanel(QWidget):
         snaps.addWidget(self.snapshot_box, 1)
         snaps.addWidget(self.snapshot_button)
         snaps.addWidget(self.compare_button)
+        snaps.addWidget(self.edits_button)
         layout.addLayout(snaps)
         layout.addWidget(self.metrics)
         layout.addWidget(self.tree, 1)
@@ -258,7 +266,8 @@ class QuerySetPanel(QWidget):
 
     def _update_enabled(self) -> None:
         has_set = self.query_set is not None
-        for widget in (self.expected, self.add_button, self.remove_button, self.snapshot_button):
+        for widget in (self.expected, self.add_button, self.remove_button, self.snapshot_button,
+                       self.edits_button):
             widget.setEnabled(has_set)
         self.compare_button.setEnabled(has_set and self.snapshot_box.count() > 0)
         self.snapshot_box.setEnabled(self.snapshot_box.count() > 0)
@@ -309,6 +318,20 @@ class QuerySetPanel(QWidget):
         self._show()
         return diffs
 
+    def compare_edits(self) -> list[snapshots.QueryDiff]:
+        """Per query: the library now against the library with the unsaved edits laid over it."""
+        if self.query_set is None or self.recall is None:
+            return []
+        edits = {fold(s.name): s for s in self.edits_provider()}
+        skills = [edits.pop(fold(s.name), s) for s in self.recall.skills()]
+        now = snapshots.take(self.recall, self.query_set, "now")
+        edited = snapshots.take(SkillRecall(skills), self.query_set, "unsaved edits")
+        diffs = snapshots.compare(now, edited)
+        self.diffs = {d.query: d for d in diffs}
+        self.compared_with = "unsaved edits"
+        self._show()
+        return diffs
+
     # ---------------------------------------------------------------- evaluation
 
     def evaluate(self) -> None:
@@ -344,6 +367,8 @@ class QuerySetPanel(QWidget):
 
     def _show(self) -> None:
         self.tree.clear()
+        self.tree.headerItem().setText(5, f"vs {self.compared_with}" if self.compared_with
+                                       else "vs snapshot")
         report = self.report
         if self.query_set is None:
             self.metrics.setText("No query set yet: name one and press New set, then save "
@@ -401,7 +426,7 @@ class QuerySetPanel(QWidget):
             return ""
         diff = self.diffs.get(query)
         if diff is None or diff.a is None:
-            return "new since the snapshot"
+            return f"new since {self.compared_with}"
         if diff.regressed:
             parts = [f"lost {', '.join(diff.lost)}" if diff.lost else "",
                      f"now recalls {', '.join(diff.pulled_in)}" if diff.pulled_in else ""]

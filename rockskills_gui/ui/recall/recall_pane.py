@@ -402,6 +402,7 @@ class RecallPane(QWidget):
     def set_edits_provider(self, provider: EditsProvider) -> None:
         """The editor's unsaved edits (edited skills) for the what-if comparison."""
         self.edits_provider = provider
+        self.sets_panel.edits_provider = provider
         if self.compare_kind == EDITS:
             self._schedule()
 
