@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rockskills_gui.core.app.demo import demo_source_dir
+from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.skill_recall import SkillRecall
 from rockskills_gui.ui.recall.recall_pane import RecallPane
 from rockskills_gui.ui.shell.main_window import MainWindow
@@ -23,6 +24,17 @@ def library(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     dest = tmp_path / request.param
     shutil.copytree(demo_source_dir() if request.param == "demo" else CORPUS, dest)
     return dest
+
+
+def self_recalled(skills: list[Skill]) -> tuple[str, str]:
+    """A skill that its own name, read as a message, recalls first -- and that message."""
+    recall = SkillRecall(skills)
+    for skill in skills:
+        query = skill.name.replace("/", " ").replace("-", " ")
+        hits = recall.search(query)
+        if hits and hits[0].name == skill.name:
+            return skill.name, query
+    raise AssertionError("no skill is recalled first by its own name")
 
 
 def recall_pane(window: MainWindow) -> RecallPane:
@@ -42,11 +54,7 @@ def test_snapshot_then_compare_shows_what_a_change_did_per_query(qtbot, library:
     assert lib is not None
     assert not panel.snapshot_button.isEnabled()  # no set yet
     assert panel.create_set("guard")
-    names = lib.names()
-    recall = SkillRecall(lib.skills())
-    target = next(n for n in names if recall.search(n.replace("/", " ").replace("-", " "))
-                  and recall.search(n.replace("/", " ").replace("-", " "))[0].name == n)
-    query = target.replace("/", " ").replace("-", " ")
+    target, query = self_recalled(lib.skills())
     pane.query.setText(query)
     panel.expected.setText(target)
     assert panel.add_current()
@@ -96,10 +104,7 @@ def test_unsaved_edits_are_replayed_over_the_set_before_saving(qtbot, library: P
     assert panel.edits_provider is pane.edits_provider  # the editor's unsaved buffers
     lib = window.ctx.library
     assert lib is not None and panel.create_set("edits")
-    recall = SkillRecall(lib.skills())
-    target = next(n for n in lib.names() if recall.search(n.replace("/", " ").replace("-", " "))
-                  and recall.search(n.replace("/", " ").replace("-", " "))[0].name == n)
-    query = target.replace("/", " ").replace("-", " ")
+    target, query = self_recalled(lib.skills())
     pane.query.setText(query)
     panel.expected.setText(target)
     assert panel.add_current()
