@@ -44,6 +44,7 @@ def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory,
     base = tmp_path_factory.mktemp("userdirs")
     monkeypatch.setenv("ROCKSKILLS_CONFIG_DIR", str(base / "config"))
     monkeypatch.setenv("ROCKSKILLS_DATA_DIR", str(base / "data"))
+    monkeypatch.setenv("ROCKSKILLS_CACHE_DIR", str(base / "cache"))
     monkeypatch.delenv("ROCKSKILLS_API_KEY", raising=False)
     # keyring's own "no keyring" backend, unless a test hands a KeyStore its own backend
     monkeypatch.setattr(keyring.core, "_keyring_backend", keyring.backends.fail.Keyring())

@@ -9,11 +9,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from rockskills_gui.core.app.settings import SettingsStore
-from rockskills_gui.core.library.formats import FORMATS, PROFILE_OF, detect, format_label
+from rockskills_gui.core.library.formats import OPEN_FORMATS, PROFILE_OF, detect, format_label
 from rockskills_gui.core.library.formats import open_library as open_library_of_format
 from rockskills_gui.core.library.profile_settings import ProfileSettingError, configured_profile
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.model.rules import ROCKBOT_64E82CC
 from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
 from rockskills_gui.core.storage.layout import NotALibraryError
 
@@ -22,9 +23,12 @@ class CommandError(Exception):
     """A one-line message for stderr; the command exits 2."""
 
 
-def open_library(path: str) -> Library:
+def open_library(path: str, format_id: str | None = None) -> Library:
+    """Open a RockBot agent directory with the RockBot profile its evidence says (or
+    ``format_id``: ``rockbot-current``, ``rockbot-64e82cc``)."""
     try:
-        return Library.open(path)
+        found = detect(path, format_id or "rockbot")
+        return Library.open(path, rules=found.rules or ROCKBOT_64E82CC)
     except NotALibraryError as exc:
         raise CommandError(str(exc)) from None
 
@@ -77,10 +81,11 @@ def report_recovery(library: Library | SkillMdLibrary) -> None:
 
 
 def add_library_options(p: argparse.ArgumentParser, help_text: str = "the library's format "
-                        "(default: detected)") -> None:
+                        "(default: detected; rockbot-current / rockbot-64e82cc choose the RockBot "
+                        "profile, rockbot the one the directory's evidence says)") -> None:
     """``--format``, ``--include-user`` and ``--profile-set`` for a command that opens a library
     (read them with :func:`open_any_library`)."""
-    p.add_argument("--format", choices=FORMATS, default=None, help=help_text)
+    p.add_argument("--format", choices=OPEN_FORMATS, default=None, help=help_text)
     p.add_argument("--include-user", action=argparse.BooleanOptionalAction, default=None,
                    help="also read the SKILL.md format's user-scope roots (e.g. ~/.agents/skills); "
                         "project skills win name collisions (default: the saved preference)")

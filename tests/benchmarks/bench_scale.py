@@ -21,6 +21,12 @@ Each measurement runs in a fresh process (cold, like a user starting the app), a
 - cancel (sizes >= 10,000): start opening, press Cancel after 25 % of the expected load, and time
   until the window is idle again and until the scan stopped.
 
+Opens use a parsed-skill cache (core.library.stores.scan_cache) in a fresh cache folder: per size,
+the first open fills it ("first open", every file read), then the measured opens use it, with the
+library's files in the OS file cache ("warm") and evicted from it with ``posix_fadvise``
+("cold"). The target rows (issue 19: 100,000 skills fully loaded within 5 s warm and cold, the UI
+never stalled more than 50 ms, the Usage tab within 1 GB) are computed from the same run.
+
 ``--source`` runs the same children against other source trees (e.g. a checkout of the previous
 commit) and prints one table per tree: a before/after comparison in one run on one machine.
 """
@@ -42,7 +48,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve()
 REPO = HERE.parents[2]
 TARGET_RATIO_10K = 2.0
-TARGET_FULL_100K_S = 10.0
+TARGET_FULL_100K_S = 5.0  # issue 19
 TARGET_PEAK_MB = 1024
 TARGET_STALL_MS = 50.0
 SESSIONS = ("blazor-session", "cli-session", "subagent-3f2a", "subagent-91bc", "subagent-c044")
@@ -313,8 +319,29 @@ def child(mode: str, agent: Path | None, cancel_after: float, launched: float) -
 # ---------------------------------------------------------------- driver
 
 
-def run_child(source: Path, mode: str, agent: Path | None, cancel_after: float = 0.0) -> dict:
+def evict(*folders: Path) -> None:
+    """Drop the files under ``folders`` from the OS file cache (``posix_fadvise`` DONTNEED: no
+    privileges needed; folder entries and inodes may stay cached): a cold start's reads."""
+    for folder in folders:
+        for where, _dirs, names in os.walk(folder):
+            for name in names:
+                try:
+                    fd = os.open(os.path.join(where, name), os.O_RDONLY | os.O_NONBLOCK)
+                except OSError:
+                    continue
+                try:
+                    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+                except (OSError, AttributeError):
+                    pass
+                finally:
+                    os.close(fd)
+
+
+def run_child(source: Path, mode: str, agent: Path | None, cancel_after: float = 0.0,
+              cache: Path | None = None) -> dict:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(source)}
+    if cache is not None:
+        env["ROCKSKILLS_CACHE_DIR"] = str(cache)
     cmd = [sys.executable, str(HERE), "--child", mode, "--cancel-after", str(cancel_after),
            "--launched", repr(time.time())]
     if agent is not None:
@@ -338,17 +365,34 @@ def report(source: Path, sizes: list[int], agents: dict[int, Path], repeat: int)
              f"{best(empty_runs, 'peak_mb'):,.0f}", "", "", "", "", "")]
     verdicts: list[str] = []
     opened: dict[int, dict[str, float]] = {}
+    cache = Path(os.environ.get("TMPDIR", "/tmp")) / f"rockskills-bench-cache-{os.getpid()}"
     for size in sizes:
-        runs = [run_child(source, "open", agents[size]) for _ in range(repeat)]
+        # The first open fills the parsed-skill cache (core.library.stores.scan_cache) in a
+        # fresh cache folder; the runs measured after it use it, with the files in the OS file
+        # cache (warm) and evicted from it (cold).
+        import shutil
+
+        shutil.rmtree(cache, ignore_errors=True)
+        first = run_child(source, "open", agents[size], cache=cache)
+        runs = [run_child(source, "open", agents[size], cache=cache) for _ in range(repeat)]
+        cold_runs = []
+        for _ in range(repeat):
+            evict(agents[size], cache)
+            cold_runs.append(run_child(source, "open", agents[size], cache=cache))
         m = {k: best(runs, k) for k in ("launch_tree_ms", "tree_ms", "first_frame_ms", "recall_ms",
                                         "full_ms", "stall_ms", "peak_mb", "progress_updates",
                                         "filter_ms", "recall_query_ms", "heatmap_ms",
                                         "heatmap_stall_ms", "heatmap_peak_mb", "heatmap_all_ms",
                                         "heatmap_all_stall_ms", "heatmap_all_peak_mb")}
+        m["first_full_ms"] = float(first["full_ms"])
+        m["first_stall_ms"] = float(first["stall_ms"])
+        m["cold_full_ms"] = best(cold_runs, "full_ms")
+        m["cold_stall_ms"] = best(cold_runs, "stall_ms")
         opened[size] = m
         rows.append((f"{size:,} skills", f"{m['launch_tree_ms']:,.0f}",
                      f"{m['launch_tree_ms'] / empty_launch:.1f}×", f"{m['tree_ms']:,.0f}",
-                     f"{m['tree_ms'] / empty_ms:.1f}×", f"{m['recall_ms']:,.0f}", f"{m['full_ms']:,.0f}",
+                     f"{m['tree_ms'] / empty_ms:.1f}×", f"{m['recall_ms']:,.0f}",
+                     f"{m['full_ms']:,.0f} ({m['first_full_ms']:,.0f} / {m['cold_full_ms']:,.0f})",
                      f"{m['first_frame_ms']:,.0f}", f"{m['peak_mb']:,.0f}", f"{m['stall_ms']:,.0f}",
                      f"{m['progress_updates']:,.0f}",
                      f"{m['filter_ms']:,.0f} / {m['recall_query_ms']:,.1f}",
@@ -357,7 +401,8 @@ def report(source: Path, sizes: list[int], agents: dict[int, Path], repeat: int)
                      f"{m['heatmap_all_ms']:,.0f} / {m['heatmap_all_stall_ms']:,.0f} / "
                      f"{m['heatmap_all_peak_mb']:,.0f}"))
     header = ("library", "launch→tree ms", "÷ empty", "window→tree ms", "÷ empty", "recall ready ms",
-              "fully loaded ms", "first frame ms", "peak MB", "longest stall ms", "progress updates",
+              "fully loaded ms (first open / cold)", "first frame ms", "peak MB", "longest stall ms",
+              "progress updates",
               "filter / recall ms", "heatmap 30 d: ms / stall / peak MB",
               "heatmap all time: ms / stall / peak MB")
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
@@ -371,7 +416,7 @@ def report(source: Path, sizes: list[int], agents: dict[int, Path], repeat: int)
     cancels = [s for s in sizes if s >= 10_000]
     for size in cancels:
         after = opened[size]["tree_ms"] / 4000  # a quarter of the way to the tree
-        c = run_child(source, "cancel", agents[size], after)
+        c = run_child(source, "cancel", agents[size], after, cache=cache)
         print(f"cancel at {after:.2f} s into {size:,}: idle after {c['idle_ms']:.0f} ms, scan "
               f"stopped after {c['stopped_ms']:.0f} ms, longest stall {c['stall_ms']:.0f} ms, "
               f"{c['progress_updates']} progress updates before cancel")
@@ -381,11 +426,20 @@ def report(source: Path, sizes: list[int], agents: dict[int, Path], repeat: int)
             verdicts.append(f"10k tree painted ≤ {TARGET_RATIO_10K}× empty window ({what}): "
                             f"{ratio:.2f}× {'OK' if ratio <= TARGET_RATIO_10K else 'MISSED'}")
     if 100_000 in opened:
-        full = opened[100_000]["full_ms"] / 1000
-        peak = opened[100_000]["peak_mb"]
-        verdicts.append(f"100k fully loaded ≤ {TARGET_FULL_100K_S:.0f} s: {full:.1f} s "
-                        f"{'OK' if full <= TARGET_FULL_100K_S else 'MISSED'}; peak ≤ 1 GB: "
-                        f"{peak:,.0f} MB {'OK' if peak <= TARGET_PEAK_MB else 'MISSED'}")
+        m = opened[100_000]
+        for what, key in (("fully loaded", "full_ms"), ("fully loaded, cold file cache", "cold_full_ms"),
+                          ("fully loaded, first open (nothing cached)", "first_full_ms")):
+            if key in m:
+                full = m[key] / 1000
+                verdicts.append(f"100k {what} ≤ {TARGET_FULL_100K_S:.0f} s: {full:.1f} s "
+                                f"{'PASS' if full <= TARGET_FULL_100K_S else 'FAIL'}")
+        for what, key in (("loading", "stall_ms"), ("loading, cold file cache", "cold_stall_ms")):
+            if key in m:
+                verdicts.append(f"100k longest UI stall while {what} ≤ {TARGET_STALL_MS:.0f} ms: "
+                                f"{m[key]:.0f} ms {'PASS' if m[key] <= TARGET_STALL_MS else 'FAIL'}")
+        peak = max(m["heatmap_peak_mb"], m["heatmap_all_peak_mb"])
+        verdicts.append(f"100k Usage tab peak memory ≤ 1 GB: {peak:,.0f} MB "
+                        f"{'PASS' if peak <= TARGET_PEAK_MB else 'FAIL'}")
     worst = max(m["stall_ms"] for m in opened.values()) if opened else 0.0
     verdicts.append(f"longest UI stall while loading ≤ {TARGET_STALL_MS:.0f} ms: {worst:.0f} ms "
                     f"{'OK' if worst <= TARGET_STALL_MS else 'MISSED'}")

@@ -373,6 +373,46 @@ def test_candidates_keep_every_pair_over_the_bound(texts: list[str], fraction: f
 
 
 @SETTINGS
+@given(documents(), st.sampled_from([0.0, 0.1, 0.2, 0.5, 0.8, 1.0, 1.2]),
+       st.sampled_from([0.0, 0.3, 0.8, 1.0]))
+def test_bounded_candidates_keep_every_pair_over_the_bound(texts: list[str], fraction: float,
+                                                           extend: float) -> None:
+    join = SelfJoin(texts)
+    scores = _all_scores(texts)
+    own = join.self_scores
+    bounds = np.where(own > 0, fraction * own, np.nan)
+    a, b = join.bounded_candidates(bounds, extend)
+    found = set(zip(a.tolist(), b.tolist(), strict=True))
+    n = len(texts)
+    wanted = {(x, y) for x in range(n) for y in range(n)
+              if x != y and own[x] > 0 and scores[x, y] > 0 and scores[x, y] >= bounds[x]}
+    assert wanted <= found
+    assert all(x != y for x, y in found)
+    assert np.all(np.diff(a * n + b) > 0)  # sorted, no pair twice
+
+
+def test_bounded_candidates_prune_by_accumulated_scores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Near-identical families over shared vocabulary: the one-sided pairs to check stay near
+    the pairs over the bound (the prefix filter alone keeps many more), in any block size."""
+    skills = hard_library(21, 300)
+    join = SelfJoin([document_text(s.name, f"{s.summary or ''} {s.content or ''}") for s in skills])
+    own = join.self_scores
+    bounds = np.where(own > 0, 0.2 * own, np.nan)
+    a, b = join.bounded_candidates(bounds)
+    score = join.scores(a, b)
+    everyone = np.repeat(np.arange(join.n), join.n), np.tile(np.arange(join.n), join.n)
+    full = join.scores(*everyone)
+    over = (full >= bounds[everyone[0]]) & (full > 0) & (everyone[0] != everyone[1])
+    assert set(zip(everyone[0][over].tolist(), everyone[1][over].tolist(), strict=True)) <= set(
+        zip(a.tolist(), b.tolist(), strict=True))
+    assert len(a) <= max(10, 4 * int(over.sum())) and (score >= 0).all()
+    monkeypatch.setattr(bm25_join, "CHUNK", 3)
+    monkeypatch.setattr(bm25_join, "WORKERS", 3)
+    small = join.bounded_candidates(bounds)
+    assert np.array_equal(small[0], a) and np.array_equal(small[1], b)
+
+
+@SETTINGS
 @given(documents(), st.sampled_from([0.0, 0.3, 0.5, 0.75, 0.9, 1.0]))
 def test_overlap_pairs_keep_every_pair_over_the_threshold(texts: list[str], threshold: float) -> None:
     join = SelfJoin(texts)

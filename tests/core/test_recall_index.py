@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -227,3 +228,35 @@ def test_ties_at_the_cut_follow_imposed_order_not_slots() -> None:
     index.add("zz", "same words here")  # reuses d05's slot, ranks last among ties
     assert [h.key for h in index.search("words", top=None)][-1] == "zz"
     assert [h.key for h in index.search("words", top=19)][-1] == "d00"  # zz is 20th
+
+
+def test_building_in_one_pass_gives_the_index_adding_one_by_one_gives() -> None:
+    """Bm25Index(documents) (one pass, issue 19) holds exactly what add() in turn builds: slots,
+    postings, run ids, lengths, order; so every later edit and every score is the same."""
+    import random as _random
+
+    rng = _random.Random(7)
+    words = ["send", "weekly", "report", "Dana", "mcp/gmail", "deploy", "the", "server", "café",
+             "x", "ab", "report-weekly", "SEND", "  ", "2026", "naïve"]
+    docs = [(f"k{i}", " ".join(rng.choice(words) for _ in range(rng.randint(0, 12))))
+            for i in range(400)]
+    bulk = Bm25Index(docs)
+    one_by_one = Bm25Index()
+    for key, text in docs:
+        one_by_one.add(key, text)
+    for name in ("_slot_of", "_keys", "_texts", "_free", "_terms", "_windows", "_run_id", "_runs",
+                 "_total", "_next_pos", "_norm_avgdl"):
+        assert getattr(bulk, name) == getattr(one_by_one, name), name
+    assert list(bulk._terms) == list(one_by_one._terms)
+    assert list(bulk._windows) == list(one_by_one._windows)
+    for name in ("_length", "_pos"):
+        assert getattr(bulk, name).tolist() == getattr(one_by_one, name).tolist(), name
+    for index in (bulk, one_by_one):
+        index.remove("k3")
+        index.replace("k10", "send the weekly report to Dana")
+        index.add("new", "deploy the weekly server")
+    for query in ("send weekly report", "deploy the server", "report weekly", "café naïve 2026"):
+        assert [(h.key, h.score) for h in bulk.search(query, top=None)] == \
+            [(h.key, h.score) for h in one_by_one.search(query, top=None)]
+    with pytest.raises(KeyError):
+        Bm25Index([("a", "x"), ("a", "y")])

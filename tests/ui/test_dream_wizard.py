@@ -405,3 +405,28 @@ def test_the_review_shows_a_recall_regression_for_a_merge_that_hides_a_logged_re
     assert len(dialog.rows()) >= len(lost)
     dialog.grab().save(str(agent.parent / "recall-impact.png"))
     dialog.close()
+
+
+def test_the_review_and_apply_pages_mark_the_proposals_a_library_change_touched(
+        qtbot, main: MainWindow, agent: Path) -> None:
+    """Issue 16: a loaded plan knows it is stale, proposal by proposal."""
+    wizard = open_wizard(main)
+    wizard.setup.offline_radio.setChecked(True)
+    run_to_end(qtbot, wizard)
+    wizard.next()
+    review = wizard.review
+    assert wizard.currentId() == wizard.page_id("review")
+    assert not review.stale_label.isVisible() and wizard.stale == {}
+    # An edit elsewhere in the app (the editor's save) rewrites the merge's target.
+    main.ctx.apply(lambda lib: lib.update("plan-meeting", content="Rewritten meanwhile."))
+    assert set(wizard.stale) >= {"x2"} and "x4" not in wizard.stale
+    assert review.stale_label.isVisible() and "x2" in review.stale_label.text()
+    assert review.items["x2"].text(1).startswith("changed since the plan")
+    assert not review.items["x4"].text(1).startswith("changed since the plan")
+    review.select_none()
+    review.set_checked("x2", True)
+    wizard.next()
+    assert wizard.currentId() == wizard.page_id("apply")
+    assert "Ticked proposals whose files changed: x2" in wizard.apply.warning.text()
+    main.commands["edit.undo"].trigger()  # undone: the plan is current again
+    assert wizard.stale == {} and not review.stale_label.isVisible()

@@ -534,16 +534,19 @@ def test_renaming_a_skill_keeps_its_unsaved_buffer(win: MainWindow, qtbot) -> No
         .endswith(" unsaved")
 
 
-def test_deleting_in_the_app_parks_edits_until_undo(win: MainWindow, qtbot) -> None:
+def test_deleting_in_the_app_keeps_the_edits_open_marked_until_undo(win: MainWindow, qtbot) -> None:
     pane = open_skill(win, "mcp/email")
-    type_at_end(qtbot, pane, " parked")
+    type_at_end(qtbot, pane, " kept")
     win.ctx.apply(lambda lib: lib.delete("mcp/email"))
-    assert win.ctx.current_skill != "mcp/email" and win.ctx.dirty_names == set()
-    assert pane.unsaved_buffers() == []
+    # Not silently parked: still open, marked, listed as unsaved (the quit prompt asks about it).
+    assert win.ctx.current_skill == "mcp/email" and win.ctx.dirty_names == {"mcp/email"}
+    assert pane.current is not None and pane.current.deleted_by == "Delete 'mcp/email'"
+    assert pane.deleted_bar.isVisible() and "deleted by an operation" in pane.deleted_bar.text.text()
+    assert [b.name for b in pane.unsaved_buffers()] == ["mcp/email"]
     win.commands["edit.undo"].trigger()
-    assert win.ctx.dirty_names == {"mcp/email"}
+    assert win.ctx.dirty_names == {"mcp/email"} and not pane.deleted_bar.isVisible()
     open_skill(win, "mcp/email")
-    assert editor_text(pane).endswith(" parked")
+    assert editor_text(pane).endswith(" kept") and pane.current.dirty
     close_dirty(win)
 
 

@@ -11,6 +11,7 @@ from rockskills_gui.core.dream.apply import apply_plan
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.run import RunOptions, run_dream
 from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.ui.common.buffers import document_text
 from rockskills_gui.ui.editor.disk_conflict import DiskChoice, DiskResolution
 from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.conftest import REPO
@@ -87,3 +88,75 @@ def test_an_undo_under_an_edited_skill_asks_too(qtbot, tmp_path: Path) -> None:
     assert editor_text(pane).endswith("Second, unsaved.")
     pane.conflict_dialog.resolved.emit(DiskResolution(DiskChoice.KEEP_MINE))
     close_dirty(window)
+
+
+def test_a_dream_deletion_under_edits_keeps_the_buffer_open_marked_and_restorable(
+        qtbot, tmp_path: Path) -> None:
+    window, agent = demo_window(qtbot, tmp_path)
+    pane = open_skill(window, "writing/copy-edit")
+    type_at_end(qtbot, pane, "\nStill mine.")
+    plan, ids = merge_plan(window)  # the merge deletes writing/copy-edit
+    window.ctx.apply(lambda lib: apply_plan(lib, plan, ids).change)
+    assert "writing/copy-edit" not in window.ctx.library
+    # Not parked out of sight: the editor still shows it, with the banner and the edits.
+    assert pane.current is not None and pane.current.name == "writing/copy-edit"
+    assert pane.deleted_bar.isVisible()
+    assert "deleted by an operation" in pane.deleted_bar.text.text()
+    assert pane.deleted_bar.buttons["closeSkill"].text() == "&Discard"
+    assert editor_text(pane).endswith("Still mine.")
+    assert [b.name for b in pane.unsaved_buffers()] == ["writing/copy-edit"]
+    assert window.commands["file.save"].isEnabled()
+    assert pane.save()  # Save restores the skill, with the edits
+    restored = window.ctx.library.get("writing/copy-edit")
+    assert restored is not None and restored.content.endswith("Still mine.")
+    assert not pane.deleted_bar.isVisible() and not pane.current.dirty
+    assert (agent / "skills" / "writing" / "copy-edit.json").is_file()
+
+
+def test_discarding_a_skill_deleted_under_edits_lets_it_go(qtbot, tmp_path: Path) -> None:
+    window, _agent = demo_window(qtbot, tmp_path)
+    change = window.ctx.apply(lambda lib: lib.create("notes/new", "A new skill.", "Steps."))
+    assert change is not None
+    pane = open_skill(window, "notes/new")
+    type_at_end(qtbot, pane, "\nTyped.")
+    window.commands["edit.undo"].trigger()  # the undo of the create deletes it
+    assert pane.current is not None and pane.current.deleted_by == "Undid: Create 'notes/new'"
+    pane.deleted_bar.buttons["closeSkill"].click()
+    assert pane.current is None and pane.unsaved_buffers() == []
+    assert window.ctx.dirty_names == set()
+
+
+def test_a_rename_onto_the_name_of_a_skill_deleted_under_edits_loses_neither(
+        qtbot, tmp_path: Path) -> None:
+    """Found by the stateful test: the renamed skill's buffer took the name and the deleted
+    skill's buffer, with its unsaved text, was dropped."""
+    window, _agent = demo_window(qtbot, tmp_path)
+    pane = open_skill(window, "writing/proofread")
+    type_at_end(qtbot, pane, "\nDeleted but typed.")
+    window.ctx.apply(lambda lib: lib.delete("writing/proofread"))
+    open_skill(window, "web/price-check")
+    type_at_end(qtbot, pane, "\nMoving too.")
+    window.ctx.apply(lambda lib: lib.rename("web/price-check", "writing/proofread"))
+    texts = [editor_text_of(b) for b in pane.unsaved_buffers()]
+    assert any(t.endswith("Deleted but typed.") for t in texts)
+    assert any(t.endswith("Moving too.") for t in texts)
+    close_dirty(window)
+
+
+def test_a_clean_buffer_renamed_onto_a_deleted_name_gives_way_and_the_edits_ask(
+        qtbot, tmp_path: Path) -> None:
+    window, _agent = demo_window(qtbot, tmp_path)
+    pane = open_skill(window, "writing/proofread")
+    type_at_end(qtbot, pane, "\nDeleted but typed.")
+    window.ctx.apply(lambda lib: lib.delete("writing/proofread"))
+    open_skill(window, "web/price-check")
+    window.ctx.apply(lambda lib: lib.rename("web/price-check", "writing/proofread"))
+    qtbot.waitUntil(lambda: pane.conflict_dialog is not None, timeout=5000)
+    assert pane.conflict_dialog.by_app
+    assert next(editor_text_of(b) for b in pane.unsaved_buffers()).endswith("Deleted but typed.")
+    pane.conflict_dialog.resolved.emit(DiskResolution(DiskChoice.KEEP_MINE))
+    close_dirty(window)
+
+
+def editor_text_of(buffer) -> str:
+    return document_text(buffer.document)

@@ -318,3 +318,22 @@ def test_a_big_report_is_shown_in_parts_and_complete_when_updated_fires(
     assert pane.report is not None and pane.report.stats.window.describe() == "all time"
     assert "all time" in pane.pairs_text.toPlainText().splitlines()[0]
     pane.wait()
+
+
+def test_the_analysis_says_it_is_out_of_date_after_events_are_appended(
+        qtbot, win: MainWindow, agent: Path) -> None:
+    """Issue 16: the cached analysis knows the log it was made from; appended events (a running
+    agent) mark it out of date until Reload log."""
+    pane = win.usage_pane
+    assert isinstance(pane, UsagePane)
+    before = len(pane.report.stats.events)
+    assert not pane.check_log() and not pane.stale.isVisible()
+    with (agent / "skill-usage" / "cli-session.jsonl").open("a", encoding="utf-8") as log:
+        log.write('{"id":"feedfacecafe","skillName":"mcp/email","sessionId":"cli-session",'
+                  '"timestamp":"2026-11-22T11:00:00+00:00"}\n')
+    assert pane.check_log() and pane.stale.isVisible()
+    assert "out of date" in pane.stale.text().lower()
+    assert "new events" in pane.reload_button.text()
+    changed(qtbot, pane, pane.reload_button.click)
+    assert len(pane.report.stats.events) == before + 1
+    assert not pane.check_log() and not pane.stale.isVisible()

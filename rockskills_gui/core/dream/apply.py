@@ -190,6 +190,24 @@ def library_changes(plan: Plan, library: Library) -> list[str]:
     return fingerprint.compare(plan.fingerprint, fingerprint.take(library.layout)).lines()
 
 
+def touched_since(plan: Plan, library: Library) -> dict[str, list[str]]:
+    """The proposals whose files changed since the plan was made (by id, in plan order), each
+    with the changed files (paths as the plan names them): what a re-check would block as stale.
+    Only the proposals' own files are read; for the whole library see :func:`library_changes`."""
+    found: dict[str, list[str]] = {}
+    for proposal in plan.proposals:
+        for path, digest in proposal.touched.items():
+            if touched_path_error(path) is not None:
+                continue  # refused by the checks anyway
+            try:
+                now = sha256(fileio.read_or_none(library.agent_dir / path))
+            except OSError:
+                now = "unreadable"
+            if now != digest:
+                found.setdefault(proposal.id, []).append(path)
+    return found
+
+
 def apply_plan(library: Library, plan: Plan, accepted: Iterable[str], recheck_first: bool = False,
                crash_after: int | None = None) -> ApplyResult:
     """Apply the accepted proposals as one transaction (raises PlanRefused / LibraryError).

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from rockskills_gui.core.dream.passes import DreamPass
-from rockskills_gui.core.dream.plan import Plan, Proposal, ProposalKind, Severity
+from rockskills_gui.core.dream.plan import Finding, Plan, Proposal, ProposalKind, Severity
 from rockskills_gui.core.dream.prompts import CONSOLIDATION_TRUNCATED, OPTIMIZATION_TRUNCATED
 from rockskills_gui.core.lint.linter import scan_text
 from rockskills_gui.core.model.names import display_name, fold, readable_name_error, rockbot_name_error
@@ -341,22 +341,29 @@ def _same_file(layout: Layout, existing: Skill | None, name: str) -> bool:
 
 
 def _check_see_also(proposal: Proposal, name: str, see_also: Sequence[str], ctx: CheckContext) -> None:
+    found: list[tuple[str, Severity, str]] = []
     seen: set[str] = set()
     for target in see_also:
         key = fold(target)
         if key == fold(name):
-            proposal.add("self-see-also", Severity.WARN,
-                         f"seeAlso names the skill itself ('{display_name(target)}')")
+            found.append(("self-see-also", Severity.WARN,
+                          f"seeAlso names the skill itself ('{display_name(target)}')"))
         elif key in ctx.deleted_by_plan and key not in ctx.saved_by_plan:
-            proposal.add("dangling-see-also", Severity.WARN,
-                         f"seeAlso names '{display_name(target)}', which this plan deletes")
+            found.append(("dangling-see-also", Severity.WARN,
+                          f"seeAlso names '{display_name(target)}', which this plan deletes"))
         elif key not in ctx.skills and key not in ctx.saved_by_plan:
-            proposal.add("dangling-see-also", Severity.WARN,
-                         f"seeAlso names '{display_name(target)}', which is not in the library")
+            found.append(("dangling-see-also", Severity.WARN,
+                          f"seeAlso names '{display_name(target)}', which is not in the library"))
         if key in seen:
-            proposal.add("duplicate-see-also", Severity.INFO,
-                         f"seeAlso lists '{display_name(target)}' twice")
+            found.append(("duplicate-see-also", Severity.INFO,
+                          f"seeAlso lists '{display_name(target)}' twice"))
         seen.add(key)
+    # what Proposal.add does one by one, without rescanning every finding (a guide lists thousands)
+    present = {(f.code, f.message) for f in proposal.findings}
+    for code, severity, message in found:
+        if (code, message) not in present:
+            present.add((code, message))
+            proposal.findings.append(Finding(code=code, severity=severity, message=message))
 
 
 def check_plan(plan: Plan, ctx: CheckContext) -> None:

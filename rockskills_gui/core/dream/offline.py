@@ -87,9 +87,10 @@ def similar_pairs(skills: list[Skill],
 
 
 def _mutual_candidates(join: SelfJoin, bound: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs (a, b), a < b, that may reach ``bound`` in both directions: found from both sides,
-    then kept by a cheap upper bound of each direction's score."""
-    a, b = join.candidates(bound)
+    """Pairs (a, b), a < b, that may reach ``bound`` in both directions: each direction's
+    candidates (:meth:`~rockskills_gui.core.recall.bm25_join.SelfJoin.bounded_candidates`), kept
+    when found from both sides."""
+    a, b = join.bounded_candidates(bound)
     if len(a) == 0:
         return a, b
     keys = a * join.n + b  # sorted
@@ -97,12 +98,7 @@ def _mutual_candidates(join: SelfJoin, bound: np.ndarray) -> tuple[np.ndarray, n
     back = b[mine] * join.n + a[mine]
     at = np.minimum(np.searchsorted(keys, back), len(keys) - 1)
     mine = mine[keys[at] == back]
-    del keys, back, at
-    a, b = a[mine], b[mine]
-    near = join.upper_scores(a, b) >= bound[a]
-    a, b = a[near], b[near]
-    near = join.upper_scores(b, a) >= bound[b]
-    return a[near], b[near]
+    return a[mine], b[mine]
 
 
 def _demote(content: str) -> str:

@@ -27,6 +27,7 @@ import json
 import os
 import re
 import shutil
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -47,14 +48,23 @@ from rockskills_gui.core.library.stores.skillmd import (
 from rockskills_gui.core.model import frontmatter as fm
 from rockskills_gui.core.model.names import fold, rockbot_name_error
 from rockskills_gui.core.model.problems import Problem, ProblemKind
-from rockskills_gui.core.model.skill import Skill, SkillParseError, skill_from_bytes, skill_to_bytes
+from rockskills_gui.core.model.rules import RESOURCE_SUFFIX, resource_filename_error
+from rockskills_gui.core.model.skill import (
+    Skill,
+    SkillParseError,
+    extra_props,
+    skill_from_bytes,
+    skill_to_bytes,
+)
 from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
 from rockskills_gui.core.storage import fileio, untrusted
 
 SIDECAR_VERSION = 1
 ROCKBOT_SIDECAR_DIR = ".skillgui"
 ROCKBOT_RESOURCES_DIR = ".skillgui/resources"
-TARGETS = ("rockbot", "agentskills", "picobot", "cortex-fs")
+# "rockbot": RockBot 64e82cc (resources go to .skillgui/resources/); "rockbot-current": RockBot
+# (current), whose multi-file skills hold them in skills/{name}.resources/ with a manifest.
+TARGETS = ("rockbot", "rockbot-current", "agentskills", "picobot", "cortex-fs")
 TARGET_PROFILE = {"agentskills": "agentskills", "picobot": "picobot", "cortex-fs": "cortex-fs"}
 SLUG_MAX = 64
 ROCKBOT_SUMMARY_WORDS = 15
@@ -80,6 +90,20 @@ class Loss:
                 "message": self.message}
 
 
+@dataclass(frozen=True)
+class RockbotResource:
+    """A file of a RockBot (current) skill's ``{name}.resources/`` folder."""
+
+    filename: str  # relative to the resource folder ('/'-separated)
+    path: Path
+    entry: dict[str, Any] | None  # its manifest entry (None: the manifest does not list it)
+
+    @property
+    def type(self) -> str | None:
+        value = (self.entry or {}).get("type")
+        return value if isinstance(value, str) else None
+
+
 @dataclass
 class SourceSkill:
     """One skill in canonical form, with everything needed to write it back exactly."""
@@ -92,6 +116,11 @@ class SourceSkill:
     rockbot_text: str | None = None
     cortex: dict[str, Any] | None = None
     resources: list[tuple[str, Path]] = field(default_factory=list)  # (relative path, file)
+    rockbot_resources: list[RockbotResource] = field(default_factory=list)  # RockBot (current)
+    missing_resources: list[str] = field(default_factory=list)  # manifest entries not on disk
+    # From a sidecar: SKILL.md resource path -> RockBot (current) resource filename, and whether
+    # the manifest listed it (what converting back needs to restore the .resources/ folder).
+    resource_map: dict[str, tuple[str, bool]] = field(default_factory=dict)
     notes: list[Loss] = field(default_factory=list)
     boundary: tuple[Path, ...] = ()  # the library's folders: nothing is read from outside them
 
@@ -175,6 +204,8 @@ def _skill_block(source: SourceSkill, written_content: str | None) -> dict[str, 
                      lastUsedAt=_ts(s.last_used_at))
     if written_content != s.content:
         block["content"] = s.content
+    if s.extra:  # RockBot (current)'s manifest, surfaceBaseline...: restored even after edits
+        block["rockbotExtra"] = [[key, text] for key, text in s.extra]
     return block
 
 
@@ -234,6 +265,10 @@ def apply_sidecar(source: SourceSkill, raw: bytes, sidecar: dict[str, Any]) -> S
     if native.see_also is None or matches:
         see = block.get("seeAlso")
         updates["see_also"] = tuple(see) if isinstance(see, list) else native.see_also
+    extra = block.get("rockbotExtra")
+    if not native.extra and isinstance(extra, list) and all(
+            isinstance(x, list) and len(x) == 2 and all(isinstance(v, str) for v in x) for x in extra):
+        updates["extra"] = tuple((str(k), str(v)) for k, v in extra)
     known = bool(block.get("timestampsKnown"))
     if known and (matches or not source.timestamps_known):
         created = _parse_ts(block.get("createdAt"))
@@ -248,6 +283,10 @@ def apply_sidecar(source: SourceSkill, raw: bytes, sidecar: dict[str, Any]) -> S
                      skillmd=sidecar.get("skillmd") or source.skillmd,
                      rockbot_text=(sidecar.get("rockbot") or {}).get("text") if matches else None,
                      cortex=sidecar.get("cortex") or source.cortex)
+    for item in sidecar.get("resources") or []:
+        if isinstance(item, dict) and isinstance(item.get("path"), str) \
+                and isinstance(item.get("rockbotFilename"), str):
+            result.resource_map[item["path"]] = (item["rockbotFilename"], item.get("listed") is not False)
     if not matches:
         result.notes.append(Loss(native.name, "sidecar",
                                  "changed since it was converted: its own fields win; the sidecar "
@@ -294,6 +333,13 @@ def source_skills(lib: Library | SkillMdLibrary, skipped: list[str] | None = Non
                 if res_dir.is_dir():
                     source.resources = [(rel, res_dir / rel)
                                         for rel in list_resources(res_dir, res_dir / SIDECAR_NAME)]
+            if lib.rules.resources:
+                for res in lib.resources(skill.name):
+                    if res.path is None:
+                        source.missing_resources.append(res.filename)
+                    else:
+                        source.rockbot_resources.append(RockbotResource(res.filename, res.path,
+                                                                        res.entry))
             out.append(source)
         return out
     for entry in lib.entries():
@@ -366,14 +412,18 @@ def _write(staging: Path, rel: str, data: bytes) -> None:
     fileio.checkpoint()  # the crash hook of the fault tests (a kill mid-conversion)
 
 
-def _copy_resources(source: SourceSkill, staging: Path, prefix: str,
-                    report: list[Loss]) -> list[dict[str, str]]:
-    """Copy ``source``'s resources to ``staging/prefix/``; ``{"path", "sha256"}`` of each copied.
+def _copy_resources(source: SourceSkill, staging: Path, prefix: str, report: list[Loss],
+                    items: Sequence[tuple[str, Path, Mapping[str, Any]]] | None = None,
+                    ) -> list[dict[str, Any]]:
+    """Copy ``source``'s resources (or ``items``: relative path, file, more sidecar fields) to
+    ``staging/prefix/``; ``{"path", "sha256", ...}`` of each copied.
 
     A resource that is not a regular file inside the library (a FIFO, a dangling link, a link
     leaving it) is never read: it is reported as a warning and not copied."""
-    copied: list[dict[str, str]] = []
-    for rel, path in source.resources:
+    copied: list[dict[str, Any]] = []
+    if items is None:
+        items = [(rel, path, {}) for rel, path in source.resources]
+    for rel, path, more in items:
         try:
             data = untrusted.read_inside(path, source.boundary)
         except untrusted.Refused as exc:
@@ -381,11 +431,165 @@ def _copy_resources(source: SourceSkill, staging: Path, prefix: str,
                                f"resource {rel} is {exc.why}; not copied", "warning"))
             continue
         _write(staging, f"{prefix}/{rel}", data)
-        copied.append({"path": rel, "sha256": _sha(data)})
+        copied.append({"path": rel, "sha256": _sha(data), **more})
     return copied
 
 
-def _to_rockbot(source: SourceSkill, staging: Path, taken: set[str], report: list[Loss]) -> str:
+# ---------------------------------------------------------------- RockBot (current) resources
+# SkillResourceType <-> the Agent Skills folders (agentskills.io: scripts/, references/, assets/).
+# Assumed mapping (README, "Notes: RockBot (current)"): code a skill runs -> scripts/, documents
+# it reads -> references/, everything else -> assets/; back again by folder and extension.
+
+TYPE_DIRS = {"Python": "scripts", "Wisp": "scripts", "Markdown": "references", "Text": "references",
+             "JsonSchema": "references", "Other": "assets"}
+EXTENSION_TYPES = {".py": "Python", ".wisp": "Wisp", ".md": "Markdown", ".markdown": "Markdown",
+                   ".txt": "Text", ".json": "JsonSchema"}
+
+
+def resource_dir_for(type_: str | None, profile: Profile) -> str:
+    """The SKILL.md folder a RockBot resource of ``type_`` goes to under ``profile`` ("": beside
+    SKILL.md, for a profile without resource folders)."""
+    wanted = TYPE_DIRS.get(type_ or "", "assets")
+    if wanted in profile.resource_dirs:
+        return wanted
+    return profile.resource_dirs[0] if profile.resource_dirs else ""
+
+
+def resource_type_for(rel: str) -> str:
+    """The SkillResourceType a SKILL.md resource at ``rel`` gets in a RockBot (current) manifest:
+    by extension, where its folder agrees (a ``.json`` file is a JsonSchema only in
+    ``references/``; anything in ``assets/`` is Other)."""
+    folder = rel.split("/", 1)[0] if "/" in rel else ""
+    ext = os.path.splitext(rel)[1].lower()
+    found = EXTENSION_TYPES.get(ext, "Other")
+    if folder == "assets":
+        return "Other"
+    if folder == "scripts" and found not in ("Python", "Wisp"):
+        return "Other"
+    if folder == "references" and found in ("Python", "Wisp"):
+        return "Text"
+    return found
+
+
+def _reproduces(rel: str, filename: str, type_: str | None, profile: Profile) -> bool:
+    """True when converting ``filename`` of ``type_`` to ``profile`` puts it back at ``rel``."""
+    folder = resource_dir_for(type_, profile)
+    return rel == (f"{folder}/{filename}" if folder else filename)
+
+
+def _skillmd_resource_items(source: SourceSkill, profile: Profile, skill_file: str,
+                            report: list[Loss]) -> list[tuple[str, Path, dict[str, Any]]]:
+    """Where each RockBot (current) resource of ``source`` goes in a SKILL.md folder."""
+    back = {filename: rel for rel, (filename, _listed) in source.resource_map.items()}
+    taken = {fold(rel) for rel, _path in source.resources} | {fold(skill_file)}
+    items: list[tuple[str, Path, dict[str, Any]]] = []
+    moved: dict[str, int] = {}
+    for res in source.rockbot_resources:
+        rel = back.get(res.filename)
+        if rel is None or fold(rel) in taken or not _safe_rel(rel):
+            folder = resource_dir_for(res.type, profile)
+            rel = f"{folder}/{res.filename}" if folder else res.filename
+        if fold(rel) in taken:
+            base, n = rel, 2
+            while fold(rel) in taken:
+                stem, ext = os.path.splitext(base)
+                rel, n = f"{stem}-{n}{ext}", n + 1
+            report.append(Loss(source.skill.name, "resources", f"resource {res.filename} collides "
+                               f"with another file; written as {rel}", "warning"))
+        taken.add(fold(rel))
+        items.append((rel, res.path, {"rockbotFilename": res.filename,
+                                      "listed": res.entry is not None}))
+        where = rel.split("/", 1)[0] + "/" if "/" in rel else "beside SKILL.md"
+        moved[where] = moved.get(where, 0) + 1
+    if items:
+        where = ", ".join(f"{n} to {d}" for d, n in sorted(moved.items()))
+        report.append(Loss(source.skill.name, "resources",
+                           f"{len(items)} RockBot resource file(s) written ({where}); their manifest "
+                           "entries (type, description, provisional...) are kept in the sidecar"))
+    unlisted = [r.filename for r in source.rockbot_resources if r.entry is None]
+    if unlisted:
+        report.append(Loss(source.skill.name, "resources", "not in the manifest: "
+                           + ", ".join(unlisted) + " (copied all the same)"))
+    for filename in source.missing_resources:
+        report.append(Loss(source.skill.name, "resources", f"the manifest lists {filename}, which is "
+                           "not on disk: nothing to copy (the entry is kept in the sidecar)",
+                           "warning"))
+    return items
+
+
+def _safe_rel(rel: str) -> bool:
+    parts = rel.split("/")
+    return bool(rel) and not rel.startswith("/") and all(p not in ("", ".", "..") for p in parts)
+
+
+def _manifest_entry(filename: str, type_: str, description: str) -> dict[str, Any]:
+    """A new manifest entry, every SkillResource property in the record's order."""
+    return {"filename": filename, "type": type_, "description": description, "provisional": False,
+            "createdAt": None, "verifyHint": None, "definitionHash": None, "toolFingerprints": None}
+
+
+def _with_manifest(skill: Skill, manifest: list[Any]) -> Skill:
+    """``skill`` with its ``manifest`` property set (in place, or added after the others)."""
+    (rendered,) = extra_props(json.dumps({"manifest": manifest}))
+    extra = list(skill.extra)
+    at = next((i for i, (k, _v) in enumerate(extra) if k.lower() == "manifest"), None)
+    if at is None:
+        extra.append(rendered)
+    else:
+        extra[at] = (extra[at][0], rendered[1])
+    return skill.model_copy(update={"extra": tuple(extra)})
+
+
+def _current_resources(source: SourceSkill, out: Skill, report: list[Loss],
+                       ) -> tuple[Skill, list[tuple[str, Path, dict[str, Any]]], bool]:
+    """For a RockBot (current) target: ``out`` with its manifest completed, the files for its
+    ``.resources/`` folder, and whether they restore an earlier conversion exactly."""
+    items: list[tuple[str, Path, dict[str, Any]]] = []
+    names: set[str] = set()
+    for res in source.rockbot_resources:  # RockBot (current) to RockBot (current): as they are
+        items.append((res.filename, res.path, {}))
+        names.add(fold(res.filename))
+    value = out.extra_value("manifest")
+    manifest: list[Any] = list(value) if isinstance(value, list) else []
+    listed = {fold(e["filename"]) for e in manifest
+              if isinstance(e, dict) and isinstance(e.get("filename"), str)}
+    added: list[str] = []
+    exact = True
+    for rel, path in source.resources:
+        mapped = source.resource_map.get(rel)
+        filename = mapped[0] if mapped is not None else rel.rsplit("/", 1)[-1]
+        if mapped is None or resource_filename_error(filename) is not None \
+                or fold(filename) in names:
+            exact = False
+            wanted = filename
+            filename = re.sub(r"[^A-Za-z0-9_\-.]+", "-", rel.rsplit("/", 1)[-1]).replace("..", ".")
+            filename = filename.strip(".") or "resource"
+            base, n = filename, 2
+            while fold(filename) in names:
+                stem, ext = os.path.splitext(base)
+                filename, n = f"{stem}-{n}{ext}", n + 1
+            if filename != wanted:
+                report.append(Loss(source.skill.name, "resources", f"resource {rel} written as "
+                                   f"{filename} (RockBot resource names are plain file names)"))
+        names.add(fold(filename))
+        items.append((filename, path, {"path": rel, "rockbotFilename": filename,
+                                       "listed": mapped[1] if mapped is not None else True}))
+        if (mapped is None or mapped[1]) and fold(filename) not in listed:
+            type_ = resource_type_for(rel)
+            manifest.append(_manifest_entry(filename, type_, f"Converted from {rel}"))
+            listed.add(fold(filename))
+            added.append(f"{filename} ({type_})")
+    if added:
+        out = _with_manifest(out, manifest)
+        report.append(Loss(source.skill.name, "resources", "added to the manifest: "
+                           + ", ".join(added) + " (type from the folder and extension)"))
+    return out, items, exact and not added
+
+
+def _to_rockbot(source: SourceSkill, staging: Path, taken: set[str], report: list[Loss],
+                current: bool = False) -> str:
+    """Write one RockBot skill file; ``current``: for RockBot (current), whose resources live in
+    ``skills/{name}.resources/`` with the skill's manifest (else in ``.skillgui/resources/``)."""
     skill = source.skill
     name = rockbot_name(skill.name)
     if name != skill.name:
@@ -406,6 +610,12 @@ def _to_rockbot(source: SourceSkill, staging: Path, taken: set[str], report: lis
                 data = source.rockbot_text.encode("utf-8")
         except SkillParseError:
             data = None
+    restored = True
+    current_items: list[tuple[str, Path, dict[str, Any]]] = []
+    if current:
+        completed, current_items, restored = _current_resources(source, out, report)
+        if completed != out:
+            out, data = completed, None
     if data is None:
         data = skill_to_bytes(out)
     rel = "skills/" + unique + ".json"
@@ -430,13 +640,22 @@ def _to_rockbot(source: SourceSkill, staging: Path, taken: set[str], report: lis
     if source.cortex is not None:
         report.append(Loss(skill.name, "stats", "CortexPrism lifecycle, trust, scores, steps and "
                                                 "dependencies kept in the sidecar only"))
-    resources = _copy_resources(source, staging, f"{ROCKBOT_RESOURCES_DIR}/{unique}", report)
-    if resources:
-        report.append(Loss(skill.name, "resources",
-                           f"RockBot cannot hold resources; {len(resources)} file(s) copied to "
-                           f"{ROCKBOT_RESOURCES_DIR}/{unique}/ (outside skills/)", "warning"))
+    if current:
+        resources = _copy_resources(source, staging, f"skills/{unique}{RESOURCE_SUFFIX}", report,
+                                    current_items)
+        resources = [r for r in resources if "rockbotFilename" in r]  # from SKILL.md: mapped back
+    else:
+        resources = _copy_resources(source, staging, f"{ROCKBOT_RESOURCES_DIR}/{unique}", report,
+                                    [(rel, path, {}) for rel, path in source.resources]
+                                    + [(r.filename, r.path, {}) for r in source.rockbot_resources])
+        if resources:
+            report.append(Loss(skill.name, "resources",
+                               f"RockBot 64e82cc cannot hold resources; {len(resources)} file(s) "
+                               f"copied to {ROCKBOT_RESOURCES_DIR}/{unique}/ (outside skills/)",
+                               "warning"))
     exact = (source.rockbot_text is not None and data == source.rockbot_text.encode("utf-8")
-             and source.skillmd is None and source.cortex is None and not source.resources)
+             and source.skillmd is None and source.cortex is None
+             and (restored if current else not source.resources and not source.rockbot_resources))
     if not exact:
         sidecar = make_sidecar(source, rel, data, unique, out.summary, out.content, resources)
         _write(staging, f"{ROCKBOT_SIDECAR_DIR}/{unique}.skillgui.json", sidecar_bytes(sidecar))
@@ -515,7 +734,13 @@ def _to_skillmd(source: SourceSkill, profile: Profile, staging: Path, taken: set
     data, summary, content = _skillmd_bytes(source, profile, name, report)
     rel = f"{unique}/{file_name}"
     _write(staging, rel, data)
-    resources = _copy_resources(source, staging, unique, report)
+    items: list[tuple[str, Path, Mapping[str, Any]]] = [(r, p, {}) for r, p in source.resources]
+    items += _skillmd_resource_items(source, profile, file_name, report)
+    resources = _copy_resources(source, staging, unique, report, items)
+    held = [k for k, _v in skill.extra if skill.extra_value(k) is not None]
+    if held:
+        report.append(Loss(skill.name, "frontmatter", "SKILL.md has no slot for RockBot's "
+                           + ", ".join(held) + "; kept in the sidecar"))
     if resources and not profile.resource_dirs and profile.id == "cortex-fs":
         report.append(Loss(skill.name, "resources", "CortexPrism does not read resources; copied "
                                                     "beside SKILL.md all the same", "warning"))
@@ -558,11 +783,12 @@ def convert(lib: Library | SkillMdLibrary, dest: Path, target: str) -> ConvertRe
     out_dir = staging / STAGING_PAYLOAD
     try:
         taken: set[str] = set()
-        if target == "rockbot":
+        if target in ("rockbot", "rockbot-current"):
             (out_dir / "skills").mkdir()
             for source in sources:
                 result.losses.extend(source.notes)
-                result.written.append(_to_rockbot(source, out_dir, taken, result.losses))
+                result.written.append(_to_rockbot(source, out_dir, taken, result.losses,
+                                                  current=target == "rockbot-current"))
         else:
             profile = PROFILES[TARGET_PROFILE[target]]
             base = out_dir / {"cortex-fs": ".cortex/skills", "picobot": ".picobot/skills"}.get(target, "")

@@ -44,6 +44,14 @@ PROFILE_OF = {"agentskills": "agentskills", "picobot": "picobot", "carpenter": "
               "cortex": "cortex-fs"}
 # --format values choosing a RockBot profile (format "rockbot" with those rules), beside FORMATS.
 ROCKBOT_PROFILE_FORMATS = {"rockbot-current": ROCKBOT_CURRENT, "rockbot-64e82cc": ROCKBOT_64E82CC}
+# Every value ``--format`` and File ▸ Reopen As offer: the formats, and after "rockbot" (the
+# RockBot profile its evidence says) the two RockBot profiles by name.
+OPEN_FORMATS = (FORMATS[0], *ROCKBOT_PROFILE_FORMATS, *FORMATS[1:])
+OPEN_FORMAT_LABELS = {
+    **FORMAT_LABELS,
+    "rockbot-current": ROCKBOT_CURRENT.label,
+    "rockbot-64e82cc": "RockBot (64e82cc)",
+}
 SKILL_FILE_NAMES = ("SKILL.md", "skill.md")
 SEARCH_DEPTH = 4  # how deep detection looks for SKILL.md files
 
@@ -244,7 +252,7 @@ def _forced(path: Path, format: str) -> Detection:
         return Detection("rockbot", path, reason="chosen by the user",
                          rules=ROCKBOT_PROFILE_FORMATS[format])
     if format not in FORMATS:
-        raise NotALibraryError(f"unknown format '{format}' (one of {', '.join(FORMATS)})")
+        raise NotALibraryError(f"unknown format '{format}' (one of {', '.join(OPEN_FORMATS)})")
     if format == "rockbot":  # the RockBot the directory's evidence says
         skills = path / SKILLS_DIR if (path / SKILLS_DIR).is_dir() else path
         return _rockbot(path, "chosen by the user", evidence(skills) if skills.is_dir() else None)
@@ -265,7 +273,8 @@ def open_library(path: Path | str, format: str | None = None,
                  progress: Progress | None = None,
                  cancel: Callable[[], bool] | None = None,
                  overrides: Mapping[str, Mapping[str, Override]] | None = None,
-                 on_skills: SkillsRead | None = None) -> Library | SkillMdLibrary:
+                 on_skills: SkillsRead | None = None,
+                 cache_dir: Path | None = None) -> Library | SkillMdLibrary:
     """Open ``path`` as its detected (or the given) format.
 
     ``include_user`` adds the profile's user-scope roots (project skills win name collisions);
@@ -273,12 +282,12 @@ def open_library(path: Path | str, format: str | None = None,
     profile id, see :mod:`rockskills_gui.core.library.profile_settings`) adjust the detected format's
     profile. The result has ``.format``. ``progress``/``cancel``/``on_skills`` as for
     :meth:`Library.open` (:class:`ScanCancelled` when cancelled; SKILL.md libraries, read in one
-    go, do not call ``on_skills``).
+    go, do not call ``on_skills``); ``cache_dir`` as for :meth:`Library.open` (RockBot only).
     """
     found = detect(path, format)
     if found.format == "rockbot":
         opened = Library.open(found.base, progress=progress, cancel=cancel, on_skills=on_skills,
-                              rules=found.rules or ROCKBOT_64E82CC)
+                              rules=found.rules or ROCKBOT_64E82CC, cache_dir=cache_dir)
         opened.detection_note = detection_note(found)
         return opened
     if profile is None and overrides and overrides.get(PROFILE_OF[found.format]):
@@ -323,3 +332,12 @@ def format_label(lib: Library | SkillMdLibrary) -> str:
 def rules_for(format: str) -> RockBotRules | None:
     """The RockBot profile a ``--format`` value names (None: not a RockBot profile value)."""
     return ROCKBOT_PROFILE_FORMATS.get(format) or RULES.get(format)
+
+
+def open_format_of(lib: Library | SkillMdLibrary) -> str:
+    """The :data:`OPEN_FORMATS` value naming what ``lib`` was opened as: a RockBot library's
+    profile (``rockbot-current``, ``rockbot-64e82cc``), else its format."""
+    rules = getattr(lib, "rules", None)
+    if lib.format == "rockbot" and isinstance(rules, RockBotRules):
+        return next((k for k, v in ROCKBOT_PROFILE_FORMATS.items() if v.id == rules.id), lib.format)
+    return lib.format

@@ -19,7 +19,13 @@ from rockskills_gui.core.library.stores.rockbot import (
     SkillsRead,
     scan,
 )
-from rockskills_gui.core.library.stores.rockbot_file import LoadedFile, outside_link, read_skill_file
+from rockskills_gui.core.library.stores.rockbot_file import (
+    LoadedFile,
+    _prefix,
+    outside_link,
+    read_skill_file,
+)
+from rockskills_gui.core.library.stores.scan_cache import ScanCache
 from rockskills_gui.core.library.summary_rule import ROCKBOT_SUMMARY, SummaryRule
 from rockskills_gui.core.model.names import InvalidNameError, fold, sort_key, validate_name
 from rockskills_gui.core.model.problems import Problem, ProblemKind
@@ -117,7 +123,7 @@ class Library(UndoRedo):
 
     def __init__(self, layout: Layout, clock: Clock = Timestamp.now, progress: Progress | None = None,
                  cancel: Callable[[], bool] | None = None, on_skills: SkillsRead | None = None,
-                 rules: RockBotRules = ROCKBOT_64E82CC) -> None:
+                 rules: RockBotRules = ROCKBOT_64E82CC, cache_dir: Path | None = None) -> None:
         self.layout = layout
         self.clock = clock
         self.rules = rules  # which RockBot the directory is for (core.model.rules)
@@ -130,6 +136,9 @@ class Library(UndoRedo):
         self.recovery: RecoveryReport | None = None  # what open() finished of an interrupted change
         self.journal_problems: list[Problem] = []  # journal entries recovery refused to act on
         self._temps: list[Path] = []  # temp files the last scan saw
+        # Parsed skill files kept between opens (core.library.stores.scan_cache), when asked for.
+        self.scan_cache = (ScanCache(cache_dir, layout.skills_dir, _prefix(layout), rules)
+                           if cache_dir is not None and ScanCache.enabled() else None)
         self.reload(progress, cancel, on_skills)
 
     # ---------------------------------------------------------------- opening and reading
@@ -137,17 +146,20 @@ class Library(UndoRedo):
     @classmethod
     def open(cls, path: Path | str, clock: Clock = Timestamp.now, progress: Progress | None = None,
              cancel: Callable[[], bool] | None = None, on_skills: SkillsRead | None = None,
-             rules: RockBotRules = ROCKBOT_64E82CC) -> Library:
+             rules: RockBotRules = ROCKBOT_64E82CC, cache_dir: Path | None = None) -> Library:
         """Open an agent directory or its ``skills/`` folder (raises NotALibraryError).
 
         A change interrupted by a crash (its journal is in ``.rockskills/journal/``) is completed
         first, and temp files a crashed writer left in ``skills/`` are removed; :attr:`recovery`
         says what was done. ``progress(done, total)``, ``cancel()`` and ``on_skills(skills)`` are
-        passed to the scan (:class:`ScanCancelled` when cancelled).
+        passed to the scan (:class:`ScanCancelled` when cancelled). With ``cache_dir``, the
+        results of reading the skill files are kept there and used again for files that provably
+        did not change (:mod:`~rockskills_gui.core.library.stores.scan_cache`): the same skills and
+        problems, without reading every file.
         """
         layout = Layout.locate(Path(path))
         recovery = recover_if_needed(layout)
-        library = cls(layout, clock, progress, cancel, on_skills, rules)
+        library = cls(layout, clock, progress, cancel, on_skills, rules, cache_dir)
         removed = fileio.remove_stale_temps(library._temps)
         if removed:
             recovery = recovery or RecoveryReport()
@@ -163,7 +175,7 @@ class Library(UndoRedo):
         temps: list[Path] = []
         with gc_paused():  # a full collection would walk every skill read so far, again and again
             loaded, problems = scan(self.layout, progress, cancel, temps, on_skills=on_skills,
-                                    rules=self.rules)
+                                    rules=self.rules, cache=self.scan_cache)
             self._temps = temps
             self._entries = {}
             self._by_path = {}

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 RESOURCE_SUFFIX = ".resources"  # FileSkillStore.ResourceFolderSuffix
 EMBEDDINGS_DIR = ".embeddings"  # EmbeddingCache.DirectoryName, under the skills folder
 LEDGER_FILE = "dream-pass-ledger.json"  # DreamPassLedger.FileName, in the agent folder
-RESOURCE_USAGE_FILE = "skill-resource-usage.jsonl"  # PR #370 (file name from the issue; assumed)
+RESOURCE_USAGE_FILE = "skill-resource-usage.jsonl"  # FileSkillResourceUsageStore, agent folder
 # FileSkillStore.FilenamePattern: a resource file name (no separators, no '..').
 _RESOURCE_NAME_RE = re.compile(r"^[a-zA-Z0-9_\-\.]+$")
 RESOURCE_TYPES = ("Python", "Wisp", "JsonSchema", "Markdown", "Text", "Other")  # SkillResourceType

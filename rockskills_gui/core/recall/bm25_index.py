@@ -170,8 +170,7 @@ class Bm25Index:
         self._runs: list[str] = []
         self._norm_avgdl: float | None = None  # avgdl that _norm was computed with
         self._term_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        for key, text in documents:
-            self.add(key, text)
+        self._add_all(documents)
 
     # ---------------------------------------------------------------- reading
 
@@ -221,6 +220,66 @@ class Bm25Index:
         self._keys[slot] = key
         self._insert(slot, text)
         self._renorm(slot)
+
+    def _add_all(self, documents: Iterable[tuple[str, str]]) -> None:
+        """:meth:`add` each document in turn, into an empty index, in one pass: the same slots,
+        postings (rows in slot order, windows and run ids in first-seen order), lengths and
+        candidate order as adding them one by one, about twice as fast (a library of 100,000
+        skills is indexed as it opens)."""
+        if self._slot_of:  # pragma: no cover - only the constructor calls this
+            raise ValueError("_add_all needs an empty index")
+        slot_of = self._slot_of
+        keys: list[str | None] = self._keys
+        texts: list[str | None] = self._texts
+        lengths: list[int] = []
+        terms: dict[str, list[int]] = {}
+        windows: dict[str, list[int]] = {}
+        run_id = self._run_id
+        runs = self._runs
+        for key, text in documents:
+            if key in slot_of:
+                raise KeyError(f"{key!r} is already indexed")
+            slot = len(keys)
+            slot_of[key] = slot
+            keys.append(key)
+            texts.append(text)
+            tokens = tokenize(text)
+            lengths.append(len(tokens))
+            for term, tf in Counter(tokens).items():
+                posting = terms.get(term)
+                if posting is None:
+                    terms[term] = [slot, tf]
+                else:
+                    posting += (slot, tf)
+            for left, right in run_pairs(text):
+                a = run_id.get(left)
+                if a is None:
+                    a = run_id[left] = len(runs)
+                    runs.append(left)
+                b = run_id.get(right)
+                if b is None:
+                    b = run_id[right] = len(runs)
+                    runs.append(right)
+                window = f"{left[-_WINDOW:]} {right[:_WINDOW]}"
+                rows = windows.get(window)
+                if rows is None:
+                    windows[window] = [slot, a, b]
+                else:
+                    rows += (slot, a, b)
+        count = len(keys)
+        self._terms = {term: array("i", posting) for term, posting in terms.items()}
+        self._windows = {window: array("i", rows) for window, rows in windows.items()}
+        capacity = 16
+        while capacity < count:
+            capacity *= 2
+        self._length = np.zeros(capacity, dtype=np.float64)
+        self._length[:count] = lengths
+        self._pos = np.zeros(capacity, dtype=np.int64)
+        self._pos[:count] = np.arange(count, dtype=np.int64)
+        self._norm = np.zeros(capacity, dtype=np.float64)
+        self._next_pos = count
+        self._total = sum(lengths)
+        self._norm_avgdl = None
 
     def remove(self, key: str) -> None:
         """Remove a document (KeyError if absent)."""

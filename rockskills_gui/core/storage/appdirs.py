@@ -1,7 +1,7 @@
-"""Where the app keeps its own files (settings, recent list, the installed demo library).
+"""Where the app keeps its own files (settings, recent list, the installed demo library, caches).
 
-``ROCKSKILLS_CONFIG_DIR`` and ``ROCKSKILLS_DATA_DIR`` override the platform defaults, so tests and
-portable installs never touch the user's home.
+``ROCKSKILLS_CONFIG_DIR``, ``ROCKSKILLS_DATA_DIR`` and ``ROCKSKILLS_CACHE_DIR`` override the
+platform defaults, so tests and portable installs never touch the user's home.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import platformdirs
 APP_NAME = "rockskills-gui"
 CONFIG_ENV = "ROCKSKILLS_CONFIG_DIR"
 DATA_ENV = "ROCKSKILLS_DATA_DIR"
+CACHE_ENV = "ROCKSKILLS_CACHE_DIR"
 
 
 def config_dir() -> Path:
@@ -26,6 +27,12 @@ def data_dir() -> Path:
     """Data folder, e.g. for the installed demo library (not created here)."""
     override = os.environ.get(DATA_ENV)
     return Path(override).expanduser() if override else platformdirs.user_data_path(APP_NAME)
+
+
+def cache_dir() -> Path:
+    """Cache folder: things that can be rebuilt at any time, e.g. parsed skills (not created here)."""
+    override = os.environ.get(CACHE_ENV)
+    return Path(override).expanduser() if override else platformdirs.user_cache_path(APP_NAME)
 
 
 def demo_library_dir() -> Path:

@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 
 from rockskills_gui.core.model import dotnet_json
 from rockskills_gui.core.model.names import is_dotnet_whitespace, is_null_or_whitespace
+from rockskills_gui.core.model.rules import RESOURCE_USAGE_FILE
 from rockskills_gui.core.model.skill import decode_file_text
 from rockskills_gui.core.model.timestamps import MIN_VALUE, Timestamp, TimestampError
 from rockskills_gui.core.storage import fileio, untrusted
@@ -45,6 +46,16 @@ def signal_name(value: int) -> str:
 class UsageEvent:
     id: str | None
     skill_name: str | None
+    session_id: str | None
+    timestamp: Timestamp
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceCheckout:
+    """SkillResourceCheckoutEvent (RockBot (current)): a ``get_skill_resource`` read."""
+
+    skill_name: str | None
+    filename: str | None
     session_id: str | None
     timestamp: Timestamp
 
@@ -124,6 +135,11 @@ def _usage(props: dict[str, Any]) -> UsageEvent:
                       _ts(props))
 
 
+def _checkout(props: dict[str, Any]) -> ResourceCheckout:
+    return ResourceCheckout(_str(props, "skillname"), _str(props, "filename"),
+                            _str(props, "sessionid"), _ts(props))
+
+
 def _feedback(props: dict[str, Any]) -> FeedbackEntry:
     raw = props.get("signaltype", 0)
     if isinstance(raw, bool) or not isinstance(raw, int):
@@ -178,6 +194,16 @@ def read_usage(agent_dir: Path) -> EventLog[UsageEvent]:
     return _read_folder(agent_dir, USAGE_DIR, _usage)
 
 
+def read_resource_usage(agent_dir: Path) -> EventLog[ResourceCheckout]:
+    """``skill-resource-usage.jsonl`` in the agent folder (FileSkillResourceUsageStore, RockBot
+    (current)): one line per resource read, in file order; an absent file is an empty log."""
+    log: EventLog[ResourceCheckout] = EventLog()
+    path = agent_dir / RESOURCE_USAGE_FILE
+    if _listed(path):
+        _read_lines(path, RESOURCE_USAGE_FILE, _checkout, log)
+    return log
+
+
 def read_feedback(agent_dir: Path) -> EventLog[FeedbackEntry]:
     """``feedback/*.jsonl`` (top level only, files in sorted name order)."""
     return _read_folder(agent_dir, FEEDBACK_DIR, _feedback)
@@ -195,3 +221,25 @@ def read_conversation_log(agent_dir: Path) -> EventLog[ConversationTurn]:
 def malformed_summary(logs: Sequence[EventLog[Any]]) -> list[MalformedLine]:
     """Every malformed line across several logs."""
     return [m for log in logs for m in log.malformed]
+
+
+LogSignature = tuple[tuple[str, int, int], ...]
+
+
+def usage_log_signature(agent_dir: Path) -> LogSignature:
+    """Name, size and modification time of each ``skill-usage/*.jsonl`` file (and the resource
+    usage file): a log read while this was the signature is out of date once it differs (a
+    running agent appended events). Only ``stat`` calls; nothing is read."""
+    found: list[tuple[str, int, int]] = []
+    folder = agent_dir / USAGE_DIR
+    try:
+        paths = [p for p in folder.iterdir() if p.name.endswith(".jsonl")]
+    except OSError:
+        paths = []
+    for path in sorted([*paths, agent_dir / RESOURCE_USAGE_FILE]):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        found.append((path.name, stat.st_size, stat.st_mtime_ns))
+    return tuple(found)

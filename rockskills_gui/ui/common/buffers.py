@@ -48,7 +48,10 @@ class Buffer(QObject):
         self.summary = skill.summary or ""
         self.see_also: tuple[str, ...] | None = skill.see_also
         self.deleted_on_disk = False
-        self.parked = False  # deleted in the app with unsaved edits: kept in case of undo
+        # Deleted by an operation in the app (a delete, a dream apply, an undo of a create) while
+        # the buffer held unsaved edits: the operation's label. The buffer stays open, marked;
+        # saving restores the skill with the edits, undoing the operation brings the base back.
+        self.deleted_by = ""
         self.view_state: tuple[int, int] | None = None  # (cursor position, scroll value)
         self.document = QTextDocument(self)
         self.document.setDocumentLayout(QPlainTextDocumentLayout(self.document))
@@ -59,6 +62,11 @@ class Buffer(QObject):
         self._rebasing = False
         self.dirty = False
         self.document.contentsChanged.connect(self.update_dirty)
+
+    @property
+    def deleted(self) -> bool:
+        """The skill is gone (on disk, or by an operation) while this buffer keeps its text."""
+        return self.deleted_on_disk or bool(self.deleted_by)
 
     # ---------------------------------------------------------------- what the user has
 

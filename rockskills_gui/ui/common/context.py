@@ -69,6 +69,8 @@ class AppContext(QObject):
         self.dirty_names: set[str] = set()
         self.invisible_skills: frozenset[str] = frozenset()  # set by the Budget tab
         self._disk_news = False
+        self._holding = False  # a deleted skill with unsaved edits stays current (see _run)
+        self.last_verb = ""  # "Undid: ", "Redid: " or "" for the change being delivered
         self.recent = recent if recent is not None else RecentLibraries()
         self.settings = settings if settings is not None else QSettings(
             str(config_dir() / "ui.ini"), QSettings.Format.IniFormat, self)
@@ -125,15 +127,18 @@ class AppContext(QObject):
         Ignored while news from disk is delivered: a view re-selecting a row as it rebuilds must
         not move the user away from the skill they are editing (even one whose file vanished).
         """
-        if self._disk_news:
+        if self._disk_news or self._holding:
             return self.library is not None and self.library.get(name) is not None
         lib = self.library
         skill = lib.get(name) if lib is not None and name else None
-        shown = skill.name if skill is not None else ""
+        # A skill deleted under unsaved edits stays open in the editor (marked, restorable).
+        kept = next((n for n in self.dirty_names if fold(n) == fold(name)), None) \
+            if skill is None and name else None
+        shown = skill.name if skill is not None else kept or ""
         if shown != self.current_skill:
             self.current_skill = shown
             self.currentSkillChanged.emit(shown)
-        return skill is not None or not name
+        return skill is not None or kept is not None or not name
 
     # ---------------------------------------------------------------- changes
 
@@ -157,25 +162,35 @@ class AppContext(QObject):
             self.operationFailed.emit(str(exc))
             return None
         if change is not None and not change.empty:
-            self._follow_current(change)
-            self.changeApplied.emit(change)
+            self.last_verb = verb
+            # Views rebuilding must not move the user away from a skill deleted under their
+            # unsaved edits: the editor keeps it open, marked (as for news from disk).
+            self._holding = self._follow_current(change)
+            try:
+                self.changeApplied.emit(change)
+            finally:
+                self._holding = False
             self.status(f"{verb}{change.label} · {RESTART_NOTE}", 10000)
         self.historyChanged.emit()
         return change
 
-    def _follow_current(self, change: ChangeSet) -> None:
-        """Keep ``current_skill`` pointing at the same skill across a rename or delete."""
+    def _follow_current(self, change: ChangeSet) -> bool:
+        """Keep ``current_skill`` pointing at the same skill across a rename or delete; True when
+        it was deleted but stays current (its editor buffer holds unsaved edits)."""
         current = fold(self.current_skill)
         if not current:
-            return
+            return False
         for old, new in change.renamed:
             if fold(old) == current:
                 self.current_skill = new
                 self.currentSkillChanged.emit(new)
-                return
+                return False
         if any(fold(name) == current for name in change.deleted):
+            if any(fold(name) == current for name in self.dirty_names):
+                return True
             self.current_skill = ""
             self.currentSkillChanged.emit("")
+        return False
 
     def refresh_from_disk(self, paths: Iterable[Path]) -> DiskChanges | None:
         """Re-read files someone else changed (see :meth:`Library.refresh`).

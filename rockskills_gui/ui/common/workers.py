@@ -29,7 +29,7 @@ from rockskills_gui.core.library.formats import open_library
 from rockskills_gui.core.library.rockbot_library import Library, ScanCancelled
 from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.model.skill import Skill
-from rockskills_gui.core.storage.appdirs import demo_library_dir
+from rockskills_gui.core.storage.appdirs import cache_dir, demo_library_dir
 from rockskills_gui.core.storage.changes import LibraryError
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.layout import NotALibraryError
@@ -71,9 +71,12 @@ def path_opener(path: Path, format: str | None = None, settings: Settings | None
     """Open a skill library folder as its detected format, or as ``format`` (core.formats).
 
     ``settings`` (the user's preferences) add the assumed SKILL.md profile settings and the
-    user-scope skill roots."""
-    options: dict[str, Any] = {} if settings is None else {
-        "overrides": settings.profile_overrides, "include_user": settings.include_user_skills}
+    user-scope skill roots. A RockBot library keeps what reading its files gave in the user's
+    cache folder (core.library.stores.scan_cache): files that did not change are not read again."""
+    options: dict[str, Any] = {"cache_dir": cache_dir() / "scan"}
+    if settings is not None:
+        options.update(overrides=settings.profile_overrides,
+                       include_user=settings.include_user_skills)
 
     def open_path(control: LoadControl | None = None) -> AnyLibrary:
         if control is None:

@@ -149,6 +149,10 @@ class ApplyPage(QWizardPage):
                             "until the plan is re-checked (a proposal whose files changed becomes "
                             f"blocked as stale):<br>{shown}" + (f"<br>… and {more} more" if more > 0
                                                                    else ""))
+            touched = [i for i in ids if i in wizard.stale]
+            if touched:  # issue 16: which of the ticked proposals the change touched
+                warnings.append("Ticked proposals whose files changed: "
+                                + ", ".join(_escape(i) for i in touched))
         dirty = sorted(n for n in wizard.ctx.dirty_names
                        if self.change is not None and fold(n) in {
                            fold(x) for x in (*self.change.created, *self.change.updated,

@@ -7,6 +7,7 @@ to the Apply page, which shows the files that would change.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
@@ -46,6 +47,7 @@ from rockskills_gui.ui.dream.selection import Selection
 from rockskills_gui.ui.dream.state import WizardState, page_id
 
 ID_ROLE = Qt.ItemDataRole.UserRole
+STALE_MARK = "changed since the plan · "  # before a stale proposal's finding counts
 ATTENTION = "attention"
 
 
@@ -142,6 +144,11 @@ class ReviewPage(QWizardPage):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.banner)
+        self.stale_label = QLabel(self)  # proposals the library's changes touched (mark_stale)
+        self.stale_label.setObjectName("dreamReviewStale")
+        self.stale_label.setWordWrap(True)
+        self.stale_label.hide()
+        layout.addWidget(self.stale_label)
         layout.addWidget(self.splitter, 1)
         self.plan: Plan | None = None
         self.selection: Selection | None = None
@@ -215,6 +222,22 @@ class ReviewPage(QWizardPage):
             self.tree.setCurrentItem(self.items[first.id])
         else:
             self.view.clear("No proposals")
+        self.mark_stale(getattr(self.wizard(), "stale", {}))
+
+    def mark_stale(self, stale: Mapping[str, Sequence[str]]) -> None:
+        """Mark the proposals whose files changed since the plan was made (issue 16)."""
+        shown = ", ".join(list(stale)[:8]) + ("…" if len(stale) > 8 else "")
+        self.stale_label.setText(
+            f"<b>The library changed since this plan was made</b>: {len(stale)} proposal(s) "
+            f"touch changed files ({shown}); applying them is refused until the plan is "
+            "re-checked (Apply page)." if stale else "")
+        self.stale_label.setVisible(bool(stale))
+        for proposal_id, item in self.items.items():
+            files = stale.get(proposal_id)
+            counts = item.text(1).removeprefix(STALE_MARK)
+            item.setText(1, f"{STALE_MARK}{counts}" if files else counts)
+            if files:
+                item.setToolTip(1, "Changed since the plan was made: " + ", ".join(files))
 
     @staticmethod
     def _first_to_show(plan: Plan) -> Proposal | None:

@@ -44,6 +44,7 @@ class WizardState(Protocol):
     directives: dict[DreamPass, str]
     apply_result: ApplyResult | None
     plan_notes: list[str]
+    stale: dict[str, list[str]]  # proposals whose files changed since the plan (by id)
 
     @property
     def setup(self) -> SetupChoices: ...

@@ -27,6 +27,7 @@ from rockskills_gui.core.dream.apply import (
     library_changes,
     recheck,
     selection_problems,
+    touched_since,
     undo_last,
 )
 from rockskills_gui.core.dream.passes import DreamPass
@@ -94,6 +95,9 @@ class DreamWizard(QWizard):
         self.setup.load_button.clicked.connect(self.choose_plan_file)
         self.setup.load_defaults()
         self.ctx.libraryChanged.connect(self._library_changed)
+        self.ctx.changeApplied.connect(self._library_moved)
+        self.stale: dict[str, list[str]] = {}  # proposals whose files changed since the plan
+        self._applying = False
         self._library_changed(ctx.library)
         name_controls(self)
 
@@ -145,12 +149,31 @@ class DreamWizard(QWizard):
         else:
             self.setup.set_library_text("Open a library first.", False)
 
+    def _library_moved(self, change: object) -> None:
+        """The library changed under the loaded plan (an edit, an undo, the agent): mark the
+        proposals whose files it touched on the review and apply pages."""
+        del change
+        if self._applying or self.plan is None or self.apply_result is not None:
+            return
+        self.update_stale()
+
+    def update_stale(self) -> dict[str, list[str]]:
+        """Which proposals of the plan the library's changes touched (``touched_since``)."""
+        library = self.dream_library()
+        self.stale = touched_since(self.plan, library) if (
+            self.plan is not None and library is not None) else {}
+        self.review.mark_stale(self.stale)
+        if self.currentId() == self.page_id("apply"):
+            self.apply.refresh()
+        return self.stale
+
     # ---------------------------------------------------------------- plans
 
     def set_plan(self, plan: Plan | None, origin: str = "run", keep: list[str] | None = None) -> None:
         """Make ``plan`` the one under review, with the default selection (or ``keep``)."""
         self.plan = plan
         self.plan_notes = []
+        self.stale = {}
         if plan is None:
             self.selection = None
         elif keep is not None:
@@ -272,9 +295,11 @@ class DreamWizard(QWizard):
 
         failures: list[str] = []
         self.ctx.operationFailed.connect(failures.append)
+        self._applying = True
         try:
             self.ctx.apply(operation)  # type: ignore[arg-type]
         finally:
+            self._applying = False
             self.ctx.operationFailed.disconnect(failures.append)
         result = box.get("result")
         if not isinstance(result, ApplyResult):

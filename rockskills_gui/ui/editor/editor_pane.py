@@ -43,6 +43,7 @@ from rockskills_gui.ui.common.markdown_highlighter import MarkdownHighlighter
 from rockskills_gui.ui.common.theme import heading, secondary
 from rockskills_gui.ui.editor.disk_conflict import DiskChoice, DiskConflictDialog, DiskResolution
 from rockskills_gui.ui.editor.preview_view import PreviewView
+from rockskills_gui.ui.editor.resource_view import ResourceView
 from rockskills_gui.ui.editor.skill_header import SkillHeader
 from rockskills_gui.ui.editor.source_editor import FindBar, SourceEditor
 
@@ -215,6 +216,8 @@ class EditorPane(QWidget):
         self.stack = QStackedLayout(self)
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.page)
+        self.resource_view = ResourceView(self.ctx, self)  # a skill's resource, read-only
+        self.stack.addWidget(self.resource_view)
 
         self.editor.verticalScrollBar().valueChanged.connect(self._sync_from_editor)
         self.preview.verticalScrollBar().valueChanged.connect(self._sync_from_preview)
@@ -313,6 +316,13 @@ class EditorPane(QWidget):
             self._created = ""
             QTimer.singleShot(0, self, self.focus_editor)
 
+    def show_resource(self, name: str, filename: str) -> None:
+        """Show skill ``name``'s resource ``filename`` read-only ("": the skill itself)."""
+        if not filename:
+            self.show_skill(name)
+        elif self.resource_view.show_resource(name, filename):
+            self.stack.setCurrentWidget(self.resource_view)
+
     def _open(self, skill: Skill) -> Buffer:
         buffer = Buffer(skill, self)
         buffer.dirtyChanged.connect(lambda dirty, b=buffer: self._on_dirty_changed(b, dirty))
@@ -338,7 +348,7 @@ class EditorPane(QWidget):
 
     def _trim_buffers(self) -> None:
         clean = [b for b in self.buffers.values()
-                 if not b.dirty and not b.deleted_on_disk and not b.parked and b is not self.current]
+                 if not b.dirty and not b.deleted and b is not self.current]
         for buffer in clean[:max(0, len(clean) - MAX_CLEAN_BUFFERS)]:
             self._drop(buffer)
 
@@ -396,16 +406,27 @@ class EditorPane(QWidget):
         self.editor.setReadOnly(read_only)
         if buffer.deleted_on_disk:
             self.header.show_badge("deleted on disk")
+        elif buffer.deleted_by:
+            self.header.show_badge("deleted")
         elif read_only:
             self.header.show_badge("read only: memory.db")
         elif buffer.dirty:
             self.header.show_badge("unsaved")
         else:
             self.header.show_badge("")
-        self.deleted_bar.text.setText(
-            f"The file of '{buffer.name}' was deleted on disk (by the agent or another program). "
-            "Your text is still here: Restore writes it back, Close lets it go.")
-        self.deleted_bar.setVisible(buffer.deleted_on_disk)
+        if buffer.deleted_by:
+            self.deleted_bar.text.setText(
+                f"'{buffer.name}' was deleted by an operation in this window "
+                f"({buffer.deleted_by}) while you had unsaved edits. Your text is still here: "
+                "Save restores the skill with it, Discard lets it go (Edit ▸ Undo brings the "
+                "skill back as it was).")
+            self.deleted_bar.buttons["closeSkill"].setText("&Discard")
+        else:
+            self.deleted_bar.text.setText(
+                f"The file of '{buffer.name}' was deleted on disk (by the agent or another "
+                "program). Your text is still here: Restore writes it back, Close lets it go.")
+            self.deleted_bar.buttons["closeSkill"].setText("Close")
+        self.deleted_bar.setVisible(buffer.deleted)
 
     def _refresh_candidates(self, names: list[str] | None = None) -> None:
         lib = self.ctx.library
@@ -436,8 +457,7 @@ class EditorPane(QWidget):
             self._show_fields(buffer)
 
     def _on_dirty_changed(self, buffer: Buffer, dirty: bool) -> None:
-        if not buffer.parked:
-            self.ctx.set_dirty(buffer.name, dirty)
+        self.ctx.set_dirty(buffer.name, dirty)
         if buffer is self.current:
             self._show_fields(buffer)
         self._update_actions()
@@ -456,13 +476,13 @@ class EditorPane(QWidget):
 
     def unsaved_buffers(self) -> list[Buffer]:
         """Buffers holding edits that are not on disk (the quit prompt lists them)."""
-        return [b for b in self.buffers.values() if b.dirty and not b.parked]
+        return [b for b in self.buffers.values() if b.dirty]
 
     def _update_actions(self) -> None:
         current = self.current
         if "file.save" in self._actions:
             self._actions["file.save"].setEnabled(
-                current is not None and (current.dirty or current.deleted_on_disk))
+                current is not None and (current.dirty or current.deleted))
             self._actions["file.save_all"].setEnabled(bool(self.unsaved_buffers()))
             for key in ("edit.find", "edit.find_next", "edit.find_previous",
                         "view.focus_editor", "view.focus_preview"):
@@ -486,8 +506,8 @@ class EditorPane(QWidget):
         lib = self.ctx.library
         if lib is None:
             return False
-        if buffer.deleted_on_disk:
-            edited = buffer.edited_skill()
+        if buffer.deleted:
+            edited = buffer.edited_skill().model_copy(update={"name": buffer.name})
             change = self.ctx.apply(lambda library: library.restore(edited))
         else:
             if not buffer.dirty:
@@ -548,7 +568,9 @@ class EditorPane(QWidget):
                           | QMessageBox.StandardButton.Cancel, self.window())
         box.setObjectName("unsavedPrompt")
         box.setInformativeText("\n".join(f"• {b.name}"
-                                          + (" (deleted on disk)" if b.deleted_on_disk else "")
+                                          + (" (deleted on disk)" if b.deleted_on_disk
+                                             else " (deleted; saving restores it)" if b.deleted_by
+                                             else "")
                                           for b in unsaved))
         box.setDefaultButton(QMessageBox.StandardButton.SaveAll)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -575,17 +597,29 @@ class EditorPane(QWidget):
         from_disk = change.empty  # only ctx.refresh_from_disk emits change sets without files
         if len(change.created) == 1 and change.label.startswith("Create "):
             self._created = change.created[0]  # focus its text when it is shown (show_skill)
-        for old, new in change.renamed:
-            buffer = self.buffers.pop(fold(old), None)
+        # Buffers follow renames and moves (all lifted first: a change may swap two names).
+        moving = [(self.buffers.pop(fold(old), None), new) for old, new in change.renamed]
+        for buffer, _new in moving:
+            if buffer is not None:
+                self.ctx.set_dirty(buffer.name, False)
+        for buffer, new in moving:
             if buffer is None:
                 continue
             fresh = self.buffers.get(fold(new))
-            if fresh is not None and fresh is not buffer:
-                self._drop(fresh)  # opened under the new name a moment ago; the old one has the edits
-            self.ctx.set_dirty(buffer.name, False)
+            if fresh is not None and fresh.dirty:
+                # The name was free because its skill was deleted under unsaved edits: those
+                # edits are never dropped. A clean buffer gives way (the kept one then asks
+                # about the skill now at its name); edits on both sides keep both open.
+                if not buffer.dirty:
+                    self._drop(buffer)
+                    continue
+                del self.buffers[fold(new)]
+                self.buffers[f"{fold(new)}\0{id(fresh)}"] = fresh  # listed as unsaved
+            elif fresh is not None:
+                self._drop(fresh)  # opened under the new name a moment ago; the old one moves in
             buffer.name = new
             self.buffers[fold(new)] = buffer
-            if buffer.dirty and not buffer.parked:
+            if buffer.dirty:
                 self.ctx.set_dirty(new, True)
         for name in change.deleted:
             buffer = self.buffers.get(fold(name))
@@ -597,8 +631,13 @@ class EditorPane(QWidget):
                 if buffer is self.current:
                     self._show_fields(buffer)
             elif buffer.dirty:
-                buffer.parked = True  # an undo of the delete brings the edits back
-                self.ctx.set_dirty(buffer.name, False)
+                # Kept open, marked: Save restores the skill with the edits, Discard drops them,
+                # an undo of the operation brings the base back under them.
+                buffer.deleted_by = f"{self.ctx.last_verb}{change.label}"
+                self.ctx.status(f"'{name}' was deleted ({buffer.deleted_by}); your unsaved edits "
+                                "are kept in the editor: save to restore it", 10000)
+                if buffer is self.current:
+                    self._show_fields(buffer)
             else:
                 self._drop(buffer)
         touched = [*change.created, *change.updated, *(new for _old, new in change.renamed),
@@ -622,11 +661,9 @@ class EditorPane(QWidget):
 
     def _follow(self, buffer: Buffer, skill: Skill, from_disk: bool) -> None:
         """Take a new library version of ``buffer``'s skill, asking when edits would clash."""
-        revived = buffer.deleted_on_disk or buffer.parked
+        revived = buffer.deleted
         buffer.deleted_on_disk = False
-        if buffer.parked:
-            buffer.parked = False
-            self.ctx.set_dirty(buffer.name, buffer.dirty)
+        buffer.deleted_by = ""
         if from_disk and buffer.disk_conflicts(skill):
             self._queue_conflict(buffer)
             return
@@ -673,7 +710,7 @@ class EditorPane(QWidget):
         lib = self.ctx.library
         if lib is None:
             return []
-        return [lib.skill_path(b.name) for b in self.buffers.values() if not b.parked]
+        return [lib.skill_path(b.name) for b in self.buffers.values() if not b.deleted_by]
 
     def _watch_open_files(self) -> None:
         self.watcher.set_files(self._open_paths())
@@ -830,6 +867,7 @@ class EditorPane(QWidget):
         if lib is None:
             return
         names = [s.name for s in lib.listed()]
+        names += [b.name for b in self.buffers.values() if b.deleted and b.dirty]  # still open
 
         def summary_of(name: str) -> str:
             skill = lib.get(name)

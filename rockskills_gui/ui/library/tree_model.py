@@ -9,8 +9,10 @@ filtered, a change re-runs the filter inside one reset (the pane re-expands the 
 from __future__ import annotations
 
 import html
+import itertools
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 
 from PySide6.QtCore import (
@@ -23,7 +25,8 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.resources import resource_owner, resources_of
+from rockskills_gui.core.library.rockbot_library import Library, Resource
 from rockskills_gui.core.library.tree import (
     Facts,
     FilterResult,
@@ -53,6 +56,10 @@ BADGES_ROLE = Qt.ItemDataRole.UserRole + 4  # tuple[Badge, ...]
 SPANS_ROLE = Qt.ItemDataRole.UserRole + 5  # [(start, length)] of the filter match in the label
 KIND_ROLE = Qt.ItemDataRole.UserRole + 6  # "skill", "folder" or "skill+folder"
 SNIPPET_ROLE = Qt.ItemDataRole.UserRole + 7  # (summary excerpt, spans) when only it matched a term
+RESOURCE_ROLE = Qt.ItemDataRole.UserRole + 8  # (skill name, resource filename) of a resource row
+# Resource rows (RockBot (current): a skill's {name}.resources/ files and manifest entries) come
+# after a skill node's child rows; their internal ids count up from here (node uids stay below).
+RESOURCE_ID_BASE = 1 << 48
 # Top-level rows handed to the view at a time (canFetchMore/fetchMore): the view lays out every
 # top-level row it is given (a few calls into Python each): 27,000 of them (100,000 skills)
 # blocked the UI for ~150 ms, 2,000 for ~60-90 ms; 500 take ~20 ms and still fill many screens.
@@ -63,6 +70,7 @@ _SKILL_FLAGS = (Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
                 | Qt.ItemFlag.ItemIsEditable | Qt.ItemFlag.ItemIsDragEnabled)
 _FOLDER_FLAGS = _SKILL_FLAGS | Qt.ItemFlag.ItemIsDropEnabled
 _TOP_FLAGS = Qt.ItemFlag.ItemIsDropEnabled
+_RESOURCE_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 
 
@@ -90,6 +98,22 @@ BADGE_TIPS = {
     Badge.ARCHIVED: "Archived in CortexPrism's memory.db: no longer offered to the agent",
     Badge.INVISIBLE: "Not advertised: the agent's skill list leaves it out (see the Budget tab)",
 }
+
+
+@dataclass(frozen=True)
+class ResourceRow:
+    """A resource shown under its skill (read-only: no rename, drag or drop)."""
+
+    id: int  # the index's internal id
+    owner: int  # the skill node's uid
+    skill: str  # the skill's name
+    resource: Resource
+
+    @property
+    def detail(self) -> str:
+        """``Python``, ``Markdown · missing``, ``not in the manifest``."""
+        kind = self.resource.type or "not in the manifest"
+        return f"{kind} · missing" if self.resource.path is None else kind
 
 
 def _when(value: Timestamp | None) -> str:
@@ -132,6 +156,11 @@ class SkillTreeModel(QAbstractItemModel):
         self._fetched = FETCH_BATCH  # top-level rows the view has been given so far
         self._fetching = False  # inside fetchMore's own insert signals
         self._pending: list[tuple[bool, bool]] = []  # listener insert/remove: (signalled, at root)
+        # Resource rows per skill node uid, computed when the view first asks about the node (one
+        # stat for a skill without resources); an entry means the rows were reported to the view.
+        self._resource_rows: dict[int, list[ResourceRow]] = {}
+        self._resource_by_id: dict[int, ResourceRow] = {}
+        self._resource_ids = itertools.count(RESOURCE_ID_BASE)
 
     def beginResetModel(self) -> None:
         """Every reset starts again with one batch of top-level rows."""
@@ -163,6 +192,7 @@ class SkillTreeModel(QAbstractItemModel):
 
     def _rebuild(self, tree: SkillTree | None = None) -> None:
         library = self.library
+        self._clear_resources()
         self.tree = tree if tree is not None else SkillTree(library.skills() if library is not None else ())
         self._refresh_facts()
         self._clear_filter_cache()
@@ -215,16 +245,20 @@ class SkillTreeModel(QAbstractItemModel):
 
     def _follow(self, change: ChangeSet, library: Library) -> None:
         self._refresh_facts()
+        touched = self._resource_owners(change)
         if self.result is None:
+            self._drop_resource_rows(touched)  # before the tree moves (their rows, signalled)
             if not self.tree.apply(change, library.get):
                 self.beginResetModel()
                 self._rebuild()
                 self.endResetModel()
                 self.filterApplied.emit()
                 return
+            self._add_resource_rows(touched)
             self._refresh_referrers(change)
             return
         self.beginResetModel()
+        self._clear_resources()
         if not self.tree.apply(change, library.get):
             self.tree = SkillTree(library.skills())
             self._refresh_facts()
@@ -233,6 +267,97 @@ class SkillTreeModel(QAbstractItemModel):
         self.result = run_filter(self.tree, self.spec, self.facts)
         self.endResetModel()
         self.filterApplied.emit()
+
+    # ---------------------------------------------------------------- resource rows
+
+    def _clear_resources(self) -> None:
+        self._resource_rows = {}
+        self._resource_by_id = {}
+
+    def _resources(self, node: Node) -> list[ResourceRow]:
+        """The resource rows under ``node`` (computed and kept on first use)."""
+        rows = self._resource_rows.get(node.uid)
+        if rows is not None:
+            return rows
+        skill = node.skill
+        found = resources_of(self.library, skill.name) if skill is not None else []
+        rows = [ResourceRow(next(self._resource_ids), node.uid, skill.name, r)
+                for r in found if skill is not None]
+        self._resource_rows[node.uid] = rows
+        for row in rows:
+            self._resource_by_id[row.id] = row
+        return rows
+
+    def resource_row(self, index: Index) -> ResourceRow | None:
+        """The resource behind an index (None for skill/folder rows, stale or foreign indexes)."""
+        if not index.isValid() or index.model() is not self:
+            return None
+        return self._resource_by_id.get(index.internalId())
+
+    def index_for_resource(self, name: str, filename: str) -> QModelIndex:
+        """The index of skill ``name``'s resource ``filename`` (invalid when not shown)."""
+        node = self.tree.skill_node(name) if name else None
+        parent = self.index_for(name) if node is not None else QModelIndex()
+        if node is None or not parent.isValid():
+            return QModelIndex()
+        kids = len(self._children(node))
+        for offset, row in enumerate(self._resources(node)):
+            if row.resource.filename == filename:
+                return self.createIndex(kids + offset, 0, row.id)
+        return QModelIndex()
+
+    def _resource_owners(self, change: ChangeSet) -> set[str]:
+        """Folded names of the skills whose resources ``change`` may alter."""
+        library = self.library
+        if library is None or not self._resource_rows:
+            return set()
+        names = {*change.created, *change.updated, *change.deleted,
+                 *(n for pair in change.renamed for n in pair)}
+        for fc in change.files:
+            owner = resource_owner(library, fc.path) if isinstance(library, Library) else None
+            if owner is not None:
+                names.add(owner)
+        return {fold(n) for n in names}
+
+    def _drop_resource_rows(self, keys: set[str]) -> None:
+        """Remove the reported resource rows of these skills (signalled where shown)."""
+        for key in keys:
+            node = self.tree.by_key.get(key)
+            rows = self._resource_rows.get(node.uid) if node is not None else None
+            if node is None or rows is None:
+                continue
+            parent = self.index_of(node) if rows else QModelIndex()
+            if parent.isValid():
+                kids = len(self._children(node))
+                self.beginRemoveRows(parent, kids, kids + len(rows) - 1)
+            del self._resource_rows[node.uid]
+            for row in rows:
+                self._resource_by_id.pop(row.id, None)
+            if parent.isValid():
+                self._guarded(self.endRemoveRows)
+
+    def _add_resource_rows(self, keys: set[str]) -> None:
+        """Report the resource rows of these skills again, where the view is shown them."""
+        for key in keys:
+            node = self.tree.by_key.get(key)
+            if node is None or node.skill is None or node.uid in self._resource_rows:
+                continue
+            parent = self.index_of(node)
+            if not parent.isValid():
+                continue  # asked for afresh when shown
+            found = resources_of(self.library, node.skill.name)
+            if not found:
+                self._resource_rows[node.uid] = []
+                continue
+            kids = len(self._children(node))
+            self._resource_rows[node.uid] = []  # what the view knows until the rows are in
+            self.beginInsertRows(parent, kids, kids + len(found) - 1)
+            rows = [ResourceRow(next(self._resource_ids), node.uid, node.skill.name, r)
+                    for r in found]
+            self._resource_rows[node.uid] = rows
+            for row in rows:
+                self._resource_by_id[row.id] = row
+            self._guarded(self.endInsertRows)
 
     def _refresh_referrers(self, change: ChangeSet) -> None:
         """Skills whose see-also now names (or no longer names) a skill may gain/lose a problem."""
@@ -309,6 +434,7 @@ class SkillTreeModel(QAbstractItemModel):
             self.spec = spec
             self._terms = spec.terms
             self._clear_filter_cache()
+            self._clear_resources()
             if self.library is not None:
                 self.facts.now = self.library.clock()
             self.result = run_filter(self.tree, spec, self.facts) if spec.active else None
@@ -423,13 +549,22 @@ class SkillTreeModel(QAbstractItemModel):
         if node is None or column != 0 or row < 0:
             return QModelIndex()
         kids = node.children if self.result is None else self._children(node)
-        if row >= len(kids) or (node is self.tree.root and row >= self._fetched):
+        if node is self.tree.root and row >= self._fetched:
             return QModelIndex()
+        if row >= len(kids):
+            resources = self._resources(node) if node is not self.tree.root else []
+            if row - len(kids) >= len(resources):
+                return QModelIndex()
+            return self.createIndex(row, 0, resources[row - len(kids)].id)
         return self.createIndex(row, 0, kids[row].uid)
 
     def parent(self, index: Index | None = None) -> QModelIndex | QObject:  # type: ignore[override]
         if index is None:  # QObject.parent()
             return super().parent()
+        resource = self.resource_row(index)
+        if resource is not None:
+            owner = self.tree.by_uid.get(resource.owner)
+            return self.index_of(owner) if owner is not None else QModelIndex()
         node = self.node(index)
         if node is None or node.parent is None or node.parent.parent is None:
             return QModelIndex()
@@ -446,7 +581,7 @@ class SkillTreeModel(QAbstractItemModel):
             if node is None:
                 return 0
         rows = len(node.children if self.result is None else self._children(node))
-        return min(rows, self._fetched) if node is self.tree.root else rows
+        return min(rows, self._fetched) if node is self.tree.root else rows + len(self._resources(node))
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 1
@@ -456,9 +591,12 @@ class SkillTreeModel(QAbstractItemModel):
             node = self.tree.root
         else:
             node = self.tree.by_uid.get(parent.internalId())
-            if node is None or not node.children:
+            if node is None:
                 return False
-        return bool(node.children if self.result is None else self._children(node))
+            if not node.children:
+                return bool(self._resources(node))
+        return bool(node.children if self.result is None else self._children(node)) \
+            or (node is not self.tree.root and bool(self._resources(node)))
 
     # ---------------------------------------------------------------- data
 
@@ -503,7 +641,8 @@ class SkillTreeModel(QAbstractItemModel):
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         node = self.node(index)
         if node is None:
-            return None
+            resource = self.resource_row(index)
+            return self._resource_data(resource, role) if resource is not None else None
         if role == Qt.ItemDataRole.DisplayRole:
             return node.label
         if role == Qt.ItemDataRole.EditRole or role == PATH_ROLE:
@@ -529,6 +668,33 @@ class SkillTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.AccessibleTextRole:
             badges = ", ".join(self.badges(node))
             return f"{node.path} ({badges})" if badges else node.path
+        return None
+
+    def _resource_data(self, row: ResourceRow, role: int) -> object:
+        resource = row.resource
+        if role == Qt.ItemDataRole.DisplayRole:
+            return resource.filename
+        if role == RESOURCE_ROLE:
+            return (row.skill, resource.filename)
+        if role == KIND_ROLE:
+            return "resource"
+        if role == SNIPPET_ROLE:  # drawn dimmed after the file name
+            return (row.detail, [])
+        if role == BADGES_ROLE:
+            return ()
+        if role == Qt.ItemDataRole.ToolTipRole:
+            lines = [f"<b>{html.escape(resource.filename)}</b> — a resource of "
+                     f"{html.escape(row.skill)}", html.escape(row.detail)]
+            description = (resource.entry or {}).get("description")
+            if isinstance(description, str) and description:
+                lines.append(html.escape(description))
+            if resource.path is None:
+                lines.append("The manifest lists it; the file is not in the resource folder.")
+            elif not resource.in_manifest:
+                lines.append("In the resource folder; the manifest does not list it.")
+            return "<br>".join(lines)
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return f"{row.skill} resource {resource.filename} ({row.detail})"
         return None
 
     def tooltip(self, node: Node) -> str:
@@ -559,7 +725,7 @@ class SkillTreeModel(QAbstractItemModel):
             return _TOP_FLAGS
         node = self.tree.by_uid.get(index.internalId())
         if node is None:
-            return _NO_FLAGS
+            return _RESOURCE_FLAGS if index.internalId() in self._resource_by_id else _NO_FLAGS
         return _FOLDER_FLAGS if node.children else _SKILL_FLAGS
 
     def setData(self, index: Index, value: object, role: int = Qt.ItemDataRole.EditRole) -> bool:

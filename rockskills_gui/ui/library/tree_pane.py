@@ -178,6 +178,8 @@ class TreeDelegate(QStyledItemDelegate):
                 icon = folder
             elif kind == "skill":
                 icon = file
+            elif kind == "resource":  # a file of a skill's .resources folder
+                icon = style.standardIcon(QStyle.StandardPixmap.SP_FileDialogContentsView)
             else:  # a folder that is also a skill: the folder with a page on it
                 size = 32
                 pixmap = QPixmap(size, size)
@@ -429,10 +431,13 @@ class TreePane(QWidget):
 
     Signals:
         openRequested(str): the user asked to open a skill (Enter, double-click, menu).
+        resourceSelected(str, str): a skill's resource row became current (skill, filename);
+            ``(skill, "")`` when the skill's own row follows one of its resource rows.
         usageLoaded(): last-use times from the usage logs reached the tree.
     """
 
     openRequested = Signal(str)
+    resourceSelected = Signal(str, str)
     usageLoaded = Signal()
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
@@ -791,18 +796,31 @@ class TreePane(QWidget):
     def current_node(self) -> Node | None:
         return self.model.node(self.view.currentIndex())
 
-    def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+    def _on_current_changed(self, current: QModelIndex, previous: QModelIndex) -> None:
         self._update_actions()
         node = self.model.node(current)
+        resource = self.model.resource_row(current)
+        if resource is not None and not self._following:
+            self._following = True  # the skill becomes current, its resource row stays selected
+            try:
+                self.ctx.select_skill(resource.skill)
+            finally:
+                self._following = False
+            self.resourceSelected.emit(resource.skill, resource.resource.filename)
         if node is not None and node.skill is not None and not self._following:
             self._following = True
             try:
                 self.ctx.select_skill(node.name)
             finally:
                 self._following = False
+            if self.model.resource_row(previous) is not None:
+                self.resourceSelected.emit(node.name, "")  # back from a resource to the skill
 
     def reveal(self, name: str, select: bool = True) -> bool:
         """Select ``name`` (skill or folder), expanding its ancestors; False if it is not shown."""
+        current = self.model.resource_row(self.view.currentIndex())
+        if self._following and current is not None and name and fold(current.skill) == fold(name):
+            return True  # a resource row of that skill was chosen: it stays current
         index = self.model.index_for(name) if name else QModelIndex()
         if not index.isValid():
             return False
@@ -827,6 +845,11 @@ class TreePane(QWidget):
         return True
 
     def _on_activated(self, index: QModelIndex) -> None:
+        resource = self.model.resource_row(index)
+        if resource is not None:
+            self.resourceSelected.emit(resource.skill, resource.resource.filename)
+            self.openRequested.emit(resource.skill)
+            return
         node = self.model.node(index)
         if node is not None and node.skill is not None:
             self.ctx.select_skill(node.name)

@@ -124,7 +124,7 @@ class QuerySetPanel(QWidget):
         self.snapshot_box = QComboBox(self)
         self.snapshot_box.setObjectName("recallSnapshots")
         self.snapshot_box.setAccessibleName("Snapshots of this set")
-        self.snapshot_box.setMinimumContentsLength(16)
+        self.snapshot_box.setMinimumContentsLength(10)
         self.snapshot_button = QPushButton("Save snapshot", self)
         self.snapshot_button.setToolTip("Keep this set's results now (top 5 with exact scores, the "
                                         "expected skills' ranks) to compare with later")
@@ -157,9 +157,12 @@ class QuerySetPanel(QWidget):
         snaps = QHBoxLayout()
         snaps.addWidget(self.snapshot_box, 1)
         snaps.addWidget(self.snapshot_button)
-        snaps.addWidget(self.compare_button)
-        snaps.addWidget(self.edits_button)
         layout.addLayout(snaps)
+        versus = QHBoxLayout()  # a row of its own: the side panel keeps its narrow width
+        versus.addWidget(self.compare_button)
+        versus.addWidget(self.edits_button)
+        versus.addStretch(1)
+        layout.addLayout(versus)
         layout.addWidget(self.metrics)
         layout.addWidget(self.tree, 1)
         bottom = QHBoxLayout()

@@ -77,6 +77,7 @@ from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.lazy_names import LazyNameModel
 from rockskills_gui.ui.common.theme import heading, monospace, secondary
+from rockskills_gui.ui.recall.hybrid_panel import HybridPanel, hybrid_skills_dir, show_tab
 from rockskills_gui.ui.recall.queryset_panel import QuerySetPanel
 from rockskills_gui.ui.recall.recall_model import (
     HIDDEN,
@@ -339,6 +340,8 @@ class RecallPane(QWidget):
         self.side.addTab(self.session_panel, "Session")
         self.side.addTab(self.why_panel, "Why not?")
         self.side.addTab(self.sets_panel, "Query sets")
+        self.hybrid_panel = HybridPanel(self)  # RockBot (current)'s BM25 + embeddings score
+        self.hybrid_panel.hide()  # a tab only while a RockBot (current) library is open
 
         top = QHBoxLayout()
         top.addWidget(self.query, 1)
@@ -611,6 +614,7 @@ class RecallPane(QWidget):
             self.legend.clear()
             self.count_label.clear()
             self._show_turn(None)
+            self.hybrid_panel.set_query(None, None, "")
             self.resultsUpdated.emit()
             return
         self.hits = recall.search(text, top=RESULT_LIMIT, explain=True)
@@ -638,6 +642,9 @@ class RecallPane(QWidget):
         self.pin_reports = [why_not(recall, text, name) for name in self.pins]
         self.why_panel.show_reports(self.pin_reports)
         self._refresh_compare(text)
+        skills_dir = hybrid_skills_dir(self.ctx.library)
+        show_tab(self.side, self.hybrid_panel, "Hybrid", skills_dir is not None)
+        self.hybrid_panel.set_query(recall, skills_dir, text)
         self.resultsUpdated.emit()
 
     def _fit_name_column(self) -> None:

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from rockskills_gui import __version__
 from rockskills_gui.core.app.logs import configure_logging, remove_logging
-from rockskills_gui.core.library.formats import FORMATS
+from rockskills_gui.core.library.formats import OPEN_FORMATS
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.icons import app_icon
 from rockskills_gui.ui.common.theme import set_identity
@@ -73,9 +73,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("path", nargs="?", type=Path, metavar="PATH",
                         help="a skill library folder (RockBot agent directory or skills/, SKILL.md tree, "
                              ".cortex project, memory.db)")
-    parser.add_argument("--format", choices=FORMATS, metavar="FORMAT",
+    parser.add_argument("--format", choices=OPEN_FORMATS, metavar="FORMAT",
                         help="open PATH as this skill format instead of the detected one "
-                             f"({', '.join(FORMATS)})")
+                             f"({', '.join(OPEN_FORMATS)}; rockbot-current and rockbot-64e82cc "
+                             "choose the RockBot profile)")
     parser.add_argument("--pane", choices=PANES, help="the pane to show first")
     parser.add_argument("--select", metavar="NAME", help="the skill to select (case-insensitive)")
     parser.add_argument("--query", metavar="TEXT",

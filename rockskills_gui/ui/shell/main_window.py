@@ -45,7 +45,12 @@ from PySide6.QtWidgets import (
 
 from rockskills_gui import __version__
 from rockskills_gui.core.app.logs import log_dir
-from rockskills_gui.core.library.formats import FORMAT_LABELS, FORMATS, format_label
+from rockskills_gui.core.library.formats import (
+    OPEN_FORMAT_LABELS,
+    OPEN_FORMATS,
+    format_label,
+    open_format_of,
+)
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.recall.skill_recall import RecallBuilder
 from rockskills_gui.core.storage.changes import ChangeSet
@@ -232,6 +237,7 @@ class MainWindow(QMainWindow):
         self.library_dock.setObjectName("libraryDock")
         self.library_pane = TreePane(self.ctx, self.library_dock)
         self.library_pane.openRequested.connect(lambda _name: self.show_pane("editor"))
+        self.library_pane.resourceSelected.connect(self.skill_pane.show_resource)
         self.library_dock.setWidget(self.library_pane)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.library_dock)
 
@@ -408,8 +414,8 @@ class MainWindow(QMainWindow):
         path = Path(path).expanduser()
         if format is None:  # the format the user last chose for this folder, if any
             format = self.ctx.recent.format_of(path) if self.interactive else None
-        format = format if format in FORMAT_LABELS else None
-        as_what = f" as {FORMAT_LABELS[format]}" if format is not None else ""
+        format = format if format in OPEN_FORMAT_LABELS else None
+        as_what = f" as {OPEN_FORMAT_LABELS[format]}" if format is not None else ""
         self._opening = path
         self._opening_format = format
         self._load(path_opener(path, format, self.ctx.prefs), f"Opening {path}{as_what}…")
@@ -624,15 +630,21 @@ class MainWindow(QMainWindow):
             self.show_pane("editor")
 
     def _fill_reopen_menu(self) -> None:
-        """One checkable entry per format; the open library's format is checked."""
+        """One checkable entry per format, RockBot's two profiles by name besides "RockBot"
+        (the profile the directory's evidence says); the open library's format (for RockBot:
+        its profile) is checked."""
         menu = self.reopen_menu
         menu.clear()
         library = self.ctx.library
-        for format in FORMATS:
-            action = menu.addAction(_escape_mnemonic(FORMAT_LABELS[format]))
+        opened_as = open_format_of(library) if library is not None else None
+        for format in OPEN_FORMATS:
+            label = OPEN_FORMAT_LABELS[format]
+            if format == "rockbot":
+                label += " (profile detected)"
+            action = menu.addAction(_escape_mnemonic(label))
             action.setObjectName(f"file.reopen_as.{format}")
             action.setCheckable(True)
-            action.setChecked(library is not None and library.format == format)
+            action.setChecked(opened_as == format)
             action.setEnabled(library is not None and not self.loader.busy)
             action.triggered.connect(lambda _checked=False, f=format: self.reopen_as(f))
 

@@ -30,7 +30,7 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QImage, QPainter, QPalette, QShowEvent
+from PySide6.QtGui import QHideEvent, QImage, QPainter, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -56,13 +56,14 @@ from PySide6.QtWidgets import (
 )
 
 from rockskills_gui.core.library.formats import format_label
+from rockskills_gui.core.library.resources import rules_have_resources
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.layout import USAGE_DIR
-from rockskills_gui.core.usage.events import EventLog, UsageEvent
+from rockskills_gui.core.usage.events import EventLog, LogSignature, UsageEvent, usage_log_signature
 from rockskills_gui.core.usage.heatmap import HeatmapOptions, heatmap_csv
 from rockskills_gui.core.usage.matrix import Measure
 from rockskills_gui.core.usage.matrix_order import Ordering
@@ -73,6 +74,7 @@ from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.theme import monospace, secondary
 from rockskills_gui.ui.usage.heatmap_view import HeatmapView
+from rockskills_gui.ui.usage.resource_usage_view import ResourceUsageView, show_tab
 from rockskills_gui.ui.usage.usage_widgets import (
     NAME_ROLE,
     BarDelegate,
@@ -87,6 +89,7 @@ DEFAULT_WINDOW = 30
 SYNC_MAX_LOG_BYTES = 256 * 1024  # below this (and SYNC_MAX_SKILLS) a report takes well under 50 ms
 SYNC_MAX_SKILLS = 250
 WORKER_START_DELAY_MS = 60  # see refresh()
+STALE_CHECK_MS = 3000  # how often a shown analysis checks the log on disk grew (stat only)
 STAGED_FROM = 2_000  # usage-table rows from which a report is shown in parts (see _on_done)
 STEP_GAP_MS = 15  # between those parts: room for other events (a repaint, a key press)
 FREEZE_EVENTS = 20_000  # usage events from which a report is frozen out of the collector's way
@@ -173,6 +176,11 @@ class UsagePane(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(40)
         self._timer.timeout.connect(self.refresh)
+        # The log read for the analysis shown, and a look now and then whether it grew since.
+        self._log_signature: LogSignature | None = None
+        self._stale_timer = QTimer(self)
+        self._stale_timer.setInterval(STALE_CHECK_MS)
+        self._stale_timer.timeout.connect(self.check_log)
 
         self._build_controls()
         self._build_body()
@@ -276,6 +284,13 @@ class UsagePane(QWidget):
         left_layout.addWidget(self.view, 1)
         left_layout.addWidget(self.legend)
         left_layout.addWidget(self.summary)
+        self.stale = QLabel(self)  # the analysis is older than the log (see check_log)
+        self.stale.setObjectName("usageStale")
+        self.stale.setWordWrap(True)
+        self.stale.setText("<b>Out of date:</b> the usage log changed since this analysis (a "
+                           "running agent appended events). Press Reload log to include them.")
+        self.stale.hide()
+        left_layout.addWidget(self.stale)
 
         self.side = QTabWidget(self)
         self.side.setObjectName("usageSide")
@@ -356,8 +371,11 @@ class UsagePane(QWidget):
         signals_layout.addWidget(self.signals_tree, 1)
         signals_layout.addLayout(buttons)
         self.side.addTab(signals_page, "Signals")
+        self.resources_view = ResourceUsageView(self)  # RockBot (current)'s resource reads
+        self.resources_view.hide()  # a tab only while a RockBot (current) library is open
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setObjectName("usageSplitter")  # remembered across sessions by this name
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.side)
         self.splitter.setStretchFactor(0, 3)
@@ -390,6 +408,7 @@ class UsagePane(QWidget):
         self.view.labelActivated.connect(self.open_skill)
         self.usage_table.doubleClicked.connect(
             lambda index: self.open_skill(index.data(NAME_ROLE)))
+        self.resources_view.openSkillRequested.connect(self.open_skill)
         self.signals_tree.itemSelectionChanged.connect(self._update_signal_buttons)
         self.signals_tree.itemDoubleClicked.connect(lambda _item, _col: self._open_signal())
         self.signals_tree.customContextMenuRequested.connect(self._signal_menu)
@@ -440,6 +459,8 @@ class UsagePane(QWidget):
 
     def _on_library_changed(self, library: Library | None) -> None:
         self._log = self._stats = self._history = None
+        self._log_signature = None
+        self._show_stale(False)
         self._now = None
         self.report = None
         self._fit_next = True
@@ -452,6 +473,8 @@ class UsagePane(QWidget):
             self.date_from.blockSignals(False)
             self.date_to.blockSignals(False)
         self._show_nothing(library is not None)
+        show_tab(self.side, self.resources_view, "Resources", rules_have_resources(library))
+        self.resources_view.set_library(library)
         self._dirty = True
         if self.isVisible():
             self.refresh()
@@ -466,7 +489,27 @@ class UsagePane(QWidget):
         """Read the usage log from disk again and recompute (windows end at the new now)."""
         self._log = self._stats = self._history = None
         self._now = None
+        self._show_stale(False)
+        self.resources_view.reload()
         self.refresh()
+
+    def check_log(self) -> bool:
+        """True (and the "out of date" note shown) when the usage log on disk is not the one the
+        analysis was made from: events were appended, or files came or went."""
+        library = self.ctx.library
+        stale = (library is not None and self._log is not None
+                 and self._log_signature is not None
+                 and usage_log_signature(library.agent_dir) != self._log_signature)
+        self._show_stale(stale)
+        return stale
+
+    def _show_stale(self, stale: bool) -> None:
+        self.stale.setVisible(stale)
+        self.reload_button.setText("Reload log (new events)" if stale else "Reload log")
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        self._stale_timer.stop()
 
     def schedule(self) -> None:
         """Recompute soon (controls changing quickly are coalesced)."""
@@ -482,6 +525,8 @@ class UsagePane(QWidget):
             self.splitter.setSizes([int(total * SIDE_SPLIT), total - int(total * SIDE_SPLIT)])
         if self._dirty:
             self.refresh()
+        self.check_log()
+        self._stale_timer.start()
 
     def _on_window_changed(self) -> None:
         ranged = self.window_combo.currentData() == -1
@@ -534,6 +579,8 @@ class UsagePane(QWidget):
         self._dirty = False
         if request is None:
             return
+        if request.log is None:  # read afresh: what it reads is at least this new
+            self._log_signature = usage_log_signature(request.agent_dir)
         self._ticket += 1
         if self._cheap(request):
             try:

@@ -7,6 +7,7 @@ import pickle
 import selectors
 import subprocess
 import sys
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,6 +21,13 @@ from rockskills_gui.core.library.stores.rockbot_file import (  # noqa: F401
     _read,
     outside_link,
     read_skill_file,
+)
+from rockskills_gui.core.library.stores.scan_cache import (
+    Encoded,
+    ScanCache,
+    Signature,
+    settled,
+    stat_signature,
 )
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem, ProblemKind
@@ -130,7 +138,8 @@ def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], 
          temps: list[Path] | None = None, workers: int | None = None,
          parallel_from: int | None = None,
          on_skills: SkillsRead | None = None,
-         rules: RockBotRules = ROCKBOT_64E82CC) -> tuple[list[LoadedFile], list[Problem]]:
+         rules: RockBotRules = ROCKBOT_64E82CC,
+         cache: ScanCache | None = None) -> tuple[list[LoadedFile], list[Problem]]:
     """Read every skill file in load order; case collisions become problems for every file involved.
 
     ``progress(done, total)`` is called after the folders were listed (done = 0) and as files are
@@ -142,7 +151,13 @@ def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], 
     arrives (each helper's part in order), so that work on them (the recall index) overlaps the
     reading; skills that a case collision excludes at the end were given too. Without helpers it
     is not called: there is nothing to overlap, and interleaving made the whole slower.
+
+    With ``cache`` (:mod:`~rockskills_gui.core.library.stores.scan_cache`), a file whose
+    signature proves it unchanged since it was read before is not read again: the result is
+    the one reading it gives. Only the other files are read (by helpers when they are many);
+    ``on_skills`` is then called only when no cached result was used.
     """
+    started_ns = time.time_ns()
     odd: list[Problem] = []
     links: list[tuple[str, str]] = []
     files = _walk(layout.skills_dir, temps, odd, links, rules)
@@ -153,8 +168,12 @@ def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], 
     if progress is not None:
         progress(0, total)
     count = default_workers() if workers is None else workers
+    threshold = PARALLEL_FROM if parallel_from is None else parallel_from
     with gc_paused():  # millions of new objects: no point walking them again and again
-        if count > 1 and total >= (PARALLEL_FROM if parallel_from is None else parallel_from):
+        if cache is not None:
+            results = _read_cached(files, prefix, cache, started_ns, count, threshold, progress,
+                                   cancel, on_skills)
+        elif count > 1 and total >= threshold:
             results = _read_in_processes(files, prefix, count, progress, cancel, on_skills)
         else:
             results = _read_here(files, prefix, progress, cancel)
@@ -211,18 +230,95 @@ def default_workers() -> int:
 
 def _read_here(files: list[tuple[str, str]], prefix: str, progress: Progress | None,
                cancel: Callable[[], bool] | None,
-               on_skills: SkillsRead | None = None) -> list[LoadedFile | Problem]:
+               on_skills: SkillsRead | None = None,
+               signatures: list[Signature | None] | None = None,
+               done_before: int = 0, grand_total: int | None = None) -> list[LoadedFile | Problem]:
+    """Read ``files`` in order; with ``signatures``, each file's signature after the read is
+    appended to it (for the scan cache)."""
     results: list[LoadedFile | Problem] = []
     total = len(files)
+    shown_total = total if grand_total is None else grand_total
     for start in range(0, total, CHUNK):
         if cancel is not None and cancel():
             raise ScanCancelled(f"cancelled after {start:,} of {total:,} files")
-        chunk = [_read(None, where, rel, prefix) for where, rel in files[start:start + CHUNK]]
+        chunk = []
+        for where, rel in files[start:start + CHUNK]:
+            chunk.append(_read(None, where, rel, prefix))
+            if signatures is not None:
+                signatures.append(stat_signature(where))
         results.extend(chunk)
         _tell(on_skills, chunk)
         if progress is not None:
-            progress(min(start + CHUNK, total), total)
+            progress(done_before + min(start + CHUNK, total), shown_total)
     return results
+
+
+# Problems that only a file's bytes (and its path) decide: their results may be cached.
+_CACHEABLE_PROBLEMS = frozenset({ProblemKind.PARSE_ERROR.value, ProblemKind.MISSING_NAME.value,
+                                 ProblemKind.INVALID_UTF8.value, ProblemKind.INVALID_NAME.value,
+                                 ProblemKind.NAME_MISMATCH.value})
+
+
+def _read_cached(files: list[tuple[str, str]], prefix: str, cache: ScanCache, started_ns: int,
+                 count: int, threshold: int, progress: Progress | None,
+                 cancel: Callable[[], bool] | None,
+                 on_skills: SkillsRead | None) -> list[LoadedFile | Problem]:
+    """:func:`scan`'s reading with a cache: cached results of unchanged files, the rest read."""
+    stored = cache.load()
+    total = len(files)
+    results: list[LoadedFile | Problem | None] = [None] * total
+    before: list[Signature | None] = []
+    misses: list[int] = []
+    keep: dict[str, tuple[Signature, Encoded]] = {}
+    for start in range(0, total, CHUNK):
+        if cancel is not None and cancel():
+            raise ScanCancelled(f"cancelled after {start:,} of {total:,} files")
+        for index in range(start, min(start + CHUNK, total)):
+            where, rel = files[index]
+            sig = stat_signature(where)
+            before.append(sig)
+            hit = stored.get(rel) if sig is not None else None
+            if hit is not None and hit[0] == sig:
+                results[index] = _decode(hit[1], where)
+                keep[rel] = hit
+            else:
+                misses.append(index)
+        if progress is not None:
+            progress(min(start + CHUNK, total) - len(misses), total)
+    cache.hits = total - len(misses)
+    cache.read = len(misses)
+    del stored
+    missed = [files[i] for i in misses]
+    after: list[Signature | None] = []
+    encoded: list[Encoded | None] = []
+    feed = on_skills if cache.hits == 0 else None
+    if count > 1 and len(missed) >= threshold:
+        read = _read_in_processes(missed, prefix, count, progress, cancel, feed, after, encoded,
+                                  cache.hits, total)
+    else:
+        read = _read_here(missed, prefix, progress, cancel, feed, after, cache.hits, total)
+    changed = len(keep) != cache.hits or bool(missed)
+    for position, (index, result) in enumerate(zip(misses, read, strict=True)):
+        results[index] = result
+        sig = before[index]
+        if sig is None or sig != after[position] or not settled(sig, started_ns):
+            continue
+        if isinstance(result, Problem) and result.kind.value not in _CACHEABLE_PROBLEMS:
+            continue
+        item = encoded[position] if position < len(encoded) and encoded[position] is not None \
+            else scan_worker.encode(result)
+        assert item is not None
+        keep[files[index][1]] = (sig, item)
+    if changed:
+        try:
+            cache.save((rel, sig, item) for rel, (sig, item) in keep.items())
+        except (OSError, ValueError):
+            pass  # no cache next time: the files are read
+    done: list[LoadedFile | Problem] = []
+    for slot in results:
+        assert slot is not None
+        done.append(slot)
+    return done
 
 
 def _tell(on_skills: SkillsRead | None, chunk: list[LoadedFile | Problem]) -> None:
@@ -249,6 +345,8 @@ class _Worker:
     def __init__(self, part: list[tuple[str, str]], prefix: str) -> None:
         self.part = part
         self.results: list[LoadedFile | Problem] = []
+        self.signatures: list[Signature | None] = []  # each file's after its read
+        self.encoded: list[Encoded | None] = []  # each result as the helper sent it
         root = str(Path(__file__).resolve().parents[3])  # the folder holding rockskills_gui/
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             p for p in (root, os.environ.get("PYTHONPATH", "")) if p)}
@@ -278,8 +376,10 @@ class _Worker:
         blob = self.proc.stdout.read(int.from_bytes(header, "little"))
         items = pickle.loads(blob)
         offset = len(self.results)
-        chunk = [_decode(item, self.part[offset + i][0]) for i, item in enumerate(items)]
+        chunk = [_decode(item, self.part[offset + i][0]) for i, (item, _) in enumerate(items)]
         self.results.extend(chunk)
+        self.encoded.extend(item for item, _ in items)
+        self.signatures.extend(sig for _, sig in items)
         _tell(on_skills, chunk)
         return len(items)
 
@@ -301,9 +401,14 @@ class _Worker:
 
 def _read_in_processes(files: list[tuple[str, str]], prefix: str, count: int,
                        progress: Progress | None, cancel: Callable[[], bool] | None,
-                       on_skills: SkillsRead | None = None) -> list[LoadedFile | Problem]:
+                       on_skills: SkillsRead | None = None,
+                       signatures: list[Signature | None] | None = None,
+                       encoded: list[Encoded | None] | None = None,
+                       done_before: int = 0, grand_total: int | None = None
+                       ) -> list[LoadedFile | Problem]:
     """Read ``files`` in ``count`` helper processes, in order; what a helper could not deliver
-    (it failed to start or died) is read here instead."""
+    (it failed to start or died) is read here instead. With ``signatures`` and ``encoded``, each
+    file's signature after its read and its result as plain values are appended to them."""
     size = -(-len(files) // count)
     parts = [files[i:i + size] for i in range(0, len(files), size)]
     workers: list[_Worker] = []
@@ -313,8 +418,9 @@ def _read_in_processes(files: list[tuple[str, str]], prefix: str, count: int,
             for worker in workers:
                 worker.send()
         except OSError:
-            return _read_here(files, prefix, progress, cancel, on_skills)
+            return _read_here(files, prefix, progress, cancel, on_skills, signatures)
         total = len(files)
+        shown_total = total if grand_total is None else grand_total
         selector = selectors.DefaultSelector()
         for worker in workers:
             assert worker.proc.stdout is not None
@@ -331,16 +437,22 @@ def _read_in_processes(files: list[tuple[str, str]], prefix: str, count: int,
                 if not got:
                     selector.unregister(key.fileobj)
                 elif progress is not None:
-                    progress(sum(len(w.results) for w in workers), total)
+                    progress(done_before + sum(len(w.results) for w in workers), shown_total)
         selector.close()
         results: list[LoadedFile | Problem] = []
         for worker in workers:
             if not worker.done:  # a helper died: read the rest of its part here
                 rest = worker.part[len(worker.results):]
-                worker.results.extend(_read_here(rest, prefix, None, cancel, on_skills))
+                worker.results.extend(_read_here(rest, prefix, None, cancel, on_skills,
+                                                 worker.signatures))
+                worker.encoded.extend([None] * len(rest))
             results.extend(worker.results)
+            if signatures is not None:
+                signatures.extend(worker.signatures)
+            if encoded is not None:
+                encoded.extend(worker.encoded)
         if progress is not None:
-            progress(total, total)
+            progress(done_before + total, shown_total)
         return results
     finally:
         for worker in workers:

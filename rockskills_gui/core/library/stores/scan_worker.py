@@ -2,8 +2,10 @@
 
 It reads pickles from stdin: the display prefix, then lists of ``(path, relative path)`` up to a
 ``None``; reads those skill files exactly as the sequential scan does (:func:`rockbot._read`), and
-writes the results to stdout in chunks: an 8-byte little-endian length, then a pickle of a list of compact
-tuples (see :func:`encode`), one per file, in order. Nothing else is written to stdout.
+writes the results to stdout in chunks: an 8-byte little-endian length, then a pickle of a list of
+``(compact tuple, signature)``, one per file, in order: the result (see :func:`encode`) and the
+file's signature after it was read (``scan_cache.stat_signature``: the scan cache keeps a result
+only when nothing wrote the file while it was read). Nothing else is written to stdout.
 """
 
 from __future__ import annotations
@@ -52,12 +54,16 @@ def main() -> int:
         pass
     prefix, files = _request(sys.stdin.buffer)  # before the imports: the parent waits
     from rockskills_gui.core.library.stores.rockbot_file import _read
+    from rockskills_gui.core.library.stores.scan_cache import stat_signature
     from rockskills_gui.core.storage.gcpause import gc_paused
 
     out = sys.stdout.buffer
     with gc_paused():
         for start in range(0, len(files), CHUNK):
-            chunk = [encode(_read(None, where, rel, prefix)) for where, rel in files[start:start + CHUNK]]
+            chunk = []
+            for where, rel in files[start:start + CHUNK]:
+                result = encode(_read(None, where, rel, prefix))
+                chunk.append((result, stat_signature(where)))
             blob = pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
             out.write(len(blob).to_bytes(8, "little"))
             out.write(blob)

@@ -1,0 +1,188 @@
+"""What reading each skill file of a RockBot library gave, kept between opens outside the library.
+
+Reading 100,000 skill files costs seconds of system calls and parsing; checking that they did
+not change costs one ``stat`` each. This cache (one file per skills folder in the user's cache
+folder, :func:`~rockskills_gui.core.storage.appdirs.cache_dir`) keeps, per skill file, the result
+of :func:`~rockskills_gui.core.library.stores.rockbot_file._read` -- the skill and the file's
+exact bytes, or the problem its bytes are -- with the file's *signature*: device, inode, size,
+modification and change times in nanoseconds. A cached result is used only when the file has
+that signature now, so it is exactly what reading the file would give:
+
+- a file written since has a new change time (``st_ctime`` follows every write and cannot be set
+  back by anyone but the clock), a file replaced (an atomic save, a rename over it) a new inode;
+- a result is kept only when the file's signature was the same before and after it was read
+  (nothing wrote it meanwhile), and only when its change and modification times lie more than
+  :data:`RACY_NS` before the read began. A file changed again within the same tick of a coarse
+  file-system clock (whole seconds, or two on FAT) keeps its size and times; such a file is
+  "racy" (git's word) and is read every time until it is old enough to prove it is unchanged;
+- symbolic links, unreadable entries and anything else whose result does not depend on the
+  bytes alone are never kept; files the cache does not know (added, renamed) are read;
+- the whole cache is used only for the same skills folder, display prefix, RockBot profile and
+  parser (a fingerprint of the reading code), and is ignored when it cannot be read.
+
+The file is written with :mod:`marshal` (plain values only: loading it cannot run code), in
+chunks, so that neither writing nor reading holds the interpreter lock long (the UI thread runs
+beside the loader).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import stat as stat_module
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from rockskills_gui import __version__
+from rockskills_gui.core.model.rules import RockBotRules
+
+FORMAT = 1
+MAGIC = "rockskills-scan-cache"
+RACY_NS = 3_000_000_000  # results of files changed less than this before the read are not kept
+CHUNK = 2000  # entries per marshal record
+CACHE_ENV_OFF = "ROCKSKILLS_NO_SCAN_CACHE"  # set (non-empty) to read every file every time
+
+Signature = tuple[int, int, int, int, int]  # st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns
+Encoded = tuple[Any, ...]  # scan_worker.encode's tuple
+Entry = tuple[Signature, Encoded]
+
+# The modules whose code decides what reading a skill file gives: a change to any of them (a
+# new version, an edited checkout) makes every cached result stale.
+_CODE = ("core/model", "core/library/stores/rockbot_file.py", "core/library/stores/scan_worker.py",
+         "core/library/stores/scan_cache.py", "core/storage/fileio.py",
+         "core/storage/untrusted.py")
+_code_fingerprint: str | None = None
+
+
+def signature(info: os.stat_result) -> Signature | None:
+    """What must be unchanged for a result to stand (None: not a regular file, never kept)."""
+    if not stat_module.S_ISREG(info.st_mode):
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def stat_signature(where: str) -> Signature | None:
+    """:func:`signature` of ``where`` without following a symbolic link (a link: None)."""
+    try:
+        return signature(os.lstat(where))
+    except (OSError, ValueError):
+        return None
+
+
+def settled(sig: Signature, started_ns: int) -> bool:
+    """Whether a file with ``sig``, read after ``started_ns``, can later prove it is unchanged:
+    its times lie well before the read (see the module doc on racy files)."""
+    limit = started_ns - RACY_NS
+    return sig[3] < limit and sig[4] < limit
+
+
+def code_fingerprint() -> str:
+    """A digest of the reading code (the package version where there are no source files)."""
+    global _code_fingerprint
+    if _code_fingerprint is None:
+        digest = hashlib.blake2b(f"{FORMAT} {__version__}".encode(), digest_size=16)
+        package = Path(__file__).resolve().parents[3]
+        for rel in _CODE:
+            path = package / rel
+            files = sorted(path.glob("*.py")) if path.is_dir() else [path]
+            for file in files:
+                try:
+                    digest.update(file.name.encode() + b"\0" + file.read_bytes())
+                except OSError:
+                    digest.update(file.name.encode() + b"\0?")
+        _code_fingerprint = digest.hexdigest()
+    return _code_fingerprint
+
+
+class ScanCache:
+    """The cache file of one skills folder (see the module doc)."""
+
+    def __init__(self, folder: Path, skills_dir: Path, prefix: str, rules: RockBotRules) -> None:
+        where = os.fspath(skills_dir.resolve())
+        self.identity = (MAGIC, FORMAT, code_fingerprint(), where, prefix, repr(rules))
+        name = hashlib.blake2b(where.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+        self.path = folder / f"scan-{name}.bin"
+        self.hits = 0  # results used by the last scan (tests, the benchmark)
+        self.read = 0  # files the last scan read
+
+    @staticmethod
+    def enabled() -> bool:
+        return not os.environ.get(CACHE_ENV_OFF)
+
+    def load(self) -> dict[str, Entry]:
+        """Relative path -> (signature, encoded result); empty when missing, stale or damaged."""
+        entries: dict[str, Entry] = {}
+        try:
+            with open(self.path, "rb") as handle:
+                data = memoryview(handle.read())
+            offset = 0
+            identity, offset = _record(data, offset)
+            if identity != self.identity:
+                return {}
+            while (chunk_and_offset := _record(data, offset))[0] is not None:
+                chunk, offset = chunk_and_offset
+                for rel, sig, encoded in chunk:
+                    entries[rel] = (sig, encoded)
+        except (OSError, EOFError, ValueError, TypeError):
+            return {}
+        return entries
+
+    def save(self, entries: Iterable[tuple[str, Signature, Encoded]]) -> None:
+        """Replace the cache file (atomically; a failure leaves no cache, never a broken one)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        try:
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0),
+                         0o600)  # the skills' text: readable by the user only, as the library
+            with open(fd, "wb") as handle:
+                _write(handle, self.identity)
+                for chunk in _chunks(entries, CHUNK):
+                    _write(handle, chunk)
+                    time.sleep(0)  # let the UI thread have the interpreter between chunks
+                _write(handle, None)
+            os.replace(temp, self.path)
+        except (OSError, ValueError):
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+            raise
+
+    def clear(self) -> None:
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            pass
+
+
+def _write(handle: BinaryIO, value: Any) -> None:
+    """One record: its length (8 bytes, little-endian), then the value marshalled."""
+    blob = marshal.dumps(value)
+    handle.write(len(blob).to_bytes(8, "little"))
+    handle.write(blob)
+
+
+def _record(data: memoryview, offset: int) -> tuple[Any, int]:
+    """The record at ``offset`` and the offset after it (EOFError past the end)."""
+    if offset + 8 > len(data):
+        raise EOFError("truncated")
+    size = int.from_bytes(data[offset:offset + 8], "little")
+    end = offset + 8 + size
+    if end > len(data):
+        raise EOFError("truncated")
+    return marshal.loads(data[offset + 8:end]), end
+
+
+def _chunks(items: Iterable[tuple[str, Signature, Encoded]], size: int
+            ) -> Iterator[list[tuple[str, Signature, Encoded]]]:
+    chunk: list[tuple[str, Signature, Encoded]] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
