@@ -12,9 +12,11 @@ from rockskills_gui.core.recall.queryset import (
     QueryCase,
     QuerySet,
     QuerySetError,
+    compose_renames,
     default_query_set_path,
     evaluate,
     load_query_set,
+    rename_in_query_set,
     save_query_set,
 )
 from rockskills_gui.core.recall.skill_recall import SkillRecall
@@ -67,3 +69,28 @@ def test_metrics() -> None:
     assert report.mrr == pytest.approx((1 + 1 / 2 + 0) / 3)
     assert [c.case.query for c in report.failing] == ["delta"]
     assert report.cases[1].top == ("gamma", "beta")
+
+
+def test_rename_in_query_set_rewrites_expected_and_avoid_case_insensitively() -> None:
+    query_set = QuerySet(name="s", queries=[
+        QueryCase(query="one", expected=["Research/Summarize-Paper", "mcp/email"]),
+        QueryCase(query="two", expected=["mcp/email"], avoid=["research/summarize-paper"]),
+        QueryCase(query="three", expected=["research/papers", "research/summarize-paper"]),
+        QueryCase(query="four", expected=["mcp/calendar"], note="untouched"),
+    ])
+    renamed = rename_in_query_set(query_set, {"research/summarize-paper": "research/papers"})
+    assert [(c.expected, c.avoid) for c in renamed.queries] == [
+        (["research/papers", "mcp/email"], []),
+        (["mcp/email"], ["research/papers"]),
+        (["research/papers"], []),  # the duplicate is dropped
+        (["mcp/calendar"], []),
+    ]
+    assert renamed.queries[3] is query_set.queries[3]
+    assert query_set.queries[0].expected[0] == "Research/Summarize-Paper"  # pure
+    assert rename_in_query_set(query_set, {}) is query_set
+    # Renames one after the other compose; a rename undone drops out.
+    assert compose_renames({}, [("a", "b")]) == {"a": "b"}
+    assert compose_renames({"a": "b"}, [("B", "c")]) == {"a": "c", "B": "c"}
+    assert compose_renames({"a": "b"}, [("b", "a")]) == {"b": "a"}
+    assert compose_renames({"x/a": "y/a", "x/b": "y/b"}, [("y/a", "x/a")]) == {"x/b": "y/b",
+                                                                              "y/a": "x/a"}

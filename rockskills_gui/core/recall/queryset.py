@@ -13,6 +13,7 @@ the top 5), MRR (1 / rank of the first expected skill in the full ranking, 0 if 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,54 @@ def save_query_set(layout: AnyLayout, path: Path, query_set: QuerySet) -> None:
     text = json.dumps(query_set.model_dump(exclude_none=True, exclude_defaults=True), ensure_ascii=False,
                       indent=2)
     path.write_text(text + "\n", "utf-8")
+
+
+Renames = Mapping[str, str]  # old name -> new name (matched case-insensitively)
+
+
+def compose_renames(pending: Renames, pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """``pending`` followed by the renames ``pairs`` (one change set's ``renamed``), as one mapping
+    from the names a query set may still use to the names they have now.
+
+    A chain ``a -> b``, ``b -> c`` becomes ``a -> c, b -> c``; a rename undone (``a -> b``, then
+    ``b -> a``) drops out. Keys keep the spelling first seen.
+    """
+    moves = [(old, new) for old, new in pairs if old != new]
+    step = {fold(old): new for old, new in moves}
+    result: dict[str, str] = {}
+    for old, new in pending.items():
+        result[old] = step.get(fold(new), new)
+    for old, new in moves:
+        if fold(old) not in {fold(k) for k in result}:
+            result[old] = new
+    return {old: new for old, new in result.items() if old != new}
+
+
+def _renamed_names(names: list[str], step: Mapping[str, str]) -> list[str]:
+    out: list[str] = []
+    for name in names:
+        new = step.get(fold(name), name)
+        if fold(new) not in {fold(n) for n in out}:
+            out.append(new)
+    return out
+
+
+def query_naming(case: QueryCase, renames: Renames) -> bool:
+    """True when ``case`` names one of the old names of ``renames`` (expected or avoided)."""
+    olds = {fold(old) for old in renames}
+    return any(fold(n) in olds for n in (*case.expected, *case.avoid))
+
+
+def rename_in_query_set(query_set: QuerySet, renames: Renames) -> QuerySet:
+    """``query_set`` with every expected and avoided name of ``renames`` replaced by its new name
+    (case-insensitive; a name that becomes a duplicate of another in the same list is dropped)."""
+    step = {fold(old): new for old, new in renames.items()}
+    if not step:
+        return query_set
+    cases = [case.model_copy(update={"expected": _renamed_names(case.expected, step),
+                                     "avoid": _renamed_names(case.avoid, step)})
+             if query_naming(case, renames) else case for case in query_set.queries]
+    return query_set.model_copy(update={"queries": cases})
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from typing import Any
 
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.recall.bm25 import parse_query
 from rockskills_gui.core.recall.limits import RECALL_TOP_N
 from rockskills_gui.core.recall.skill_recall import SkillRecall
 
@@ -156,10 +157,10 @@ def replay(before: SkillRecall | Sequence[Skill], after: SkillRecall | Sequence[
         wanted = [*query.expected, *query.avoid]
         mapped = {name: follow(name, successors, new) if name in query.expected
                   else spelled(new, name) for name in wanted}
-        top_before, ranks_before = old.index.top_and_ranks(query.query, RECALL_TOP_N,
-                                                           [fold(n) for n in wanted])
+        plan = parse_query(query.query)  # tokenised once for both sides
+        top_before, ranks_before = old.index.top_and_ranks(plan, RECALL_TOP_N, [fold(n) for n in wanted])
         top_after, ranks_after = new.index.top_and_ranks(
-            query.query, RECALL_TOP_N, [fold(m) for m in mapped.values() if m is not None])
+            plan, RECALL_TOP_N, [fold(m) for m in mapped.values() if m is not None])
         moves = {name: SkillMove(name, successor, ranks_before.get(fold(name)),
                                  ranks_after.get(fold(successor)) if successor is not None else None)
                  for name, successor in mapped.items()}

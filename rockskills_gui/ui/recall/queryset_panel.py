@@ -32,9 +32,12 @@ from rockskills_gui.core.recall.queryset import (
     QuerySet,
     QuerySetError,
     QuerySetReport,
+    compose_renames,
     default_query_set_path,
     evaluate_case,
     load_query_set,
+    query_naming,
+    rename_in_query_set,
     save_query_set,
 )
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, SkillRecall
@@ -48,6 +51,9 @@ def _bold(item: QTreeWidgetItem, column: int = 0) -> None:
     font = QFont(item.font(column))
     font.setBold(True)
     item.setFont(column, font)
+
+
+EDITS_LABEL = "unsaved edits"  # what the last column compares with after "With unsaved edits"
 
 
 def list_query_sets(layout: Layout) -> list[Path]:
@@ -139,6 +145,20 @@ class QuerySetPanel(QWidget):
         self.edits_provider: Callable[[], list[Skill]] = list
         self.diffs: dict[str, snapshots.QueryDiff] = {}
         self.compared_with = ""
+        # Renames since the sets were last rewritten (old -> new name), offered as an update.
+        self.renames: dict[str, str] = {}
+        self.rename_banner = QWidget(self)
+        self.rename_banner.setObjectName("recallRenameBanner")
+        self.rename_label = QLabel(self.rename_banner)
+        self.rename_label.setWordWrap(True)
+        self.rename_button = QPushButton("Update them", self.rename_banner)
+        self.rename_button.setToolTip("Rewrite the saved query sets to the new names")
+        self.rename_button.clicked.connect(lambda: self.update_renamed())
+        banner = QHBoxLayout(self.rename_banner)
+        banner.setContentsMargins(0, 0, 0, 0)
+        banner.addWidget(self.rename_label, 1)
+        banner.addWidget(self.rename_button)
+        self.rename_banner.hide()
 
         top = QHBoxLayout()
         top.addWidget(QLabel("Set:", self))
@@ -151,6 +171,7 @@ class QuerySetPanel(QWidget):
         add.addWidget(self.add_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.rename_banner)
         layout.addLayout(top)
         layout.addLayout(create)
         layout.addLayout(add)
@@ -177,6 +198,8 @@ class QuerySetPanel(QWidget):
         """A library (or none) was opened: list its sets and evaluate the first one."""
         self.layout_ = layout
         self.recall = recall
+        self.renames = {}
+        self.rename_banner.hide()
         self.where.setText(f"Stored in {layout.agent_dir / QUERY_SET_DIR} (outside what the "
                            "agent loads)" if layout is not None else "")
         self._reload_sets()
@@ -267,6 +290,67 @@ class QuerySetPanel(QWidget):
         if not self.expected.hasFocus():
             self.expected.setText(", ".join(names))
 
+    # ---------------------------------------------------------------- renamed skills
+
+    def note_renames(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """Skills were renamed or moved (a change set's ``renamed``): offer to rewrite the sets
+        that still name them."""
+        if pairs:
+            self.renames = compose_renames(self.renames, pairs)
+            self._update_rename_banner()
+
+    def _sets_naming_renamed(self) -> dict[Path, QuerySet]:
+        """The saved sets with a query that names an old name of :attr:`renames`."""
+        if self.layout_ is None or not self.renames:
+            return {}
+        found: dict[Path, QuerySet] = {}
+        for path in list_query_sets(self.layout_):
+            try:
+                query_set = load_query_set(path)
+            except QuerySetError:
+                continue
+            if any(query_naming(c, self.renames) for c in query_set.queries):
+                found[path] = query_set
+        return found
+
+    def _update_rename_banner(self) -> None:
+        cases = [c for qs in self._sets_naming_renamed().values() for c in qs.queries
+                 if query_naming(c, self.renames)]
+        if not cases:
+            self.rename_banner.hide()
+            return
+        named = {fold(n) for c in cases for n in (*c.expected, *c.avoid)}
+        pairs = [(old, new) for old, new in self.renames.items() if fold(old) in named]
+        count = f"{len(cases)} {'query names' if len(cases) == 1 else 'queries name'}"
+        if len(pairs) == 1:
+            text = f"{count} '{pairs[0][0]}' (renamed to '{pairs[0][1]}')"
+        else:
+            text = f"{count} renamed skills ({', '.join(f'{o} → {n}' for o, n in pairs)})"
+        self.rename_label.setText(text + " —")
+        self.rename_banner.show()
+
+    def update_renamed(self) -> int:
+        """Rewrite every saved set's queries to the new names; the number of queries rewritten."""
+        if self.layout_ is None:
+            return 0
+        rewritten = 0
+        for path, query_set in self._sets_naming_renamed().items():
+            updated = rename_in_query_set(query_set, self.renames)
+            try:
+                save_query_set(self.layout_, path, updated)
+            except (QuerySetError, OSError) as exc:
+                self.failed.emit(str(exc) if isinstance(exc, QuerySetError)
+                                 else f"could not save the set: {exc.strerror or exc}")
+                self._update_rename_banner()
+                return rewritten
+            rewritten += sum(a != b for a, b in zip(query_set.queries, updated.queries, strict=True))
+            if path == self.path:
+                self.query_set = updated
+                self.evaluate()
+        self.renames = {}
+        self.rename_banner.hide()
+        return rewritten
+
     def _update_enabled(self) -> None:
         has_set = self.query_set is not None
         for widget in (self.expected, self.add_button, self.remove_button, self.snapshot_button,
@@ -328,12 +412,26 @@ class QuerySetPanel(QWidget):
         edits = {fold(s.name): s for s in self.edits_provider()}
         skills = [edits.pop(fold(s.name), s) for s in self.recall.skills()]
         now = snapshots.take(self.recall, self.query_set, "now")
-        edited = snapshots.take(SkillRecall(skills), self.query_set, "unsaved edits")
+        edited = snapshots.take(SkillRecall(skills), self.query_set, EDITS_LABEL)
         diffs = snapshots.compare(now, edited)
         self.diffs = {d.query: d for d in diffs}
-        self.compared_with = "unsaved edits"
+        self.compared_with = EDITS_LABEL
         self._show()
         return diffs
+
+    def follow_edits(self, recompute: bool = True) -> None:
+        """The library or the editor's edits changed: redo the comparison with unsaved edits if
+        one is shown (``recompute=False``: drop it instead, saying so -- a large library)."""
+        if self.compared_with != EDITS_LABEL:
+            return
+        if recompute:
+            self.compare_edits()
+            return
+        self.diffs = {}
+        self.compared_with = ""
+        self._show()
+        self.failed.emit("The comparison with unsaved edits was cleared: the library or the edits "
+                         "changed. Press With unsaved edits again.")
 
     # ---------------------------------------------------------------- evaluation
 

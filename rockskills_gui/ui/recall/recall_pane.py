@@ -552,13 +552,21 @@ class RecallPane(QWidget):
             self.ranker = None  # rank-bm25 models cannot be updated: rebuild
             self._ranker_stale = True
             self._prepare_compare()
+        self.sets_panel.note_renames(change.renamed)
         if self.recall is not None:
+            self._follow_set_edits()
             self.sets_panel.evaluate()
         self._schedule()
 
     def _on_dirty_changed(self, _name: str) -> None:
+        self._follow_set_edits()
         if self.compare_kind == EDITS:
             self._schedule()
+
+    def _follow_set_edits(self) -> None:
+        """Keep the query sets' comparison with unsaved edits current (dropped when large)."""
+        if self.recall is not None:
+            self.sets_panel.follow_edits(recompute=len(self.recall) <= SYNC_MAX_SKILLS)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -568,6 +576,8 @@ class RecallPane(QWidget):
             self.splitter.setSizes([int(total * 0.6), total - int(total * 0.6)])
         if self.compare_kind == EDITS:
             self._schedule()  # the editor may hold new edits
+        if self.sets_panel.compared_with:
+            self._follow_set_edits()
 
     def _schedule(self) -> None:
         if not self._timer.isActive():
