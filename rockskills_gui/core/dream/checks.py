@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Finding, Plan, Proposal, ProposalKind, Severity
@@ -24,6 +25,7 @@ from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.bm25 import document_text, tokenize
 from rockskills_gui.core.storage import fileio
+from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.layout import Layout
 
 CHECK_CODES = frozenset({
@@ -46,12 +48,24 @@ _QUOTED = re.compile(r"(?<![A-Za-z0-9])'([^'\s]{1,60})'(?![A-Za-z0-9])")
 _DOMAIN = re.compile(r"(?<![A-Za-z0-9.-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|app|gov|edu)"
                      r"(?:/[A-Za-z0-9_./-]*[A-Za-z0-9_])?")
 
+_CAMEL_HINT = re.compile(r"[a-z][A-Z]")
+_TLDS = tuple(f".{tld}" for tld in ("com", "org", "net", "io", "dev", "ai", "app", "gov", "edu"))
+_SPECIFIC_PATTERNS: tuple[tuple[re.Pattern[str], Callable[[str], bool]], ...] = (
+    (_CODE_SPAN, lambda text: "`" in text),
+    (_SNAKE, lambda text: "_" in text),
+    (_CAMEL, lambda text: _CAMEL_HINT.search(text) is not None),
+    (_QUOTED, lambda text: "'" in text),
+    (_DOMAIN, lambda text: any(tld in text for tld in _TLDS)),
+)
+
 
 def specifics(text: str) -> list[str]:
     """Concrete details a merge must keep: code spans, snake_case and camelCase identifiers,
     single-quoted values and web addresses (first-seen order, unique)."""
     found: dict[str, None] = {}
-    for pattern in (_CODE_SPAN, _SNAKE, _CAMEL, _QUOTED, _DOMAIN):
+    for pattern, could_match in _SPECIFIC_PATTERNS:
+        if not could_match(text):
+            continue  # a cheap necessary condition: the lookbehind patterns are slow on long texts
         for match in pattern.finditer(text):
             value = match.group(1) if pattern.groups else match.group(0)
             found.setdefault(value.strip())
@@ -94,6 +108,25 @@ class CheckContext:
     deleted_by_plan: set[str] = field(default_factory=set)  # fold(name)
     layout: Layout | None = None  # where skills are written (None: the disk is not looked at)
     rules: RockBotRules = ROCKBOT_64E82CC  # which RockBot (its protected and namespace prefixes)
+    # per-name answers that depend only on the name and the layout (a plan checks thousands)
+    _paths: dict[str, Path] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _name_problems: dict[str, str | None] = field(default_factory=dict, init=False, repr=False,
+                                                  compare=False)
+
+    def path_for(self, name: str) -> Path:
+        """``layout.path_for(name)``, remembered (only with a layout)."""
+        assert self.layout is not None
+        path = self._paths.get(name)
+        if path is None:
+            path = self._paths[name] = self.layout.path_for(name)
+        return path
+
+    def name_problem(self, name: str) -> str | None:
+        """``name_problem(name, layout)``, remembered."""
+        if name not in self._name_problems:
+            path = self.path_for(name) if self.layout is not None else None
+            self._name_problems[name] = name_problem(name, self.layout, path)
+        return self._name_problems[name]
 
     @classmethod
     def of(cls, skills: Iterable[Skill], problems: Iterable[Problem], protected: Iterable[str],
@@ -146,8 +179,8 @@ def check(proposal: Proposal, ctx: CheckContext) -> None:
                          f"the content contains RockBot's truncation marker '{marker}': a source "
                          "was copied from the prompt, where it was cut at 800 characters")
     if proposal.kind in (ProposalKind.MERGE, ProposalKind.REWRITE):
-        originals = [r.content or "" for n, r in proposal.before.items()
-                     if fold(n) in {fold(s) for s in [*proposal.sources, *proposal.replaces]}]
+        changed = {fold(s) for s in [*proposal.sources, *proposal.replaces]}
+        originals = [r.content or "" for n, r in proposal.before.items() if fold(n) in changed]
         lost = lost_specifics(originals, content)
         if lost:
             shown = ", ".join(f"'{v}'" for v in lost[:12]) + (" …" if len(lost) > 12 else "")
@@ -235,10 +268,11 @@ def _check_content(proposal: Proposal, summary: str, content: str) -> None:
                          f"{kind} in the {where} (line {line}): {message}")
 
 
-def name_problem(name: str, layout: Layout | None = None) -> str | None:
+def name_problem(name: str, layout: Layout | None = None, path: Path | None = None) -> str | None:
     """Why no skill file can be written under ``name``: RockBot's name rules (with RockBot's own
     message), ours, a name part longer than a file name may be, or (given ``layout``) a whole
-    path longer than a path may be. One readable line."""
+    path longer than a path may be. One readable line. ``path``: ``layout.path_for(name)`` when
+    the caller already has it."""
     message = readable_name_error(name)
     if message is not None:
         return message
@@ -252,22 +286,25 @@ def name_problem(name: str, layout: Layout | None = None) -> str | None:
             return (f"the name part '{display_name(part, 40)}' is too long: file names are limited to "
                     f"{fileio.NAME_MAX} bytes and it needs {size:,} with '.json'")
     if layout is not None:
-        size = len(str(layout.path_for(name)).encode("utf-8", "surrogatepass"))
+        size = len(str(path if path is not None else layout.path_for(name))
+                   .encode("utf-8", "surrogatepass"))
         if size >= PATH_MAX:
             return f"its file path would have {size:,} bytes (the limit is {PATH_MAX - 1:,})"
     return None
 
 
-def path_problem(name: str, layout: Layout, problems: Iterable[Problem], loaded: bool) -> str | None:
+def path_problem(name: str, layout: Layout, problems: Iterable[Problem], loaded: bool,
+                 path: Path | None = None) -> str | None:
     """Why writing the file of ``name`` (a valid name) would harm what is on disk, or None.
 
     Refused: a path too long for the file system; the path of a problem file, compared
     case-insensitively (RockBot's names are, and so are some file systems); a folder, FIFO or
     other non-file where the file goes; a symbolic link on the way (it may point anywhere); a
     file where a folder must be; and, unless ``loaded`` (a skill of that name is loaded from that
-    very file), any file already there.
+    very file), any file already there. ``path``: ``layout.path_for(name)`` when the caller
+    already has it.
     """
-    path = layout.path_for(name)
+    path = path if path is not None else layout.path_for(name)
     size = len(str(path).encode("utf-8", "surrogatepass"))
     if size >= PATH_MAX:
         return f"its file path would have {size:,} bytes (the limit is {PATH_MAX - 1:,})"
@@ -301,7 +338,7 @@ def path_problem(name: str, layout: Layout, problems: Iterable[Problem], loaded:
 
 
 def _check_name(proposal: Proposal, name: str, ctx: CheckContext) -> None:
-    message = name_problem(name, ctx.layout)
+    message = ctx.name_problem(name)
     if message is not None:
         why = ("RockBot would throw after deleting the sources, aborting the dream cycle"
                if rockbot_name_error(name) is not None else "refused by this app")
@@ -316,7 +353,8 @@ def _check_name(proposal: Proposal, name: str, ctx: CheckContext) -> None:
             return
     if ctx.layout is None:
         return
-    shown = fold(ctx.layout.display_path(ctx.layout.path_for(name)))
+    path = ctx.path_for(name)
+    shown = fold(ctx.layout.display_path(path))
     if any(fold(problem.path) == shown for problem in ctx.problems):
         proposal.add("name-claimed", Severity.BLOCK,
                      f"'{display_name(name)}' would overwrite the problem file "
@@ -324,8 +362,9 @@ def _check_name(proposal: Proposal, name: str, ctx: CheckContext) -> None:
                      "cannot load as a skill; resolve that file first")
         return
     existing = ctx.skills.get(key)
-    loaded = existing is not None and ctx.layout.path_for(existing.name) == ctx.layout.path_for(name)
-    message = path_problem(name, ctx.layout, ctx.problems, loaded or _same_file(ctx.layout, existing, name))
+    loaded = existing is not None and ctx.path_for(existing.name) == path
+    message = path_problem(name, ctx.layout, ctx.problems, loaded or _same_file(ctx.layout, existing, name),
+                           path)
     if message is not None:
         proposal.add("path-blocked", Severity.BLOCK, message)
 
@@ -368,9 +407,10 @@ def _check_see_also(proposal: Proposal, name: str, see_also: Sequence[str], ctx:
 
 def check_plan(plan: Plan, ctx: CheckContext) -> None:
     """(Re)run every library-dependent check on every proposal of ``plan``."""
-    for proposal in plan.proposals:
-        proposal.findings = [f for f in proposal.findings if f.code not in CHECK_CODES]
-        check(proposal, ctx)
+    with gc_paused():  # the library and the plan are long-lived: keep the collector off them
+        for proposal in plan.proposals:
+            proposal.findings = [f for f in proposal.findings if f.code not in CHECK_CODES]
+            check(proposal, ctx)
     if ctx.layout is not None:
         from rockskills_gui.core.dream.recall_guard import guard  # reads logs: only with a library
 

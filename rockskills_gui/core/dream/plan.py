@@ -112,11 +112,15 @@ class SkillRecord(_Model):
 
     @classmethod
     def of(cls, skill: Skill) -> SkillRecord:
-        return cls(name=skill.name, summary=skill.summary, content=skill.content,
-                   created_at=skill.created_at.isoformat(),
-                   updated_at=skill.updated_at.isoformat() if skill.updated_at else None,
-                   last_used_at=skill.last_used_at.isoformat() if skill.last_used_at else None,
-                   see_also=list(skill.see_also) if skill.see_also is not None else None)
+        # A Skill is already validated and Timestamp.isoformat() is the text Timestamp.parse reads
+        # back, so the record is built without validating it again (a dream makes one per proposal
+        # and per skill it touches). Every field is given: fields_set is the same as cls(...)'s.
+        return cls.model_construct(
+            name=skill.name, summary=skill.summary, content=skill.content,
+            created_at=skill.created_at.isoformat(),
+            updated_at=skill.updated_at.isoformat() if skill.updated_at else None,
+            last_used_at=skill.last_used_at.isoformat() if skill.last_used_at else None,
+            see_also=list(skill.see_also) if skill.see_also is not None else None)
 
     def skill(self) -> Skill:
         return Skill(name=self.name, summary=self.summary, content=self.content,

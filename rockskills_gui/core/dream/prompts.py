@@ -8,6 +8,7 @@ reason) together with the values behind it, which the plan uses as evidence.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -269,9 +270,16 @@ def culture_key(name: str) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]
     then lower case before upper case; then ordinal. Exact for names RockBot accepts
     (``[A-Za-z0-9_-/]``); other characters may sort differently from real ICU.
     """
-    primary = tuple(_culture_char(c) for c in name)
-    tertiary = tuple(1 if c.isupper() else 0 for c in name)
-    return primary, tertiary, name
+    return tuple(map(_culture_char_cached, name)), tuple(map(_upper_flag, name)), name
+
+
+def _upper(ch: str) -> int:
+    return 1 if ch.isupper() else 0
+
+
+# per character and pure: cached (a dream sorts the names of every '/' cluster)
+_culture_char_cached = functools.lru_cache(maxsize=4096)(_culture_char)
+_upper_flag = functools.lru_cache(maxsize=4096)(_upper)
 
 
 def prefix_clusters(skills: Sequence[Skill]) -> list[tuple[str, list[str]]]:

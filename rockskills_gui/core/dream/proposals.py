@@ -9,6 +9,7 @@ wrote depends on that proposal.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TypedDict, Unpack
 
 from rockskills_gui.core.dream.checks import name_problem
@@ -79,6 +80,8 @@ class PlanBuilder:
         self._writers: dict[str, str] = {}  # fold(name) -> id of the last proposal that wrote it
         self._offline_writers: dict[str, list[int]] = {}  # fold(name) -> offline proposals (positions)
         self._counters: dict[DreamPass, int] = {}
+        self._paths: dict[str, Path] = {}  # name -> layout.path_for(name)
+        self._name_problems: dict[str, str | None] = {}  # name -> name_problem(name, layout)
 
     # ---------------------------------------------------------------- helpers
 
@@ -90,51 +93,71 @@ class PlanBuilder:
                             title=title, offline=dream_pass is DreamPass.OFFLINE, **fields)
         return proposal
 
+    def _path_for(self, name: str) -> Path:
+        """``layout.path_for(name)``, remembered for this build."""
+        path = self._paths.get(name)
+        if path is None:
+            path = self._paths[name] = self.library.layout.path_for(name)
+        return path
+
+    def _name_problem(self, name: str) -> str | None:
+        """``name_problem(name, layout)``, remembered for this build."""
+        if name not in self._name_problems:
+            self._name_problems[name] = name_problem(name, self.library.layout, self._path_for(name))
+        return self._name_problems[name]
+
     def add(self, proposal: Proposal, reads: Iterable[str] = (), link: bool = True) -> Proposal:
         """Record ``proposal``: snapshot what it touches, link it to earlier writers (``link``) or
         mark it as conflicting with them (alternatives from the same state), remember it."""
         reads = list(reads)
         names = [*reads, *proposal.sources, *proposal.replaces, *proposal.deletes]
+        written = proposal.written_names()
+        before, touched = proposal.before, proposal.touched
         for name in names:
             current = self.virtual.get(name)
-            if current is not None:
-                proposal.before.setdefault(current.name, SkillRecord.of(current))
+            if current is not None and current.name not in before:
+                before[current.name] = SkillRecord.of(current)
         layout = self.library.layout
         for name in [*proposal.sources, *reads]:
             if name in self.library:
                 entry = self.library.entry(name)
-                proposal.touched.setdefault(layout.display_path(entry.path), sha256(entry.raw))
-        for name in proposal.written_names():
-            if name_problem(name, layout) is not None:
+                shown = layout.display_path(entry.path)
+                if shown not in touched:
+                    touched[shown] = sha256(entry.raw)
+        for name in written:
+            if self._name_problem(name) is not None:
                 continue  # never read a path an invalid name makes (``../x``, NUL, too long): blocked
-            target = layout.display_path(layout.path_for(name))
+            path = self._path_for(name)
+            target = layout.display_path(path)
             if name in self.library:
                 entry = self.library.entry(name)
-                proposal.touched.setdefault(layout.display_path(entry.path), sha256(entry.raw))
-                if layout.display_path(entry.path) == target:
+                shown = layout.display_path(entry.path)
+                if shown not in touched:
+                    touched[shown] = sha256(entry.raw)
+                if shown == target:
                     continue
             try:
-                digest = sha256(fileio.read_or_none(layout.path_for(name)))
+                digest = sha256(fileio.read_or_none(path))
             except OSError as exc:  # a FIFO, a folder, a link to one: never opened, never replaced
-                why = untrusted.reason(layout.path_for(name), exc)
-                proposal.touched.setdefault(target, NOT_A_FILE + why)
+                why = untrusted.reason(path, exc)
+                touched.setdefault(target, NOT_A_FILE + why)
                 proposal.add("not-a-file", Severity.BLOCK,
                              f"{target} cannot be read or replaced ({why}); remove it by hand first")
                 continue
-            proposal.touched.setdefault(target, digest)
+            touched.setdefault(target, digest)
         if link:
-            for name in [*names, *proposal.written_names()]:
+            for name in [*names, *written]:
                 writer = self._writers.get(fold(name))
                 if writer is not None and writer != proposal.id and writer not in proposal.depends_on:
                     proposal.depends_on.append(writer)
         else:
-            mine = {fold(n) for n in proposal.written_names()}
+            mine = {fold(n) for n in written}
             overlapping = sorted({i for n in mine for i in self._offline_writers.get(n, ())})
             for other in (self.proposals[i] for i in overlapping):
                 if other.id not in proposal.depends_on and proposal.id not in other.depends_on:
                     other.conflicts_with.append(proposal.id)
                     proposal.conflicts_with.append(other.id)
-        for name in proposal.written_names():
+        for name in written:
             self._writers[fold(name)] = proposal.id
             if proposal.offline:
                 self._offline_writers.setdefault(fold(name), []).append(len(self.proposals))

@@ -58,6 +58,12 @@ class Layout:
 
     def display_path(self, path: Path) -> str:
         """Path relative to the agent directory, '/'-separated."""
+        # A path's text is normalized, so a text prefix ending at a '/' is a prefix of its parts:
+        # the same answer as relative_to, without pathlib's parsing (a hot path in a dream).
+        # Anything else (Windows separators, the directory itself, '/', outside) goes the slow way.
+        text, base = str(path), str(self.agent_dir)
+        if base not in (".", "") and not base.endswith("/") and text.startswith(base + "/"):
+            return text[len(base) + 1:]
         try:
             return path.relative_to(self.agent_dir).as_posix()
         except ValueError:
