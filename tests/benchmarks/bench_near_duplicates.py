@@ -40,6 +40,8 @@ HERE = Path(__file__).resolve()
 REPO = HERE.parents[2]
 sys.path.insert(0, str(REPO))
 
+from tests.benchmarks.bench_recall import Generator, zipf_words  # noqa: E402
+
 TARGET_100K_S = 60.0
 STOP = "the a to of and in for with on is it you this that be as from by or if when each then".split()
 SUFFIXES = ("copy", "old", "new", "v2", "draft", "alt", "fast", "safe", "2024", "backup")
@@ -49,62 +51,18 @@ NOW = "2026-11-22T12:00:00+00:00"
 # ---------------------------------------------------------------- generating a library
 
 
-class Families:
-    """Reproducible near-identical skills, family by family."""
+class Families(Generator):
+    """Reproducible near-identical skills, family by family (names and summaries as
+    ``bench_recall``'s generator makes them)."""
 
     def __init__(self, seed: int) -> None:
-        from tests.benchmarks.bench_recall import zipf_words
-
-        self.rng = random.Random(seed)
-        self.jargon = zipf_words(self.rng, 30_000)
-        self.jargon_cum = list(itertools.accumulate(1.0 / (i + 1) ** 1.1 for i in range(30_000)))
+        super().__init__(seed)
+        self.jargon_cum = list(itertools.accumulate(self.jargon_weights))
         self.topics = zipf_words(self.rng, 200_000)
         self.topic_cum = list(itertools.accumulate(1.0 / (i + 1) ** 0.8 for i in range(200_000)))
 
-    def pick(self, words: tuple[str, ...] | list[str]) -> str:
-        r = self.rng
-        return words[min(int(r.paretovariate(1.2)) - 1, len(words) - 1) if r.random() < 0.5
-                     else r.randrange(len(words))]
-
     def jargon_word(self) -> str:
-        return self.rng.choices(self.jargon, cum_weights=self.jargon_cum)[0]
-
-    def noun(self) -> str:
-        from tests.benchmarks.bench_recall import NOUNS
-
-        return self.jargon_word() if self.rng.random() < 0.25 else self.pick(NOUNS)
-
-    def name(self) -> str:
-        from tests.benchmarks.bench_recall import SERVERS, VERBS
-
-        r, v, n = self.rng.random(), self.pick(VERBS), self.noun()
-        if r < 0.25:
-            return f"mcp/{self.pick(SERVERS)}/{v}-{n}"
-        if r < 0.4:
-            return f"web/{n}-{self.noun()}"
-        if r < 0.55:
-            return f"scripts/{v}-{n}"
-        if r < 0.65:
-            return f"research/{v}-{n}"
-        if r < 0.75:
-            return f"{self.jargon_word()}/{v}-{n}-{self.noun()}"
-        return f"{v}-{n}"
-
-    def summary(self) -> str:
-        from tests.benchmarks.bench_recall import ADJECTIVES, PREPOSITIONS, SERVERS, VERBS
-
-        v, v2 = self.pick(VERBS), self.pick(VERBS)
-        n1, n2, n3 = self.noun(), self.noun(), self.noun()
-        a, p, s = self.pick(ADJECTIVES), self.pick(PREPOSITIONS), self.pick(SERVERS)
-        return self.rng.choice((
-            f"{v.capitalize()} {a} {n1} {p} the {n2} {n3}",
-            f"{v.capitalize()}, {v2} and summarize {n1} through the {s.upper()} MCP server",
-            f"Use when the user asks to {v} a {n1} or {v2} {n2} {p} {n3}",
-            f"Python script to {v} {n1} files and {v2} the {n2} {n3}",
-            f"Checklist for {a} {n1} {n2}: {v} the {n3}, then {v2} it",
-            f"{a.capitalize()} {n1} {n2} with {s} ({v}_{n2}, {v2}_{n3})",
-            f"Reliable sources for {n1} {n2} lookups and {n3} {p} {s}",
-        ))
+        return self.rng.choices(self.jargon, cum_weights=self.jargon_cum)[0]  # the sums once
 
     def sentence(self, topic: list[str]) -> str:
         from tests.benchmarks.bench_recall import VERBS
