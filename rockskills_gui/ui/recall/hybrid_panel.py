@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QLabel,
     QTabWidget,
@@ -30,6 +29,7 @@ from rockskills_gui.core.recall.hybrid import (
     explain_hybrid,
 )
 from rockskills_gui.core.recall.skill_recall import SkillRecall
+from rockskills_gui.ui.common.shown_refresh import RefreshWhenShown
 from rockskills_gui.ui.common.theme import secondary
 
 COLUMNS = ("Skill", "BM25", "÷ top", "Stored vector", "Cosine", "Hybrid score")
@@ -76,7 +76,7 @@ def row_texts(row: HybridRow, explanation: HybridExplanation) -> list[str]:
     return [row.name, f"{row.bm25:.4f}" if row.bm25 else "0", bm25_norm, stored, cos, hybrid]
 
 
-class HybridPanel(QWidget):
+class HybridPanel(RefreshWhenShown):
     """Hybrid recall of the playground's query (see the module doc)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -107,14 +107,7 @@ class HybridPanel(QWidget):
     def set_query(self, recall: SkillRecall | None, skills_dir: Path | None, query: str) -> None:
         """What to explain; computed now when the panel is shown, else when it is."""
         self.recall, self.skills_dir, self.query = recall, skills_dir, query
-        self._stale = True
-        if self.isVisible():
-            self.refresh()
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if self._stale:
-            self.refresh()
+        self.mark_stale()
 
     def refresh(self) -> None:
         self._stale = False

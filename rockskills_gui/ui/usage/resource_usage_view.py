@@ -9,7 +9,6 @@ sessions and the last read; reads of files the skill does not have are marked.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QLabel,
     QTabWidget,
@@ -24,6 +23,7 @@ from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.rules import RESOURCE_USAGE_FILE
 from rockskills_gui.core.usage.resource_usage import ResourceUsage, resource_usage
 from rockskills_gui.ui.common.columns import ColumnFitter
+from rockskills_gui.ui.common.shown_refresh import RefreshWhenShown
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.usage.usage_widgets import when
 
@@ -40,7 +40,7 @@ def show_tab(tabs: QTabWidget, page: QWidget, label: str, wanted: bool) -> None:
         tabs.removeTab(index)
 
 
-class ResourceUsageView(QWidget):
+class ResourceUsageView(RefreshWhenShown):
     """Skills with resources or resource reads, each with its files' reads."""
 
     openSkillRequested = Signal(str)
@@ -74,14 +74,7 @@ class ResourceUsageView(QWidget):
         self.reload()
 
     def reload(self) -> None:
-        self._stale = True
-        if self.isVisible():
-            self.refresh()
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if self._stale:
-            self.refresh()
+        self.mark_stale()
 
     def refresh(self) -> None:
         self._stale = False
