@@ -446,12 +446,27 @@ def lint_library(lib: Library | SkillMdLibrary, now: Timestamp | None = None,
     """Every finding for ``lib``: load problems first, then per-skill checks, then duplicates."""
     now = now or Timestamp.now()
     findings = [from_problem(p) for p in (*lib.problems, *extra_problems)]
-    skills = lib.skills()
-    known = {fold(s.name) for s in skills}
-    wheres: dict[str, _Where] = {}
-    rockbot = isinstance(lib, Library)
     if isinstance(lib, SkillMdLibrary):
         findings.extend(from_problem(w) for w in lib.warnings)
+    skills = lib.skills()
+    wheres: dict[str, _Where] = {}
+    findings.extend(_per_skill(lib, skills, now, wheres))
+    for a, b, similarity in near_duplicates(skills):
+        for one, other in ((a, b), (b, a)):
+            where = wheres[fold(one)]
+            findings.append(Finding(where.path, "near-duplicate",
+                                    f"recall can hardly tell it from '{other}' (similarity {similarity:.0%} "
+                                    "over name and summary): merge them or sharpen the summaries",
+                                    "info", where.field_lines.get("summary"), one))
+    return findings
+
+
+def _per_skill(lib: Library | SkillMdLibrary, skills: list[Skill], now: Timestamp,
+               wheres: dict[str, _Where]) -> list[Finding]:
+    """Each skill's own checks (no load problems, no near-duplicates); fills ``wheres``."""
+    findings: list[Finding] = []
+    known = {fold(s.name) for s in skills}
+    rockbot = isinstance(lib, Library)
     for skill in skills:
         if isinstance(lib, Library):
             where = _rockbot_where(lib, skill)
@@ -472,11 +487,13 @@ def lint_library(lib: Library | SkillMdLibrary, now: Timestamp | None = None,
         findings.extend(_see_also(skill, where, known))
         findings.extend(_unreachable(skill, where))
         findings.extend(_content_scan(skill, where))
-    for a, b, similarity in near_duplicates(skills):
-        for one, other in ((a, b), (b, a)):
-            where = wheres[fold(one)]
-            findings.append(Finding(where.path, "near-duplicate",
-                                    f"recall can hardly tell it from '{other}' (similarity {similarity:.0%} "
-                                    "over name and summary): merge them or sharpen the summaries",
-                                    "info", where.field_lines.get("summary"), one))
     return findings
+
+
+def skill_marks(lib: Library | SkillMdLibrary, now: Timestamp | None = None) -> dict[str, list[str]]:
+    """Warning-or-worse messages of each skill's own checks, by folded name (the tree's marks)."""
+    marks: dict[str, list[str]] = {}
+    for f in _per_skill(lib, lib.skills(), now or Timestamp.now(), {}):
+        if f.name is not None and f.severity in ("error", "warning"):
+            marks.setdefault(fold(f.name), []).append(f"{f.kind}: {f.message}")
+    return marks

@@ -85,6 +85,7 @@ class Badge(StrEnum):
     DEPRECATED = "deprecated"  # CortexPrism lifecycle (memory.db): no longer offered to the agent
     ARCHIVED = "archived"
     INVISIBLE = "not advertised"  # left out of the agent's skill list by a limit (Budget tab)
+    LINT = "lint"  # lint warns about it in its format (e.g. an Agent Skills name unlike its folder)
 
 
 BADGE_TIPS = {
@@ -97,6 +98,7 @@ BADGE_TIPS = {
     Badge.DEPRECATED: "Deprecated in CortexPrism's memory.db: no longer offered to the agent",
     Badge.ARCHIVED: "Archived in CortexPrism's memory.db: no longer offered to the agent",
     Badge.INVISIBLE: "Not advertised: the agent's skill list leaves it out (see the Budget tab)",
+    Badge.LINT: "Lint warns about it in this format (rockskills lint)",
 }
 
 
@@ -148,6 +150,7 @@ class SkillTreeModel(QAbstractItemModel):
         self._dirty: set[str] = set()
         self._invisible: frozenset[str] = frozenset()
         self._last_used: Mapping[str, Timestamp] = {}
+        self._lint: Mapping[str, list[str]] = {}  # folded name -> warning messages (pane's worker)
         # Kept by the view's owner: the uids of the folders the view has expanded (None: unknown).
         # Badge updates skip collapsed folders (their rows are asked for afresh when expanded):
         # at 100,000 skills, one dataChanged per folder took 0.3 s of the UI thread.
@@ -186,6 +189,7 @@ class SkillTreeModel(QAbstractItemModel):
             self.beginResetModel()
             self.library = library
             self._last_used = {}
+            self._lint = {}
             self._rebuild(tree)
             self.endResetModel()
             self.filterApplied.emit()
@@ -217,6 +221,16 @@ class SkillTreeModel(QAbstractItemModel):
             self.set_filter(self.spec)
         else:
             self._all_data_changed([BADGES_ROLE, Qt.ItemDataRole.ToolTipRole])
+
+    def set_lint(self, marks: Mapping[str, list[str]]) -> None:
+        """Warning-or-worse lint messages per folded name (computed off the UI thread by the pane)."""
+        if not marks and not self._lint:
+            return
+        self._lint = marks
+        self._all_data_changed([BADGES_ROLE, Qt.ItemDataRole.ToolTipRole])
+
+    def lint_messages(self, node: Node) -> list[str]:
+        return self._lint.get(node.key, []) if node.skill is not None else []
 
     def set_dirty(self, names: Iterable[str]) -> None:
         """Names whose editor buffer has unsaved edits."""
@@ -621,6 +635,8 @@ class SkillTreeModel(QAbstractItemModel):
             found.append(Badge(lifecycle))
         if node.key in self._invisible:
             found.append(Badge.INVISIBLE)
+        if node.key in self._lint:
+            found.append(Badge.LINT)
         return tuple(found)
 
     def _lifecycle(self, name: str) -> str | None:
@@ -709,6 +725,8 @@ class SkillTreeModel(QAbstractItemModel):
             for badge in self.badges(node):
                 if badge == Badge.PROBLEM:
                     lines.extend(f"⚠ {html.escape(r)}" for r in self.facts.problems(skill))
+                elif badge == Badge.LINT:
+                    lines.extend(f"lint: {html.escape(m)}" for m in self._lint.get(node.key, []))
                 else:
                     lines.append(f"• {html.escape(BADGE_TIPS[badge])}")
         if node.children:

@@ -98,7 +98,8 @@ USAGE_START_DELAY_MS = 150
 SYNC_USAGE_BYTES = 2_000_000  # usage logs up to this size are read on the UI thread (~tens of ms)
 PILL_TEXT = {Badge.SPARSE: "sparse", Badge.NEVER_USED: "never used",
              Badge.SUMMARY_PENDING: "no summary", Badge.DEPRECATED: "deprecated",
-             Badge.ARCHIVED: "archived", Badge.INVISIBLE: "not advertised"}
+             Badge.ARCHIVED: "archived", Badge.INVISIBLE: "not advertised", Badge.LINT: "lint"}
+LINT_MAX_SKILLS = 5_000  # the tree's lint marks are computed only for libraries up to this size
 
 
 # ---------------------------------------------------------------- usage, off the UI thread
@@ -122,6 +123,25 @@ class _UsageJob(QRunnable):
             with gc_paused():  # 100,000 events must not trigger full collections of a big heap
                 result: dict[str, Timestamp] = last_used_by_name(read_usage(self.agent_dir).events)
         except OSError:
+            result = {}
+        self.signals.done.emit(self.ticket, result)
+
+
+class _LintJob(QRunnable):
+    """The tree's lint marks: each skill's warning-or-worse findings in its format."""
+
+    def __init__(self, ticket: int, library: Library, signals: _UsageSignals) -> None:
+        super().__init__()
+        self.ticket = ticket
+        self.library = library
+        self.signals = signals
+
+    def run(self) -> None:
+        from rockskills_gui.core.lint.linter import skill_marks  # numpy: not at startup
+
+        try:
+            result = skill_marks(self.library)
+        except Exception:  # advisory marks never break the tree
             result = {}
         self.signals.done.emit(self.ticket, result)
 
@@ -454,6 +474,10 @@ class TreePane(QWidget):
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
         self._pending_usage: _UsageJob | None = None  # started after the first paint
+        self._lint_ticket = 0
+        self._lint_signals = _UsageSignals()
+        self._lint_signals.done.connect(self._on_lint)
+        self._pending_lint: _LintJob | None = None
 
         self.model = SkillTreeModel(self)
         self.filter = QLineEdit(self)
@@ -575,6 +599,7 @@ class TreePane(QWidget):
         self.model.set_library(library, tree if isinstance(tree, SkillTree) else None)
         self.model.set_dirty(self.ctx.dirty_names)
         self._load_usage(library)
+        self._load_lint(library)
         self._update_count()
         self._update_actions()
 
@@ -604,12 +629,32 @@ class TreePane(QWidget):
         self.usageLoaded.emit()
 
     def wait_for_usage(self, msecs: int = 10_000) -> bool:
-        """Block until the usage reader is done (shutdown and tests; a reader waiting for the
-        first paint is started now)."""
+        """Block until the usage reader and the lint marks are done (shutdown and tests; jobs
+        waiting for the first paint are started now)."""
         self._start_pending_usage()
+        self._start_pending_lint()
         return self._pool.waitForDone(msecs)
 
+    def _load_lint(self, library: Library | None) -> None:
+        """Lint marks for the tree, on the worker after the first paint (small libraries only)."""
+        self._lint_ticket += 1
+        self._pending_lint = None
+        if library is None or len(library) > LINT_MAX_SKILLS:
+            return
+        self._pending_lint = _LintJob(self._lint_ticket, library, self._lint_signals)
+        QTimer.singleShot(USAGE_START_DELAY_MS, self, self._start_pending_lint)
+
+    def _start_pending_lint(self) -> None:
+        job, self._pending_lint = self._pending_lint, None
+        if job is not None and job.ticket == self._lint_ticket:
+            self._pool.start(job)
+
+    def _on_lint(self, ticket: int, marks: dict[str, list[str]]) -> None:
+        if ticket == self._lint_ticket:
+            self.model.set_lint(marks)
+
     def _on_change_applied(self, change: ChangeSet) -> None:
+        self._load_lint(self.ctx.library)  # the marks follow saves, renames and deletes
         self.model.apply_change(change)
         self._update_count()
         self._update_actions()
