@@ -49,3 +49,44 @@ def test_rockbot_header_keeps_the_15_word_counter(qtbot, agent: Path) -> None:
     pane = open_skill(window, "mcp/email")
     assert pane.header.summary_label.text() == "Summary"
     assert pane.header.word_count.text().endswith("/15 words")
+
+
+def test_long_agent_skills_description_wraps_from_its_start_and_round_trips(
+        qtbot, tmp_path: Path) -> None:
+    """Issue 17: a long description is shown from its start, wraps over several lines (a
+    multi-line field), Enter adds no line break, and an edit saves through the core writer."""
+    from PySide6.QtCore import Qt
+
+    from rockskills_gui.core.library.formats import open_library
+
+    library = tmp_path / "skills-repo"
+    shutil.copytree(CORPUS, library)
+    window = open_window(qtbot, library)
+    name = max(window.ctx.library.skills(), key=lambda s: len(s.summary or "")).name
+    description = window.ctx.library.get(name).summary or ""
+    assert len(description) > 300
+    pane = open_skill(window, name)
+    field = pane.header.summary
+    assert field.multi_line and field.text() == description
+    qtbot.waitUntil(lambda: field.visual_lines() > 1)  # wrapped at the field's width
+    assert field.height() > 2 * field.fontMetrics().lineSpacing()  # grew past one line
+    first = field.cursorForPosition(field.viewport().rect().topLeft() + field.rect().topLeft())
+    first.movePosition(first.MoveOperation.EndOfLine, first.MoveMode.KeepAnchor)
+    shown = first.selectedText()
+    assert shown and description.startswith(shown.rstrip())  # the first visible line is its start
+    assert field.verticalScrollBar().value() == 0
+    qtbot.wait(50)  # the header re-laid out for the taller field
+    assert not field.geometry().intersects(pane.header.see_also.geometry())
+    window.grab().save(str(tmp_path / "header.png"))
+    pane.header.grab().save(str(tmp_path / "header-only.png"))
+
+    field.setFocus()
+    field.end(False)
+    qtbot.keyClick(field, Qt.Key.Key_Return)  # no line break in a description
+    qtbot.keyClicks(field, " Edited.")
+    assert field.text() == description + " Edited." and pane.current.dirty
+    assert pane.save() and not pane.current.dirty
+    reopened = open_library(library)
+    assert reopened.get(name).summary == description + " Edited."
+    assert window.ctx.library.get(name).summary == description + " Edited."
+    window._close_confirmed = True

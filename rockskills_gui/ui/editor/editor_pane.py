@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QMessageBox,
     QPlainTextDocumentLayout,
     QPushButton,
@@ -44,7 +43,7 @@ from rockskills_gui.ui.common.theme import heading, secondary
 from rockskills_gui.ui.editor.disk_conflict import DiskChoice, DiskConflictDialog, DiskResolution
 from rockskills_gui.ui.editor.preview_view import PreviewView
 from rockskills_gui.ui.editor.resource_view import ResourceView
-from rockskills_gui.ui.editor.skill_header import SkillHeader
+from rockskills_gui.ui.editor.skill_header import SkillHeader, SummaryEdit
 from rockskills_gui.ui.editor.source_editor import FindBar, SourceEditor
 
 MODES = ("editor", "split", "preview")
@@ -228,7 +227,7 @@ class EditorPane(QWidget):
         return self.header.name
 
     @property
-    def summary(self) -> QLineEdit:
+    def summary(self) -> SummaryEdit:
         """The header's summary field."""
         return self.header.summary
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPalette
+from PySide6.QtCore import QEvent, QMimeData, QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPalette, QResizeEvent, QTextCursor, QTextOption
 from PySide6.QtWidgets import (
     QCompleter,
     QFrame,
@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLayout,
     QLayoutItem,
     QLineEdit,
+    QPlainTextEdit,
     QSizePolicy,
     QStyle,
     QToolButton,
@@ -295,6 +296,136 @@ class SeeAlsoEditor(QWidget):
         return QSize(160, self.input.sizeHint().height())
 
 
+class SummaryEdit(QPlainTextEdit):
+    """The summary / description field, with the part of :class:`QLineEdit`'s API the editor
+    uses (``text``, ``setText``, ``textEdited``, ``cursorPosition`` ...).
+
+    Single-line (RockBot's summary): no wrapping, one line high, like a line edit. Multi-line
+    (a SKILL.md description, up to 1024 characters): wraps at the field's width and grows from one
+    to :attr:`MAX_LINES` lines (then scrolls), shown from its start. In both, Enter does not insert
+    a line break (a pasted one becomes a space), so what is saved is what the format's writer
+    produces for one paragraph; a description that already has line breaks keeps them, and an
+    unedited text is given back exactly as it was set.
+
+    Signals:
+        textEdited(str): the user changed the text (not emitted by :meth:`setText`).
+        textChangedTo(str): the text changed, by the user or by :meth:`setText`.
+        returnPressed(): Enter was pressed (and ignored).
+    """
+
+    MAX_LINES = 4
+
+    textEdited = Signal(str)
+    textChangedTo = Signal(str)
+    returnPressed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._setting = False
+        self._set_text = ""
+        self._set_plain = ""
+        self._multi_line = False
+        self.setTabChangesFocus(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.document().setDocumentMargin(2)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.textChanged.connect(self._on_changed)
+        self.set_multi_line(False)
+
+    # -- QLineEdit's API
+
+    def text(self) -> str:
+        plain = self.toPlainText()
+        return self._set_text if plain == self._set_plain else plain
+
+    def setText(self, text: str) -> None:
+        self._setting = True
+        try:
+            self.setPlainText(text)
+        finally:
+            self._setting = False
+        self._set_text, self._set_plain = text, self.toPlainText()
+        self.textChangedTo.emit(self.text())
+
+    def cursorPosition(self) -> int:
+        return self.textCursor().position()
+
+    def setCursorPosition(self, position: int) -> None:
+        cursor = self.textCursor()
+        cursor.setPosition(max(0, min(position, len(self.toPlainText()))))
+        self.setTextCursor(cursor)
+        if position == 0:
+            self.verticalScrollBar().setValue(0)
+            self.horizontalScrollBar().setValue(0)
+
+    def end(self, mark: bool) -> None:
+        mode = QTextCursor.MoveMode.KeepAnchor if mark else QTextCursor.MoveMode.MoveAnchor
+        self.moveCursor(QTextCursor.MoveOperation.End, mode)
+
+    # -- one line or several
+
+    def set_multi_line(self, multi_line: bool) -> None:
+        """Wrap and grow up to :attr:`MAX_LINES` lines (True) or stay one line (False)."""
+        self._multi_line = multi_line
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth if multi_line
+                             else QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if multi_line
+                                        else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._fit_height()
+
+    @property
+    def multi_line(self) -> bool:
+        return self._multi_line
+
+    def visual_lines(self) -> int:
+        """How many lines the text takes at the field's width (wrapped lines counted)."""
+        lines = 0
+        block = self.document().begin()
+        while block.isValid():
+            layout = block.layout()
+            lines += max(1, layout.lineCount() if layout is not None else 1)
+            block = block.next()
+        return max(1, lines)
+
+    def _fit_height(self) -> None:
+        lines = min(self.visual_lines(), self.MAX_LINES) if self._multi_line else 1
+        margins = self.contentsMargins()
+        frame = margins.top() + margins.bottom()
+        doc = 2 * int(self.document().documentMargin())
+        height = lines * (self.fontMetrics().lineSpacing() + 1) + frame + doc + 4
+        if self.height() != height or self.minimumHeight() != height:
+            self.setFixedHeight(height)
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width():
+            QTimer.singleShot(0, self, self._fit_height)  # rewrapped at the new width
+
+    # -- editing
+
+    def _on_changed(self) -> None:
+        self._fit_height()
+        if not self._setting:
+            self.textEdited.emit(self.text())
+        self.textChangedTo.emit(self.text())
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.returnPressed.emit()
+            event.ignore()  # no line break; the key goes on to the parent, as a line edit's does
+            return
+        super().keyPressEvent(event)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        text = source.text() if source.hasText() else ""
+        if text:
+            self.insertPlainText(" ".join(text.splitlines()))
+
+
 class SkillHeader(QWidget):
     """Name, badges, summary (with its word counter), see-also chips and dates of one skill.
 
@@ -325,12 +456,12 @@ class SkillHeader(QWidget):
                             (self.last_used, "lastUsedAt")):
             label.setObjectName(name)
 
-        self.summary = QLineEdit(self)
+        self.summary = SummaryEdit(self)
         self.summary.setObjectName("summaryEdit")
         self.summary.setPlaceholderText("No summary: RockBot lists this skill as "
                                         "\"(summary pending)\"")
         self.summary.textEdited.connect(self._on_summary_edited)
-        self.summary.textChanged.connect(self._update_word_count)
+        self.summary.textChangedTo.connect(self._update_word_count)
         self.rule: SummaryRule = ROCKBOT_SUMMARY
         self.word_count = QLabel(self)
         self.word_count.setObjectName("summaryWordCount")
@@ -361,11 +492,11 @@ class SkillHeader(QWidget):
         grid.setVerticalSpacing(6)
         self.summary_label = summary_label = secondary(QLabel("Summary", self))
         see_also_label = secondary(QLabel("See also", self))
-        grid.addWidget(summary_label, 0, 0)
+        grid.addWidget(summary_label, 0, 0, Qt.AlignmentFlag.AlignTop)
         summary_row = QHBoxLayout()
         summary_row.addWidget(self.summary, 1)
-        summary_row.addWidget(self.word_warning)
-        summary_row.addWidget(self.word_count)
+        summary_row.addWidget(self.word_warning, 0, Qt.AlignmentFlag.AlignTop)
+        summary_row.addWidget(self.word_count, 0, Qt.AlignmentFlag.AlignTop)
         grid.addLayout(summary_row, 0, 1)
         grid.addWidget(see_also_label, 1, 0, Qt.AlignmentFlag.AlignTop)
         grid.addWidget(self.see_also, 1, 1)
@@ -439,6 +570,7 @@ class SkillHeader(QWidget):
         """Show the open library's own rule for the summary (RockBot: 15 words; Agent Skills: a
         description of 1024 characters; some formats: no limit)."""
         self.rule = rule
+        self.summary.set_multi_line(rule.unit != "words")  # RockBot's summary stays one line
         self.summary_label.setText(rule.field.capitalize())
         self.summary.setPlaceholderText(
             "No summary: RockBot lists this skill as \"(summary pending)\"" if rule.unit == "words"
