@@ -23,6 +23,7 @@ class ProblemKind(StrEnum):
     MISSING_DESCRIPTION = "missing-description"
     DUPLICATE_NAME = "duplicate-name"
     DISABLED = "disabled"
+    NESTED_SKILL = "nested-skill"  # a skill file inside another skill's folder: one of its files
     # hostile trees (issue 14)
     NOT_A_FILE = "not-a-file"  # a folder named like a skill file (``x.json``, ``SKILL.md``)
     OUTSIDE_LINK = "outside-link"  # a symbolic link leaving the library (loaded, never written)

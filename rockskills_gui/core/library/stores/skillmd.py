@@ -431,4 +431,21 @@ def scan(roots: list[Root], profile: Profile, base: Path,
                 continue
             seen[key] = result
             loaded.append(result)
+            for nested in _nested_skill_files(path.parent, profile):
+                problems.append(Problem(
+                    path=display_path(base, nested), kind=ProblemKind.NESTED_SKILL,
+                    severity="info", name=result.skill.name,
+                    message=f"inside the folder of the skill '{result.skill.name}': agents read it as "
+                            f"one of that skill's files, not as a skill of its own"))
     return loaded, problems
+
+
+def _nested_skill_files(folder: Path, profile: Profile) -> list[Path]:
+    """Skill files below a skill's own folder (its resources), sorted; symlinked folders and
+    ``.git``-like folders are not entered."""
+    found: list[Path] = []
+    for here, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        if Path(here) != folder:
+            found += [Path(here) / n for n in profile.file_names if n in files]
+    return sorted(found)
