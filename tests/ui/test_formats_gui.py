@@ -164,3 +164,30 @@ def test_usage_and_dream_explain_what_a_skill_md_library_lacks(md_window: MainWi
     notice = wizard.setup.library_label.text()
     assert FORMAT_LABELS[md_window.ctx.library.format] in notice and "convert" in notice
     assert not wizard.setup.isComplete()
+
+
+def test_a_mixed_folder_opens_as_the_stronger_format_and_says_what_else_it_saw(
+        qtbot, tmp_path: Path) -> None:
+    """A skills/ folder of SKILL.md skills with package.json and state files in an example folder
+    and one loose JSON record shaped like a RockBot skill: Agent Skills wins on evidence, and the
+    status bar says what else was seen (File ▸ Reopen As reads the other)."""
+    folder = tmp_path / "mixed"
+    shutil.copytree(CORPUS, folder / "skills" / "md")
+    make_writable(folder)
+    first = sorted(p.parent for p in folder.rglob("SKILL.md"))[0]
+    (first / "examples").mkdir(exist_ok=True)
+    (first / "examples" / "package.json").write_text('{"name": "demo", "version": "1.0.0"}')
+    (first / "examples" / "state.json").write_text('{"step": 3}')
+    (folder / "skills" / "loose.json").write_text('{"name": "loose", "content": "a RockBot record"}')
+    window = open_window(qtbot, folder)
+    try:
+        library = window.ctx.library
+        assert isinstance(library, SkillMdLibrary) and library.format == "agentskills"
+        assert sorted(list_names(window)) == sorted(open_library(folder).names())
+        note = library.detection_note
+        assert "1 RockBot skill file" in note and "Reopen As" in note
+        assert note in window.statusBar().currentMessage()
+    finally:
+        window._close_confirmed = True
+        window.loader.cancel()
+        window.loader.wait()
