@@ -1,9 +1,10 @@
-"""Views that recompute only while they are shown (a hidden tab costs nothing)."""
+"""Views that recompute only while they are shown (a hidden tab costs nothing), and tabs that
+appear only where they apply."""
 
 from __future__ import annotations
 
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QTabWidget, QWidget
 
 
 class RefreshWhenShown(QWidget):
@@ -24,3 +25,13 @@ class RefreshWhenShown(QWidget):
         super().showEvent(event)
         if self._stale:
             self.refresh()
+
+
+def show_tab(tabs: QTabWidget, page: QWidget, label: str, wanted: bool) -> None:
+    """Add ``page`` as the last tab of ``tabs`` when ``wanted``, else take it out (a tab that
+    does not apply to the open library takes no room in the tab bar)."""
+    index = tabs.indexOf(page)
+    if wanted and index < 0:
+        tabs.addTab(page, label)
+    elif not wanted and index >= 0:
+        tabs.removeTab(index)

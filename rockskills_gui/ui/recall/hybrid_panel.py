@@ -14,7 +14,6 @@ from pathlib import Path
 
 from PySide6.QtWidgets import (
     QLabel,
-    QTabWidget,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -43,16 +42,6 @@ def hybrid_skills_dir(library: object) -> Path | None:
         return None
     skills_dir = getattr(library, "skills_dir", None)
     return skills_dir if isinstance(skills_dir, Path) else None
-
-
-def show_tab(tabs: QTabWidget, page: QWidget, label: str, wanted: bool) -> None:
-    """Add ``page`` as the last tab of ``tabs`` when ``wanted``, else take it out (a tab that
-    does not apply to the open library takes no room in the tab bar)."""
-    index = tabs.indexOf(page)
-    if wanted and index < 0:
-        tabs.addTab(page, label)
-    elif not wanted and index >= 0:
-        tabs.removeTab(index)
 
 
 def _score(value: float | None) -> str:

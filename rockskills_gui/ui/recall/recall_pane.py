@@ -76,8 +76,9 @@ from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, RecallBuilder,
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.lazy_names import LazyNameModel
+from rockskills_gui.ui.common.shown_refresh import show_tab
 from rockskills_gui.ui.common.theme import heading, monospace, secondary
-from rockskills_gui.ui.recall.hybrid_panel import HybridPanel, hybrid_skills_dir, show_tab
+from rockskills_gui.ui.recall.hybrid_panel import HybridPanel, hybrid_skills_dir
 from rockskills_gui.ui.recall.queryset_panel import QuerySetPanel
 from rockskills_gui.ui.recall.recall_model import (
     HIDDEN,

@@ -11,7 +11,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QLabel,
-    QTabWidget,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -28,16 +27,6 @@ from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.usage.usage_widgets import when
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1  # the skill a row belongs to
-
-
-def show_tab(tabs: QTabWidget, page: QWidget, label: str, wanted: bool) -> None:
-    """Add ``page`` as the last tab of ``tabs`` when ``wanted``, else take it out (a tab that
-    does not apply to the open library takes no room in the tab bar)."""
-    index = tabs.indexOf(page)
-    if wanted and index < 0:
-        tabs.addTab(page, label)
-    elif not wanted and index >= 0:
-        tabs.removeTab(index)
 
 
 class ResourceUsageView(RefreshWhenShown):

@@ -72,9 +72,10 @@ from rockskills_gui.core.usage.signals import SUGGEST_MIN_SESSIONS, UNUSED_DAYS
 from rockskills_gui.core.usage.stats import TOP_PAIRS, PairView, UsageStats, UsageWindow
 from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.shown_refresh import show_tab
 from rockskills_gui.ui.common.theme import monospace, secondary
 from rockskills_gui.ui.usage.heatmap_view import HeatmapView
-from rockskills_gui.ui.usage.resource_usage_view import ResourceUsageView, show_tab
+from rockskills_gui.ui.usage.resource_usage_view import ResourceUsageView
 from rockskills_gui.ui.usage.usage_widgets import (
     NAME_ROLE,
     BarDelegate,
