@@ -124,7 +124,7 @@ class _UsageJob(QRunnable):
                 result: dict[str, Timestamp] = last_used_by_name(read_usage(self.agent_dir).events)
         except OSError:
             result = {}
-        self.signals.done.emit(self.ticket, result)
+        _deliver(self.signals, self.ticket, result)
 
 
 class _LintJob(QRunnable):
@@ -143,7 +143,16 @@ class _LintJob(QRunnable):
             result = skill_marks(self.library)
         except Exception:  # advisory marks never break the tree
             result = {}
-        self.signals.done.emit(self.ticket, result)
+        _deliver(self.signals, self.ticket, result)
+
+
+def _deliver(signals: _UsageSignals, ticket: int, result: object) -> None:
+    """Hand a job's result to the pane; a pane closed meanwhile (the window quit while the job
+    ran) has nobody to tell, and an exception must not escape the worker thread."""
+    try:
+        signals.done.emit(ticket, result)
+    except RuntimeError:  # the signals object was deleted with the pane
+        pass
 
 
 def prepare_tree(library: Library) -> SkillTree:
