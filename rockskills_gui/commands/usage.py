@@ -1,4 +1,5 @@
-"""``usage``: per-skill usage counts and co-used pairs, computed as RockBot's dream pass does."""
+"""``usage``: per-skill usage counts and co-used pairs, computed as RockBot's dream pass does;
+for a RockBot (current) agent also the resource reads per skill (``skill-resource-usage.jsonl``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.usage.limits import TOP_PAIRS, USAGE_WINDOW_DAYS
 
 if TYPE_CHECKING:  # the analysis (numpy) is imported when the command runs, not by the parser
+    from rockskills_gui.core.model.timestamps import Timestamp
+    from rockskills_gui.core.usage.resource_usage import ResourceUsage, SkillReads
     from rockskills_gui.core.usage.stats import UsageStats
 
 
@@ -26,13 +29,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "usage", help="usage counts and co-used skill pairs, as RockBot's dream computes them",
         description="Count get_skill events per skill (names case-insensitive) and the skill pairs "
                     "used in the same session, over the last N days (RockBot: 30 days, first "
-                    "10 000 events). Pairs are listed as RockBot orders them.")
+                    "10 000 events). Pairs are listed as RockBot orders them. A RockBot (current) "
+                    "agent also gets its resource reads per skill and file over the same days "
+                    "(skill-resource-usage.jsonl; resources never read listed with 0).")
     usage.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
     usage.add_argument("--days", metavar="N", type=int, default=USAGE_WINDOW_DAYS,
                        help=f"window in days before --now (default {USAGE_WINDOW_DAYS})")
     usage.add_argument("--now", metavar="ISO", help="the reference time (default: the current time)")
     usage.add_argument("--json", action="store_true",
-                       help='machine-readable: {"counts", "pairs", "coUsed"}')
+                       help='machine-readable: {"counts", "pairs", "coUsed"} (RockBot current: '
+                            'also "resourceReads")')
     usage.set_defaults(func=cmd_usage)
 
 
@@ -66,6 +72,44 @@ def usage_text(stats: UsageStats, days: int, known: set[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _when(stamp: Timestamp | None) -> str | None:
+    return stamp.isoformat() if stamp is not None else None
+
+
+def resource_reads_json(rows: list[SkillReads]) -> list[dict[str, object]]:
+    """``[{"skill", "inLibrary", "reads", "sessions", "lastRead", "files": [{"filename", "reads",
+    "sessions", "lastRead", "resource"}]}]`` in :func:`reads_by_skill` order."""
+    return [{"skill": r.skill, "inLibrary": r.in_library, "reads": r.reads, "sessions": r.sessions,
+             "lastRead": _when(r.last_read),
+             "files": [{"filename": f.filename, "reads": f.reads, "sessions": f.sessions,
+                        "lastRead": _when(f.last_read), "resource": f.resource} for f in r.files]}
+            for r in rows]
+
+
+def resource_reads_text(usage: ResourceUsage, rows: list[SkillReads], window: str) -> str:
+    """The resource-read section: per skill its reads, then each file indented below it."""
+    from rockskills_gui.core.model.rules import RESOURCE_USAGE_FILE
+
+    total = sum(r.reads for r in rows)
+    lines = ["", f"Resource reads in the {window} ({RESOURCE_USAGE_FILE}): {total} read(s), "
+                 f"{sum(1 for r in rows if r.reads)} skill(s) read from"]
+    if not usage.log.events and not usage.log.malformed:
+        lines.append(f"({RESOURCE_USAGE_FILE} is absent or empty: RockBot (current) logs each "
+                     "get_skill_resource call there)")
+    if usage.log.malformed:
+        lines.append(f"({len(usage.log.malformed)} line(s) RockBot would skip)")
+    width = max((len(str(r.reads)) for r in rows), default=1)
+    for row in rows:
+        mark = "" if row.in_library else "  (no such skill)"
+        last = f", last read {_when(row.last_read)}" if row.last_read is not None else ""
+        lines.append(f"  {row.reads:>{width}}  {row.skill}{mark}  ({row.sessions} session(s){last})")
+        for f in row.files:
+            note = "" if f.resource else "  (not a resource of the skill)"
+            when = f"  (last read {_when(f.last_read)})" if f.last_read is not None else ""
+            lines.append(f"  {'':>{width}}  {f.reads:>{width}}  {f.filename}{note}{when}")
+    return "\n".join(lines) + "\n"
+
+
 @guarded
 def cmd_usage(args: argparse.Namespace) -> int:
     """Print usage counts and pairs; exit 0."""
@@ -76,9 +120,22 @@ def cmd_usage(args: argparse.Namespace) -> int:
 
     library = open_library(args.library)
     now = parse_now(args.now)
-    stats = analyze(read_usage(library.agent_dir), UsageWindow.last_days(now, args.days))
+    window = UsageWindow.last_days(now, args.days)
+    stats = analyze(read_usage(library.agent_dir), window)
+    reads: tuple[ResourceUsage, list[SkillReads]] | None = None
+    if library.rules.current:  # 64e82cc logs no resource reads: its output stays as it was
+        from rockskills_gui.core.usage.resource_usage import reads_by_skill, resource_usage
+
+        usage = resource_usage(library.agent_dir, window.since)
+        reads = (usage, reads_by_skill(usage, library))
     if args.json:
-        write_json(usage_json(stats))
+        out = usage_json(stats)
+        if reads is not None:
+            out["resourceReads"] = resource_reads_json(reads[1])
+        write_json(out)
     else:
-        write_exact(usage_text(stats, args.days, {fold(n) for n in library.names()}))
+        text = usage_text(stats, args.days, {fold(n) for n in library.names()})
+        if reads is not None:
+            text += resource_reads_text(*reads, window.describe())
+        write_exact(text)
     return 0

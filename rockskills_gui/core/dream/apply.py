@@ -85,10 +85,17 @@ def build_change_set(library: Library, plan: Plan, accepted: Iterable[str]) -> C
     Raises :class:`PlanRefused` (nothing written) when a proposal would write a name RockBot
     refuses or a file that is not the file of a loaded skill of that name (a problem file, a
     folder, a FIFO, a symbolic link, a file that appeared since the library was read).
+
+    RockBot (current): a save over a skill keeps the properties the plan's record does not model
+    -- the ``manifest`` as FileSkillStore.SaveAsync keeps it when the saved skill has none, and
+    ``surfaceBaseline`` and any other alike -- and its ``{name}.resources/`` folder is left as it is.
     """
     wanted = set(accepted)
     layout = library.layout
     current: dict[str, Path] = {fold(s.name): library.entry(s.name).path for s in library.skills()}
+    kept: dict[str, tuple[tuple[str, str], ...]] = {}  # unmodelled properties a save-over keeps
+    if library.rules.resources:
+        kept = {fold(s.name): s.extra for s in library.skills() if s.extra}
     before: dict[Path, bytes | None] = {}
     after: dict[Path, bytes | None] = {}
 
@@ -109,6 +116,7 @@ def build_change_set(library: Library, plan: Plan, accepted: Iterable[str]) -> C
             continue
         for name in proposal.deletes:
             path = current.pop(fold(name), None)
+            kept.pop(fold(name), None)
             if path is not None:
                 put(path, None)
                 deleted.append(name)
@@ -126,6 +134,9 @@ def build_change_set(library: Library, plan: Plan, accepted: Iterable[str]) -> C
             except (TimestampError, ValueError) as exc:
                 raise PlanRefused(f"{proposal.id} cannot be applied; nothing was written",
                                   [f"{proposal.id}: {exc}"]) from None
+            extra = kept.get(fold(name)) if old is not None else None
+            if extra and not skill.extra:
+                skill = skill.model_copy(update={"extra": extra})
             if old is not None and old != target:
                 put(old, None)
             (updated if old is not None else created).append(skill.name)

@@ -5,6 +5,12 @@ is marked even when the library is empty, so an empty first turn means no index 
 turn BM25 top 5 *before* dropping already-recalled skills, one ``Skill: {name}\\n{content}``
 message per newly recalled skill, and -- only when at least one skill was injected -- the
 see-also line, whose names are marked recalled too (so they are never injected later).
+
+RockBot (current) only (PRs #410/#412, ``McpServerSkillFormatter``): when the agent narrows in on
+one MCP server (``mcp_get_service_details``) or an ``mcp_invoke_tool`` call misses a required
+field no default can fill (``SchemaErrorEnricher``), the ``mcp/{server}`` and ``mcp/{server}/*``
+skills are appended to that *tool result* (not a system message), each content capped at 4,000
+UTF-16 units: :func:`mcp_skill_block`, :meth:`RecallSession.mcp_call`.
 """
 
 from __future__ import annotations
@@ -13,8 +19,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from rockskills_gui.core.model.names import fold
-from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.model.names import (
+    dotnet_trim,
+    dotnet_trim_end,
+    fold,
+    is_null_or_whitespace,
+    sorted_by_name,
+)
+from rockskills_gui.core.model.rules import RockBotRules
+from rockskills_gui.core.model.skill import Skill, utf16_len
 from rockskills_gui.core.recall.index_text import session_index_text
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, RecallHit, SkillRecall
 
@@ -78,6 +91,7 @@ class RecallSession:
         self.top_n = top_n
         self.indexed = False
         self.recalled = RecallTracker()
+        self.mcp_calls: list[McpInjection] = []  # RockBot (current): MCP tool results, in order
 
     @classmethod
     def over(cls, skills: Iterable[Skill]) -> RecallSession:
@@ -110,3 +124,149 @@ class RecallSession:
         return TurnResult(user=user_text, index=index, top=tuple(top),
                           injected=tuple(s.name for s in injected), see_also=tuple(see_also),
                           messages=tuple(messages))
+
+    def mcp_call(self, rules: RockBotRules, server: str, trigger: str, turn: int,
+                 tool: str = "", field: str = "") -> McpInjection:
+        """Simulate an MCP tool call during user turn ``turn`` (see :func:`mcp_injection`) and
+        record it in :attr:`mcp_calls`. It marks nothing as recalled: RockBot appends the block
+        again on every such call, and the recall tracker never sees it."""
+        found = mcp_injection(rules, self.recall.skills(), server, trigger, turn, tool, field)
+        self.mcp_calls.append(found)
+        return found
+
+
+# ---------------------------------------------------------------- MCP skill injection (current)
+
+MCP_SKILL_CONTENT_CAP = 4_000  # McpServerSkillFormatter.PerSkillContentCap (UTF-16 units)
+MCP_SELECT = "select"  # mcp_get_service_details: the agent narrows in on one server
+MCP_PARAMETER_ERROR = "parameter-error"  # mcp_invoke_tool: a required field missing, no default
+MCP_TOOLS = {MCP_SELECT: "mcp_get_service_details", MCP_PARAMETER_ERROR: "mcp_invoke_tool"}
+MCP_INJECTION_HEAD = "[mcp-skill-injection] Skills already document `"
+# What only the live server and session know, shown as placeholders in the simulated result.
+LIVE_DETAILS = "⟨the server's identity, tool schemas and prompts (JSON), from the live server⟩"
+LIVE_ERROR = "⟨the MCP server's error text⟩"
+LIVE_ENRICHMENT = ("⟨field schema, tool-description hint and recent same-session calls, when the "
+                   "live server and session have them⟩")
+
+
+@dataclass(frozen=True)
+class McpBlock:
+    """McpServerSkillFormatter.FormatAsync's block for one server."""
+
+    text: str
+    skills: tuple[str, ...]  # the mcp/{server}[/...] skills, in OrdinalIgnoreCase name order
+    truncated: tuple[str, ...]  # those whose content was cut at the cap
+
+
+@dataclass(frozen=True)
+class McpInjection:
+    """One simulated MCP tool call and the tool result the agent would get back."""
+
+    turn: int  # the user turn during which the agent made the call (0: before any)
+    trigger: str  # MCP_SELECT or MCP_PARAMETER_ERROR
+    server: str  # as the agent named it
+    tool: str  # the MCP tool called (parameter error), else ""
+    field: str  # the missing required field (parameter error), else ""
+    block: McpBlock | None  # None: no mcp/{server} skill, nothing is appended
+    result: str  # the tool result text, live parts as ⟨…⟩ placeholders
+
+    @property
+    def tool_name(self) -> str:
+        """The agent-facing tool whose result carries the block."""
+        return MCP_TOOLS[self.trigger]
+
+    @property
+    def skills(self) -> tuple[str, ...]:
+        return self.block.skills if self.block is not None else ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {"turn": self.turn, "trigger": self.trigger, "tool": self.tool_name,
+                "server": self.server, "mcpTool": self.tool or None, "field": self.field or None,
+                "skills": list(self.skills),
+                "truncated": list(self.block.truncated) if self.block is not None else [],
+                "block": self.block.text if self.block is not None else None,
+                "result": self.result}
+
+
+def _lower_invariant(text: str) -> str:
+    """.NET ``ToLowerInvariant`` for the 1:1 mappings (a char lowering to two stays)."""
+    return "".join(low if len(low := c.lower()) == 1 else c for c in text)
+
+
+def _utf16_head(text: str, units: int) -> str:
+    """``text.AsSpan(0, units)``: the first UTF-16 units (a split pair leaves a lone surrogate)."""
+    data = text.encode("utf-16-le", "surrogatepass")[: 2 * units]
+    return data.decode("utf-16-le", "surrogatepass")
+
+
+def mcp_server_skills(skills: Iterable[Skill], server: str) -> list[Skill]:
+    """``mcp/{server}`` and ``mcp/{server}/*`` (ordinal ignore case), ordered by name."""
+    canonical = fold(f"mcp/{_lower_invariant(server)}")
+    sub = canonical + "/"
+    return sorted_by_name((s for s in skills
+                           if fold(s.name) == canonical or fold(s.name).startswith(sub)),
+                          lambda s: s.name)
+
+
+def mcp_skill_block(skills: Iterable[Skill], server: str) -> McpBlock | None:
+    """The block RockBot appends for ``server``, or None (no such skill, or a blank name).
+
+    Mirrors McpServerSkillFormatter.FormatAsync (``\\n`` line ends, as on Linux): a ``---`` rule,
+    the injection line, then per skill a ``### Skill:`` heading, the trimmed summary in
+    underscores (when not blank), a blank line and the content -- cut after
+    :data:`MCP_SKILL_CONTENT_CAP` UTF-16 units with a ``…[truncated`` tail -- the whole block
+    trimmed at the end. Offline no freshness marker is written: a skill without a baseline gets
+    none in RockBot either, and Stale/Renamed need the live server.
+    """
+    if is_null_or_whitespace(server):
+        return None
+    matches = mcp_server_skills(skills, server)
+    if not matches:
+        return None
+    out = ["\n---\n", MCP_INJECTION_HEAD, server,
+           "`. Read them before authoring the next call — these capture verified parameter "
+           "shapes, required fields, and quirks from prior sessions.\n"]
+    truncated: list[str] = []
+    for skill in matches:
+        out.append(f"\n### Skill: `{skill.name}`\n")
+        if not is_null_or_whitespace(skill.summary):
+            out.append(f"_{dotnet_trim(skill.summary or '')}_\n")
+        out.append("\n")
+        body = skill.content or ""
+        length = utf16_len(body)
+        if length > MCP_SKILL_CONTENT_CAP:
+            truncated.append(skill.name)
+            out.append(_utf16_head(body, MCP_SKILL_CONTENT_CAP))
+            out.append(f"\n…[truncated — full skill body is {length} chars; load with "
+                       f'get_skill("{skill.name}") for the rest]\n')
+        else:
+            out.append(body + "\n")
+    return McpBlock(dotnet_trim_end("".join(out)), tuple(s.name for s in matches),
+                    tuple(truncated))
+
+
+def mcp_injection(rules: RockBotRules, skills: Iterable[Skill], server: str, trigger: str,
+                  turn: int = 0, tool: str = "", field: str = "") -> McpInjection:
+    """The tool result of an MCP call that injects ``mcp/{server}`` skills (RockBot current).
+
+    ``MCP_SELECT``: ``mcp_get_service_details`` -- the details JSON, then ``"\\n"`` and the block.
+    ``MCP_PARAMETER_ERROR``: the enriched ``mcp_invoke_tool`` error -- the server's error, the
+    ``[mcp-recovery]`` line for ``tool``/``field``, what the live schema and session add, a
+    blank line and the block, trimmed at the end. Raises ValueError for 64e82cc (no such path)
+    or an unknown trigger.
+    """
+    if not rules.current:
+        raise ValueError(f"{rules.label} has no MCP skill injection (RockBot (current) only)")
+    if trigger not in MCP_TOOLS:
+        raise ValueError(f"unknown MCP trigger {trigger!r} (expected one of {', '.join(MCP_TOOLS)})")
+    block = mcp_skill_block(skills, server)
+    if trigger == MCP_SELECT:
+        result = LIVE_DETAILS + ("\n" + block.text if block is not None else "")
+    else:
+        parts = [LIVE_ERROR, "\n", f"[mcp-recovery] Call to '{server}/{tool or '⟨tool⟩'}' is "
+                 f"missing required field '{field or '⟨field⟩'}'.\n", LIVE_ENRICHMENT, "\n"]
+        if block is not None:
+            parts += ["\n", block.text]
+        result = dotnet_trim_end("".join(parts))
+    return McpInjection(turn, trigger, server, tool if trigger == MCP_PARAMETER_ERROR else "",
+                        field if trigger == MCP_PARAMETER_ERROR else "", block, result)

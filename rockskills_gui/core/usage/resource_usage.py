@@ -2,7 +2,9 @@
 
 RockBot logs each ``get_skill_resource`` checkout (``SkillResourceCheckoutEvent``: skillName,
 filename, sessionId, timestamp); it matches skill and file names case-insensitively
-(``QueryCheckoutsAsync``), and so does this summary.
+(``QueryCheckoutsAsync``), and so does this summary. :func:`reads_by_skill` lays the reads over
+a library: every skill read from, then the library's skills with resources never read, each
+with its files (read ones first, then its never-read resources at 0).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rockskills_gui.core.library.resources import resources_of
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.usage.events import EventLog, ResourceCheckout, read_resource_usage
@@ -33,6 +36,7 @@ class ResourceUsage:
 
     log: EventLog[ResourceCheckout]
     by_skill: dict[str, list[ResourceUse]]
+    since: Timestamp | None = None  # the events counted: timestamps >= since
 
     def of(self, name: str) -> list[ResourceUse]:
         """Skill ``name``'s resources that were read, most read first (then by file name)."""
@@ -44,8 +48,10 @@ class ResourceUsage:
     def sessions(self, name: str) -> int:
         """Distinct sessions that read any resource of skill ``name``."""
         key = fold(name)
+        floor = self.since.utc_ticks if self.since is not None else None
         return len({e.session_id for e in self.log.events
-                    if e.session_id and e.skill_name and e.filename and fold(e.skill_name) == key})
+                    if e.session_id and e.skill_name and e.filename and fold(e.skill_name) == key
+                    and (floor is None or e.timestamp.utc_ticks >= floor)})
 
     def skills(self) -> list[str]:
         """Skill names (as logged) with at least one read, most read first."""
@@ -81,4 +87,56 @@ def summarize(events: Iterable[ResourceCheckout],
 def resource_usage(agent_dir: Path, since: Timestamp | None = None) -> ResourceUsage:
     """Read ``skill-resource-usage.jsonl`` and sum it up per skill."""
     log = read_resource_usage(agent_dir)
-    return ResourceUsage(log, summarize(log.events, since))
+    return ResourceUsage(log, summarize(log.events, since), since)
+
+
+@dataclass(frozen=True, slots=True)
+class FileReads:
+    """One file row under a skill: a file read from, or a resource never read (0 reads)."""
+
+    filename: str
+    reads: int
+    sessions: int
+    last_read: Timestamp | None
+    resource: bool  # a resource of the skill (manifest or folder); False: the log names another
+
+
+@dataclass(frozen=True, slots=True)
+class SkillReads:
+    """Resource reads of one skill (the library's spelling when it has the skill)."""
+
+    skill: str
+    in_library: bool
+    reads: int
+    sessions: int
+    last_read: Timestamp | None
+    files: tuple[FileReads, ...]
+
+
+def reads_by_skill(usage: ResourceUsage, library: object) -> list[SkillReads]:
+    """Skills read from (most reads first), then ``library``'s skills whose resources were never
+    read (library order); no resource rows for a profile without multi-file skills."""
+    get = getattr(library, "get", None)
+    names = usage.skills()
+    seen = {fold(n) for n in names}
+    skills = getattr(library, "skills", None)
+    for skill in skills() if callable(skills) else []:
+        if fold(skill.name) not in seen and resources_of(library, skill.name):
+            names.append(skill.name)
+            seen.add(fold(skill.name))
+    out: list[SkillReads] = []
+    for name in names:
+        skill = get(name) if callable(get) else None
+        shown = skill.name if skill is not None else name
+        resources = {r.filename.casefold(): r for r in resources_of(library, shown)}
+        uses = usage.of(name)
+        files = [FileReads(u.filename, u.reads, u.sessions, u.last_read,
+                           u.filename.casefold() in resources) for u in uses]
+        read = {u.filename.casefold() for u in uses}
+        files += [FileReads(r.filename, 0, 0, None, True)
+                  for key, r in resources.items() if key not in read]
+        last = max((u.last_read for u in uses if u.last_read is not None),
+                   key=lambda t: t.utc_ticks, default=None)
+        out.append(SkillReads(shown, skill is not None, usage.reads(name), usage.sessions(name),
+                              last, tuple(files)))
+    return out

@@ -42,10 +42,12 @@ from rockskills_gui.core.library.tree import (
     run_filter,
     summary_snippet,
 )
+from rockskills_gui.core.model.mcp_freshness import SkillFreshness, skill_freshness
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.models import NAME_ROLE
+from rockskills_gui.ui.library.mcp_freshness_text import freshness_marker, freshness_tip
 
 Index = QModelIndex | QPersistentModelIndex
 MIME_TYPE = "application/x-rockskills-tree-nodes"
@@ -673,9 +675,9 @@ class SkillTreeModel(QAbstractItemModel):
             return match_spans(node, self._terms) if self._terms else []
         if role == SNIPPET_ROLE:
             if self.result is None or not self._terms or node.uid not in self.result.matches:
-                return None
+                return self._freshness_marker(node)
             text, spans = summary_snippet(node, self._terms)
-            return (text, spans) if text else None
+            return (text, spans) if text else self._freshness_marker(node)
         if role == KIND_ROLE:
             return ("skill+folder" if node.skill is not None and node.children
                     else "skill" if node.skill is not None else "folder")
@@ -713,12 +715,27 @@ class SkillTreeModel(QAbstractItemModel):
             return f"{row.skill} resource {resource.filename} ({row.detail})"
         return None
 
+    def freshness(self, node: Node) -> SkillFreshness | None:
+        """RockBot (current): the MCP freshness of an ``mcp/{server}`` skill node (offline:
+        Unknown, see :mod:`rockskills_gui.core.model.mcp_freshness`); None otherwise."""
+        library, skill = self.library, node.skill
+        if skill is None or not isinstance(library, Library) or not library.rules.current:
+            return None
+        return skill_freshness(skill)
+
+    def _freshness_marker(self, node: Node) -> tuple[str, list[tuple[int, int]]] | None:
+        found = self.freshness(node)
+        return (freshness_marker(found), []) if found is not None else None
+
     def tooltip(self, node: Node) -> str:
         lines = [f"<b>{html.escape(node.path)}</b>"]
         skill = node.skill
         if skill is not None:
             summary = "(summary pending)" if skill.summary_pending else skill.summary or ""
             lines.append(html.escape(summary))
+            found = self.freshness(node)
+            if found is not None:
+                lines.extend(freshness_tip(found))
             used = self.facts.last_use(skill)
             lines.append(f"Updated {_when(skill.updated_at)} · "
                          + (f"last used {_when(used)}" if used is not None else "never used"))

@@ -4,7 +4,8 @@ Shown for a RockBot agent directory with an embedding cache (``skills/.embedding
 hit's raw score, its share of the top score (the BM25 leg, exact), whether a vector is stored
 for it, and the cosine leg marked "query vector unavailable offline" (with the range of hybrid
 scores it allows). Computed with :func:`rockskills_gui.core.recall.hybrid.explain_hybrid` only
-while the panel is visible.
+while the panel is visible. "Embed query" (:mod:`~rockskills_gui.ui.recall.embed_bar`) asks the
+configured endpoint for the query's vector: the ranking is then computed, not bounded.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+import numpy as np
 from PySide6.QtWidgets import (
     QLabel,
     QTreeWidget,
@@ -30,6 +32,7 @@ from rockskills_gui.core.recall.hybrid import (
 from rockskills_gui.core.recall.skill_recall import SkillRecall
 from rockskills_gui.ui.common.shown_refresh import RefreshWhenShown
 from rockskills_gui.ui.common.theme import secondary
+from rockskills_gui.ui.recall.embed_bar import EmbedBar
 
 COLUMNS = ("Skill", "BM25", "÷ top", "Stored vector", "Cosine", "Hybrid score")
 SHOWN = 20
@@ -87,16 +90,25 @@ class HybridPanel(RefreshWhenShown):
         self.tree.setRootIsDecorated(False)
         self.tree.setHeaderLabels(list(COLUMNS))
         self.tree.setUniformRowHeights(True)
+        self.embed_bar = EmbedBar(self)
+        self.embed_bar.embedded.connect(self._embedded)
+        self.vector: tuple[str, str, np.ndarray] | None = None  # (query, model, vector) from the endpoint
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.header)
+        layout.addWidget(self.embed_bar)
         layout.addWidget(self.tree, 1)
         layout.addWidget(self.notes)
 
     def set_query(self, recall: SkillRecall | None, skills_dir: Path | None, query: str) -> None:
         """What to explain; computed now when the panel is shown, else when it is."""
         self.recall, self.skills_dir, self.query = recall, skills_dir, query
+        self.embed_bar.set_query(query)
         self.mark_stale()
+
+    def _embedded(self, query: str, model: str, vector: object) -> None:
+        self.vector = (query, model, np.asarray(vector, dtype=np.float64))
+        self.refresh()
 
     def refresh(self) -> None:
         self._stale = False
@@ -110,7 +122,9 @@ class HybridPanel(RefreshWhenShown):
             self.header.setText("Type a message to see its hybrid score.")
             self.notes.clear()
             return
-        found = explain_hybrid(self.recall, self.skills_dir, self.query, top=SHOWN)
+        vector = self.vector if self.vector is not None and self.vector[0] == self.query else None
+        found = explain_hybrid(self.recall, self.skills_dir, self.query, top=SHOWN,
+                               query_vector=vector[2] if vector is not None else None)
         self.explanation = found
         if not found.embeddings:
             self.header.setText("No embedding cache (skills/.embeddings/): RockBot ranks by BM25 "
@@ -122,7 +136,10 @@ class HybridPanel(RefreshWhenShown):
                 f"embedding and the skill's stored one; vector hits under {MIN_SIMILARITY} "
                 f"dropped. <i>{html.escape(QUERY_VECTOR_UNAVAILABLE)}</i>: the cosine leg is "
                 "unknown here, so the hybrid score is shown as a range."
-                if not found.query_vector else "<b>Hybrid recall</b> (RockBot pull request 203)")
+                if vector is None else "<b>Hybrid recall</b> (RockBot pull request 203), with the "
+                f"query vector from <b>{html.escape(vector[1])}</b>: BM25 ÷ top score "
+                f"({found.top_bm25:.4f}) averaged with the cosine; vector hits under "
+                f"{MIN_SIMILARITY} dropped.")
         for row in found.rows:
             item = QTreeWidgetItem(row_texts(row, found))
             item.setToolTip(0, row.name)

@@ -29,15 +29,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rockskills_gui.core.model.rules import RockBotRules
 from rockskills_gui.core.recall.playground import PinReport, SimulatedSession
 from rockskills_gui.core.recall.session import SEE_ALSO_PREFIX, TurnResult
 from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.lazy_names import LazyNameModel
 from rockskills_gui.ui.common.theme import monospace, secondary
+from rockskills_gui.ui.recall.mcp_calls import MCP_POSITION, McpCallBar, mcp_item_texts, mcp_servers
 
 MESSAGE_ROLE = Qt.ItemDataRole.UserRole + 50  # exact system-message text
 TURN_ROLE = Qt.ItemDataRole.UserRole + 51  # turn number (0 = the preview)
 QUERY_ROLE = Qt.ItemDataRole.UserRole + 53
+TOOL_RESULT_ROLE = Qt.ItemDataRole.UserRole + 54  # exact MCP tool-result text (current RockBot)
 
 
 def _italic(item: QTreeWidgetItem, column: int = 0) -> None:
@@ -119,12 +122,28 @@ class SessionPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.summary)
+        self.mcp_bar = McpCallBar(self)  # RockBot (current): the MCP skill-injection path
+        self.mcp_bar.hide()
+        self.mcp_bar.called.connect(self.mcp_call)
+        layout.addWidget(self.mcp_bar)
         layout.addWidget(splitter, 1)
         self._selected: tuple[int, int] | None = None  # the user's choice: (turn, position)
         self._index_skills: int | None = None  # skills the session index lists
+        self._shown: tuple[SimulatedSession | None, TurnResult | None, RockBotRules | None] = \
+            (None, None, None)
 
-    def show_session(self, session: SimulatedSession | None, preview: TurnResult | None) -> None:
-        """Rebuild the tree: added turns, then the preview of the current query (turn 0)."""
+    def show_session(self, session: SimulatedSession | None, preview: TurnResult | None,
+                     rules: RockBotRules | None = None) -> None:
+        """Rebuild the tree: added turns, then the preview of the current query (turn 0).
+
+        ``rules``: RockBot (current)'s (see :func:`~rockskills_gui.ui.recall.mcp_calls.mcp_rules`)
+        shows the MCP strip and the MCP tool results under their turns."""
+        self._shown = (session, preview, rules if rules is not None and rules.current else None)
+        mcp = session is not None and self._shown[2] is not None
+        self.mcp_bar.setVisible(mcp)
+        if session is not None and mcp:
+            recall = session.recall
+            self.mcp_bar.set_state(len(session.turns), lambda: mcp_servers(recall.skills()), recall)
         self.tree.blockSignals(True)
         self.tree.clear()
         turns = session.turns if session is not None else []
@@ -141,9 +160,12 @@ class SessionPanel(QWidget):
             recalled = len(session.recalled_names())
             first = ("the next turn is the first: it also sends the skill index"
                      if not session.indexed else "the skill index was sent in turn 1")
+            calls = len(session.session.mcp_calls) if mcp else 0
+            tools = f" · {calls} MCP tool result{'s' if calls != 1 else ''}" if calls else ""
             self.summary.setText(
                 f"<b>{len(turns)} turn{'s' if len(turns) != 1 else ''}</b> so far · "
-                f"{recalled} name{'s' if recalled != 1 else ''} marked as recalled · {first}.")
+                f"{recalled} name{'s' if recalled != 1 else ''} marked as recalled{tools} · "
+                f"{first}.")
         self.tree.resizeColumnToContents(0)
         self._restore_selection(preview)
 
@@ -162,8 +184,35 @@ class SessionPanel(QWidget):
             child.setData(0, TURN_ROLE, number)
             child.setData(1, TURN_ROLE, position)
             child.setToolTip(1, detail)
+        self._add_mcp_calls(item, number)
         item.setExpanded(number == 0 or number == len(self._turn_items()))
         return item
+
+    def _add_mcp_calls(self, item: QTreeWidgetItem, number: int) -> None:
+        """The MCP tool results simulated while the agent answered turn ``number``."""
+        session, _preview, rules = self._shown
+        if session is None or rules is None or number == 0:
+            return
+        for index, call in enumerate(session.session.mcp_calls):
+            if call.turn != number:
+                continue
+            kind, detail, tip = mcp_item_texts(call)
+            child = QTreeWidgetItem(item, [kind, detail])
+            child.setData(0, TOOL_RESULT_ROLE, call.result)
+            child.setData(0, TURN_ROLE, number)
+            child.setData(1, TURN_ROLE, MCP_POSITION + index)
+            child.setToolTip(0, tip)
+            child.setToolTip(1, detail)
+            _italic(child)
+
+    def mcp_call(self, trigger: str, server: str) -> None:
+        """Simulate an MCP call while the agent answers the last turn, and select its result."""
+        session, preview, rules = self._shown
+        if session is None or rules is None or not session.turns:
+            return
+        call = session.session.mcp_call(rules, server, trigger, len(session.turns))
+        self._selected = (call.turn, MCP_POSITION + len(session.session.mcp_calls) - 1)
+        self.show_session(session, preview, rules)
 
     def _turn_items(self) -> list[QTreeWidgetItem]:
         return [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
@@ -204,10 +253,20 @@ class SessionPanel(QWidget):
             self.text.clear()
             return
         message = item.data(0, MESSAGE_ROLE)
+        tool = item.data(0, TOOL_RESULT_ROLE) is not None
+        self.caption.setText("Exact tool-result text (⟨…⟩: what only the live server knows)"
+                             if tool else "Exact system-message text")
+        if message is None:
+            message = item.data(0, TOOL_RESULT_ROLE)
         if message is None and item.childCount():
             parts = [item.child(i).data(0, MESSAGE_ROLE) for i in range(item.childCount())]
             message = "\n\n".join(f"──── system message {i} ────\n{text}"
                                   for i, text in enumerate(parts, 1) if text is not None)
+            results = [item.child(i) for i in range(item.childCount())
+                       if item.child(i).data(0, TOOL_RESULT_ROLE) is not None]
+            message = "\n\n".join([message] * bool(message) + [
+                f"──── {child.text(0).lower()} ────\n{child.data(0, TOOL_RESULT_ROLE)}"
+                for child in results])
         self.text.setPlainText(message or "")
 
     def messages(self, turn: int) -> list[str]:
