@@ -188,6 +188,9 @@ def test_llm_run_shows_the_exact_prompt_sends_the_edited_directive_and_reviews_t
     codes = [code for code, _message in review.view.findings.rows]
     assert codes == ["source-not-in-todelete", "lost-specifics"]
     assert any("get_calendar_events" in message for _code, message in review.view.findings.rows)
+    # issue 16: the merge away of skills used this month starts unticked, its deletions with it
+    assert checked(wizard) == ["c1"] and "used 3× in 30 days" in review.reason_text("c2")
+    review.select_all()
     assert checked(wizard) == ["c1", "c2", "c3", "c4"]
 
     # the key is used, never written: not in the plan, the settings or the UI state
@@ -257,6 +260,7 @@ def test_rejecting_a_merge_unchecks_what_depends_on_it(
     consolidation_review(qtbot, wizard, server, GOOD)
     wizard.next()
     review = wizard.review
+    review.select_all()  # the merge of skills used this month starts unticked (issue 16)
     assert checked(wizard) == ["c1", "c2", "c3", "c4"]
     review.set_checked("c2", False)
     assert checked(wizard) == ["c1"]

@@ -69,6 +69,7 @@ PRESET_BY_ID = {p.id: p for p in PRESETS}
 PresetId = Literal["openai", "ollama", "lmstudio", "vllm", "llamacpp", "openrouter", "custom"]
 ThemeMode = Literal["system", "light", "dark"]
 PreviewLayout = Literal["split", "editor", "preview"]
+DreamProposer = Literal["llm", "offline"]
 
 _URL = re.compile(r"https?://[^\s/?#]+(/[^\s?#]*)?", re.IGNORECASE)
 
@@ -123,6 +124,14 @@ class Settings(BaseModel):
         description="A dream run never merges, rewrites or deletes skills whose names start with "
                     "one of these (one per line).",
         json_schema_extra={"group": GROUP_DREAM, "widget": "lines"})
+    dream_proposer: DreamProposer = Field(
+        "llm", title="Dream proposer",
+        description="Who proposes changes in a dream run: the LLM endpoint above, or the offline "
+                    "proposer (no LLM). The dream wizard remembers the last choice here, and its "
+                    "endpoint and model in the LLM settings above.",
+        json_schema_extra={"group": GROUP_DREAM,
+                           "labels": {"llm": "An LLM on the endpoint above",
+                                      "offline": "Offline (no LLM)"}})
     include_user_skills: bool = Field(
         False, title="Include user-scope skill folders",
         description="When opening a SKILL.md library, also read the format's folders in your home "

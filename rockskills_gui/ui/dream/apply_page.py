@@ -6,6 +6,8 @@ run by the context, so every pane hears about the change.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -20,7 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 from rockskills_gui.core.dream.apply import ApplyResult, UndoResult, build_change_set, library_changes
-from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.dream.review_defaults import unsaved_message
+from rockskills_gui.core.storage import journal
 from rockskills_gui.core.storage.changes import ChangeSet, LibraryError
 from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.theme import secondary
@@ -153,13 +156,9 @@ class ApplyPage(QWizardPage):
             if touched:  # issue 16: which of the ticked proposals the change touched
                 warnings.append("Ticked proposals whose files changed: "
                                 + ", ".join(_escape(i) for i in touched))
-        dirty = sorted(n for n in wizard.ctx.dirty_names
-                       if self.change is not None and fold(n) in {
-                           fold(x) for x in (*self.change.created, *self.change.updated,
-                                             *self.change.deleted)})
-        if dirty:
-            warnings.append("Unsaved edits in the editor for " + ", ".join(_escape(n) for n in dirty)
-                            + ": save or discard them first, or they will conflict with this change.")
+        unsaved = wizard.unsaved_conflicts()
+        if unsaved:  # issue 16: blocked, not just warned, until saved, discarded or unticked
+            warnings.insert(0, f"<b>{_escape(unsaved_message(unsaved))}</b>")
         if wizard.plan_from_elsewhere():
             warnings.append(f"This plan was made for {_escape(plan.library)}; it is applied to "
                             f"{_escape(str(library.agent_dir))}.")
@@ -180,7 +179,7 @@ class ApplyPage(QWizardPage):
         if wizard is None or wizard.selection is None or not len(wizard.selection):
             return False
         return (self.change is not None and not self.changed_files
-                and not wizard.selection.problems())
+                and not wizard.selection.problems() and not wizard.unsaved_conflicts())
 
     def validatePage(self) -> bool:
         message = self.wiz().apply_selected()
@@ -200,6 +199,7 @@ class SummaryPage(QWizardPage):
         self.setTitle("Done")
         self.setSubTitle("The library on disk and in this window now shows the applied plan.")
         self.setFinalPage(True)
+        self.undone = False  # the applied plan was undone (this page's Undo or elsewhere)
         self.message = QLabel(self)
         self.message.setObjectName("dreamSummaryMessage")
         self.message.setWordWrap(True)
@@ -237,11 +237,60 @@ class SummaryPage(QWizardPage):
     def initializePage(self) -> None:
         result = self.wiz().apply_result
         self.undo_message.setText("")
+        self.undone = False
+        self._titles(undone=False)
         if result is None:
             self.message.setText("Nothing was applied.")
             self.undo_button.setEnabled(False)
             return
         self.show_result(result)
+
+    def _titles(self, undone: bool) -> None:
+        self.setTitle("Undone" if undone else "Done")
+        self.setSubTitle("The applied plan was undone: the library on disk and in this window is "
+                         "back as it was." if undone else
+                         "The library on disk and in this window now shows the applied plan.")
+
+    def follow_history(self) -> None:
+        """Say whether the applied plan is still in effect after an undo or redo made anywhere
+        (this page's Undo, Edit ▸ Undo/Redo, ``rockskills undo``), from the library's journal."""
+        wizard = self.wiz()
+        result, library = wizard.apply_result, wizard.ctx.library
+        if result is None or result.tx_id is None or library is None:
+            return
+        txs = journal.transactions(library.agent_dir)
+        ours = next((i for i, t in enumerate(txs) if t.id == result.tx_id), None)
+        if ours is None:
+            return
+        tx = txs[ours]
+        if tx.state is journal.TxState.UNDONE:
+            again = [t for t in txs[ours + 1:] if t.kind == "apply" and t.label == tx.label
+                     and t.state is journal.TxState.COMMITTED]
+            if again:  # Edit ▸ Redo applied it again, as a new transaction
+                wizard.apply_result = replace(result, tx_id=again[-1].id)
+                self._show_state(undone=False, note=f"Applied again (Edit ▸ Redo) as transaction "
+                                                    f"{again[-1].id}.")
+            else:
+                self._show_state(undone=True)
+        elif tx.state is journal.TxState.COMMITTED and self.undone:
+            self._show_state(undone=False, note="Applied again.")
+
+    def _show_state(self, undone: bool, note: str = "") -> None:
+        result = self.wiz().apply_result
+        if result is None:
+            return
+        self.undone = undone
+        self._titles(undone)
+        self.show_result(result)
+        if undone:
+            self.message.setText("<b>Undone</b>: this dream run's changes were undone; the library "
+                                 "is back as it was. " + self.message.text().replace("<b>", "")
+                                 .replace("</b>", ""))
+            self.undo_button.setEnabled(False)
+            if not self.undo_message.text():
+                self.undo_message.setText("Undone with Edit ▸ Undo (Edit ▸ Redo applies it again).")
+        else:
+            self.undo_message.setText(_escape(note))
 
     def show_result(self, result: ApplyResult) -> None:
         change = result.change

@@ -1,8 +1,10 @@
 """Wizard page 4, the heart: every proposal with a checkbox, filtered by kind, and its detail.
 
 Ticking a proposal ticks what it needs; unticking one unticks what depends on it (a merge's
-deletions); blocked and advisory proposals cannot be ticked. Nothing is written here: Next leads
-to the Apply page, which shows the files that would change.
+deletions); blocked and advisory proposals cannot be ticked. A risky proposal (it deletes a skill
+used recently, a starter skill or a protected one: ``core.dream.review_defaults``) starts
+unticked, its reason in a line under its row. Nothing is written here: Next leads to the Apply
+page, which shows the files that would change.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from rockskills_gui.core.dream.plan import PassStatus, Plan, Proposal, ProposalKind, Severity
+from rockskills_gui.core.dream.review_defaults import ReviewDefault, unsaved_message
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.dream.common import (
     KIND_TITLES,
@@ -47,6 +50,7 @@ from rockskills_gui.ui.dream.selection import Selection
 from rockskills_gui.ui.dream.state import WizardState, page_id
 
 ID_ROLE = Qt.ItemDataRole.UserRole
+REASON_ROLE = Qt.ItemDataRole.UserRole + 1  # marks the "starts unticked" line under a row
 STALE_MARK = "changed since the plan · "  # before a stale proposal's finding counts
 ATTENTION = "attention"
 
@@ -88,6 +92,7 @@ class ReviewPage(QWizardPage):
         self.tree.setRootIsDecorated(False)
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
+        self.tree.setItemsExpandable(False)  # a "starts unticked" line stays under its row
         header = self.tree.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
@@ -100,6 +105,10 @@ class ReviewPage(QWizardPage):
         self.problems = secondary(QLabel(self))
         self.problems.setObjectName("dreamSelectionProblems")
         self.problems.setWordWrap(True)
+        self.unsaved = QLabel(self)  # ticked proposals that touch skills with unsaved edits
+        self.unsaved.setObjectName("dreamReviewUnsaved")
+        self.unsaved.setWordWrap(True)
+        self.unsaved.hide()
         self.save_button = QPushButton("&Save plan…", self)
         self.save_button.setObjectName("dreamSavePlan")
         self.save_button.setToolTip("Save the proposals to a JSON file to review or apply later "
@@ -126,6 +135,7 @@ class ReviewPage(QWizardPage):
         left_layout.addWidget(self.tree, 1)
         left_layout.addWidget(self.count)
         left_layout.addWidget(self.problems)
+        left_layout.addWidget(self.unsaved)
         buttons = QHBoxLayout()
         buttons.addWidget(self.save_button)
         buttons.addWidget(self.details_button)
@@ -153,6 +163,8 @@ class ReviewPage(QWizardPage):
         self.plan: Plan | None = None
         self.selection: Selection | None = None
         self.items: dict[str, QTreeWidgetItem] = {}
+        self.defaults: dict[str, ReviewDefault] = {}
+        self.user_changed = False  # a tick changed by the reviewer (Cancel then asks first)
         self._updating = False
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -181,6 +193,8 @@ class ReviewPage(QWizardPage):
         self.plan = plan
         self.selection = selection
         self.items = {}
+        self.user_changed = False
+        self.defaults = dict(getattr(self.wizard(), "defaults", {}) or {})
         self._updating = True
         self.tree.clear()
         self._updating = False
@@ -214,6 +228,9 @@ class ReviewPage(QWizardPage):
                 item.setCheckState(0, Qt.CheckState.Unchecked)
             self.tree.addTopLevelItem(item)
             self.items[proposal.id] = item
+            default = self.defaults.get(proposal.id)
+            if default is not None and not default.ticked:
+                self._add_reason(item, proposal.id, default)
         self._updating = False
         self._sync_checks()
         self._apply_filter()
@@ -223,6 +240,37 @@ class ReviewPage(QWizardPage):
         else:
             self.view.clear("No proposals")
         self.mark_stale(getattr(self.wizard(), "stale", {}))
+        self.show_unsaved()
+
+    def _add_reason(self, item: QTreeWidgetItem, proposal_id: str, default: ReviewDefault) -> None:
+        """The line under a risky proposal's row that says why it starts unticked."""
+        line = QTreeWidgetItem([f"↳ {default.short}", ""])
+        line.setData(0, ID_ROLE, proposal_id)
+        line.setData(0, REASON_ROLE, True)
+        line.setToolTip(0, "Starts unticked (tick it if you are sure):\n"
+                        + "\n".join(f"• {r}" for r in default.reasons))
+        line.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+        font = QFont(line.font(0))
+        font.setItalic(True)
+        line.setFont(0, font)
+        item.addChild(line)
+        line.setFirstColumnSpanned(True)
+        item.setExpanded(True)
+
+    def reason_text(self, proposal_id: str) -> str:
+        """The "starts unticked" line shown under a proposal's row ("" when there is none)."""
+        item = self.items.get(proposal_id)
+        child = item.child(0) if item is not None else None
+        return child.text(0) if child is not None else ""
+
+    def show_unsaved(self) -> None:
+        """Name the ticked proposals that touch skills with unsaved edits (Apply waits)."""
+        conflicts = self.wiz().unsaved_conflicts() if self.wizard() is not None else {}
+        self.unsaved.setText(f"<b>{_escape(unsaved_message(conflicts))}</b>" if conflicts else "")
+        self.unsaved.setVisible(bool(conflicts))
+        proposal = self.view.proposal
+        if proposal is not None:
+            self.view.set_state(self._state_text(proposal))
 
     def mark_stale(self, stale: Mapping[str, Sequence[str]]) -> None:
         """Mark the proposals whose files changed since the plan was made (issue 16)."""
@@ -320,12 +368,14 @@ class ReviewPage(QWizardPage):
 
     def select_all(self) -> None:
         if self.selection is not None:
-            self.selection.accept_all(self.visible_ids())
+            if self.selection.accept_all(self.visible_ids()):
+                self.user_changed = True
             self._selection_changed()
 
     def select_none(self) -> None:
         if self.selection is not None:
-            self.selection.reject_all(self.visible_ids())
+            if self.selection.reject_all(self.visible_ids()):
+                self.user_changed = True
             self._selection_changed()
 
     def _item_changed(self, item: QTreeWidgetItem, column: int) -> None:
@@ -336,6 +386,8 @@ class ReviewPage(QWizardPage):
         if wanted == (proposal_id in self.selection):
             return
         changed = self.selection.set(proposal_id, wanted)
+        if changed:
+            self.user_changed = True
         others = sorted(changed - {proposal_id})
         if others and self.plan is not None:
             verb = "ticked" if wanted else "unticked"
@@ -346,6 +398,7 @@ class ReviewPage(QWizardPage):
         self._sync_checks()
         self._update_count()
         self._refresh_state()
+        self.show_unsaved()
         self.completeChanged.emit()
 
     def _sync_checks(self) -> None:
@@ -396,9 +449,14 @@ class ReviewPage(QWizardPage):
         why_not = selection.why_not(proposal.id)
         if why_not is not None:
             return f"<b>Cannot be applied</b>: {_escape(why_not)}."
+        default = self.defaults.get(proposal.id)
+        caution = ""
+        if default is not None and not default.ticked:
+            caution = ("<br>Started unticked: " + "; ".join(_escape(r) for r in default.reasons)
+                       + ".")
         if proposal.id in selection:
-            return "<b>Ticked</b>: will be applied when you press Apply."
-        return "Not ticked: will not be applied."
+            return "<b>Ticked</b>: will be applied when you press Apply." + caution
+        return "Not ticked: will not be applied." + caution
 
     def current_id(self) -> str | None:
         item = self.tree.currentItem()

@@ -101,11 +101,13 @@ class Selection:
 UNSURE = (PassStatus.FAILED, PassStatus.REFUSED, PassStatus.CANCELLED)
 
 
-def default_selection(plan: Plan, prune: bool = True) -> Selection:
+def default_selection(plan: Plan, prune: bool = True, unticked: Iterable[str] = ()) -> Selection:
     """What the review starts with: everything "accept all" accepts, except prunes when not
-    ``prune`` and anything from a pass that failed, was refused or cancelled (the reviewer may
+    ``prune``, anything from a pass that failed, was refused or cancelled, and the ``unticked``
+    ids (risky ones, ``core.dream.review_defaults``) with whatever needs them (the reviewer may
     still tick those)."""
     unsure = {i for record in plan.passes if record.status in UNSURE for i in record.proposals}
+    unsure |= set(unticked)
     wanted = [i for i in plan.acceptable_ids() if i not in unsure
               and (prune or plan.get(i).kind is not ProposalKind.PRUNE)]
     selection = Selection(plan)

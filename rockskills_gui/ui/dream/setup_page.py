@@ -1,15 +1,19 @@
 """Wizard page 1: the passes to run and who proposes (an OpenAI-compatible endpoint, or offline).
 
-The endpoint starts from the Preferences; changes here are for this run only. A key typed here
-stays in memory for this run (it is never written anywhere); without one the key saved for the
-endpoint in the system keyring is used, then ``ROCKSKILLS_API_KEY``.
+The proposer, endpoint and model start from the Preferences, and the ones a run starts with are
+remembered there for the next run. A key typed here stays in memory for this run (it is never
+written anywhere); without one the key saved for the endpoint in the system keyring is used, then
+``ROCKSKILLS_API_KEY``. Beside each pass: whether RockBot itself would run it on this data
+(``core.dream.pass_outlook``).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from datetime import UTC, datetime
 
+from pydantic import ValidationError
 from PySide6.QtCore import QDateTime, Qt, QTimeZone
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -32,12 +36,16 @@ from PySide6.QtWidgets import (
 
 from rockskills_gui.core.app.keys import ENV_VAR
 from rockskills_gui.core.app.settings import PRESET_BY_ID, PRESETS
+from rockskills_gui.core.dream.inputs import DreamInputs
 from rockskills_gui.core.dream.llm import DEFAULT_RETRIES, Endpoint
+from rockskills_gui.core.dream.pass_outlook import brief, describe, pass_outlook, read_ledger
 from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.dream.common import PASS_HINTS, PASS_TITLES
-from rockskills_gui.ui.dream.state import WizardState
+from rockskills_gui.ui.dream.state import WizardState, page_id
+
+log = logging.getLogger(__name__)
 
 
 class SetupPage(QWizardPage):
@@ -56,22 +64,30 @@ class SetupPage(QWizardPage):
         passes = QGroupBox("Passes (in RockBot's order)", self)
         grid = QGridLayout(passes)
         self.pass_boxes: dict[DreamPass, QCheckBox] = {}
-        for row, dream_pass in enumerate(LLM_PASSES):
+        self.outlook_labels: dict[DreamPass, QLabel] = {}  # "RockBot would not run this pass: …"
+        for index, dream_pass in enumerate(LLM_PASSES):
             box = QCheckBox(PASS_TITLES[dream_pass], passes)
             box.setObjectName(f"dreamPass_{dream_pass.value}")
             box.setChecked(True)
             box.toggled.connect(self._changed)
             self.pass_boxes[dream_pass] = box
-            grid.addWidget(box, row, 0)
-            grid.addWidget(secondary(QLabel(PASS_HINTS[dream_pass], passes)), row, 1)
+            grid.addWidget(box, index, 0)
+            grid.addWidget(secondary(QLabel(PASS_HINTS[dream_pass], passes)), index, 1)
+            outlook = QLabel(passes)  # beside the hint: a few words, the whole reason as tooltip
+            outlook.setObjectName(f"dreamPassOutlook_{dream_pass.value}")
+            outlook.setTextFormat(Qt.TextFormat.PlainText)
+            outlook.setContentsMargins(12, 0, 0, 0)
+            outlook.hide()
+            self.outlook_labels[dream_pass] = outlook
+            grid.addWidget(outlook, index, 2)
         self.prune_box = QCheckBox("Prune", passes)
         self.prune_box.setObjectName("dreamPass_prune")
         self.prune_box.setChecked(True)
         grid.addWidget(self.prune_box, len(LLM_PASSES), 0)
         grid.addWidget(secondary(QLabel("skills inactive for 18 months; RockBot prunes before "
                                         "consolidating (unticked: proposed, but not pre-selected)",
-                                        passes)), len(LLM_PASSES), 1)
-        grid.setColumnStretch(1, 1)
+                                        passes)), len(LLM_PASSES), 1, 1, 2)
+        grid.setColumnStretch(2, 1)
 
         who = QGroupBox("Proposer", self)
         who_layout = QVBoxLayout(who)
@@ -148,6 +164,8 @@ class SetupPage(QWizardPage):
         self.time_edit.setDateTime(QDateTime.currentDateTimeUtc())
         self.time_edit.setEnabled(False)
         self.fixed_time.toggled.connect(self.time_edit.setEnabled)
+        self.fixed_time.toggled.connect(lambda _on: self.refresh_outlook())
+        self.time_edit.editingFinished.connect(self.refresh_outlook)
         when = QHBoxLayout()
         when.addWidget(self.fixed_time)
         when.addWidget(self.time_edit)
@@ -182,8 +200,9 @@ class SetupPage(QWizardPage):
     # ---------------------------------------------------------------- state
 
     def load_defaults(self) -> None:
-        """Fill the endpoint and rules from the Preferences."""
+        """Fill the proposer, endpoint and rules from the Preferences."""
         prefs = self.wiz().ctx.prefs
+        (self.offline_radio if prefs.dream_proposer == "offline" else self.llm_radio).setChecked(True)
         index = self.preset.findData(prefs.endpoint)
         self.preset.blockSignals(True)
         self.preset.setCurrentIndex(max(0, index))
@@ -214,8 +233,9 @@ class SetupPage(QWizardPage):
             self.api_key.setPlaceholderText("usually not needed for this server")
         else:
             self.api_key.setPlaceholderText("needed by this server")
-        self.key_note.setText("A key typed here is used for this run only and never saved; "
-                              "save keys in Preferences (system keyring).")
+        self.key_note.setText("The proposer, endpoint and model are remembered for the next run. "
+                              "A key typed here is used for this run only and never saved; save "
+                              "keys in Preferences (system keyring).")
 
     def _changed(self, *_args: object) -> None:
         offline = self.offline_radio.isChecked()
@@ -249,6 +269,7 @@ class SetupPage(QWizardPage):
         if value is not None:
             moment = QDateTime.fromSecsSinceEpoch(int(value.to_datetime().timestamp()), QTimeZone.utc())
             self.time_edit.setDateTime(moment)
+        self.refresh_outlook()
 
     def endpoint(self) -> Endpoint | None:
         url = self.base_url.text().strip().rstrip("/")
@@ -270,6 +291,58 @@ class SetupPage(QWizardPage):
 
     def initializePage(self) -> None:
         self._changed()
+        self.refresh_outlook()
+
+    def validatePage(self) -> bool:
+        if self.wiz().after_setup() != page_id("review"):  # a run starts (not a saved plan)
+            self.remember()
+        return True
+
+    def remember(self) -> None:
+        """Keep this run's proposer, endpoint and model in the Preferences for the next run (an
+        unusable base URL is not kept; the API key never is)."""
+        store = self.wiz().ctx.preferences
+        proposer = {"dream_proposer": "offline" if self.offline else "llm"}
+        changes: dict[str, object] = dict(proposer)
+        if not self.offline:
+            url = self.base_url.text().strip().rstrip("/")
+            preset = PRESET_BY_ID.get(self.preset.currentData())
+            if preset is not None and preset.base_url and url == preset.base_url:
+                changes["endpoint"] = preset.id
+            elif url:
+                changes.update(endpoint="custom", base_url=url)
+            changes["model"] = self.model.text().strip()
+        try:
+            try:
+                store.update(**changes)
+            except ValidationError:
+                store.update(**proposer)
+        except (OSError, ValidationError) as exc:
+            log.warning("could not remember the dream run's choices: %s", exc)
+
+    def refresh_outlook(self) -> None:
+        """Say beside each pass whether RockBot would run it on the open library's data."""
+        library = self.wiz().dream_library() if self.wizard() is not None else None
+        texts: dict[DreamPass, tuple[str, str]] = {}
+        if library is not None:
+            now = self.now() or Timestamp.now()
+            try:
+                inputs = DreamInputs.read(library.agent_dir, now)
+                ledger = read_ledger(library.agent_dir, library.rules.ledger_file)
+                texts = {p: (brief(o), describe(o)) for p, o in
+                         pass_outlook(library.skills(), inputs, ledger).items()}
+            except OSError as exc:  # an unreadable log: the run itself will say more
+                log.warning("pass outlook: %s", exc)
+        for dream_pass, label in self.outlook_labels.items():
+            short, whole = texts.get(dream_pass, ("", ""))
+            label.setText(short)
+            label.setToolTip(whole)
+            label.setVisible(bool(short))
+
+    def outlook_text(self, dream_pass: DreamPass) -> str:
+        """The words beside a pass and, after " — ", the whole reason (its tooltip)."""
+        label = self.outlook_labels[dream_pass]
+        return f"{label.text()} — {label.toolTip()}" if label.text() else ""
 
     def isComplete(self) -> bool:
         if self.wizard() is None or self.wiz().dream_library() is None:
@@ -294,4 +367,5 @@ class SetupPage(QWizardPage):
         self.load_button.setEnabled(ok)
         for group in self.groups:
             group.setEnabled(ok)
+        self.refresh_outlook()
         self.completeChanged.emit()

@@ -10,6 +10,7 @@ from rockskills_gui.core.dream.apply import ApplyResult, UndoResult
 from rockskills_gui.core.dream.llm import Endpoint
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
+from rockskills_gui.core.dream.review_defaults import ReviewDefault
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.context import AppContext
@@ -45,6 +46,7 @@ class WizardState(Protocol):
     apply_result: ApplyResult | None
     plan_notes: list[str]
     stale: dict[str, list[str]]  # proposals whose files changed since the plan (by id)
+    defaults: dict[str, ReviewDefault]  # proposals that start unticked, and why (by id)
 
     @property
     def setup(self) -> SetupChoices: ...
@@ -56,4 +58,5 @@ class WizardState(Protocol):
     def save_plan(self, path: Path) -> bool: ...
     def recheck_plan(self) -> None: ...
     def apply_selected(self) -> str | None: ...
+    def unsaved_conflicts(self) -> dict[str, list[str]]: ...
     def undo_applied(self) -> UndoResult | None: ...

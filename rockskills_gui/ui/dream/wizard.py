@@ -32,8 +32,19 @@ from rockskills_gui.core.dream.apply import (
 )
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
+from rockskills_gui.core.dream.review_defaults import (
+    Guards,
+    ReviewDefault,
+    read_recent_use,
+    review_defaults,
+    risky_ids,
+    unsaved_conflicts,
+    unsaved_message,
+)
 from rockskills_gui.core.library.formats import FORMAT_LABELS
 from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
 from rockskills_gui.core.storage import journal
 from rockskills_gui.core.storage.changes import LibraryError
 from rockskills_gui.ui.common.accessibility import name_controls
@@ -80,6 +91,8 @@ class DreamWizard(QWizard):
         self.apply_result: ApplyResult | None = None
         self.undo_result: UndoResult | None = None
         self.plan_notes: list[str] = []
+        self.defaults: dict[str, ReviewDefault] = {}  # proposals that start unticked, and why
+        self.discard_prompt: QMessageBox | None = None  # "throw the review away?" (reject)
         self._jump_to_review = False
 
         self.setup = SetupPage(self)
@@ -96,6 +109,7 @@ class DreamWizard(QWizard):
         self.setup.load_defaults()
         self.ctx.libraryChanged.connect(self._library_changed)
         self.ctx.changeApplied.connect(self._library_moved)
+        self.ctx.dirtyChanged.connect(self._buffers_changed)
         self.stale: dict[str, list[str]] = {}  # proposals whose files changed since the plan
         self._applying = False
         self._library_changed(ctx.library)
@@ -153,6 +167,8 @@ class DreamWizard(QWizard):
         """The library changed under the loaded plan (an edit, an undo, the agent): mark the
         proposals whose files it touched on the review and apply pages."""
         del change
+        if self.apply_result is not None and self.currentId() == self.page_id("summary"):
+            self.summary.follow_history()  # an undo or redo of the applied plan, from anywhere
         if self._applying or self.plan is None or self.apply_result is not None:
             return
         self.update_stale()
@@ -174,16 +190,36 @@ class DreamWizard(QWizard):
         self.plan = plan
         self.plan_notes = []
         self.stale = {}
+        self.defaults = self.review_defaults(plan) if plan is not None else {}
         if plan is None:
             self.selection = None
         elif keep is not None:
             self.selection = Selection(plan, [i for i in keep if i in plan.ids()])
         else:
             prune = self.setup.prune() if origin == "run" else True
-            self.selection = default_selection(plan, prune=prune)
+            self.selection = default_selection(plan, prune=prune, unticked=risky_ids(self.defaults))
         if plan is not None and self.plan_from_elsewhere():
             self.plan_notes.append(f"This plan was made for {plan.library}.")
         self.planChanged.emit(plan)
+
+    def review_defaults(self, plan: Plan) -> dict[str, ReviewDefault]:
+        """Which proposals start unticked and why (``core.dream.review_defaults``): recent use
+        up to the plan's reference time, starter skills, the run's, profile's and Preferences'
+        protected prefixes."""
+        library = self.dream_library()
+        if library is None:
+            return {}
+        try:
+            now = Timestamp.parse(plan.now)
+        except (TimestampError, ValueError):
+            now = Timestamp.now()
+        prefixes: list[str] = []
+        for prefix in [*plan.protected_prefixes, *library.rules.protected_prefixes,
+                       *self.ctx.prefs.protected_prefixes]:
+            if fold(prefix) not in {fold(p) for p in prefixes}:
+                prefixes.append(prefix)
+        guards = Guards(recent=read_recent_use(library.agent_dir, now), protected=tuple(prefixes))
+        return review_defaults(plan, guards)
 
     def plan_from_elsewhere(self) -> bool:
         library = self.ctx.library
@@ -269,7 +305,21 @@ class DreamWizard(QWizard):
     def can_apply(self) -> bool:
         """True when the accepted proposals could be applied now (what enables Apply)."""
         return (self.selection is not None and len(self.selection) > 0
-                and not self.selection.problems())
+                and not self.selection.problems() and not self.unsaved_conflicts())
+
+    def unsaved_conflicts(self) -> dict[str, list[str]]:
+        """Skills with unsaved editor edits that ticked proposals touch (Apply waits for them)."""
+        if self.plan is None or self.selection is None:
+            return {}
+        return unsaved_conflicts(self.plan, self.selection.ids(), self.ctx.dirty_names)
+
+    def _buffers_changed(self, _name: str = "") -> None:
+        """A buffer became dirty or clean: Apply's block follows at once."""
+        if self.plan is None or self.apply_result is not None:
+            return
+        self.review.show_unsaved()
+        if self.currentId() == self.page_id("apply"):
+            self.apply.refresh()
 
     def apply_selected(self) -> str | None:
         """Apply the accepted proposals as one transaction; the reason when nothing was written."""
@@ -280,6 +330,9 @@ class DreamWizard(QWizard):
         problems = selection_problems(plan, ids)
         if problems:
             return "; ".join(problems)
+        unsaved = self.unsaved_conflicts()
+        if unsaved:
+            return unsaved_message(unsaved)
         if library_changes(plan, self.ctx.library):
             return "the library changed since the plan was made; re-check the plan first"
         box: dict[str, object] = {}
@@ -351,6 +404,42 @@ class DreamWizard(QWizard):
         box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
+
+    def reject(self) -> None:
+        """Cancel, Escape or the window's close button: after the reviewer changed a tick on the
+        review page, ask before throwing the review away."""
+        if (self.currentId() == self.page_id("review") and self.review.user_changed
+                and self.apply_result is None):
+            self.ask_to_discard()
+            return
+        super().reject()
+
+    def ask_to_discard(self) -> QMessageBox:
+        """The question (non-modal, kept in ``discard_prompt``); Discard closes the wizard."""
+        if self.discard_prompt is not None:
+            self.discard_prompt.raise_()
+            return self.discard_prompt
+        ticked = len(self.selection) if self.selection is not None else 0
+        box = QMessageBox(QMessageBox.Icon.Question, "Discard the Review?",
+                          "You changed which proposals are ticked. Close the dream run and throw "
+                          "the review away?",
+                          QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, self)
+        box.setObjectName("dreamDiscardReview")
+        box.setInformativeText(f"{plural(ticked, 'proposal')} ticked. Nothing has been written; "
+                               "Save plan… keeps the proposals for later.")
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.discard_prompt = box
+
+        def answered(result: int) -> None:
+            self.discard_prompt = None
+            if result == QMessageBox.StandardButton.Discard:
+                self.review.user_changed = False
+                super(DreamWizard, self).reject()
+
+        box.finished.connect(answered)
+        box.open()
+        return box
 
     def done(self, result: int) -> None:
         self.run.stop()
