@@ -1,18 +1,27 @@
 """Library: a RockBot skill store opened leniently, changed only through undoable operations.
 
-Every operation builds a :class:`ChangeSet` of whole-file changes, checks that no file it touches
-changed on disk since it was read (a running agent may have written it), writes atomically, and
-pushes the change set on the history. Undo/redo apply the inverse the same careful way.
+The operations (create, save, delete, rename, apply a change set, undo/redo) are the one library
+contract, :class:`~rockskills_gui.core.library.library_base.BaseLibrary`; this module is RockBot's
+store behind it: one JSON file per skill, read by the scan of ``skills/``, a resource folder
+carried along by delete and rename (RockBot (current)), and an index kept in RockBot's load order.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rockskills_gui.core.library.library_base import (
+    BaseLibrary,
+    Clock,
+    FileWrites,
+    NameTakenError,
+    Reference,
+    UnknownSkillError,
+)
 from rockskills_gui.core.library.stores.rockbot import (
     Progress,
     ScanCancelled,
@@ -27,37 +36,26 @@ from rockskills_gui.core.library.stores.rockbot_file import (
 )
 from rockskills_gui.core.library.stores.scan_cache import ScanCache
 from rockskills_gui.core.library.summary_rule import ROCKBOT_SUMMARY, SummaryRule
-from rockskills_gui.core.model.names import InvalidNameError, fold, sort_key, validate_name
+from rockskills_gui.core.model.names import InvalidNameError, fold, validate_name
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.rules import RESOURCE_SUFFIX, ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.skill import Skill, skill_from_bytes, skill_to_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
-from rockskills_gui.core.storage import change_writer, fileio, journal
+from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.changes import (
     ChangeSet,
-    ConflictError,
     DiskChanges,
     FileChange,
     History,
     LibraryError,
-    UndoRedo,
-    rename_label,
 )
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.journal import RecoveryReport, journal_problems, recover_if_needed
 from rockskills_gui.core.storage.layout import Layout
 
-Clock = Callable[[], Timestamp]
 PATH_MAX = 4096  # bytes in a whole path (Linux); Windows is stricter unless long paths are on
-__all__ = ["Library", "NameTakenError", "ScanCancelled", "UnknownSkillError"]
-
-
-class NameTakenError(LibraryError):
-    """The name (case-insensitively) already belongs to a skill or to a problem file."""
-
-
-class UnknownSkillError(LibraryError):
-    """No skill of that name (case-insensitive)."""
+__all__ = ["Clock", "DiskChanges", "Library", "NameTakenError", "Reference", "Resource",
+           "ScanCancelled", "SkillEntry", "UnknownSkillError", "manifest_of"]
 
 
 @dataclass(frozen=True)
@@ -96,30 +94,23 @@ def manifest_of(skill: Skill) -> list[dict[str, Any]] | None:
     return [item for item in value if isinstance(item, dict)]
 
 
-@dataclass(frozen=True)
-class Reference:
-    """``referrer``'s seeAlso names ``target`` at position ``index``."""
-
-    referrer: str
-    index: int
-    target: str
-
-
-class Library(UndoRedo):
+class Library(BaseLibrary[SkillEntry, SkillEntry]):
     """A RockBot agent directory's skills, problems and change history."""
 
     format = "rockbot"  # the skill format (core.formats; SkillMdLibrary holds the others)
     has_usage_log = True  # RockBot logs skill usage beside the skills (the usage pane reads it)
     has_timestamps = True  # createdAt / updatedAt / lastUsedAt are stored in each skill
+    _taken_hint = " (RockBot names are case-insensitive)"
+    _conflict_hint = " (a running agent may have written it)"
+    layout: Layout
 
     def summary_rule(self) -> SummaryRule:
         """What RockBot asks of a summary: one sentence of 15 words or fewer."""
         return ROCKBOT_SUMMARY
 
-    def is_read_only(self, name: str) -> bool:
+    def _as_editable(self, entry: SkillEntry) -> SkillEntry:
         """Every RockBot skill can be edited (problem files are not skills)."""
-        del name
-        return False
+        return entry
 
     def __init__(self, layout: Layout, clock: Clock = Timestamp.now, progress: Progress | None = None,
                  cancel: Callable[[], bool] | None = None, on_skills: SkillsRead | None = None,
@@ -160,12 +151,9 @@ class Library(UndoRedo):
         layout = Layout.locate(Path(path))
         recovery = recover_if_needed(layout)
         library = cls(layout, clock, progress, cancel, on_skills, rules, cache_dir)
-        removed = fileio.remove_stale_temps(library._temps)
-        if removed:
-            recovery = recovery or RecoveryReport()
-            recovery.removed_temps.extend(layout.display_path(p) for p in removed)
         library.recovery = recovery
-        library.journal_problems = journal_problems(recovery)
+        library._remove_stale_temps(library._temps)
+        library.journal_problems = journal_problems(library.recovery)
         library.problems.extend(library.journal_problems)
         return library
 
@@ -249,10 +237,6 @@ class Library(UndoRedo):
         if warning is not None:
             self.problems.append(warning)
 
-    def refresh_skill(self, name: str) -> DiskChanges:
-        """:meth:`refresh` one skill's file."""
-        return self.refresh([self.entry(name).path])
-
     def _may_hold_skill(self, path: Path) -> bool:
         """False for a file the profile's loader never reads as a skill (in a resource folder,
         or in the agent's own ``.embeddings/`` cache)."""
@@ -282,47 +266,6 @@ class Library(UndoRedo):
         del self._by_path[entry.path]
         self._order.remove(key)
         return entry.skill.name
-
-    @property
-    def agent_dir(self) -> Path:
-        return self.layout.agent_dir
-
-    @property
-    def skills_dir(self) -> Path:
-        return self.layout.skills_dir
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and fold(name) in self._entries
-
-    def skills(self) -> list[Skill]:
-        """Skills in load order (RockBot's BM25 candidate order: see README)."""
-        return [self._entries[key].skill for key in self._order]
-
-    def listed(self) -> list[Skill]:
-        """Skills in RockBot's List order (ordinal-ignore-case by name)."""
-        return sorted(self.skills(), key=lambda s: sort_key(s.name))
-
-    def names(self) -> list[str]:
-        return [self._entries[key].skill.name for key in self._order]
-
-    def get(self, name: str) -> Skill | None:
-        entry = self._entries.get(fold(name))
-        return entry.skill if entry else None
-
-    def entry(self, name: str) -> SkillEntry:
-        entry = self._entries.get(fold(name))
-        if entry is None:
-            raise UnknownSkillError(f"Skill '{name}' not found.")
-        return entry
-
-    def skill_path(self, name: str) -> Path:
-        """The file skill ``name`` lives in: the one it was loaded from; for a name with no skill
-        (e.g. deleted on disk), the file creating or restoring it would write."""
-        entry = self._entries.get(fold(name))
-        return entry.path if entry is not None else self.layout.path_for(name)
 
     def skill_roots(self) -> list[Path]:
         """The folders whose trees hold the skills (what a watcher follows): ``skills/``."""
@@ -387,16 +330,6 @@ class Library(UndoRedo):
     def _is_skill_change(self, fc: FileChange) -> bool:
         return fc.path.suffix == ".json" and self._may_hold_skill(fc.path)
 
-    def references_to(self, names: Iterable[str]) -> list[Reference]:
-        """Every seeAlso entry (in any skill) naming one of ``names`` (case-insensitive)."""
-        targets = {fold(n) for n in names}
-        found: list[Reference] = []
-        for skill in self.skills():
-            for index, target in enumerate(skill.see_also or ()):
-                if fold(target) in targets:
-                    found.append(Reference(skill.name, index, target))
-        return found
-
     # ---------------------------------------------------------------- checks
 
     def _check_new_name(self, name: str, existing_ok: bool = False) -> str:
@@ -408,9 +341,7 @@ class Library(UndoRedo):
         self._check_length(name)
         key = fold(name)
         if not existing_ok and key in self._entries:
-            existing = self._entries[key].skill.name
-            raise NameTakenError(f"A skill named '{existing}' already exists "
-                                 "(RockBot names are case-insensitive).")
+            raise self._taken(self._entries[key].skill.name)
         path = self.layout.path_for(name)
         if key not in self._entries and (path.is_dir() or path.is_symlink()):
             what = "symbolic link" if path.is_symlink() else "folder"
@@ -439,21 +370,7 @@ class Library(UndoRedo):
             raise LibraryError(f"Skill name is too long: its file path would have {size:,} bytes "
                                f"(the limit is {PATH_MAX - 1:,}). Use a shorter name.")
 
-    # ---------------------------------------------------------------- operations
-
-    def create(self, name: str, summary: str = "", content: str = "",
-               see_also: Iterable[str] | None = None) -> ChangeSet:
-        """Create a new skill (createdAt = updatedAt = now, as RockBot's own first save)."""
-        self._check_new_name(name)
-        now = self.clock()
-        skill = Skill(name=name, summary=summary, content=content, created_at=now,
-                      updated_at=now, last_used_at=None,
-                      see_also=tuple(see_also) if see_also is not None else None)
-        path = self.layout.path_for(name)
-        change = ChangeSet(label=f"Create '{name}'",
-                           files=(FileChange(path, None, skill_to_bytes(skill)),),
-                           created=(name,))
-        return self._apply(change, record=True)
+    # ---------------------------------------------------------------- the store's hooks
 
     def restore(self, skill: Skill) -> ChangeSet:
         """Write ``skill`` as a new file again, keeping createdAt, lastUsedAt and seeAlso.
@@ -462,170 +379,51 @@ class Library(UndoRedo):
         """
         self._check_new_name(skill.name)
         skill = skill.model_copy(update={"updated_at": self.clock()})
-        change = ChangeSet(label=f"Restore '{skill.name}'",
-                           files=(FileChange(self.layout.path_for(skill.name), None,
-                                             skill_to_bytes(skill)),),
-                           created=(skill.name,))
-        return self._apply(change, record=True)
+        return self._write_new(f"Restore '{skill.name}'", skill)
 
-    def save(self, skill: Skill, touch: bool = True) -> ChangeSet:
-        """Save an edited version of an existing skill (matched by name, case-insensitive).
+    def _new_bytes(self, skill: Skill) -> bytes:
+        return skill_to_bytes(skill)
 
-        Unlike the agent's ``save_skill`` this keeps createdAt, lastUsedAt and seeAlso as given
-        and sets updatedAt = now when ``touch``. An unchanged skill is not written at all.
-        """
-        entry = self.entry(skill.name)
-        if skill.name != entry.skill.name:
-            raise LibraryError(f"Use rename to change '{entry.skill.name}' to '{skill.name}'.")
+    def _saved_bytes(self, entry: SkillEntry, skill: Skill, touch: bool) -> bytes | None:
+        """Unlike the agent's ``save_skill`` this keeps createdAt, lastUsedAt and seeAlso as given
+        and sets updatedAt = now when ``touch``; None for an unchanged skill."""
         if skill == entry.skill:
-            return ChangeSet(label=f"Save '{skill.name}'")
+            return None
         if touch:
             skill = skill.model_copy(update={"updated_at": self.clock()})
-        change = ChangeSet(label=f"Save '{skill.name}'",
-                           files=(FileChange(entry.path, entry.raw, skill_to_bytes(skill)),),
-                           updated=(skill.name,))
-        return self._apply(change, record=True)
+        return skill_to_bytes(skill)
 
-    def update(self, name: str, **fields: object) -> ChangeSet:
-        """Save ``name`` with some fields replaced (summary, content, see_also, ...)."""
-        current = self.entry(name).skill
-        if "see_also" in fields and fields["see_also"] is not None:
-            fields["see_also"] = tuple(fields["see_also"])  # type: ignore[arg-type]
-        return self.save(current.model_copy(update=fields))
+    def _relinked_bytes(self, entry: SkillEntry, see_also: tuple[str, ...] | None) -> bytes:
+        return skill_to_bytes(entry.skill.model_copy(update={"see_also": see_also}))
 
-    def delete(self, name: str) -> ChangeSet:
-        """Delete a skill's file (undoable). References to it are left as they are."""
-        return self.delete_many([name])
+    def _delete_files(self, entry: SkillEntry) -> list[FileChange]:
+        """The skill's file and its resource folder's files (as FileSkillStore.DeleteAsync)."""
+        return [FileChange(entry.path, entry.raw, None), *self._resource_moves(entry, None)]
 
-    def delete_many(self, names: Iterable[str]) -> ChangeSet:
-        entries = []
-        for name in names:
-            entry = self.entry(name)
-            if entry not in entries:
-                entries.append(entry)
-        shown = ", ".join(f"'{e.skill.name}'" for e in entries)
-        files: list[FileChange] = []
-        for e in entries:
-            files.append(FileChange(e.path, e.raw, None))
-            files.extend(self._resource_moves(e, None))  # as FileSkillStore.DeleteAsync
-        change = ChangeSet(label=f"Delete {shown}", files=tuple(files),
-                           deleted=tuple(e.skill.name for e in entries))
-        return self._apply(change, record=True)
+    def _vacate(self, entry: SkillEntry, new: str, writes: FileWrites) -> None:
+        """The old file goes; the resource folder moves to the new name's, never onto files."""
+        writes.put(entry.path, entry.raw, None)
+        for fc in self._resource_moves(entry, new):
+            if fc.after is not None and fc.path not in writes and fc.path.exists():
+                raise NameTakenError(f"{self.layout.display_path(fc.path)} already exists; "
+                                     f"'{new}' cannot take over the resources of "
+                                     f"'{entry.skill.name}'.")
+            writes.put(fc.path, fc.before, fc.after)
 
-    def rename(self, old: str, new: str) -> ChangeSet:
-        """Rename (or move) a skill and rewrite every seeAlso reference to it."""
-        return self.rename_many({old: new})
+    def _put_renamed(self, entry: SkillEntry, new: str, see_also: tuple[str, ...] | None,
+                     now: Timestamp, writes: FileWrites) -> None:
+        updated = entry.skill.model_copy(update={"name": new, "see_also": see_also,
+                                                 "updated_at": now})
+        writes.put(self.layout.path_for(new), None, skill_to_bytes(updated))
 
-    def rename_many(self, mapping: Mapping[str, str]) -> ChangeSet:
-        """Rename several skills at once (e.g. a folder move), as one undoable change."""
-        moves: dict[str, tuple[SkillEntry, str]] = {}
-        for old, new in mapping.items():
-            entry = self.entry(old)
-            moves[fold(old)] = (entry, new)
-        moves = {k: v for k, v in moves.items() if v[0].skill.name != v[1]}
-        if not moves:
-            return ChangeSet(label="Rename")
-        final: dict[str, str] = {}
-        for key in self._order:
-            final[key] = self._entries[key].skill.name
-        for key in moves:
-            del final[key]
-        for _, new in moves.values():
-            self._check_new_name(new, existing_ok=True)
-            if fold(new) in final:
-                raise NameTakenError(f"A skill named '{final[fold(new)]}' already exists "
-                                     "(RockBot names are case-insensitive).")
-            final[fold(new)] = new
-        rename_of = {key: new for key, (_, new) in moves.items()}
-        now = self.clock()
-        writes: dict[Path, FileChange] = {}
+    def journal_layout(self, paths: Iterable[Path]) -> Layout:
+        """Every change is journaled in the agent folder and bounded by ``skills/``."""
+        del paths
+        return self.layout
 
-        def put(path: Path, before: bytes | None, after: bytes | None) -> None:
-            prior = writes.get(path)
-            if prior is not None:
-                before = prior.before
-            writes[path] = FileChange(path, before, after)
-
-        for entry, new in moves.values():
-            put(entry.path, entry.raw, None)
-            for fc in self._resource_moves(entry, new):
-                existing = writes.get(fc.path)
-                if fc.after is not None and existing is None and fc.path.exists():
-                    raise NameTakenError(f"{self.layout.display_path(fc.path)} already exists; "
-                                         f"'{new}' cannot take over the resources of "
-                                         f"'{entry.skill.name}'.")
-                put(fc.path, existing.before if existing else fc.before, fc.after)
-        rewritten: list[str] = []
-        for key in self._order:
-            entry = self._entries[key]
-            skill = entry.skill
-            see_also = skill.see_also
-            if see_also is not None and any(fold(t) in rename_of for t in see_also):
-                see_also = tuple(rename_of.get(fold(t), t) for t in see_also)
-            if key in moves:
-                new_name = moves[key][1]
-                updated = skill.model_copy(update={"name": new_name, "see_also": see_also,
-                                                   "updated_at": now})
-                new_path = self.layout.path_for(new_name)
-                existing = writes.get(new_path)
-                put(new_path, existing.before if existing else None, skill_to_bytes(updated))
-            elif see_also != skill.see_also:
-                updated = skill.model_copy(update={"see_also": see_also})
-                put(entry.path, entry.raw, skill_to_bytes(updated))
-                rewritten.append(skill.name)
-        for path, write in list(writes.items()):
-            if write.before is None and write.after is None:
-                del writes[path]
-        pairs = tuple((e.skill.name, new) for e, new in moves.values())
-        label = rename_label(pairs)
-        change = ChangeSet(label=label, files=tuple(writes.values()), renamed=pairs,
-                           links_rewritten=tuple(rewritten))
-        return self._apply(change, record=True)
-
-    # ---------------------------------------------------------------- undo / redo
-
-
-    # ---------------------------------------------------------------- the one writer
-
-    def apply_change_set(self, change: ChangeSet,
-                         writer: Callable[[ChangeSet], object] | None = None) -> ChangeSet:
-        """Apply a change set built elsewhere (e.g. an accepted dream plan) as one undoable step.
-
-        Refused like any operation when a file changed on disk. ``writer`` replaces the plain file
-        writer (e.g. a journaled transaction); it must write all or nothing, raising LibraryError.
-        """
-        return self._apply(change, record=True, writer=writer)
-
-    def check_conflicts(self, change: ChangeSet) -> list[Path]:
-        """Files whose disk bytes are not what ``change`` expects to replace."""
-        return change_writer.check_conflicts(change)
-
-    def _apply(self, change: ChangeSet, record: bool,
-               writer: Callable[[ChangeSet], object] | None = None) -> ChangeSet:
-        """Write ``change``; a ``writer`` may return the change set to record instead (the same
-        change, linked to the journal transaction it wrote)."""
-        if change.empty:
-            return change
-        written = change_writer.write_change(self.layout, change, self._conflict, writer)
+    def _take_in(self, change: ChangeSet) -> None:
         self._absorb(change)
         self._remove_emptied_resource_dirs(change)
-        if isinstance(written, ChangeSet):
-            change = written
-        if record:
-            self.history.push(change)
-        return change
-
-    def _journaled(self, change: ChangeSet, kind: str, undoes: str | None) -> str:
-        tx = journal.run(self.layout, change.files, kind, change.label, undoes=undoes)
-        return tx.id if undoes is None else undoes
-
-    def _conflict(self, paths: list[Path]) -> ConflictError:
-        shown = ", ".join(self.layout.display_path(p) for p in paths)
-        return ConflictError(
-            paths,
-            f"{shown} changed on disk since it was read (a running agent may have written "
-            "it); nothing was written. Reload the library to see the new version.",
-        )
 
     def _remove_emptied_resource_dirs(self, change: ChangeSet) -> None:
         """A resource folder a change emptied is removed (as FileSkillStore.DeleteAsync does);
