@@ -25,7 +25,6 @@ from rockskills_gui.core.dream.passes import (
     GAP_USAGE_CAP,
     MIN_CLUSTER,
     OPTIMIZE_FEEDBACK_CAP,
-    PRUNE_MONTHS,
     TOP_PAIRS,
     USAGE_CAP,
     USAGE_DAYS,
@@ -35,10 +34,9 @@ from rockskills_gui.core.model.skill import Skill, utf16_len
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.recall.bm25 import to_lower_invariant
 from rockskills_gui.core.usage.events import ConversationTurn, FeedbackEntry, SignalType
+from rockskills_gui.core.usage.signals import prune_threshold
 from rockskills_gui.core.usage.stats import UsageStats, UsageWindow, analyze
 
-SPARSE_UNITS = 200
-SPARSE_DAYS = 7
 CONSOLIDATION_TRUNCATED = "[... truncated for consolidation pass ...]"
 OPTIMIZATION_TRUNCATED = "[... truncated ...]"
 _GAP_SPLIT = re.compile(r"[ \n\t,.!?;:()\[\]]")
@@ -86,9 +84,8 @@ def printable(text: str) -> str:
 
 
 def is_sparse(skill: Skill, now: Timestamp) -> bool:
-    """Content under 200 UTF-16 units and createdAt before ``now - 7 days``."""
-    cutoff = now.add_days(-SPARSE_DAYS).utc_ticks
-    return utf16_len(skill.content or "") < SPARSE_UNITS and skill.created_at.utc_ticks < cutoff
+    """Content under 200 UTF-16 units and createdAt before ``now - 7 days`` (``Skill.is_sparse``)."""
+    return skill.is_sparse(now)
 
 
 def _detail(entry: FeedbackEntry) -> str:
@@ -105,10 +102,6 @@ class PruneCandidate:
     name: str
     last_activity: Timestamp
     threshold: Timestamp
-
-
-def prune_threshold(now: Timestamp) -> Timestamp:
-    return now.add_months(-PRUNE_MONTHS)
 
 
 def prune_candidates(skills: Iterable[Skill], now: Timestamp) -> list[PruneCandidate]:
