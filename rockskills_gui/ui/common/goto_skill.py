@@ -4,52 +4,31 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QEvent,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-    QTimer,
-    Signal,
-)
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QDialog, QLineEdit, QTreeView, QVBoxLayout, QWidget
 
 from rockskills_gui.core.text.fuzzy import FuzzyMatch, fuzzy_filter
+from rockskills_gui.ui.common.models import Column, RowModel
 
-Index = QModelIndex | QPersistentModelIndex
 RESULT_LIMIT = 200
 LIVE_LIMIT = 5000  # up to this many names, results follow every keystroke
 
 
-class MatchModel(QAbstractTableModel):
-    """Matches: name (matched letters in bold via the tooltip) and summary."""
+class MatchModel(RowModel[FuzzyMatch]):
+    """Matches: name and summary (each also the cell's tooltip)."""
 
     def __init__(self, summary_of: Callable[[str], str], parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.matches: list[FuzzyMatch] = []
-        self._summary_of = summary_of
+        super().__init__((Column("Skill", lambda m: m.name, tooltip=lambda m: m.name),
+                          Column("Summary", lambda m: summary_of(m.name),
+                                 tooltip=lambda m: summary_of(m.name))), parent)
+
+    @property
+    def matches(self) -> list[FuzzyMatch]:
+        return self.rows
 
     def set_matches(self, matches: Sequence[FuzzyMatch]) -> None:
-        self.beginResetModel()
-        self.matches = list(matches)
-        self.endResetModel()
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.matches)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else 2
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or not 0 <= index.row() < len(self.matches):
-            return None
-        name = self.matches[index.row()].name
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return name if index.column() == 0 else self._summary_of(name)
-        return None
+        self.set_rows(matches)
 
 
 class GoToSkillDialog(QDialog):

@@ -7,11 +7,12 @@ the tooltip: CortexPrism drops them from prompts, but a curator needs to see the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -37,10 +38,10 @@ from PySide6.QtWidgets import (
 from rockskills_gui.core.library.stores.cortex import INACTIVE_LIFECYCLES, LIFECYCLES, TRUST_TIERS
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.models import ROW_ROLE, Column, RowModel
 
 Index = QModelIndex | QPersistentModelIndex
 SORT_ROLE = Qt.ItemDataRole.UserRole + 20
-ROW_ROLE = Qt.ItemDataRole.UserRole + 21
 ACTIVE_ONLY = "__active__"
 COLUMNS = ("Name", "Source", "Lifecycle", "Trust tier", "Success", "Uses", "Utility", "Freshness",
            "Health")
@@ -108,65 +109,58 @@ def _shown(column: str, row: HealthRow) -> str:
     return f"{value:.2f}"
 
 
-class HealthModel(QAbstractTableModel):
+def _sort_key(column: str) -> Callable[[HealthRow], object]:
+    """What a column sorts by: numbers by value (no value first), lifecycles in their order,
+    trust tiers by tier, text case-insensitively."""
+    if column in NUMERIC:
+        key = NUMERIC[column]
+
+        def number(row: HealthRow) -> float:
+            value = row.number(key)
+            return -1.0 if value is None else value
+
+        return number
+    if column == "Lifecycle":
+        return lambda row: LIFECYCLES.index(row.lifecycle) if row.lifecycle in LIFECYCLES else -1
+    if column == "Trust tier":
+        def tier(row: HealthRow) -> int:
+            value = row.stats.get("trust_tier")
+            return value if isinstance(value, int) else -1
+
+        return tier
+    return lambda row: fold(_shown(column, row))
+
+
+def _inactive_font(struck: bool) -> Callable[[HealthRow], object]:
+    def font(row: HealthRow) -> object:
+        if not row.inactive:
+            return None
+        shown = QFont()
+        shown.setItalic(True)
+        shown.setStrikeOut(struck)
+        return shown
+
+    return font
+
+
+def _inactive_colour(row: HealthRow) -> object:
+    if not row.inactive:
+        return None
+    return QApplication.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+
+
+class HealthModel(RowModel[HealthRow]):
     """The rows of :func:`rows_of` as a table (numbers sort by value via :data:`SORT_ROLE`)."""
 
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.rows: list[HealthRow] = []
-
-    def set_rows(self, rows: list[HealthRow]) -> None:
-        self.beginResetModel()
-        self.rows = rows
-        self.endResetModel()
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.TextAlignmentRole:
-            return int(Qt.AlignmentFlag.AlignRight if COLUMNS[section] in NUMERIC
-                       else Qt.AlignmentFlag.AlignLeft) | int(Qt.AlignmentFlag.AlignVCenter)
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid():
-            return None
-        row = self.rows[index.row()]
-        column = COLUMNS[index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return _shown(column, row)
-        if role == SORT_ROLE:
-            if column in NUMERIC:
-                value = row.number(NUMERIC[column])
-                return -1.0 if value is None else value
-            if column == "Lifecycle":
-                return LIFECYCLES.index(row.lifecycle) if row.lifecycle in LIFECYCLES else -1
-            if column == "Trust tier":
-                tier = row.stats.get("trust_tier")
-                return tier if isinstance(tier, int) else -1
-            return fold(_shown(column, row))
-        if role == ROW_ROLE:
-            return row
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in NUMERIC:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole and row.inactive:
-            return QApplication.palette().color(QPalette.ColorGroup.Disabled,
-                                                QPalette.ColorRole.Text)
-        if role == Qt.ItemDataRole.FontRole and row.inactive:
-            font = QFont()
-            font.setItalic(True)
-            font.setStrikeOut(column == "Name")
-            return font
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self.tooltip(row)
-        return None
+        super().__init__(
+            tuple(Column(column, partial(_shown, column),
+                         align=Qt.AlignmentFlag.AlignRight if column in NUMERIC else None,
+                         sort_key=_sort_key(column),
+                         roles={Qt.ItemDataRole.FontRole: _inactive_font(column == "Name")})
+                  for column in COLUMNS),
+            parent, roles={Qt.ItemDataRole.ForegroundRole: _inactive_colour},
+            tooltip=HealthModel.tooltip, sort_role=SORT_ROLE, header_alignment=True)
 
     @staticmethod
     def tooltip(row: HealthRow) -> str:

@@ -17,6 +17,7 @@ from rockskills_gui.core.recall.bm25 import QueryPlan
 from rockskills_gui.core.recall.bm25_index import Explanation, QueryStats
 from rockskills_gui.core.recall.playground import ComparedHit
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N
+from rockskills_gui.ui.common.models import Column, RowModel
 from rockskills_gui.ui.common.theme import readable
 from rockskills_gui.ui.recall.score_bar_delegate import (
     CUT_ROLE,
@@ -206,7 +207,7 @@ def shift_text(hit: ComparedHit) -> str:
     return "="
 
 
-class CompareModel(QAbstractTableModel):
+class CompareModel(RowModel[ComparedHit]):
     """Another ranking for the same query, each row with its move against RockBot's rank."""
 
     HEADERS = ("#", "Move", "Skill", "Score")
@@ -214,59 +215,31 @@ class CompareModel(QAbstractTableModel):
     UP, DOWN = 2, 5  # colour slots (the segment table): bluish green and vermillion
 
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.rows: list[ComparedHit] = []
+        right = Qt.AlignmentFlag.AlignRight
+        super().__init__((
+            Column("#", lambda r: r.rank, align=right),
+            Column("Move", shift_text, align=right,
+                   header_tip="Places gained (▲) or lost (▼) against RockBot's rank; "
+                              "new = RockBot does not rank it",
+                   roles={Qt.ItemDataRole.ForegroundRole: self._shift_colour}),
+            Column("Skill", lambda r: r.name),
+            Column("Score", lambda r: f"{r.score:.4f}", align=right),
+        ), parent, roles={NAME_ROLE: lambda r: r.name, SCORE_ROLE: lambda r: r.score,
+                          SHIFT_ROLE: lambda r: r.shift, CUT_ROLE: lambda r: r.rank == self.top_n},
+            tooltip=self._tooltip)
         self.base_label = "RockBot"
         self.top_n = RECALL_TOP_N
-
-    def set_rows(self, rows: Sequence[ComparedHit]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
 
     def names(self) -> list[str]:
         return [r.name for r in self.rows]
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.rows)
+    def _shift_colour(self, row: ComparedHit) -> object:
+        if row.shift is None or row.shift == 0:
+            return QPalette().color(QPalette.ColorRole.PlaceholderText)
+        return readable(segment_colour(self.UP if row.shift > 0 else self.DOWN),
+                        QPalette().color(QPalette.ColorRole.Base))
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole \
-                and section == self.SHIFT:
-            return "Places gained (▲) or lost (▼) against RockBot's rank; new = RockBot does not rank it"
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
-            return None
-        row = self.rows[index.row()]
-        col = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return (row.rank, shift_text(row), row.name, f"{row.score:.4f}")[col]
-        if role == NAME_ROLE:
-            return row.name
-        if role == SCORE_ROLE:
-            return row.score
-        if role == SHIFT_ROLE:
-            return row.shift
-        if role == CUT_ROLE:
-            return row.rank == self.top_n
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.RANK, self.SCORE,
-                                                                self.SHIFT):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole and col == self.SHIFT:
-            if row.shift is None or row.shift == 0:
-                return QPalette().color(QPalette.ColorRole.PlaceholderText)
-            return readable(segment_colour(self.UP if row.shift > 0 else self.DOWN),
-                            QPalette().color(QPalette.ColorRole.Base))
-        if role == Qt.ItemDataRole.ToolTipRole:
-            where = (f"{self.base_label} ranks it #{row.base_rank}" if row.base_rank is not None
-                     else f"{self.base_label} does not rank it (score 0)")
-            return f"{row.name}: #{row.rank} here, score {row.score!r}; {where}"
-        return None
+    def _tooltip(self, row: ComparedHit) -> str:
+        where = (f"{self.base_label} ranks it #{row.base_rank}" if row.base_rank is not None
+                 else f"{self.base_label} does not rank it (score 0)")
+        return f"{row.name}: #{row.rank} here, score {row.score!r}; {where}"

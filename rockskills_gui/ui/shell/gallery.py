@@ -198,6 +198,7 @@ class Studio:
         window.library_pane.reveal(name)
         window.show_pane("editor")
         window.problems_dock.setVisible(problems)
+        wait_until(lambda: not window.problems_pane.linter.busy, 15)  # lint rows: same every shot
         return window
 
     def pose_recall(self, tab: str) -> object:
@@ -220,7 +221,8 @@ class Studio:
         pane = window.usage_pane
         window.show_pane("heatmap")
         window.problems_dock.setVisible(problems)
-        wait_until(lambda: pane.report is not None and not pane.busy, 15)
+        wait_until(lambda: pane.report is not None and not pane.busy
+                   and not window.problems_pane.linter.busy, 15)
         pane.side.setCurrentIndex(tab)
         if tab == 2 and pane.view.data is not None and len(pane.view.data) > 1:
             pane.view.select(0, 1)

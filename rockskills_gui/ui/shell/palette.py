@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import (
-    QAbstractListModel,
     QEvent,
     QModelIndex,
     QObject,
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from rockskills_gui.core.text.fuzzy import fuzzy_score
 from rockskills_gui.ui.common.actions import MENUS, ActionRegistry, ActionSpec
+from rockskills_gui.ui.common.models import Column, RowModel
 
 MENU_TITLES = {key: title.replace("&", "") for key, title in MENUS}
 SHORTCUT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -91,40 +91,28 @@ def rank(commands: list[Command], query: str) -> list[Command]:
                                      key=lambda t: (-t[0], t[1]))]
 
 
-class CommandModel(QAbstractListModel):
+def _accessible_text(command: Command) -> str:
+    shortcut = shortcut_text(command.action)
+    return f"{command.title}, {command.menu} menu" + (f", {shortcut}" if shortcut else "")
+
+
+class CommandModel(RowModel[Command]):
     """The matching commands: display = title; shortcut, menu and id in user roles."""
 
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.commands: list[Command] = []
+        super().__init__((Column("Command", lambda c: c.title),), parent, roles={
+            Qt.ItemDataRole.AccessibleTextRole: _accessible_text,
+            SHORTCUT_ROLE: lambda c: shortcut_text(c.action),
+            MENU_ROLE: lambda c: c.menu,
+            ID_ROLE: lambda c: c.spec.id,
+        }, tooltip=lambda c: c.spec.tip or c.title)
+
+    @property
+    def commands(self) -> list[Command]:
+        return self.rows
 
     def set_commands(self, commands: list[Command]) -> None:
-        self.beginResetModel()
-        self.commands = commands
-        self.endResetModel()
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.commands)
-
-    def data(self, index: QModelIndex | QPersistentModelIndex,
-             role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or not 0 <= index.row() < len(self.commands):
-            return None
-        command = self.commands[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return command.title
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return command.spec.tip or command.title
-        if role == Qt.ItemDataRole.AccessibleTextRole:
-            shortcut = shortcut_text(command.action)
-            return f"{command.title}, {command.menu} menu" + (f", {shortcut}" if shortcut else "")
-        if role == SHORTCUT_ROLE:
-            return shortcut_text(command.action)
-        if role == MENU_ROLE:
-            return command.menu
-        if role == ID_ROLE:
-            return command.spec.id
-        return None
+        self.set_rows(commands)
 
 
 class CommandDelegate(QStyledItemDelegate):

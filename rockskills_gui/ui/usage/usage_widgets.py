@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -22,6 +21,7 @@ from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.usage.heatmap import FIRST_LEVEL, LEVELS, ColourScale
 from rockskills_gui.core.usage.report import UsageRow, sort_rows
 from rockskills_gui.ui.common.colormap import colormap_name, colour_table
+from rockskills_gui.ui.common.models import Column, RowModel
 
 Index = QModelIndex | QPersistentModelIndex
 NAME_ROLE = Qt.ItemDataRole.UserRole + 11
@@ -136,29 +136,49 @@ class HeatmapLegend(QWidget):
                              Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
 
 
-class UsageTableModel(QAbstractTableModel):
+def _usage_tip(row: UsageRow) -> str:
+    if not row.exists:
+        return f"'{row.name}' is in the usage log but no longer in the library"
+    activity = when(row.last_activity) if row.last_activity is not None else "—"
+    return (f"{row.name}: {row.events} use(s) in {row.sessions} session(s) in the window\n"
+            f"last use {when(row.last_used)} · last activity {activity} "
+            "(lastUsedAt ?? updatedAt ?? createdAt)")
+
+
+def _deleted_colour(row: UsageRow) -> object:
+    return None if row.exists else QPalette().color(QPalette.ColorRole.PlaceholderText)
+
+
+class UsageTableModel(RowModel[UsageRow]):
     """One row per skill (and per deleted name in the log): uses, sessions, last use, activity.
 
-    The model sorts itself (:meth:`sort`, in Python with one key per row): a sort proxy asks
-    ``data()`` for every comparison, 1.6 s on the UI thread for 10,000 skills. New rows can come
-    sorted already (sorted off the UI thread for :attr:`sort_state`)."""
+    The model sorts itself (:meth:`sort`, in Python with one key per row, by the core's
+    ``sort_rows``): a sort proxy asks ``data()`` for every comparison, 1.6 s on the UI thread for
+    10,000 skills. New rows can come sorted already (sorted off the UI thread for
+    :attr:`sort_state`)."""
 
     HEADERS = ("Skill", "Uses", "Sessions", "Last use")
     USES = 1
 
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.rows: list[UsageRow] = []  # in display (sorted) order
+        right = Qt.AlignmentFlag.AlignRight
+        super().__init__((
+            Column("Skill", lambda r: r.name if r.exists else f"{r.name} (deleted)"),
+            Column("Uses", lambda r: r.events, align=right,
+                   roles={BAR_ROLE: lambda r: r.events / self._most}),
+            Column("Sessions", lambda r: r.sessions, align=right),
+            Column("Last use", lambda r: when(r.last_used)),
+        ), parent, roles={NAME_ROLE: lambda r: r.name,
+                          Qt.ItemDataRole.ForegroundRole: _deleted_colour}, tooltip=_usage_tip)
         self._given: list[UsageRow] = []  # as set_rows got them: ties keep this order
-        self._sort: tuple[int, Qt.SortOrder] | None = None
         self._most = 1
 
     @property
     def sort_state(self) -> tuple[int, bool] | None:
         """(column, descending) of the current sort, None when unsorted."""
-        if self._sort is None:
+        if self._sorting is None:
             return None
-        return self._sort[0], self._sort[1] == Qt.SortOrder.DescendingOrder
+        return self._sorting[0], self._sorting[1] == Qt.SortOrder.DescendingOrder
 
     def set_rows(self, rows: Sequence[UsageRow], sorted_rows: Sequence[UsageRow] | None = None,
                  sorted_by: tuple[int, bool] | None = None) -> None:
@@ -167,69 +187,22 @@ class UsageTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._given = list(rows)
         done = sorted_rows is not None and sorted_by is not None and sorted_by == self.sort_state
-        self.rows = list(sorted_rows) if done and sorted_rows is not None else self._sorted()
+        if done and sorted_rows is not None:
+            self.rows = list(sorted_rows)
+        elif self._sorting is not None:
+            self._sort_rows(*self._sorting)
+        else:
+            self.rows = list(self._given)
         self._most = max((r.events for r in self.rows), default=0) or 1
         self.endResetModel()
 
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        """Sort by ``column`` (stable: equal rows keep the order they were given in)."""
-        self._sort = (column, order)
-        self.layoutAboutToBeChanged.emit()
-        persistent = self.persistentIndexList()
-        held = [(self.rows[i.row()], i.column()) for i in persistent if 0 <= i.row() < len(self.rows)]
-        self.rows = self._sorted()
-        where = {id(row): k for k, row in enumerate(self.rows)}
-        self.changePersistentIndexList(
-            [i for i in persistent if 0 <= i.row() < len(where)],
-            [self.index(where[id(row)], column) for row, column in held])
-        self.layoutChanged.emit()
-
-    def _sorted(self) -> list[UsageRow]:
-        if self._sort is None:
-            return list(self._given)
-        column, order = self._sort
-        return sort_rows(self._given, column, order == Qt.SortOrder.DescendingOrder)
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
-            return None
-        row = self.rows[index.row()]
-        col = index.column()
-        if role == NAME_ROLE:
-            return row.name
-        if role == Qt.ItemDataRole.DisplayRole:
-            return (row.name if row.exists else f"{row.name} (deleted)", row.events, row.sessions,
-                    when(row.last_used))[col]
-        if role == BAR_ROLE and col == self.USES:
-            return row.events / self._most
-        if role == Qt.ItemDataRole.ForegroundRole and not row.exists:
-            return QPalette().color(QPalette.ColorRole.PlaceholderText)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            if not row.exists:
-                return f"'{row.name}' is in the usage log but no longer in the library"
-            activity = when(row.last_activity) if row.last_activity is not None else "—"
-            return (f"{row.name}: {row.events} use(s) in {row.sessions} session(s) in the window\n"
-                    f"last use {when(row.last_used)} · last activity {activity} "
-                    "(lastUsedAt ?? updatedAt ?? createdAt)")
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (1, 2):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+    def _sort_rows(self, column: int, order: Qt.SortOrder) -> None:
+        """Sorted from the order the rows were given in (stable), as the worker sorts them."""
+        self.rows = sort_rows(self._given, column, order == Qt.SortOrder.DescendingOrder)
 
     def row_of(self, name: str) -> int:
         key = fold(name)
-        return next((k for k, r in enumerate(self.rows) if fold(r.name) == key), -1)
+        return self.find(lambda r: fold(r.name) == key)
 
 
 class BarDelegate(QStyledItemDelegate):
