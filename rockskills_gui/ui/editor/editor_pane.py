@@ -158,7 +158,9 @@ class EditorPane(QWidget):
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         empty_layout.addStretch(1)
         empty_layout.addWidget(self.empty_title, 0, Qt.AlignmentFlag.AlignHCenter)
-        empty_layout.addWidget(self.empty_label, 0, Qt.AlignmentFlag.AlignHCenter)
+        # Full width (text centred by the label): an aligned word-wrapped label gets one line's
+        # height from the layout and clips its second line.
+        empty_layout.addWidget(self.empty_label)
         empty_layout.addStretch(2)
 
         self.page = QWidget(self)

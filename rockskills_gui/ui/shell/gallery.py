@@ -163,6 +163,7 @@ class Studio:
         ``sized`` scenes are shot at every size."""
         return [
             ("no-library", self.pose_empty, True),
+            ("editor-no-skill", self.pose_no_skill, True),
             ("editor", lambda: self.pose_editor(SKILL), True),
             ("editor-problems", lambda: self.pose_editor(SKILL, problems=True), True),
             ("recall-session", lambda: self.pose_recall("session"), True),
@@ -191,6 +192,13 @@ class Studio:
 
     def pose_empty(self) -> object:
         return self.empty
+
+    def pose_no_skill(self) -> object:
+        """A library open, no skill selected: the editor's empty state."""
+        self.window.ctx.select_skill("")
+        self.window.show_pane("editor")
+        self.window.problems_dock.setVisible(False)
+        return self.window
 
     def pose_editor(self, name: str, problems: bool = False) -> object:
         window = self.window
