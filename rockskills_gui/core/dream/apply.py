@@ -12,29 +12,30 @@ loaded skill (a problem file, a folder, a FIFO, a symbolic link). The change goe
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rockskills_gui.core.dream import fingerprint
+from rockskills_gui.core.dream.apply_resources import (
+    EndState,
+    PlanRefused,
+    Writes,
+    carry_resources,
+    same_file,
+)
 from rockskills_gui.core.dream.checks import CheckContext, check_plan, name_problem, path_problem
 from rockskills_gui.core.dream.plan import Plan, Severity, touched_path_error
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.model.names import display_name, fold
-from rockskills_gui.core.model.skill import skill_to_bytes
+from rockskills_gui.core.model.skill import Skill, skill_to_bytes
 from rockskills_gui.core.model.timestamps import TimestampError
 from rockskills_gui.core.storage import fileio, journal
-from rockskills_gui.core.storage.changes import ChangeSet, FileChange, LibraryError
+from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.core.storage.checksum import sha256
 
-
-class PlanRefused(LibraryError):
-    """The plan (or the accepted subset) cannot be applied; ``reasons`` lists why."""
-
-    def __init__(self, message: str, reasons: list[str]) -> None:
-        super().__init__(message)
-        self.reasons = reasons
+__all__ = ["ApplyResult", "PlanRefused", "UndoResult", "apply_plan", "build_change_set", "checked",
+           "library_changes", "recheck", "selection_problems", "touched_since", "undo_last"]
 
 
 @dataclass(frozen=True)
@@ -88,26 +89,22 @@ def build_change_set(library: Library, plan: Plan, accepted: Iterable[str]) -> C
 
     RockBot (current): a save over a skill keeps the properties the plan's record does not model
     -- the ``manifest`` as FileSkillStore.SaveAsync keeps it when the saved skill has none, and
-    ``surfaceBaseline`` and any other alike -- and its ``{name}.resources/`` folder is left as it is.
+    ``surfaceBaseline`` and any other alike (also when the plan deletes the skill and saves it
+    again) -- and the resource folders follow the skills (:mod:`.apply_resources`): a deleted
+    skill's folder goes as the library's delete removes it, a renamed file takes its folder along,
+    a merged-away source's files and manifest entries go to the skill it was merged into.
     """
     wanted = set(accepted)
     layout = library.layout
-    current: dict[str, Path] = {fold(s.name): library.entry(s.name).path for s in library.skills()}
+    originals = {fold(entry.skill.name): entry for entry in library.entries()}
+    current: dict[str, Path] = {key: entry.path for key, entry in originals.items()}
     kept: dict[str, tuple[tuple[str, str], ...]] = {}  # unmodelled properties a save-over keeps
     if library.rules.resources:
-        kept = {fold(s.name): s.extra for s in library.skills() if s.extra}
-    before: dict[Path, bytes | None] = {}
-    after: dict[Path, bytes | None] = {}
-
-    def put(path: Path, data: bytes | None) -> None:
-        if path not in before:
-            try:
-                before[path] = fileio.read_or_none(path)
-            except OSError as exc:
-                raise PlanRefused(f"cannot read {layout.display_path(path)} "
-                                  f"({exc.strerror or exc}); nothing was written", []) from None
-        after[path] = data
-
+        kept = {key: entry.skill.extra for key, entry in originals.items() if entry.skill.extra}
+    writes = Writes(layout)
+    put = writes.put
+    written: dict[str, Skill] = {}
+    owners: dict[str, tuple[str, str]] = {}
     created: list[str] = []
     updated: list[str] = []
     deleted: list[str] = []
@@ -116,7 +113,6 @@ def build_change_set(library: Library, plan: Plan, accepted: Iterable[str]) -> C
             continue
         for name in proposal.deletes:
             path = current.pop(fold(name), None)
-            kept.pop(fold(name), None)
             if path is not None:
                 put(path, None)
                 deleted.append(name)
@@ -124,7 +120,7 @@ def build_change_set(library: Library, plan: Plan, accepted: Iterable[str]) -> C
             name = proposal.record.name
             old = current.get(fold(name))
             target = layout.path_for(name)
-            mine = target in after or (old is not None and _same(old, target))  # a skill's own file
+            mine = target in writes.after or (old is not None and same_file(old, target))  # a skill's file
             problem = name_problem(name, layout) or path_problem(name, layout, library.problems, mine)
             if problem is not None:
                 raise PlanRefused(f"{proposal.id} cannot be applied; nothing was written",
@@ -134,7 +130,7 @@ def build_change_set(library: Library, plan: Plan, accepted: Iterable[str]) -> C
             except (TimestampError, ValueError) as exc:
                 raise PlanRefused(f"{proposal.id} cannot be applied; nothing was written",
                                   [f"{proposal.id}: {exc}"]) from None
-            extra = kept.get(fold(name)) if old is not None else None
+            extra = kept.get(fold(name))
             if extra and not skill.extra:
                 skill = skill.model_copy(update={"extra": extra})
             if old is not None and old != target:
@@ -142,23 +138,15 @@ def build_change_set(library: Library, plan: Plan, accepted: Iterable[str]) -> C
             (updated if old is not None else created).append(skill.name)
             put(target, skill_to_bytes(skill))
             current[fold(skill.name)] = target
-    files = tuple(FileChange(path, before[path], after[path]) for path in after
-                  if before[path] != after[path])
+            written[fold(skill.name)] = skill
+            for source in proposal.sources:
+                if fold(source) != fold(skill.name):
+                    owners.setdefault(fold(source), (proposal.id, fold(skill.name)))
+    carry_resources(library, EndState(originals, current, written, owners), writes)
     count = len(wanted)
     return ChangeSet(label=f"Apply dream plan ({count} proposal{'s' if count != 1 else ''})",
-                     files=files, created=tuple(dict.fromkeys(created)),
+                     files=writes.changes(), created=tuple(dict.fromkeys(created)),
                      updated=tuple(dict.fromkeys(updated)), deleted=tuple(dict.fromkeys(deleted)))
-
-
-def _same(old: Path, target: Path) -> bool:
-    """True when a skill's file ``old`` is the file the new spelling writes (the same path, or the
-    same file on a case-insensitive file system)."""
-    if old == target:
-        return True
-    try:
-        return os.path.samefile(old, target)
-    except (OSError, ValueError):
-        return False
 
 
 def checked(plan: Plan, library: Library) -> Plan:
