@@ -6,10 +6,10 @@ skills as loaded and adds the resource files' changes to the same change set (on
 journaled, undone together), through the library's own operations:
 
 - a skill that is gone (delete, prune) loses its folder as the library's delete removes it
-  (``Library._delete_files``, as FileSkillStore.DeleteAsync); a folder emptied is removed when
+  (``Library.delete_changes``, as FileSkillStore.DeleteAsync); a folder emptied is removed when
   the change is taken in, and comes back on undo;
 - a skill whose file moved (a case-only rename, a save over it spelled differently) takes its
-  folder along (``Library._resource_moves``);
+  folder along (``Library.resource_moves``);
 - a source merged away into another skill that exists at the end hands its files to that skill's
   folder and its manifest entries to that skill's ``manifest`` (entries whose filename the
   manifest already lists are not repeated). Nothing is lost; a file that would land on a
@@ -112,7 +112,7 @@ def carry_resources(library: Library, state: EndState, writes: Writes) -> None:
         _place(library, writes, _moves(library, entry, name), entry, name, proposal_id)
         _merge_manifest(state, writes, target, manifest_of(entry.skill) or [])
     for entry in gone:
-        for fc in _guarded(library, partial(library._delete_files, entry)):
+        for fc in _guarded(library, partial(library.delete_changes, entry)):
             writes.put(fc.path, fc.after)
 
 
@@ -141,7 +141,7 @@ def _owner(state: EndState, key: str) -> tuple[str, str] | None:
 
 
 def _moves(library: Library, entry: SkillEntry, new_name: str) -> list[FileChange]:
-    return _guarded(library, partial(library._resource_moves, entry, new_name))
+    return _guarded(library, partial(library.resource_moves, entry, new_name))
 
 
 def _guarded(library: Library, changes: Callable[[], list[FileChange]]) -> list[FileChange]:

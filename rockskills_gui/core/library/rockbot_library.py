@@ -308,7 +308,7 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
         out.extend(Resource(rel, path) for rel, path in files.items())
         return out
 
-    def _resource_moves(self, entry: SkillEntry, new_name: str | None) -> list[FileChange]:
+    def resource_moves(self, entry: SkillEntry, new_name: str | None) -> list[FileChange]:
         """Whole-file changes carrying ``entry``'s resource folder to ``new_name``'s (None: delete)."""
         old_dir = entry.path.with_name(entry.path.name[: -len(".json")] + RESOURCE_SUFFIX)
         changes: list[FileChange] = []
@@ -397,13 +397,16 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
         return skill_to_bytes(entry.skill.model_copy(update={"see_also": see_also}))
 
     def _delete_files(self, entry: SkillEntry) -> list[FileChange]:
+        return self.delete_changes(entry)
+
+    def delete_changes(self, entry: SkillEntry) -> list[FileChange]:
         """The skill's file and its resource folder's files (as FileSkillStore.DeleteAsync)."""
-        return [FileChange(entry.path, entry.raw, None), *self._resource_moves(entry, None)]
+        return [FileChange(entry.path, entry.raw, None), *self.resource_moves(entry, None)]
 
     def _vacate(self, entry: SkillEntry, new: str, writes: FileWrites) -> None:
         """The old file goes; the resource folder moves to the new name's, never onto files."""
         writes.put(entry.path, entry.raw, None)
-        for fc in self._resource_moves(entry, new):
+        for fc in self.resource_moves(entry, new):
             if fc.after is not None and fc.path not in writes and fc.path.exists():
                 raise NameTakenError(f"{self.layout.display_path(fc.path)} already exists; "
                                      f"'{new}' cannot take over the resources of "

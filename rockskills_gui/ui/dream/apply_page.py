@@ -21,7 +21,13 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from rockskills_gui.core.dream.apply import ApplyResult, UndoResult, build_change_set, library_changes
+from rockskills_gui.core.dream.apply import (
+    ApplyResult,
+    PlanRefused,
+    UndoResult,
+    build_change_set,
+    library_changes,
+)
 from rockskills_gui.core.dream.review_defaults import unsaved_message
 from rockskills_gui.core.storage import journal
 from rockskills_gui.core.storage.changes import ChangeSet, LibraryError
@@ -141,6 +147,9 @@ class ApplyPage(QWizardPage):
         try:
             self.changed_files = library_changes(plan, library)
             self.change = build_change_set(library, plan, ids)
+        except PlanRefused as exc:  # e.g. a merged-away source's resource clashes with a file
+            reasons = "<br>".join(_escape(r) for r in exc.reasons) or _escape(str(exc))
+            warnings.append(f"These proposals cannot be applied together: {reasons}")
         except (OSError, LibraryError) as exc:
             warnings.append(f"The library could not be read: {_escape(str(exc))}")
         if self.change is not None:
