@@ -1,0 +1,137 @@
+"""Nothing lost between features (issue 16) in a SKILL.md (Agent Skills) library: the same machine
+and invariants as the RockBot test (``nothing_lost_machine.py``) over a writable copy of a real
+public corpus (``../shared/corpora/anthropics-skills``, copied with its SOURCE.txt and licence).
+
+Here the frontmatter is part of what is typed and kept: the summary the user types is the
+``description``, and the agent also writes keys the editor does not show (under ``metadata``),
+which every save must keep. The agent deletes a skill by removing its folder. SKILL.md libraries
+have no dream runs and no usage log, so those rules are RockBot's only.
+
+Default run: 150 examples of up to 8 steps; ``pytest -m slow`` runs 1,000 of up to 25.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.library.stores.skillmd import SkillMdEntry, edited_bytes, read_skill_md
+from rockskills_gui.core.model import frontmatter as fm
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.ui.common.buffers import Buffer
+from tests.conftest import SHARED
+from tests.ui.conftest import make_writable
+from tests.ui.nothing_lost_machine import NothingLost, run, scripted
+
+CORPUS = SHARED / "corpora" / "anthropics-skills"  # SKILL.md files, SOURCE.txt, licence
+FOCUS = ("brand-guidelines", "internal-comms")  # short skills, typed into first
+
+
+class NothingLostSkillMd(NothingLost):
+    """A folder of SKILL.md skill folders (Agent Skills)."""
+
+    focus = FOCUS
+
+    @property
+    def md(self) -> SkillMdLibrary:
+        library = self.ctx.library
+        assert isinstance(library, SkillMdLibrary), type(library)
+        return library
+
+    def make_library(self, root: Path) -> Path:
+        dest = root / "anthropics-skills"  # (a folder named skills/ opens as RockBot's)
+        shutil.copytree(CORPUS, dest)
+        return make_writable(dest)
+
+    def new_name(self, kind: str, old: str = "") -> str:
+        return {"create": f"new-c{self.counter}", "agent": f"agent-s{self.counter}",
+                "rename": f"{old}-r{self.counter}", "move": f"moved-r{self.counter}"}[kind]
+
+    def entry(self, path: Path) -> SkillMdEntry:
+        lib = self.md
+        entry = read_skill_md(lib.roots[0], path, lib.profile, path.name)
+        assert isinstance(entry, SkillMdEntry), entry
+        return entry
+
+    def read_skill(self, path: Path) -> Skill:
+        return self.entry(path).skill
+
+    def is_skill_file(self, path: Path) -> bool:
+        return path.name in ("SKILL.md", "skill.md")
+
+    def agent_edit(self, path: Path, how: str, marker: str) -> None:
+        raw = path.read_bytes()
+        if how == "rewrite":  # the body, appended as text
+            data = raw + f"\n{marker}\n".encode()
+        elif how == "summary":  # the frontmatter's description
+            entry = self.entry(path)
+            summary = f"{entry.skill.summary or ''} {marker}"
+            data = edited_bytes(entry, entry.skill.model_copy(update={"summary": summary}),
+                                self.md.profile)
+        elif how == "extra":  # a frontmatter key the editor does not show
+            entry = self.entry(path)
+            metadata = entry.values.get("metadata")
+            metadata = dict(metadata) if isinstance(metadata, dict) else {}
+            metadata[f"agent-note-{self.counter}"] = marker
+            head = fm.edit_frontmatter(entry.doc.frontmatter, {"metadata": metadata},
+                                       entry.doc.newline, self.md.profile.plain)
+            data = entry.doc.with_parts(frontmatter=head).to_bytes()
+        else:  # "dates": the same bytes written again
+            data = raw
+        path.write_bytes(data)
+        if how == "dates":
+            stamp = path.stat().st_mtime_ns + 1_000_000_000
+            os.utime(path, ns=(stamp, stamp))
+
+    def agent_delete(self, path: Path) -> None:
+        shutil.rmtree(path.parent)  # a skill is its folder
+
+    def agent_skill_bytes(self, name: str, marker: str) -> bytes:
+        return (f"---\nname: {name}\ndescription: Made by the agent.\n"
+                f"metadata:\n  agent-note: {marker}\n---\n\n# {name}\n\n{marker} steps.\n").encode()
+
+
+def test_nothing_lost_in_a_skill_md_library(qtbot) -> None:
+    run(NothingLostSkillMd, qtbot, examples=150, steps=8)
+
+
+@pytest.mark.slow
+def test_nothing_lost_in_a_skill_md_library_many_runs(qtbot) -> None:
+    run(NothingLostSkillMd, qtbot, examples=1000, steps=25)
+
+
+def test_the_skill_md_machine_fails_when_the_conflict_check_is_disabled(qtbot, monkeypatch) -> None:
+    """The invariants are not vacuous here either: with ``Buffer.clashes`` switched off, Edit ▸ Undo
+    of a save moves a buffer holding newer unsaved edits onto the older text without a question,
+    and the machine says so."""
+    monkeypatch.setattr(Buffer, "clashes", lambda self, new_base: set())
+    with scripted(NothingLostSkillMd, qtbot) as machine:
+        machine.start_with_unsaved_edits(index=0, in_summary=False)
+        assert machine.pane.current is not None and machine.pane.current.name == FOCUS[0]
+        machine.save(all_of_them=False)
+        machine.no_silent_rebase()  # (the invariants run after every step)
+        machine.type_into_the_current_buffer(in_summary=False)
+        machine.no_silent_rebase()  # holds so far
+        machine.undo_or_redo(redo=False)  # undoes the save under the newer edits
+        with pytest.raises(AssertionError, match="changed under unsaved edits and nobody asked"):
+            machine.no_silent_rebase()
+
+
+def test_the_agent_s_frontmatter_survives_a_save(qtbot) -> None:
+    """A frontmatter key the agent adds while the user edits the same skill is still in the file
+    after the user saves (the save rewrites only what the user changed)."""
+    with scripted(NothingLostSkillMd, qtbot) as machine:
+        machine.start_with_unsaved_edits(index=0, in_summary=True)
+        path = machine.lib.skill_path(FOCUS[0])
+        machine.agent_writes(index=0, how="extra")
+        machine.save(all_of_them=False)
+        text = path.read_text(encoding="utf-8")
+        typed = [m for m, owner in machine.protected.items() if owner is not None]
+        written = [m for m, owner in machine.protected.items() if owner is None]
+        assert typed and written and all(m in text for m in typed + written), text[:600]
+        machine.nothing_typed_is_lost()
+        machine.disk_is_what_the_library_believes()
