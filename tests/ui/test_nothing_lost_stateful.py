@@ -278,9 +278,6 @@ def test_the_usage_invariant_fails_when_the_tab_misses_new_events(qtbot, monkeyp
             machine.the_usage_tab_is_current_or_says_so()
 
 
-@pytest.mark.xfail(strict=True, reason="core/storage/changes.py UndoRedo: Edit ▸ Undo of the "
-                   "wizard's Undo re-applies the plan as a new journal transaction, but the older "
-                   "'apply' step in the history still links the undone one (reported to the lead)")
 def test_edit_undo_of_the_wizard_s_undo_keeps_the_history_and_the_journal_in_step(qtbot) -> None:
     """Found by the machine's ``history_agrees_with_the_journal``: apply a plan in the wizard, do
     something else, press the wizard's Undo, then Edit ▸ Undo (the plan is applied again), Edit ▸

@@ -157,6 +157,7 @@ class UndoRedo:
         applied = self._apply(entry.inverse(), record=False, writer=writer)
         self.history.undo_stack.pop()
         self.history.redo_stack.append(_relinked(entry, box))
+        self._follow_transaction(entry, box)
         return applied
 
     def redo(self) -> ChangeSet | None:
@@ -168,7 +169,22 @@ class UndoRedo:
         applied = self._apply(entry, record=False, writer=writer)
         self.history.redo_stack.pop()
         self.history.undo_stack.append(_relinked(entry, box))
+        self._follow_transaction(entry, box)
         return applied
+
+    def _follow_transaction(self, entry: ChangeSet, box: dict[str, str]) -> None:
+        """Re-point every other step linked to ``entry``'s transaction at the one now in effect.
+
+        Applying a plan again (the undo of a wizard's "Undo", a redo) writes a new apply
+        transaction; an older step of the same plan (its apply, further down the stack) must undo
+        that one, or the history and the journal disagree on which plan is in effect.
+        """
+        if entry.journal is None or box.get("id", entry.journal[1]) == entry.journal[1]:
+            return
+        old, new = entry.journal[1], box["id"]
+        for stack in (self.history.undo_stack, self.history.redo_stack):
+            stack[:] = [replace(e, journal=(e.journal[0], new))
+                        if e.journal is not None and e.journal[1] == old else e for e in stack]
 
     def _journal_writer(self, entry: ChangeSet, forward: bool) -> tuple[Writer | None, dict[str, str]]:
         """The journaled writer that undoes (``forward=False``) or redoes ``entry``, when it has a
