@@ -78,3 +78,37 @@ def test_rename_rewrites_references_the_same_way_in_both_formats(tmp_path: Path)
     assert [r.referrer for r in lib.references_to(["OMEGA"])] == ["beta"]
     lib.undo()
     assert (root / "alpha" / "SKILL.md").is_file() and lib.get("beta").see_also == ("alpha",)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("how", ["on disk", "by an operation"])
+def test_restoring_a_deleted_skill_md_keeps_the_frontmatter_the_editor_hides(
+        tmp_path: Path, how: str) -> None:
+    """A SKILL.md deleted while being edited comes back with its license and other keys, the
+    user's edits in it, at its old place; an unknown skill is created afresh."""
+    root = tmp_path / "lib"
+    path = root / "alpha" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    original = ("---\nname: alpha\ndescription: First\nlicense: Apache-2.0\n"
+                "metadata:\n  owner: ops\n---\n\nOld body\n")
+    path.write_text(original)
+    (root / "alpha" / "scripts").mkdir()
+    (root / "alpha" / "scripts" / "run.py").write_text("print(1)\n")
+    lib = open_library(root)
+    assert isinstance(lib, skillmd_library.SkillMdLibrary)
+    edited = lib.get("alpha").model_copy(update={"content": "New body\n"})  # type: ignore[union-attr]
+    if how == "on disk":
+        path.unlink()  # the resources folder stays
+        lib.refresh([path])
+    else:
+        lib.delete("alpha")
+    assert "alpha" not in lib
+    change = lib.restore(edited)
+    text = path.read_text()
+    assert "license: Apache-2.0" in text and "owner: ops" in text and "New body" in text
+    assert text == original.replace("Old body", "New body")
+    assert lib.get("alpha").content == "New body\n"  # type: ignore[union-attr]
+    assert change.label == "Restore 'alpha'"
+    lib.undo()
+    assert not path.exists()
+    fresh = lib.restore(edited.model_copy(update={"name": "zeta"}))
+    assert fresh.files[0].path == root / "zeta" / "SKILL.md"

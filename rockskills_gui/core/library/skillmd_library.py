@@ -123,6 +123,9 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
         self.layout = SkillMdLayout(base, roots[0].path)
         self._entries: dict[str, SkillMdEntry | DbEntry] = {}
         self._order: list[str] = []
+        # The last version of each skill that left the library (deleted on disk or by an
+        # operation): a restore writes the user's edits into it, keeping keys the editor hides.
+        self._gone: dict[str, SkillMdEntry] = {}
         self.problems: list[Problem] = []  # files that could not be loaded, with reasons
         self._parsed = ParseCache()
         self.recovery: RecoveryReport | None = self._recover()  # what open finished of a crash
@@ -162,6 +165,11 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
                 elif existing is None:
                     entries[key] = DbEntry(row.skill, self.memory_db, row)
                     order.append(key)
+        for key, old in self._entries.items():
+            if key not in entries and isinstance(old, SkillMdEntry):
+                self._gone[key] = old
+        for key in entries:
+            self._gone.pop(key, None)
         self._entries, self._order, self.problems = entries, order, problems
 
     def refresh(self, paths: Iterable[Path] = ()) -> DiskChanges:
@@ -206,8 +214,21 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
     # ---------------------------------------------------------------- the store's hooks
 
     def restore(self, skill: Skill) -> ChangeSet:
-        """Write ``skill`` as a new SKILL.md again (a skill deleted on disk while being edited)."""
-        return self.create(skill.name, skill.summary or "", skill.content or "", skill.see_also)
+        """Write ``skill`` as a new SKILL.md again (a skill deleted while being edited).
+
+        When the library knew the deleted file, the edits go into its last version at its old
+        place, so frontmatter keys the editor does not show (license, metadata, ...) come back too.
+        """
+        gone = self._gone.get(fold(skill.name))
+        if gone is None or gone.skill.name != skill.name:
+            return self.create(skill.name, skill.summary or "", skill.content or "", skill.see_also)
+        self._check_new_name(skill.name, existing_ok=True)  # its folder may still hold resources
+        if fold(skill.name) in self._entries:
+            raise self._taken(self._entries[fold(skill.name)].skill.name)
+        data = edited_bytes(gone, skill, self.profile)
+        change = ChangeSet(label=f"Restore '{skill.name}'",
+                           files=(FileChange(gone.path, None, data),), created=(skill.name,))
+        return self._apply(change, record=True)
 
     def _new_bytes(self, skill: Skill) -> bytes:
         """``<root>/<name>/SKILL.md`` written the profile's way."""
