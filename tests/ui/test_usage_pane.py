@@ -235,7 +235,7 @@ def test_a_window_with_too_many_pairs_lists_the_strongest_and_says_so(
     the pane counts only what fits its budget -- the pairs used together in the most sessions --
     says so, and lists a bounded number of rows per signal group."""
     from rockskills_gui.core.usage import stats as usage
-    from rockskills_gui.ui.usage import usage_pane
+    from rockskills_gui.ui.usage import usage_signals_tab
 
     names = [f"bulk/skill-{i:03d}" for i in range(120)]
     log = agent / "skill-usage" / "blazor-session.jsonl"
@@ -245,7 +245,7 @@ def test_a_window_with_too_many_pairs_lists_the_strongest_and_says_so(
             handle.write(f'{{"id":"{n:012x}","skillName":"{name}","sessionId":"{session}",'
                          f'"timestamp":"2026-11-2{1 + n % 2}T10:{n % 60:02d}:00+00:00"}}\n')
     monkeypatch.setattr(usage, "PAIR_BUDGET", 10_000)  # 2 x C(120+, 2) pair occurrences do not fit
-    monkeypatch.setattr(usage_pane, "SIGNALS_SHOWN", 5)
+    monkeypatch.setattr(usage_signals_tab, "SIGNALS_SHOWN", 5)
     window = open_window(qtbot, agent)
     window.show_pane("heatmap")
     pane = window.usage_pane

@@ -6,101 +6,58 @@ createdAt, lastUsedAt and seeAlso kept, updatedAt set). Files changed by someone
 noticed by a :class:`~rockskills_gui.ui.common.library_watcher.LibraryWatcher`: a clean buffer reloads
 silently, a dirty one asks (keep mine / take the disk version / merge), a vanished file is
 marked and can be restored.
+
+The pane's parts: ``editor_layout`` (the widgets and the state the parts share),
+``editor_saving`` (save, close, the unsaved-edits prompt), ``editor_outside_changes`` (following
+other operations and the disk, conflicts) and ``editor_navigation`` (layout modes, scroll sync,
+focus, find, go to skill); this module opens, shows and edits buffers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
-from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QPalette, QTextDocument
-from PySide6.QtWidgets import (
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QMessageBox,
-    QPlainTextDocumentLayout,
-    QPushButton,
-    QSplitter,
-    QStackedLayout,
-    QStyle,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QByteArray, QEvent, QTimer, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
-from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.actions import ActionRegistry
-from rockskills_gui.ui.common.buffers import EDITABLE_FIELDS, Buffer, document_text
+from rockskills_gui.ui.common.buffers import Buffer, document_text
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.goto_skill import GoToSkillDialog
 from rockskills_gui.ui.common.library_watcher import LibraryWatcher
 from rockskills_gui.ui.common.markdown_highlighter import MarkdownHighlighter
-from rockskills_gui.ui.common.theme import heading, secondary
-from rockskills_gui.ui.editor.disk_conflict import DiskChoice, DiskConflictDialog, DiskResolution
-from rockskills_gui.ui.editor.preview_view import PreviewView
-from rockskills_gui.ui.editor.resource_view import ResourceView
-from rockskills_gui.ui.editor.skill_header import SkillHeader, SummaryEdit
-from rockskills_gui.ui.editor.source_editor import FindBar, SourceEditor
+from rockskills_gui.ui.editor.disk_conflict import DiskConflictDialog
+from rockskills_gui.ui.editor.editor_layout import (
+    AGENT_NOTICE,
+    BODY_PLACEHOLDER,
+    EMPTY_TEXT,
+    NO_LIBRARY_TEXT,
+    NoticeBar,
+)
+from rockskills_gui.ui.editor.editor_navigation import MODES, EditorNavigation
+from rockskills_gui.ui.editor.editor_outside_changes import EditorOutsideChanges
+from rockskills_gui.ui.editor.editor_saving import AGENT_NOTICE_KEY, EditorSaving
+from rockskills_gui.ui.editor.skill_header import SummaryEdit
 
-MODES = ("editor", "split", "preview")
 MAX_CLEAN_BUFFERS = 30  # clean buffers kept (with their undo history) besides the dirty ones
 RENDER_DELAY_MS = 120
-AGENT_NOTICE_KEY = "notices/agentRestartShown"
-AGENT_NOTICE = (
-    "RockBot reads its skills only when it starts: restart a running agent to see your edits. "
-    "Until then the agent works from its old copy and may overwrite your edit the next time it "
-    "saves this skill (it does so whenever it uses a skill, to record lastUsedAt)."
-)
-
-
-
 DEFER_FROM = 5_000  # skills from which watching and see-also candidates wait for the next event
-EMPTY_TEXT = "Select a skill in the Library, or press Ctrl+P to go to one by name."
-NO_LIBRARY_TEXT = ("No library is open. Open one with File ▸ Open Library… (Ctrl+O), or try the "
-                   "demo library (File ▸ Open Demo Library).")
-BODY_PLACEHOLDER = ("Write this skill's instructions in Markdown: when to use it, the steps to "
-                    "follow, and an example. The summary above is what recall matches.")
+
+__all__ = [  # names that lived here before the pane was split
+    "AGENT_NOTICE", "AGENT_NOTICE_KEY", "BODY_PLACEHOLDER", "DEFER_FROM", "EMPTY_TEXT",
+    "MAX_CLEAN_BUFFERS", "MODES", "NO_LIBRARY_TEXT", "RENDER_DELAY_MS", "EditorPane", "NoticeBar",
+    "listed_names",
+]
+
 
 def listed_names(library: Library) -> list[str]:
     """Skill names in RockBot's List order: the see-also candidates (a loader preparer too)."""
     return [s.name for s in library.listed()]
 
-class NoticeBar(QFrame):
-    """A strip above the editor with an icon, a message and buttons."""
 
-    def __init__(self, name: str, icon: QStyle.StandardPixmap, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName(name)
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setAutoFillBackground(True)
-        self.setBackgroundRole(QPalette.ColorRole.AlternateBase)
-        size = self.fontMetrics().height() + 2
-        self.icon = QLabel(self)
-        self.icon.setPixmap(self.style().standardIcon(icon).pixmap(size, size))
-        self.text = QLabel(self)
-        self.text.setWordWrap(True)
-        self.text.setObjectName(f"{name}Text")
-        self._layout = QHBoxLayout(self)
-        self._layout.setContentsMargins(10, 6, 10, 6)
-        self._layout.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignTop)
-        self._layout.addWidget(self.text, 1)
-        self.buttons: dict[str, QPushButton] = {}
-        self.hide()
-
-    def add_button(self, key: str, text: str, slot: Callable[[], None]) -> QPushButton:
-        button = QPushButton(text, self)
-        button.setObjectName(key)
-        button.clicked.connect(lambda _checked=False: slot())
-        self._layout.addWidget(button, 0, Qt.AlignmentFlag.AlignVCenter)
-        self.buttons[key] = button
-        return button
-
-
-class EditorPane(QWidget):
+class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
     """Header over a source editor and a preview (editor / split / preview layouts).
 
     ``remember`` keeps the layout mode and splitter sizes in the settings (off for screenshots).
@@ -145,83 +102,6 @@ class EditorPane(QWidget):
         ctx.changeApplied.connect(self._on_change_applied)
         self._restore_settings()
         self._on_library_changed(ctx.library)
-
-    # ---------------------------------------------------------------- construction
-
-    def _build(self) -> None:
-        self.empty = QWidget(self)
-        empty_layout = QVBoxLayout(self.empty)
-        self.empty_title = heading(QLabel("No skill open", self.empty), scale=1.25)
-        self.empty_label = secondary(QLabel(EMPTY_TEXT, self.empty))
-        self.empty_label.setObjectName("editorEmptyText")
-        self.empty_label.setWordWrap(True)
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        empty_layout.addStretch(1)
-        empty_layout.addWidget(self.empty_title, 0, Qt.AlignmentFlag.AlignHCenter)
-        # Full width (text centred by the label): an aligned word-wrapped label gets one line's
-        # height from the layout and clips its second line.
-        empty_layout.addWidget(self.empty_label)
-        empty_layout.addStretch(2)
-
-        self.page = QWidget(self)
-        self.header = SkillHeader(self.page)
-        self.header.summaryEdited.connect(self._on_summary_edited)
-        self.header.seeAlsoEdited.connect(self._on_see_also_edited)
-        self.header.openSkill.connect(self._open_linked_skill)
-
-        self.deleted_bar = NoticeBar("deletedBar", QStyle.StandardPixmap.SP_MessageBoxWarning,
-                                     self.page)
-        self.deleted_bar.add_button("restoreSkill", "&Restore", self.save)
-        self.deleted_bar.add_button("closeSkill", "Close", self.close_current)
-        self.agent_notice = NoticeBar("agentNotice", QStyle.StandardPixmap.SP_MessageBoxInformation,
-                                      self.page)
-        self.agent_notice.text.setText(AGENT_NOTICE)
-        self.agent_notice.add_button("agentNoticeOk", "Got It", self.agent_notice.hide)
-
-        self.blank = QTextDocument(self)
-        self.blank.setDocumentLayout(QPlainTextDocumentLayout(self.blank))
-        self.editor = SourceEditor(self.page)
-        self.editor.setDocument(self.blank)
-        self.editor.setPlaceholderText(BODY_PLACEHOLDER)  # shown while a skill's text is empty
-        self.editor.setEnabled(False)
-        self.preview = PreviewView(self.page)
-        self.preview.linkRefused.connect(
-            lambda url: self.ctx.status(f"Not opened: {url} (only web and mail links open "
-                                        "from the preview)", 8000))
-        self.preview.highlighted.connect(
-            lambda url: self.ctx.status(url.toString(), 4000) if not url.isEmpty() else None)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self.page)
-        self.splitter.setObjectName("editorSplitter")
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.addWidget(self.editor)
-        self.splitter.addWidget(self.preview)
-        self.splitter.setStretchFactor(0, 1)
-        self.splitter.setStretchFactor(1, 1)
-        self.find_bar = FindBar(self.page)
-        self.find_bar.hide()
-        self.find_bar.closed.connect(self._after_find_closed)
-
-        rule = QFrame(self.page)
-        rule.setFrameShape(QFrame.Shape.HLine)
-        rule.setFrameShadow(QFrame.Shadow.Sunken)
-        page_layout = QVBoxLayout(self.page)
-        page_layout.setContentsMargins(0, 0, 0, 0)
-        page_layout.setSpacing(0)
-        page_layout.addWidget(self.header)
-        page_layout.addWidget(self.deleted_bar)
-        page_layout.addWidget(self.agent_notice)
-        page_layout.addWidget(rule)
-        page_layout.addWidget(self.splitter, 1)
-        page_layout.addWidget(self.find_bar)
-
-        self.stack = QStackedLayout(self)
-        self.stack.addWidget(self.empty)
-        self.stack.addWidget(self.page)
-        self.resource_view = ResourceView(self.ctx, self)  # a skill's resource, read-only
-        self.stack.addWidget(self.resource_view)
-
-        self.editor.verticalScrollBar().valueChanged.connect(self._sync_from_editor)
-        self.preview.verticalScrollBar().valueChanged.connect(self._sync_from_preview)
 
     @property
     def name(self) -> QLabel:
@@ -489,401 +369,3 @@ class EditorPane(QWidget):
                         "view.focus_editor", "view.focus_preview"):
                 self._actions[key].setEnabled(current is not None)
         self.saveStateChanged.emit()
-
-    # ---------------------------------------------------------------- saving
-
-    def save(self) -> bool:
-        """Save the current skill; False if nothing was written (refused, or a conflict to settle)."""
-        return self.current is not None and self.save_buffer(self.current)
-
-    def save_all(self) -> bool:
-        """Save every unsaved skill; False if any could not be saved."""
-        ok = True
-        for buffer in self.unsaved_buffers():
-            ok = self.save_buffer(buffer) and ok
-        return ok
-
-    def save_buffer(self, buffer: Buffer) -> bool:
-        lib = self.ctx.library
-        if lib is None:
-            return False
-        if buffer.deleted:
-            edited = buffer.edited_skill().model_copy(update={"name": buffer.name})
-            change = self.ctx.apply(lambda library: library.restore(edited))
-        else:
-            if not buffer.dirty:
-                return True
-            # Pick up what someone else wrote first, so nothing is overwritten unseen.
-            self.check_disk([lib.skill_path(buffer.name)])
-            if fold(buffer.name) in self._conflict_queue or buffer.deleted_on_disk:
-                return False
-            if not buffer.dirty:
-                return True
-            current = lib.entry(buffer.name).skill
-            if buffer.clashes(current):  # the edits apply to an older version: never overwrite it unseen
-                self._changed_by_app.add(fold(buffer.name))
-                self._queue_conflict(buffer)
-                return False
-            edited = current.model_copy(update=buffer.edits())
-            change = self.ctx.apply(lambda library: library.save(edited))
-        if change is None:
-            return False
-        self._show_agent_notice_once()
-        return True
-
-    def _show_agent_notice_once(self) -> None:
-        settings = self.ctx.settings
-        if settings.value(AGENT_NOTICE_KEY, False, type=bool):
-            return
-        settings.setValue(AGENT_NOTICE_KEY, True)
-        self.agent_notice.show()
-
-    def close_current(self) -> None:
-        """Let go of the current buffer (used for a skill deleted on disk)."""
-        buffer = self.current
-        if buffer is None:
-            return
-        self._drop(buffer)
-        self._show_buffer(None)
-        if fold(self.ctx.current_skill) == fold(buffer.name):
-            self.ctx.select_skill("")
-        self._watch_open_files()
-
-    # ---------------------------------------------------------------- unsaved edits on quit
-
-    def resolve_unsaved(self, then: Callable[[], None], doing: str = "closing") -> None:
-        """Run ``then`` once no edits would be lost: asks Save all / Discard / Cancel if needed."""
-        unsaved = self.unsaved_buffers()
-        if not unsaved:
-            then()
-            return
-        if self.unsaved_prompt is not None:
-            self.unsaved_prompt.raise_()
-            return
-        count = len(unsaved)
-        box = QMessageBox(QMessageBox.Icon.Warning, "Unsaved Changes",
-                          f"{count} skill{'' if count == 1 else 's'} "
-                          f"{'has' if count == 1 else 'have'} unsaved changes. "
-                          f"Save before {doing}?",
-                          QMessageBox.StandardButton.SaveAll | QMessageBox.StandardButton.Discard
-                          | QMessageBox.StandardButton.Cancel, self.window())
-        box.setObjectName("unsavedPrompt")
-        box.setInformativeText("\n".join(f"• {b.name}"
-                                          + (" (deleted on disk)" if b.deleted_on_disk
-                                             else " (deleted; saving restores it)" if b.deleted_by
-                                             else "")
-                                          for b in unsaved))
-        box.setDefaultButton(QMessageBox.StandardButton.SaveAll)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-
-        def answered(result: int) -> None:
-            self.unsaved_prompt = None
-            if result == QMessageBox.StandardButton.SaveAll:
-                if self.save_all():
-                    then()
-            elif result == QMessageBox.StandardButton.Discard:
-                then()
-
-        box.finished.connect(answered)
-        self.unsaved_prompt = box
-        box.open()
-
-    # ---------------------------------------------------------------- changes from the library
-
-    def _on_change_applied(self, change: ChangeSet) -> None:
-        """Follow a change: our own save, another pane's operation, or news from disk."""
-        lib = self.ctx.library
-        if lib is None:
-            return
-        from_disk = change.empty  # only ctx.refresh_from_disk emits change sets without files
-        if len(change.created) == 1 and change.label.startswith("Create "):
-            self._created = change.created[0]  # focus its text when it is shown (show_skill)
-        # Buffers follow renames and moves (all lifted first: a change may swap two names).
-        moving = [(self.buffers.pop(fold(old), None), new) for old, new in change.renamed]
-        for buffer, _new in moving:
-            if buffer is not None:
-                self.ctx.set_dirty(buffer.name, False)
-        for buffer, new in moving:
-            if buffer is None:
-                continue
-            fresh = self.buffers.get(fold(new))
-            if fresh is not None and fresh.dirty:
-                # The name was free because its skill was deleted under unsaved edits: those
-                # edits are never dropped. A clean buffer gives way (the kept one then asks
-                # about the skill now at its name); edits on both sides keep both open.
-                if not buffer.dirty:
-                    self._drop(buffer)
-                    continue
-                del self.buffers[fold(new)]
-                self.buffers[f"{fold(new)}\0{id(fresh)}"] = fresh  # listed as unsaved
-            elif fresh is not None:
-                self._drop(fresh)  # opened under the new name a moment ago; the old one moves in
-            buffer.name = new
-            self.buffers[fold(new)] = buffer
-            if buffer.dirty:
-                self.ctx.set_dirty(new, True)
-        for name in change.deleted:
-            buffer = self.buffers.get(fold(name))
-            if buffer is None:
-                continue
-            if from_disk:
-                buffer.deleted_on_disk = True
-                self.ctx.status(f"'{name}' was deleted on disk; it stays open here, marked", 10000)
-                if buffer is self.current:
-                    self._show_fields(buffer)
-            elif buffer.dirty:
-                # Kept open, marked: Save restores the skill with the edits, Discard drops them,
-                # an undo of the operation brings the base back under them.
-                buffer.deleted_by = f"{self.ctx.last_verb}{change.label}"
-                self.ctx.status(f"'{name}' was deleted ({buffer.deleted_by}); your unsaved edits "
-                                "are kept in the editor: save to restore it", 10000)
-                if buffer is self.current:
-                    self._show_fields(buffer)
-            else:
-                self._drop(buffer)
-        touched = [*change.created, *change.updated, *(new for _old, new in change.renamed),
-                   *change.links_rewritten]
-        for name in touched:
-            buffer = self.buffers.get(fold(name))
-            skill = lib.get(name)
-            if buffer is None or skill is None:
-                continue
-            self._follow(buffer, skill, from_disk)
-        if change.created or change.deleted or change.renamed:
-            self._refresh_candidates()
-        self._watch_open_files()
-        current = self.ctx.current_skill
-        wanted = self.buffers.get(fold(current)) if current else None
-        if wanted is not None and wanted is not self.current:
-            self._show_buffer(wanted)
-        elif self.current is not None:
-            self._show_fields(self.current)
-        self._update_actions()
-
-    def _follow(self, buffer: Buffer, skill: Skill, from_disk: bool) -> None:
-        """Take a new library version of ``buffer``'s skill, asking when edits would clash."""
-        revived = buffer.deleted
-        buffer.deleted_on_disk = False
-        buffer.deleted_by = ""
-        if from_disk and buffer.disk_conflicts(skill):
-            self._queue_conflict(buffer)
-            return
-        if not from_disk and buffer.clashes(skill):
-            # Another operation (a dream apply, an undo, a see-also rewrite) rewrote what the user
-            # is editing: the edits are kept and nothing is saved until the user chooses.
-            self._changed_by_app.add(fold(buffer.name))
-            self._queue_conflict(buffer)
-            return
-        was_clean = not buffer.dirty
-        self._keep_view(buffer, lambda: buffer.rebase(skill))
-        if from_disk and not revived:
-            self.ctx.status(f"'{skill.name}' changed on disk and was reloaded" if was_clean
-                            else f"'{skill.name}' changed on disk (dates only); your unsaved "
-                                 "edits are kept", 8000)
-
-    def _keep_view(self, buffer: Buffer, change: Callable[[], None]) -> None:
-        """Run ``change`` on ``buffer`` keeping the editor's cursor line and scroll position."""
-        if buffer is not self.current:
-            change()
-            return
-        cursor = self.editor.textCursor()
-        line, column = cursor.blockNumber(), cursor.positionInBlock()
-        scroll = self.editor.verticalScrollBar().value()
-        change()
-        block = buffer.document.findBlockByNumber(min(line, buffer.document.blockCount() - 1))
-        cursor = self.editor.textCursor()
-        cursor.setPosition(block.position() + min(column, max(0, block.length() - 1)))
-        self.editor.setTextCursor(cursor)
-        self.editor.verticalScrollBar().setValue(scroll)
-
-    # ---------------------------------------------------------------- changes on disk
-
-    def check_disk(self, paths: list[Path] | None = None) -> None:
-        """Re-read ``paths`` (default: every open skill's file) and follow what changed."""
-        lib = self.ctx.library
-        if lib is None:
-            return
-        if paths is None:
-            paths = self._open_paths()
-        self.ctx.refresh_from_disk(paths)
-
-    def _open_paths(self) -> list[Path]:
-        lib = self.ctx.library
-        if lib is None:
-            return []
-        return [lib.skill_path(b.name) for b in self.buffers.values() if not b.deleted_by]
-
-    def _watch_open_files(self) -> None:
-        self.watcher.set_files(self._open_paths())
-
-    def _queue_conflict(self, buffer: Buffer) -> None:
-        key = fold(buffer.name)
-        if key not in self._conflict_queue:
-            self._conflict_queue.append(key)
-        if self.conflict_dialog is None:
-            QTimer.singleShot(0, self._next_conflict)
-
-    def _next_conflict(self) -> None:
-        lib = self.ctx.library
-        while self.conflict_dialog is None and self._conflict_queue and lib is not None:
-            key = self._conflict_queue[0]
-            buffer = self.buffers.get(key)
-            disk = lib.get(key)
-            if buffer is None or disk is None:
-                self._conflict_queue.pop(0)
-                continue
-            dialog = DiskConflictDialog(buffer.name, buffer.base, buffer.edits(), disk, self.window(),
-                                        by_app=key in self._changed_by_app)
-            dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            dialog.resolved.connect(lambda answer, k=key: self._resolve_conflict(k, answer))
-            self.conflict_dialog = dialog
-            dialog.open()
-
-    def _resolve_conflict(self, key: str, answer: DiskResolution) -> None:
-        self.conflict_dialog = None
-        self._changed_by_app.discard(key)
-        if key in self._conflict_queue:
-            self._conflict_queue.remove(key)
-        lib = self.ctx.library
-        buffer = self.buffers.get(key)
-        disk = lib.get(key) if lib is not None else None
-        if buffer is not None and disk is not None:
-            if answer.choice is DiskChoice.TAKE_DISK:
-                self._keep_view(buffer, lambda: buffer.rebase(disk, take=set(EDITABLE_FIELDS)))
-                self.ctx.status(f"'{buffer.name}': took the version on disk (Undo in the editor "
-                                "brings your text back)", 8000)
-            else:
-                self._keep_view(buffer, lambda: buffer.rebase(disk, take=set()))
-                if answer.choice is DiskChoice.MERGED and answer.fields is not None:
-                    fields = answer.fields
-                    self._keep_view(buffer, lambda: buffer.set_content(str(fields["content"])))
-                    buffer.set_summary(str(fields["summary"]))
-                    see_also = fields["see_also"]
-                    buffer.set_see_also(tuple(see_also) if see_also else ())  # type: ignore[arg-type]
-                    self.ctx.status(f"'{buffer.name}': merged; save to write the result", 8000)
-                else:
-                    self.ctx.status(f"'{buffer.name}': kept your version; saving will replace "
-                                    "the version on disk", 8000)
-            if buffer is self.current:
-                self._show_fields(buffer)
-        self._update_actions()
-        QTimer.singleShot(0, self._next_conflict)
-
-    # ---------------------------------------------------------------- layout, scroll sync, focus
-
-    def set_mode(self, mode: str) -> None:
-        """Show the editor, the preview, or both side by side ("editor", "preview", "split")."""
-        if mode not in MODES:
-            raise ValueError(f"unknown layout {mode!r} (expected one of {', '.join(MODES)})")
-        self.mode = mode
-        self.editor.setVisible(mode != "preview")
-        self.preview.setVisible(mode != "editor")
-        if self.remember:
-            self.ctx.settings.setValue("editor/mode", mode)
-        for key in MODES:
-            action = self._actions.get(f"view.layout_{key}")
-            if action is not None:
-                action.setChecked(key == mode)
-        if mode == "split":
-            self._sync_from_editor()
-        self.modeChanged.emit(mode)
-
-    def _sync_from_editor(self) -> None:
-        if self._syncing or self.mode != "split" or self.current is None:
-            return
-        self._syncing = True
-        try:
-            bar = self.editor.verticalScrollBar()
-            target = self.preview.verticalScrollBar()
-            if bar.value() >= bar.maximum() > 0:
-                target.setValue(target.maximum())
-            else:
-                self.preview.scroll_to_line(self.editor.top_line())
-        finally:
-            self._syncing = False
-
-    def _sync_from_preview(self) -> None:
-        if self._syncing or self.mode != "split" or self.current is None:
-            return
-        self._syncing = True
-        try:
-            bar = self.preview.verticalScrollBar()
-            if bar.value() >= bar.maximum() > 0:
-                editor_bar = self.editor.verticalScrollBar()
-                editor_bar.setValue(editor_bar.maximum())
-            else:
-                self.editor.scroll_to_line(self.preview.top_line())
-        finally:
-            self._syncing = False
-
-    def _bring_forward(self) -> None:
-        action = self._actions.get("view.skill")
-        if action is not None:
-            action.trigger()
-
-    def focus_editor(self) -> None:
-        if self.current is None:
-            return
-        self._bring_forward()
-        if self.mode == "preview":
-            self.set_mode("split")
-        self.editor.setFocus()
-
-    def focus_preview(self) -> None:
-        if self.current is None:
-            return
-        self._bring_forward()
-        if self.mode == "editor":
-            self.set_mode("split")
-        self.preview.setFocus()
-
-    def find(self) -> None:
-        """Open the find bar on the editor (or the preview when it has focus or is alone)."""
-        if self.current is None:
-            return
-        self._bring_forward()
-        use_preview = self.mode == "preview" or (self.preview.hasFocus() and self.mode == "split")
-        self.find_bar.open_on(self.preview if use_preview else self.editor)
-
-    def find_next(self) -> None:
-        if self.find_bar.isVisible():
-            self.find_bar.find_next()
-        else:
-            self.find()
-
-    def find_previous(self) -> None:
-        if self.find_bar.isVisible():
-            self.find_bar.find_previous()
-        else:
-            self.find()
-
-    def _after_find_closed(self) -> None:
-        target = self.find_bar.target
-        if target is not None and target.isVisible():
-            target.setFocus()
-
-    def go_to_skill(self) -> None:
-        """Open the fuzzy "go to skill" finder."""
-        lib = self.ctx.library
-        if lib is None:
-            return
-        names = [s.name for s in lib.listed()]
-        names += [b.name for b in self.buffers.values() if b.deleted and b.dirty]  # still open
-
-        def summary_of(name: str) -> str:
-            skill = lib.get(name)
-            return (skill.summary or "(summary pending)") if skill is not None else ""
-
-        dialog = GoToSkillDialog(names, summary_of, self.window())
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.chosen.connect(self._go_to)
-        dialog.destroyed.connect(self._forget_goto)
-        self.goto_dialog = dialog
-        dialog.open()
-
-    def _forget_goto(self) -> None:
-        self.goto_dialog = None
-
-    def _go_to(self, name: str) -> None:
-        if self.ctx.select_skill(name):
-            self.focus_editor()

@@ -4,129 +4,65 @@ Row ``r`` under a node is ``node.children[r]`` (or, while a filter is on, the r-
 child, computed on first use). Indexes carry the node's ``uid``, so a stale index simply finds
 nothing. Unfiltered, the tree's listener turns each change into begin/end insert/remove signals;
 filtered, a change re-runs the filter inside one reset (the pane re-expands the matches).
+
+The model's parts: ``tree_roles`` (roles, badges, resource rows), ``tree_model_data`` (what a
+row shows), ``tree_model_resources`` (a skill's resource rows) and ``tree_model_dnd`` (drag and
+drop); this module feeds the model, follows changes and filters, and maps rows to nodes.
 """
 
 from __future__ import annotations
 
-import html
 import itertools
-import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
+from collections.abc import Callable, Iterable, Mapping
 
-from PySide6.QtCore import (
-    QAbstractItemModel,
-    QMimeData,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt, Signal
 
-from rockskills_gui.core.library.resources import resource_owner, resources_of
-from rockskills_gui.core.library.rockbot_library import Library, Resource
+from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.tree import (
     Facts,
     FilterResult,
     Node,
     SkillTree,
     TreeFilter,
-    drop_mapping,
     gc_paused,
-    is_inside,
-    match_spans,
-    move_mapping,
     problems_by_name,
     run_filter,
-    summary_snippet,
 )
-from rockskills_gui.core.model.mcp_freshness import SkillFreshness, skill_freshness
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.changes import ChangeSet
-from rockskills_gui.ui.common.models import NAME_ROLE
-from rockskills_gui.ui.library.mcp_freshness_text import freshness_marker, freshness_tip
+from rockskills_gui.ui.library.tree_model_data import TreeItemData
+from rockskills_gui.ui.library.tree_model_dnd import TreeDragDrop
+from rockskills_gui.ui.library.tree_model_resources import TreeResourceRows
+from rockskills_gui.ui.library.tree_roles import (
+    BADGE_TIPS,
+    BADGES_ROLE,
+    COUNT_ROLE,
+    KIND_ROLE,
+    MIME_TYPE,
+    PATH_ROLE,
+    RESOURCE_ID_BASE,
+    RESOURCE_ROLE,
+    SNIPPET_ROLE,
+    SPANS_ROLE,
+    Badge,
+    Index,
+    ResourceRow,
+)
 
-Index = QModelIndex | QPersistentModelIndex
-MIME_TYPE = "application/x-rockskills-tree-nodes"
-
-PATH_ROLE = Qt.ItemDataRole.UserRole + 2  # full path as spelled (folders too)
-COUNT_ROLE = Qt.ItemDataRole.UserRole + 3  # skills held (matching ones while filtering); None: leaf
-BADGES_ROLE = Qt.ItemDataRole.UserRole + 4  # tuple[Badge, ...]
-SPANS_ROLE = Qt.ItemDataRole.UserRole + 5  # [(start, length)] of the filter match in the label
-KIND_ROLE = Qt.ItemDataRole.UserRole + 6  # "skill", "folder" or "skill+folder"
-SNIPPET_ROLE = Qt.ItemDataRole.UserRole + 7  # (summary excerpt, spans) when only it matched a term
-RESOURCE_ROLE = Qt.ItemDataRole.UserRole + 8  # (skill name, resource filename) of a resource row
-# Resource rows (RockBot (current): a skill's {name}.resources/ files and manifest entries) come
-# after a skill node's child rows; their internal ids count up from here (node uids stay below).
-RESOURCE_ID_BASE = 1 << 48
 # Top-level rows handed to the view at a time (canFetchMore/fetchMore): the view lays out every
 # top-level row it is given (a few calls into Python each): 27,000 of them (100,000 skills)
 # blocked the UI for ~150 ms, 2,000 for ~60-90 ms; 500 take ~20 ms and still fill many screens.
 FETCH_BATCH = 500
 
-
-_SKILL_FLAGS = (Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-                | Qt.ItemFlag.ItemIsEditable | Qt.ItemFlag.ItemIsDragEnabled)
-_FOLDER_FLAGS = _SKILL_FLAGS | Qt.ItemFlag.ItemIsDropEnabled
-_TOP_FLAGS = Qt.ItemFlag.ItemIsDropEnabled
-_RESOURCE_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-_NO_FLAGS = Qt.ItemFlag.NoItemFlags
+__all__ = [  # names that lived here before the model was split (panes and tests use them)
+    "BADGES_ROLE", "BADGE_TIPS", "COUNT_ROLE", "FETCH_BATCH", "KIND_ROLE", "MIME_TYPE", "PATH_ROLE",
+    "RESOURCE_ID_BASE", "RESOURCE_ROLE", "SNIPPET_ROLE", "SPANS_ROLE", "Badge", "Index",
+    "ResourceRow", "SkillTreeModel",
+]
 
 
-class Badge(StrEnum):
-    """Markers a row can carry, in the order they are drawn."""
-
-    UNSAVED = "unsaved"
-    PROBLEM = "problem"
-    SPARSE = "sparse"
-    NEVER_USED = "never used"
-    SUMMARY_PENDING = "summary pending"
-    DEPRECATED = "deprecated"  # CortexPrism lifecycle (memory.db): no longer offered to the agent
-    ARCHIVED = "archived"
-    INVISIBLE = "not advertised"  # left out of the agent's skill list by a limit (Budget tab)
-    LINT = "lint"  # lint warns about it in its format (e.g. an Agent Skills name unlike its folder)
-
-
-BADGE_TIPS = {
-    Badge.UNSAVED: "Unsaved edits in the editor",
-    Badge.PROBLEM: "Problem",
-    Badge.SPARSE: "Sparse: under 200 characters of content and older than 7 days "
-                  "(RockBot's dream flags it as needing examples or steps)",
-    Badge.NEVER_USED: "Never used (no lastUsedAt and no usage event)",
-    Badge.SUMMARY_PENDING: "Summary pending: RockBot lists it as \"(summary pending)\"",
-    Badge.DEPRECATED: "Deprecated in CortexPrism's memory.db: no longer offered to the agent",
-    Badge.ARCHIVED: "Archived in CortexPrism's memory.db: no longer offered to the agent",
-    Badge.INVISIBLE: "Not advertised: the agent's skill list leaves it out (see the Budget tab)",
-    Badge.LINT: "Lint warns about it in this format (rockskills lint)",
-}
-
-
-@dataclass(frozen=True)
-class ResourceRow:
-    """A resource shown under its skill (read-only: no rename, drag or drop)."""
-
-    id: int  # the index's internal id
-    owner: int  # the skill node's uid
-    skill: str  # the skill's name
-    resource: Resource
-
-    @property
-    def detail(self) -> str:
-        """``Python``, ``Markdown · missing``, ``not in the manifest``."""
-        kind = self.resource.type or "not in the manifest"
-        return f"{kind} · missing" if self.resource.path is None else kind
-
-
-def _when(value: Timestamp | None) -> str:
-    if value is None:
-        return "never"
-    return value.to_datetime().astimezone().strftime("%Y-%m-%d %H:%M")
-
-
-class SkillTreeModel(QAbstractItemModel):
+class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItemModel):
     """The library's '/' tree, one column.
 
     Signals:
@@ -284,96 +220,6 @@ class SkillTreeModel(QAbstractItemModel):
         self.endResetModel()
         self.filterApplied.emit()
 
-    # ---------------------------------------------------------------- resource rows
-
-    def _clear_resources(self) -> None:
-        self._resource_rows = {}
-        self._resource_by_id = {}
-
-    def _resources(self, node: Node) -> list[ResourceRow]:
-        """The resource rows under ``node`` (computed and kept on first use)."""
-        rows = self._resource_rows.get(node.uid)
-        if rows is not None:
-            return rows
-        skill = node.skill
-        found = resources_of(self.library, skill.name) if skill is not None else []
-        rows = [ResourceRow(next(self._resource_ids), node.uid, skill.name, r)
-                for r in found if skill is not None]
-        self._resource_rows[node.uid] = rows
-        for row in rows:
-            self._resource_by_id[row.id] = row
-        return rows
-
-    def resource_row(self, index: Index) -> ResourceRow | None:
-        """The resource behind an index (None for skill/folder rows, stale or foreign indexes)."""
-        if not index.isValid() or index.model() is not self:
-            return None
-        return self._resource_by_id.get(index.internalId())
-
-    def index_for_resource(self, name: str, filename: str) -> QModelIndex:
-        """The index of skill ``name``'s resource ``filename`` (invalid when not shown)."""
-        node = self.tree.skill_node(name) if name else None
-        parent = self.index_for(name) if node is not None else QModelIndex()
-        if node is None or not parent.isValid():
-            return QModelIndex()
-        kids = len(self._children(node))
-        for offset, row in enumerate(self._resources(node)):
-            if row.resource.filename == filename:
-                return self.createIndex(kids + offset, 0, row.id)
-        return QModelIndex()
-
-    def _resource_owners(self, change: ChangeSet) -> set[str]:
-        """Folded names of the skills whose resources ``change`` may alter."""
-        library = self.library
-        if library is None or not self._resource_rows:
-            return set()
-        names = {*change.created, *change.updated, *change.deleted,
-                 *(n for pair in change.renamed for n in pair)}
-        for fc in change.files:
-            owner = resource_owner(library, fc.path) if isinstance(library, Library) else None
-            if owner is not None:
-                names.add(owner)
-        return {fold(n) for n in names}
-
-    def _drop_resource_rows(self, keys: set[str]) -> None:
-        """Remove the reported resource rows of these skills (signalled where shown)."""
-        for key in keys:
-            node = self.tree.by_key.get(key)
-            rows = self._resource_rows.get(node.uid) if node is not None else None
-            if node is None or rows is None:
-                continue
-            parent = self.index_of(node) if rows else QModelIndex()
-            if parent.isValid():
-                kids = len(self._children(node))
-                self.beginRemoveRows(parent, kids, kids + len(rows) - 1)
-            del self._resource_rows[node.uid]
-            for row in rows:
-                self._resource_by_id.pop(row.id, None)
-            if parent.isValid():
-                self._guarded(self.endRemoveRows)
-
-    def _add_resource_rows(self, keys: set[str]) -> None:
-        """Report the resource rows of these skills again, where the view is shown them."""
-        for key in keys:
-            node = self.tree.by_key.get(key)
-            if node is None or node.skill is None or node.uid in self._resource_rows:
-                continue
-            parent = self.index_of(node)
-            if not parent.isValid():
-                continue  # asked for afresh when shown
-            found = resources_of(self.library, node.skill.name)
-            if not found:
-                self._resource_rows[node.uid] = []
-                continue
-            kids = len(self._children(node))
-            self._resource_rows[node.uid] = []  # what the view knows until the rows are in
-            self.beginInsertRows(parent, kids, kids + len(found) - 1)
-            rows = [ResourceRow(next(self._resource_ids), node.uid, node.skill.name, r)
-                    for r in found]
-            self._resource_rows[node.uid] = rows
-            for row in rows:
-                self._resource_by_id[row.id] = row
-            self._guarded(self.endInsertRows)
 
     def _refresh_referrers(self, change: ChangeSet) -> None:
         """Skills whose see-also now names (or no longer names) a skill may gain/lose a problem."""
@@ -613,225 +459,3 @@ class SkillTreeModel(QAbstractItemModel):
                 return bool(self._resources(node))
         return bool(node.children if self.result is None else self._children(node)) \
             or (node is not self.tree.root and bool(self._resources(node)))
-
-    # ---------------------------------------------------------------- data
-
-    def badges(self, node: Node) -> tuple[Badge, ...]:
-        skill = node.skill
-        if skill is None:
-            return ()
-        facts = self.facts
-        found = []
-        if node.key in self._dirty:
-            found.append(Badge.UNSAVED)
-        if facts.problems(skill):
-            found.append(Badge.PROBLEM)
-        if facts.sparse(skill):
-            found.append(Badge.SPARSE)
-        if facts.never_used(skill) and (self.library is None or self.library.has_usage_log):
-            found.append(Badge.NEVER_USED)
-        if skill.summary_pending:
-            found.append(Badge.SUMMARY_PENDING)
-        lifecycle = self._lifecycle(skill.name)
-        if lifecycle in (Badge.DEPRECATED, Badge.ARCHIVED):
-            found.append(Badge(lifecycle))
-        if node.key in self._invisible:
-            found.append(Badge.INVISIBLE)
-        if node.key in self._lint:
-            found.append(Badge.LINT)
-        return tuple(found)
-
-    def _lifecycle(self, name: str) -> str | None:
-        """A CortexPrism skill's lifecycle from memory.db (None for other formats)."""
-        library = self.library
-        if library is None or library.format != "cortex":
-            return None
-        stats = getattr(library.entry(name), "stats", None) or {}
-        return stats.get("lifecycle")
-
-    def count(self, node: Node) -> int | None:
-        if not node.children:
-            return None
-        if self.result is not None:
-            return self.result.counts.get(node.uid, 0)
-        return node.count
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        node = self.node(index)
-        if node is None:
-            resource = self.resource_row(index)
-            return self._resource_data(resource, role) if resource is not None else None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return node.label
-        if role == Qt.ItemDataRole.EditRole or role == PATH_ROLE:
-            return node.path
-        if role == NAME_ROLE:
-            return node.name
-        if role == COUNT_ROLE:
-            return self.count(node)
-        if role == BADGES_ROLE:
-            return self.badges(node)
-        if role == SPANS_ROLE:
-            return match_spans(node, self._terms) if self._terms else []
-        if role == SNIPPET_ROLE:
-            if self.result is None or not self._terms or node.uid not in self.result.matches:
-                return self._freshness_marker(node)
-            text, spans = summary_snippet(node, self._terms)
-            return (text, spans) if text else self._freshness_marker(node)
-        if role == KIND_ROLE:
-            return ("skill+folder" if node.skill is not None and node.children
-                    else "skill" if node.skill is not None else "folder")
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self.tooltip(node)
-        if role == Qt.ItemDataRole.AccessibleTextRole:
-            badges = ", ".join(self.badges(node))
-            return f"{node.path} ({badges})" if badges else node.path
-        return None
-
-    def _resource_data(self, row: ResourceRow, role: int) -> object:
-        resource = row.resource
-        if role == Qt.ItemDataRole.DisplayRole:
-            return resource.filename
-        if role == RESOURCE_ROLE:
-            return (row.skill, resource.filename)
-        if role == KIND_ROLE:
-            return "resource"
-        if role == SNIPPET_ROLE:  # drawn dimmed after the file name
-            return (row.detail, [])
-        if role == BADGES_ROLE:
-            return ()
-        if role == Qt.ItemDataRole.ToolTipRole:
-            lines = [f"<b>{html.escape(resource.filename)}</b> — a resource of "
-                     f"{html.escape(row.skill)}", html.escape(row.detail)]
-            description = (resource.entry or {}).get("description")
-            if isinstance(description, str) and description:
-                lines.append(html.escape(description))
-            if resource.path is None:
-                lines.append("The manifest lists it; the file is not in the resource folder.")
-            elif not resource.in_manifest:
-                lines.append("In the resource folder; the manifest does not list it.")
-            return "<br>".join(lines)
-        if role == Qt.ItemDataRole.AccessibleTextRole:
-            return f"{row.skill} resource {resource.filename} ({row.detail})"
-        return None
-
-    def freshness(self, node: Node) -> SkillFreshness | None:
-        """RockBot (current): the MCP freshness of an ``mcp/{server}`` skill node (offline:
-        Unknown, see :mod:`rockskills_gui.core.model.mcp_freshness`); None otherwise."""
-        library, skill = self.library, node.skill
-        if skill is None or not isinstance(library, Library) or not library.rules.current:
-            return None
-        return skill_freshness(skill)
-
-    def _freshness_marker(self, node: Node) -> tuple[str, list[tuple[int, int]]] | None:
-        found = self.freshness(node)
-        return (freshness_marker(found), []) if found is not None else None
-
-    def tooltip(self, node: Node) -> str:
-        lines = [f"<b>{html.escape(node.path)}</b>"]
-        skill = node.skill
-        if skill is not None:
-            summary = "(summary pending)" if skill.summary_pending else skill.summary or ""
-            lines.append(html.escape(summary))
-            found = self.freshness(node)
-            if found is not None:
-                lines.extend(freshness_tip(found))
-            used = self.facts.last_use(skill)
-            lines.append(f"Updated {_when(skill.updated_at)} · "
-                         + (f"last used {_when(used)}" if used is not None else "never used"))
-            for badge in self.badges(node):
-                if badge == Badge.PROBLEM:
-                    lines.extend(f"⚠ {html.escape(r)}" for r in self.facts.problems(skill))
-                elif badge == Badge.LINT:
-                    lines.extend(f"lint: {html.escape(m)}" for m in self._lint.get(node.key, []))
-                else:
-                    lines.append(f"• {html.escape(BADGE_TIPS[badge])}")
-        if node.children:
-            total = node.count
-            held = f"{total} skill{'' if total == 1 else 's'} in this folder"
-            if self.result is not None:
-                held = f"{self.result.counts.get(node.uid, 0)} of {held} match"
-            lines.append(held)
-        return "<br>".join(lines)
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        """Every node can be renamed and dragged; folders (and the top level) take drops."""
-        if not index.isValid():
-            return _TOP_FLAGS
-        node = self.tree.by_uid.get(index.internalId())
-        if node is None:
-            return _RESOURCE_FLAGS if index.internalId() in self._resource_by_id else _NO_FLAGS
-        return _FOLDER_FLAGS if node.children else _SKILL_FLAGS
-
-    def setData(self, index: Index, value: object, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        """An inline edit: ask for the rename (the pane previews it); the model is unchanged."""
-        node = self.node(index)
-        if node is None or role != Qt.ItemDataRole.EditRole or not isinstance(value, str):
-            return False
-        new = value.strip()
-        if new and new != node.path:
-            self.renameRequested.emit(node.path, new)
-        return False
-
-    # ---------------------------------------------------------------- drag and drop
-
-    def mimeTypes(self) -> list[str]:
-        return [MIME_TYPE]
-
-    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
-        paths = []
-        for index in indexes:
-            node = self.node(index)
-            if node is not None and node.path not in paths:
-                paths.append(node.path)
-        data = QMimeData()
-        data.setData(MIME_TYPE, json.dumps(paths).encode("utf-8"))
-        data.setText("\n".join(paths))
-        return data
-
-    def supportedDragActions(self) -> Qt.DropAction:
-        return Qt.DropAction.MoveAction
-
-    def supportedDropActions(self) -> Qt.DropAction:
-        return Qt.DropAction.MoveAction
-
-    def dragged_nodes(self, data: QMimeData) -> list[Node]:
-        if not data.hasFormat(MIME_TYPE):
-            return []
-        try:
-            paths = json.loads(bytes(data.data(MIME_TYPE).data()).decode("utf-8"))
-        except (ValueError, UnicodeDecodeError):
-            return []
-        nodes = [self.tree.find(p) for p in paths if isinstance(p, str)]
-        return [n for n in nodes if n is not None and n.parent is not None]
-
-    def drop_target(self, parent: Index) -> Node | None:
-        """The folder a drop on ``parent`` goes into (the root for the empty area)."""
-        if not parent.isValid():
-            return self.tree.root
-        node = self.node(parent)
-        return node if node is not None and node.children else None
-
-    def drop_mapping(self, data: QMimeData, parent: Index) -> dict[str, str]:
-        """The renames a drop would make (empty: the drop is refused or changes nothing)."""
-        target = self.drop_target(parent)
-        nodes = self.dragged_nodes(data)
-        if target is None or not nodes or any(is_inside(n, target) for n in nodes):
-            return {}
-        return drop_mapping(self.tree, nodes, target)
-
-    def canDropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int,
-                        parent: Index) -> bool:
-        del row, column
-        return action == Qt.DropAction.MoveAction and bool(self.drop_mapping(data, parent))
-
-    def dropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int,
-                     parent: Index) -> bool:
-        """Dropping skills or folders on a folder asks for a move (see ``moveRequested``)."""
-        if not self.canDropMimeData(data, action, row, column, parent):
-            return False
-        self.moveRequested.emit(self.drop_mapping(data, parent))
-        return True
-
-    def move_mapping(self, node: Node, new_path: str) -> dict[str, str]:
-        return move_mapping(self.tree, node, new_path)

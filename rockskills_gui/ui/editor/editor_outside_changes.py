@@ -1,0 +1,204 @@
+"""How open buffers follow changes made elsewhere: another pane's operation (rename, delete,
+dream apply, undo), and files changed on disk; an edit that would clash asks (keep mine / take
+the disk version / merge) and is never lost. A mixin of ``EditorPane``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.storage.changes import ChangeSet
+from rockskills_gui.ui.common.buffers import EDITABLE_FIELDS, Buffer
+from rockskills_gui.ui.editor.disk_conflict import DiskChoice, DiskConflictDialog, DiskResolution
+from rockskills_gui.ui.editor.editor_layout import EditorLayout
+
+
+class EditorOutsideChanges(EditorLayout):
+    """Buffers of ``EditorPane`` following the library and the disk, conflicts queued."""
+
+    _created: str
+
+    # ---------------------------------------------------------------- changes from the library
+
+    def _on_change_applied(self, change: ChangeSet) -> None:
+        """Follow a change: our own save, another pane's operation, or news from disk."""
+        lib = self.ctx.library
+        if lib is None:
+            return
+        from_disk = change.empty  # only ctx.refresh_from_disk emits change sets without files
+        if len(change.created) == 1 and change.label.startswith("Create "):
+            self._created = change.created[0]  # focus its text when it is shown (show_skill)
+        # Buffers follow renames and moves (all lifted first: a change may swap two names).
+        moving = [(self.buffers.pop(fold(old), None), new) for old, new in change.renamed]
+        for buffer, _new in moving:
+            if buffer is not None:
+                self.ctx.set_dirty(buffer.name, False)
+        for buffer, new in moving:
+            if buffer is None:
+                continue
+            fresh = self.buffers.get(fold(new))
+            if fresh is not None and fresh.dirty:
+                # The name was free because its skill was deleted under unsaved edits: those
+                # edits are never dropped. A clean buffer gives way (the kept one then asks
+                # about the skill now at its name); edits on both sides keep both open.
+                if not buffer.dirty:
+                    self._drop(buffer)
+                    continue
+                del self.buffers[fold(new)]
+                self.buffers[f"{fold(new)}\0{id(fresh)}"] = fresh  # listed as unsaved
+            elif fresh is not None:
+                self._drop(fresh)  # opened under the new name a moment ago; the old one moves in
+            buffer.name = new
+            self.buffers[fold(new)] = buffer
+            if buffer.dirty:
+                self.ctx.set_dirty(new, True)
+        for name in change.deleted:
+            buffer = self.buffers.get(fold(name))
+            if buffer is None:
+                continue
+            if from_disk:
+                buffer.deleted_on_disk = True
+                self.ctx.status(f"'{name}' was deleted on disk; it stays open here, marked", 10000)
+                if buffer is self.current:
+                    self._show_fields(buffer)
+            elif buffer.dirty:
+                # Kept open, marked: Save restores the skill with the edits, Discard drops them,
+                # an undo of the operation brings the base back under them.
+                buffer.deleted_by = f"{self.ctx.last_verb}{change.label}"
+                self.ctx.status(f"'{name}' was deleted ({buffer.deleted_by}); your unsaved edits "
+                                "are kept in the editor: save to restore it", 10000)
+                if buffer is self.current:
+                    self._show_fields(buffer)
+            else:
+                self._drop(buffer)
+        touched = [*change.created, *change.updated, *(new for _old, new in change.renamed),
+                   *change.links_rewritten]
+        for name in touched:
+            buffer = self.buffers.get(fold(name))
+            skill = lib.get(name)
+            if buffer is None or skill is None:
+                continue
+            self._follow(buffer, skill, from_disk)
+        if change.created or change.deleted or change.renamed:
+            self._refresh_candidates()
+        self._watch_open_files()
+        current = self.ctx.current_skill
+        wanted = self.buffers.get(fold(current)) if current else None
+        if wanted is not None and wanted is not self.current:
+            self._show_buffer(wanted)
+        elif self.current is not None:
+            self._show_fields(self.current)
+        self._update_actions()
+
+    def _follow(self, buffer: Buffer, skill: Skill, from_disk: bool) -> None:
+        """Take a new library version of ``buffer``'s skill, asking when edits would clash."""
+        revived = buffer.deleted
+        buffer.deleted_on_disk = False
+        buffer.deleted_by = ""
+        if from_disk and buffer.disk_conflicts(skill):
+            self._queue_conflict(buffer)
+            return
+        if not from_disk and buffer.clashes(skill):
+            # Another operation (a dream apply, an undo, a see-also rewrite) rewrote what the user
+            # is editing: the edits are kept and nothing is saved until the user chooses.
+            self._changed_by_app.add(fold(buffer.name))
+            self._queue_conflict(buffer)
+            return
+        was_clean = not buffer.dirty
+        self._keep_view(buffer, lambda: buffer.rebase(skill))
+        if from_disk and not revived:
+            self.ctx.status(f"'{skill.name}' changed on disk and was reloaded" if was_clean
+                            else f"'{skill.name}' changed on disk (dates only); your unsaved "
+                                 "edits are kept", 8000)
+
+    def _keep_view(self, buffer: Buffer, change: Callable[[], None]) -> None:
+        """Run ``change`` on ``buffer`` keeping the editor's cursor line and scroll position."""
+        if buffer is not self.current:
+            change()
+            return
+        cursor = self.editor.textCursor()
+        line, column = cursor.blockNumber(), cursor.positionInBlock()
+        scroll = self.editor.verticalScrollBar().value()
+        change()
+        block = buffer.document.findBlockByNumber(min(line, buffer.document.blockCount() - 1))
+        cursor = self.editor.textCursor()
+        cursor.setPosition(block.position() + min(column, max(0, block.length() - 1)))
+        self.editor.setTextCursor(cursor)
+        self.editor.verticalScrollBar().setValue(scroll)
+
+    # ---------------------------------------------------------------- changes on disk
+
+    def check_disk(self, paths: list[Path] | None = None) -> None:
+        """Re-read ``paths`` (default: every open skill's file) and follow what changed."""
+        lib = self.ctx.library
+        if lib is None:
+            return
+        if paths is None:
+            paths = self._open_paths()
+        self.ctx.refresh_from_disk(paths)
+
+    def _open_paths(self) -> list[Path]:
+        lib = self.ctx.library
+        if lib is None:
+            return []
+        return [lib.skill_path(b.name) for b in self.buffers.values() if not b.deleted_by]
+
+    def _watch_open_files(self) -> None:
+        self.watcher.set_files(self._open_paths())
+
+    def _queue_conflict(self, buffer: Buffer) -> None:
+        key = fold(buffer.name)
+        if key not in self._conflict_queue:
+            self._conflict_queue.append(key)
+        if self.conflict_dialog is None:
+            QTimer.singleShot(0, self._next_conflict)
+
+    def _next_conflict(self) -> None:
+        lib = self.ctx.library
+        while self.conflict_dialog is None and self._conflict_queue and lib is not None:
+            key = self._conflict_queue[0]
+            buffer = self.buffers.get(key)
+            disk = lib.get(key)
+            if buffer is None or disk is None:
+                self._conflict_queue.pop(0)
+                continue
+            dialog = DiskConflictDialog(buffer.name, buffer.base, buffer.edits(), disk, self.window(),
+                                        by_app=key in self._changed_by_app)
+            dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            dialog.resolved.connect(lambda answer, k=key: self._resolve_conflict(k, answer))
+            self.conflict_dialog = dialog
+            dialog.open()
+
+    def _resolve_conflict(self, key: str, answer: DiskResolution) -> None:
+        self.conflict_dialog = None
+        self._changed_by_app.discard(key)
+        if key in self._conflict_queue:
+            self._conflict_queue.remove(key)
+        lib = self.ctx.library
+        buffer = self.buffers.get(key)
+        disk = lib.get(key) if lib is not None else None
+        if buffer is not None and disk is not None:
+            if answer.choice is DiskChoice.TAKE_DISK:
+                self._keep_view(buffer, lambda: buffer.rebase(disk, take=set(EDITABLE_FIELDS)))
+                self.ctx.status(f"'{buffer.name}': took the version on disk (Undo in the editor "
+                                "brings your text back)", 8000)
+            else:
+                self._keep_view(buffer, lambda: buffer.rebase(disk, take=set()))
+                if answer.choice is DiskChoice.MERGED and answer.fields is not None:
+                    fields = answer.fields
+                    self._keep_view(buffer, lambda: buffer.set_content(str(fields["content"])))
+                    buffer.set_summary(str(fields["summary"]))
+                    see_also = fields["see_also"]
+                    buffer.set_see_also(tuple(see_also) if see_also else ())  # type: ignore[arg-type]
+                    self.ctx.status(f"'{buffer.name}': merged; save to write the result", 8000)
+                else:
+                    self.ctx.status(f"'{buffer.name}': kept your version; saving will replace "
+                                    "the version on disk", 8000)
+            if buffer is self.current:
+                self._show_fields(buffer)
+        self._update_actions()
+        QTimer.singleShot(0, self._next_conflict)

@@ -1,0 +1,118 @@
+"""Saving in the Skill tab: save one or all buffers through ``ctx.apply`` (never over a version
+the user has not seen), restore a deleted skill, close a buffer, and the unsaved-changes prompt
+before quitting. A mixin of ``EditorPane``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.ui.common.buffers import Buffer
+from rockskills_gui.ui.editor.editor_layout import EditorLayout
+
+AGENT_NOTICE_KEY = "notices/agentRestartShown"
+
+
+class EditorSaving(EditorLayout):
+    """Save, Save all, close and the unsaved-edits prompt of ``EditorPane``."""
+
+    # ---------------------------------------------------------------- saving
+
+    def save(self) -> bool:
+        """Save the current skill; False if nothing was written (refused, or a conflict to settle)."""
+        return self.current is not None and self.save_buffer(self.current)
+
+    def save_all(self) -> bool:
+        """Save every unsaved skill; False if any could not be saved."""
+        ok = True
+        for buffer in self.unsaved_buffers():
+            ok = self.save_buffer(buffer) and ok
+        return ok
+
+    def save_buffer(self, buffer: Buffer) -> bool:
+        lib = self.ctx.library
+        if lib is None:
+            return False
+        if buffer.deleted:
+            edited = buffer.edited_skill().model_copy(update={"name": buffer.name})
+            change = self.ctx.apply(lambda library: library.restore(edited))
+        else:
+            if not buffer.dirty:
+                return True
+            # Pick up what someone else wrote first, so nothing is overwritten unseen.
+            self.check_disk([lib.skill_path(buffer.name)])
+            if fold(buffer.name) in self._conflict_queue or buffer.deleted_on_disk:
+                return False
+            if not buffer.dirty:
+                return True
+            current = lib.entry(buffer.name).skill
+            if buffer.clashes(current):  # the edits apply to an older version: never overwrite it unseen
+                self._changed_by_app.add(fold(buffer.name))
+                self._queue_conflict(buffer)
+                return False
+            edited = current.model_copy(update=buffer.edits())
+            change = self.ctx.apply(lambda library: library.save(edited))
+        if change is None:
+            return False
+        self._show_agent_notice_once()
+        return True
+
+    def _show_agent_notice_once(self) -> None:
+        settings = self.ctx.settings
+        if settings.value(AGENT_NOTICE_KEY, False, type=bool):
+            return
+        settings.setValue(AGENT_NOTICE_KEY, True)
+        self.agent_notice.show()
+
+    def close_current(self) -> None:
+        """Let go of the current buffer (used for a skill deleted on disk)."""
+        buffer = self.current
+        if buffer is None:
+            return
+        self._drop(buffer)
+        self._show_buffer(None)
+        if fold(self.ctx.current_skill) == fold(buffer.name):
+            self.ctx.select_skill("")
+        self._watch_open_files()
+
+    # ---------------------------------------------------------------- unsaved edits on quit
+
+    def resolve_unsaved(self, then: Callable[[], None], doing: str = "closing") -> None:
+        """Run ``then`` once no edits would be lost: asks Save all / Discard / Cancel if needed."""
+        unsaved = self.unsaved_buffers()
+        if not unsaved:
+            then()
+            return
+        if self.unsaved_prompt is not None:
+            self.unsaved_prompt.raise_()
+            return
+        count = len(unsaved)
+        box = QMessageBox(QMessageBox.Icon.Warning, "Unsaved Changes",
+                          f"{count} skill{'' if count == 1 else 's'} "
+                          f"{'has' if count == 1 else 'have'} unsaved changes. "
+                          f"Save before {doing}?",
+                          QMessageBox.StandardButton.SaveAll | QMessageBox.StandardButton.Discard
+                          | QMessageBox.StandardButton.Cancel, self.window())
+        box.setObjectName("unsavedPrompt")
+        box.setInformativeText("\n".join(f"• {b.name}"
+                                          + (" (deleted on disk)" if b.deleted_on_disk
+                                             else " (deleted; saving restores it)" if b.deleted_by
+                                             else "")
+                                          for b in unsaved))
+        box.setDefaultButton(QMessageBox.StandardButton.SaveAll)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def answered(result: int) -> None:
+            self.unsaved_prompt = None
+            if result == QMessageBox.StandardButton.SaveAll:
+                if self.save_all():
+                    then()
+            elif result == QMessageBox.StandardButton.Discard:
+                then()
+
+        box.finished.connect(answered)
+        self.unsaved_prompt = box
+        box.open()

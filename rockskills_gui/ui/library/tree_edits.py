@@ -1,0 +1,246 @@
+"""The Library pane's edits: create, rename (inline or by dialog), move and delete, each one
+undoable core operation through ``ctx.apply``; a rename or move first previews the see-also
+references it rewrites. A mixin of ``TreePane``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, SignalInstance
+from PySide6.QtWidgets import QLabel, QWidget
+
+from rockskills_gui.core.library.tree import Node, is_inside, problems_by_name
+from rockskills_gui.core.model.names import fold, name_error
+from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.library.tree_dialogs import MoveDialog, NewSkillDialog, RenamePreviewDialog, delete_box
+from rockskills_gui.ui.library.tree_model import SkillTreeModel
+from rockskills_gui.ui.library.tree_roles import Index
+from rockskills_gui.ui.library.tree_view import SkillTreeView
+
+if TYPE_CHECKING:  # the pane is a QWidget; at run time this is a plain mixin
+    _PaneBase = QWidget
+else:
+    _PaneBase = object
+
+
+class TreeEdits(_PaneBase):
+    """Create, rename, move and delete for ``TreePane`` (it owns the widgets named below)."""
+
+    ctx: AppContext
+    model: SkillTreeModel
+    view: SkillTreeView
+    message: QLabel
+    dialog: QWidget | None
+    openRequested: SignalInstance
+
+    if TYPE_CHECKING:
+        def reveal(self, name: str, select: bool = True) -> bool: ...
+        def selected_nodes(self) -> list[Node]: ...
+        def current_node(self) -> Node | None: ...
+
+    # ---------------------------------------------------------------- create
+
+    def _creation_error(self, name: str) -> str | None:
+        library = self.ctx.library
+        if library is None:
+            return "No library is open."
+        existing = library.get(name)
+        if existing is not None:
+            return (f"A skill named '{existing.name}' already exists "
+                    "(RockBot names are case-insensitive).")
+        claims = problems_by_name(library.problems).get(fold(name))
+        if claims:
+            return f"'{name}' is claimed by a file that could not be loaded: {claims[0]}"
+        return library.name_error(name)  # the format's own rules (no '/' in a SKILL.md folder, ...)
+
+    def new_skill(self, prefix: str | None = None) -> NewSkillDialog | None:
+        """Ask for a name (checked live) and create the skill; the prefix is the chosen folder."""
+        if self.ctx.library is None:
+            return None
+        if prefix is None:
+            node = self.current_node()
+            folder = node if node is not None and node.children else (
+                node.parent if node is not None else None)
+            prefix = f"{folder.path}/" if folder is not None and folder.path else ""
+        dialog = NewSkillDialog(prefix, self._creation_error, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self.create_skill(dialog.name.text(),
+                                                          dialog.summary.text().strip()))
+        self._show(dialog)
+        dialog.name.setFocus()
+        dialog.name.end(False)
+        return dialog
+
+    def create_skill(self, name: str, summary: str = "") -> bool:
+        change = self.ctx.apply(lambda lib: lib.create(name, summary=summary))
+        if change is None or change.empty:
+            return False
+        self.ctx.select_skill(name)
+        self.reveal(name)
+        self.openRequested.emit(name)
+        return True
+
+    # ---------------------------------------------------------------- rename and move
+
+    def rename_current(self) -> None:
+        """Rename inline (the full name is edited, so a new prefix moves the skill)."""
+        index = self.view.currentIndex()
+        if not index.isValid() and self.ctx.current_skill:
+            self.reveal(self.ctx.current_skill)
+            index = self.view.currentIndex()
+        if index.isValid():
+            self.view.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.view.scrollTo(index)
+            self.view.edit(index)
+
+    def _on_inline_text(self, text: str) -> None:
+        error = name_error(text) if text.strip() else "Type a name."
+        self._show_message(error)
+
+    def _show_message(self, text: str | None) -> None:
+        self.message.setText(text or "")
+        self.message.setVisible(bool(text))
+
+    def _inline_rename_error(self, index: Index, text: str) -> str | None:
+        """Why Enter in the inline editor cannot rename (RockBot's message), or None."""
+        node = self.model.node(index)
+        new = text.strip()
+        if node is None or new == node.path:
+            return None  # nothing to rename: Enter just closes the editor
+        if not new:
+            return "Type a name."
+        return self._rename_error(self.model.move_mapping(node, new))
+
+    def _on_inline_rename(self, old: str, new: str) -> None:
+        self._show_message(None)
+        node = self.model.tree.find(old)
+        if node is not None:
+            # Queued: the editor is still closing when setData asks.
+            mapping = self.model.move_mapping(node, new)
+            QTimer.singleShot(0, lambda: self.request_rename(mapping, reveal=new))
+
+    def move_selected(self) -> MoveDialog | None:
+        """Ask for a folder and move the selected skills and folders into it."""
+        nodes = self.selected_nodes()
+        if not nodes or self.ctx.library is None:
+            return None
+        what = f"'{nodes[0].path}'" if len(nodes) == 1 else f"{len(nodes)} items"
+        folders = [n.path for n in self.model.tree if n.children]
+        dialog = MoveDialog(what, folders, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        start = nodes[0].parent
+        if start is not None and start.path:
+            dialog.folder.setText(start.path)
+        dialog.accepted.connect(lambda: self.move_into(nodes, dialog.target()))
+        self._show(dialog)
+        return dialog
+
+    def move_into(self, nodes: list[Node], folder: str) -> None:
+        target = self.model.tree.find(folder) if folder else self.model.tree.root
+        if target is not None and any(is_inside(n, target) for n in nodes):
+            self.ctx.operationFailed.emit("A folder cannot be moved into itself.")
+            return
+        mapping: dict[str, str] = {}
+        chosen = {n.uid for n in nodes}
+        for node in nodes:
+            if any(a.uid in chosen for a in node.ancestors()):
+                continue
+            destination = f"{folder}/{node.label}" if folder else node.label
+            if fold(destination) != node.key:
+                mapping.update(self.model.move_mapping(node, destination))
+        if mapping:
+            reveal = f"{folder}/{nodes[0].label}" if folder else nodes[0].label
+            self.request_rename(mapping, reveal=reveal)
+
+    def request_rename(self, mapping: Mapping[str, str], reveal: str = "") -> RenamePreviewDialog | None:
+        """Check the new names, show the see-also references to rewrite, then rename as one step.
+
+        A single rename that no see-also names is applied at once (there is nothing to preview).
+        """
+        library = self.ctx.library
+        mapping = {old: new for old, new in mapping.items() if old != new}
+        if library is None or not mapping:
+            return None
+        error = self._rename_error(mapping)
+        if error is not None:
+            self.ctx.operationFailed.emit(error)
+            return None
+        references = library.references_to(mapping)
+        if len(mapping) == 1 and not references:
+            self._rename_now(mapping, reveal)
+            return None
+        dialog = RenamePreviewDialog(mapping, references, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self._rename_now(mapping, reveal))
+        self._show(dialog)
+        return dialog
+
+    def _rename_error(self, mapping: Mapping[str, str]) -> str | None:
+        """RockBot's refusal of the new names (invalid, or taken by a skill that stays)."""
+        library = self.ctx.library
+        if library is None:
+            return "No library is open."
+        mapping = {old: new for old, new in mapping.items() if old != new}
+        for new in mapping.values():
+            error = name_error(new)
+            if error is not None:
+                return error
+        moving = {fold(old) for old in mapping}
+        for new in mapping.values():
+            existing = library.get(new)
+            if existing is not None and fold(existing.name) not in moving:
+                return (f"A skill named '{existing.name}' already exists "
+                        "(RockBot names are case-insensitive).")
+        return None
+
+    def _rename_now(self, mapping: Mapping[str, str], reveal: str) -> None:
+        change = self.ctx.apply(lambda lib: lib.rename_many(dict(mapping)))
+        if change is not None and not change.empty:
+            current = self.ctx.current_skill
+            self.reveal(current if fold(current) in {fold(n) for n in mapping.values()}
+                        else reveal or next(iter(mapping.values())))
+
+    # ---------------------------------------------------------------- delete
+
+    def delete_selected(self) -> None:
+        """Confirm, then delete every skill at or below the selection (one undo step)."""
+        library = self.ctx.library
+        nodes = self.selected_nodes()
+        if library is None or not nodes:
+            return
+        names: list[str] = []
+        seen: set[str] = set()
+        for node in nodes:
+            for skill_node in self.model.tree.walk_skills(node):
+                if skill_node.key not in seen:
+                    seen.add(skill_node.key)
+                    names.append(skill_node.name)
+        if not names:
+            return
+        dangling = [r for r in library.references_to(names) if fold(r.referrer) not in seen]
+        box = delete_box(names, len(dangling), self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.buttonClicked.connect(
+            lambda button: self._delete_now(names)
+            if box.buttonRole(button) == box.ButtonRole.DestructiveRole else None)
+        self._show(box)
+
+    def _delete_now(self, names: list[str]) -> None:
+        index = self.view.currentIndex()
+        below = self.view.indexBelow(index) if index.isValid() else QModelIndex()
+        keep = QPersistentModelIndex(below)
+        change = self.ctx.apply(lambda lib: lib.delete_many(names))
+        if change is not None and not change.empty and keep.isValid():
+            self.view.setCurrentIndex(QModelIndex(keep))
+
+    # ---------------------------------------------------------------- dialogs
+
+    def _show(self, dialog: QWidget) -> None:
+        self.dialog = dialog
+        dialog.destroyed.connect(lambda: self._forget(dialog))
+        dialog.open()  # type: ignore[attr-defined]
+
+    def _forget(self, dialog: QWidget) -> None:
+        if self.dialog is dialog:
+            self.dialog = None

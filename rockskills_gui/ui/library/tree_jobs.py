@@ -1,0 +1,87 @@
+"""The tree's background work: last-use times from the usage logs and the lint marks, read off
+the UI thread and handed back by ticket; and the tree built on the loader's worker."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QRunnable, Signal
+
+from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.tree import SkillTree, last_used_by_name
+from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.storage.gcpause import gc_paused
+from rockskills_gui.core.storage.layout import USAGE_DIR
+from rockskills_gui.core.usage.events import read_usage
+
+
+class JobSignals(QObject):
+    """A job's result, delivered on the UI thread: (ticket, result)."""
+
+    done = Signal(int, object)
+
+
+class UsageJob(QRunnable):
+    """Read ``skill-usage/*.jsonl`` and reduce it to the latest use per name."""
+
+    def __init__(self, ticket: int, agent_dir: Path, signals: JobSignals) -> None:
+        super().__init__()
+        self.ticket = ticket
+        self.agent_dir = agent_dir
+        self.signals = signals  # kept alive by the job while it runs
+
+    def run(self) -> None:
+        try:
+            with gc_paused():  # 100,000 events must not trigger full collections of a big heap
+                result: dict[str, Timestamp] = last_used_by_name(read_usage(self.agent_dir).events)
+        except OSError:
+            result = {}
+        _deliver(self.signals, self.ticket, result)
+
+
+class LintJob(QRunnable):
+    """The tree's lint marks: each skill's warning-or-worse findings in its format."""
+
+    def __init__(self, ticket: int, library: Library, signals: JobSignals) -> None:
+        super().__init__()
+        self.ticket = ticket
+        self.library = library
+        self.signals = signals
+
+    def run(self) -> None:
+        from rockskills_gui.core.lint.linter import skill_marks  # numpy: not at startup
+
+        try:
+            result = skill_marks(self.library)
+        except Exception:  # advisory marks never break the tree
+            result = {}
+        _deliver(self.signals, self.ticket, result)
+
+
+def _deliver(signals: JobSignals, ticket: int, result: object) -> None:
+    """Hand a job's result to the pane; a pane closed meanwhile (the window quit while the job
+    ran) has nobody to tell, and an exception must not escape the worker thread."""
+    try:
+        signals.done.emit(ticket, result)
+    except RuntimeError:  # the signals object was deleted with the pane
+        pass
+
+
+def prepare_tree(library: Library) -> SkillTree:
+    """The tree of ``library``, built on the loader's worker thread (see LibraryLoader.add_preparer),
+    with its folder count (a walk over every node) already cached."""
+    tree = SkillTree(library.skills())
+    tree.folder_count()
+    return tree
+
+
+def usage_bytes(agent_dir: Path) -> int:
+    """Total size of ``skill-usage/*.jsonl`` (0 when there is none)."""
+    folder = agent_dir / USAGE_DIR
+    try:
+        return sum(entry.stat().st_size for entry in os.scandir(folder)
+                   if entry.name.endswith(".jsonl") and entry.is_file())
+    except OSError:
+        return 0
+
