@@ -112,3 +112,27 @@ def test_restoring_a_deleted_skill_md_keeps_the_frontmatter_the_editor_hides(
     assert not path.exists()
     fresh = lib.restore(edited.model_copy(update={"name": "zeta"}))
     assert fresh.files[0].path == root / "zeta" / "SKILL.md"
+
+
+def test_undo_never_brings_back_a_skill_whose_name_another_file_now_holds(tmp_path: Path) -> None:
+    """Found by the nothing-lost machine: a SKILL.md deleted in the app, then a new one of the
+    same name written elsewhere (another root or folder); undoing the delete would make two
+    skills share a name. It is refused, nothing is written, and the undo stays available."""
+    root = tmp_path / "lib"
+    skill_md(root / "skills", "alpha", "First")
+    skill_md(root / "skills", "beta", "Second")
+    lib = open_library(root)
+    old = lib.skill_path("alpha")
+    lib.delete("alpha")
+    elsewhere = root / "alpha" / "SKILL.md"
+    assert lib.layout.path_for("alpha") == elsewhere != old
+    skill_md(root, "alpha", "Written by the agent")
+    lib.refresh([elsewhere])
+    with pytest.raises(rockbot_library.NameTakenError, match="Cannot bring 'alpha' back"):
+        lib.undo()
+    assert not old.exists() and lib.get("alpha").summary == "Written by the agent"  # type: ignore[union-attr]
+    assert lib.history.undo_stack and not lib.problems
+    elsewhere.unlink()
+    lib.refresh([elsewhere])
+    lib.undo()
+    assert old.exists() and lib.get("alpha").summary == "First"  # type: ignore[union-attr]

@@ -373,6 +373,18 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
         """Files whose disk bytes are not what ``change`` expects to replace."""
         return change_writer.check_conflicts(change)
 
+    def _check_replay(self, change: ChangeSet) -> None:
+        """An undo/redo that brings a skill back is refused while another file holds its name
+        (e.g. the agent wrote a new skill of that name elsewhere): two skills would share it."""
+        leaving = {fold(n) for n in change.deleted} | {fold(old) for old, _new in change.renamed}
+        paths = {fc.path for fc in change.files}
+        for name in (*change.created, *(new for _old, new in change.renamed)):
+            entry = self._entries.get(fold(name))
+            if entry is not None and fold(name) not in leaving and entry.path not in paths:
+                raise NameTakenError(
+                    f"Cannot bring '{name}' back: {self.layout.display_path(entry.path)} now holds "
+                    f"a skill named '{entry.skill.name}'. Rename or delete it first.")
+
     def _apply(self, change: ChangeSet, record: bool, writer: Writer | None = None) -> ChangeSet:
         """Write ``change``; a ``writer`` may return the change set to record instead (the same
         change, linked to the journal transaction it wrote)."""

@@ -153,6 +153,7 @@ class UndoRedo:
         if not self.history.undo_stack:
             return None
         entry = self.history.undo_stack[-1]
+        self._check_replay(entry.inverse())
         writer, box = self._journal_writer(entry, forward=False)
         applied = self._apply(entry.inverse(), record=False, writer=writer)
         self.history.undo_stack.pop()
@@ -165,6 +166,7 @@ class UndoRedo:
         if not self.history.redo_stack:
             return None
         entry = self.history.redo_stack[-1]
+        self._check_replay(entry)
         writer, box = self._journal_writer(entry, forward=True)
         applied = self._apply(entry, record=False, writer=writer)
         self.history.redo_stack.pop()
@@ -185,6 +187,10 @@ class UndoRedo:
         for stack in (self.history.undo_stack, self.history.redo_stack):
             stack[:] = [replace(e, journal=(e.journal[0], new))
                         if e.journal is not None and e.journal[1] == old else e for e in stack]
+
+    def _check_replay(self, change: ChangeSet) -> None:
+        """Refuse (LibraryError, nothing written) an undo/redo the library cannot take any more,
+        e.g. one bringing back a skill whose name another file now holds."""
 
     def _journal_writer(self, entry: ChangeSet, forward: bool) -> tuple[Writer | None, dict[str, str]]:
         """The journaled writer that undoes (``forward=False``) or redoes ``entry``, when it has a
