@@ -20,9 +20,21 @@ COMMAND_MODULES = (
 )
 
 
-def build_parser(commands: bool = True) -> argparse.ArgumentParser:
+# Which module registers each command: ``rockskills list ...`` imports only the module of
+# ``list`` (tests/core/test_cli_commands.py checks this against what the modules register).
+COMMANDS = {
+    **dict.fromkeys(("list", "lint", "index", "convert"), "rockskills_gui.commands.library_cmds"),
+    **dict.fromkeys(("recall", "simulate", "recall-test"), "rockskills_gui.commands.recall"),
+    "usage": "rockskills_gui.commands.usage",
+    **dict.fromkeys(("dream", "apply", "undo"), "rockskills_gui.commands.dream"),
+    "budget": "rockskills_gui.commands.budget",
+}
+
+
+def build_parser(commands: bool | str = True) -> argparse.ArgumentParser:
     """The ``rockskills`` parser; ``commands=False`` leaves out the subcommands (whose modules
-    are only imported when a command may run: ``--version`` needs none of them)."""
+    are only imported when a command may run: ``--version`` needs none of them), a command name
+    registers only the module of that command (see :data:`COMMANDS`)."""
     parser = argparse.ArgumentParser(
         prog="rockskills",
         description="Read, check and convert an agent's skill library (RockBot format) headless.",
@@ -31,7 +43,8 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     if not commands:
         return parser
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module_name in COMMAND_MODULES:
+    only = COMMANDS.get(commands) if isinstance(commands, str) else None
+    for module_name in (only,) if only is not None else COMMAND_MODULES:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
@@ -67,7 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv = sys.argv[1:]
     if list(argv[:1]) == ["--version"]:  # prints and exits before any command module is imported
         build_parser(commands=False).parse_args(argv[:1])
-    parser = build_parser()
+    # (a command given first needs only its own module: the others are not imported)
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else True)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_usage(sys.stderr)

@@ -20,13 +20,15 @@ from rockskills_gui.commands.common import (
     write_exact,
     write_json,
 )
-from rockskills_gui.core.library.convert import TARGETS, ConvertError, convert
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.index_text import PENDING, list_skills_text, session_index_text
-from rockskills_gui.core.usage.events import read_conversation_log, read_feedback, read_usage
+
+# ``convert --to``: core.library.convert's TARGETS, named here so that the other commands do not
+# import the converter (tests/core/test_cli_commands.py checks the two are the same).
+CONVERT_TARGETS = ("rockbot", "rockbot-current", "agentskills", "picobot", "cortex-fs")
 
 
 def skill_json(skill: Skill, path: str) -> dict[str, Any]:
@@ -48,6 +50,8 @@ def all_problems(lib: Library | SkillMdLibrary) -> list[Problem]:
     problems = list(lib.problems)
     if not isinstance(lib, Library):
         return problems
+    from rockskills_gui.core.usage.events import read_conversation_log, read_feedback, read_usage
+
     logs = (read_usage(lib.agent_dir), read_feedback(lib.agent_dir),
             read_conversation_log(lib.agent_dir))
     per_file: dict[str, list[int]] = {}
@@ -128,6 +132,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
     Unchanged skills are written byte-identical where the formats match; what the target cannot
     hold goes to sidecars, so converting back gives the original skills.
     """
+    from rockskills_gui.core.library.convert import ConvertError, convert
+
     lib = open_from_args(args, args.source)
     try:
         result = convert(lib, Path(args.dest), args.to)
@@ -174,7 +180,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("convert", help="write SRC's skills as a new library DST in another format")
     p.add_argument("source", metavar="SRC")
     p.add_argument("dest", metavar="DST", help="a new (or empty) folder")
-    p.add_argument("--to", choices=TARGETS, default="rockbot", help="target format")
+    p.add_argument("--to", choices=CONVERT_TARGETS, default="rockbot", help="target format")
     p.add_argument("--json", action="store_true", help="print the loss report as JSON on stdout")
     add_library_options(p, "SRC's format (default: detected)")
     p.set_defaults(func=cmd_convert)

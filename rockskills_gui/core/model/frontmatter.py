@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
-import yaml
+if TYPE_CHECKING:  # PyYAML loads with the first frontmatter parsed or written (issue 19)
+    import yaml
 
 BOM = b"\xef\xbb\xbf"
 DELIMITER = "---"
@@ -30,14 +32,26 @@ class FrontmatterError(ValueError):
         self.kind = kind
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that leaves timestamps as strings (values keep their written text)."""
+@cache
+def _loader() -> type[yaml.SafeLoader]:
+    """SafeLoader that leaves timestamps as strings (values keep their written text); made, and
+    PyYAML imported, when first needed: a RockBot library and ``--version`` never need it."""
+    import yaml
+
+    class _Loader(yaml.SafeLoader):
+        """SafeLoader without the timestamp resolver."""
+
+    _Loader.yaml_implicit_resolvers = {
+        key: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    return _Loader
 
 
-_Loader.yaml_implicit_resolvers = {
-    key: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+def __getattr__(name: str) -> Any:
+    if name == "_Loader":  # (tests read it under its former name)
+        return _loader()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ---------------------------------------------------------------- documents
@@ -169,12 +183,14 @@ def _quote_colons(text: str) -> tuple[str, tuple[int, ...]]:
 
 
 def _compose(text: str) -> tuple[dict[str, Any], dict[str, KeySpan], tuple[str, ...]]:
-    node = yaml.compose(text, Loader=_Loader)
+    import yaml
+
+    node = yaml.compose(text, Loader=_loader())
     if node is None:
         return {}, {}, ()
     if not isinstance(node, yaml.MappingNode):
         raise FrontmatterError("the frontmatter is not a mapping of keys to values", kind="not-a-mapping")
-    values = yaml.load(text, Loader=_Loader)
+    values = yaml.load(text, Loader=_loader())
     line_count = len(text.splitlines())
     spans: dict[str, KeySpan] = {}
     duplicates: list[str] = []
@@ -225,6 +241,8 @@ def _compose_checked(text: str) -> tuple[dict[str, Any], dict[str, KeySpan], tup
 
 def parse_frontmatter(text: str, first_line: int = 2) -> Frontmatter:
     """Parse frontmatter text leniently (``first_line``: its 1-based line in the file, for messages)."""
+    import yaml
+
     try:
         values, spans, duplicates = _compose_checked(text)
         return Frontmatter(values, spans, (), duplicates)
@@ -279,8 +297,10 @@ def _double_quoted(value: str) -> str:
 
 
 def _reads_back(key: str, text: str, value: Any) -> bool:
+    import yaml
+
     try:
-        loaded = yaml.load(f"{key}: {text}\n", Loader=_Loader)
+        loaded = yaml.load(f"{key}: {text}\n", Loader=_loader())
     except yaml.YAMLError:
         return False
     return (isinstance(loaded, dict) and list(loaded) == [key] and loaded[key] == value
@@ -309,13 +329,15 @@ def scalar_text(key: str, value: str, plain: str = "yaml") -> str:
 
 def emit_key(key: str, value: Any, newline: str = "\n", plain: str = "yaml") -> str:
     """The lines for ``key: value`` (ending with ``newline``)."""
+    import yaml
+
     if isinstance(value, str):
         shown = key if _reads_back(key, "x", "x") else _double_quoted(key)  # e.g. 'on', 'null'
         text = f"{shown}: {scalar_text(key, value, plain)}\n"
     else:
         text = yaml.safe_dump({key: value}, sort_keys=False, default_flow_style=False,
                               allow_unicode=True, width=1 << 30)
-        if yaml.load(text, Loader=_Loader) != {key: value}:  # e.g. U+0085 kept raw: escape instead
+        if yaml.load(text, Loader=_loader()) != {key: value}:  # e.g. U+0085 kept raw: escape instead
             text = yaml.safe_dump({key: value}, sort_keys=False, default_flow_style=False,
                                   allow_unicode=False, width=1 << 30)
     return text.replace("\n", newline)

@@ -38,6 +38,7 @@ from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -57,6 +58,7 @@ from rockskills_gui.core.recall.bm25 import (
     tf_norm,
     tokenize,
 )
+from rockskills_gui.core.storage.gcpause import gc_paused
 
 _PAIR_RE = re.compile(r"(?<![a-z0-9])(?=([a-z0-9]{3,}) ([a-z0-9]{3,}))")
 _WINDOW = 3  # = MIN_TOKEN_LEN: every phrase token is at least this long
@@ -67,9 +69,9 @@ if array("i").itemsize != 4:  # pragma: no cover - every supported platform has 
     raise ImportError("bm25_index needs a 32-bit array('i')")
 
 
-@dataclass(frozen=True)
-class Contribution:
-    """One term's or phrase's share of a document's score."""
+class Contribution(NamedTuple):
+    """One term's or phrase's share of a document's score (a named tuple: quick to make, and a
+    ``recall --json`` run over 300 queries makes 55,000)."""
 
     df: int
     idf: float
@@ -228,6 +230,10 @@ class Bm25Index:
         skills is indexed as it opens)."""
         if self._slot_of:  # pragma: no cover - only the constructor calls this
             raise ValueError("_add_all needs an empty index")
+        with gc_paused():  # ~10 small lists per document: the collector's passes cost more
+            self._fill(documents)
+
+    def _fill(self, documents: Iterable[tuple[str, str]]) -> None:
         slot_of = self._slot_of
         keys: list[str | None] = self._keys
         texts: list[str | None] = self._texts
@@ -236,6 +242,8 @@ class Bm25Index:
         windows: dict[str, list[int]] = {}
         run_id = self._run_id
         runs = self._runs
+        new_id = run_id.setdefault  # (the id a new run gets is len(runs), appended right after)
+        find_term, find_window = terms.get, windows.get
         for key, text in documents:
             if key in slot_of:
                 raise KeyError(f"{key!r} is already indexed")
@@ -246,22 +254,25 @@ class Bm25Index:
             tokens = tokenize(text)
             lengths.append(len(tokens))
             for term, tf in Counter(tokens).items():
-                posting = terms.get(term)
+                posting = find_term(term)
                 if posting is None:
                     terms[term] = [slot, tf]
                 else:
                     posting += (slot, tf)
+            previous, b = "", -1  # consecutive pairs share a run: "a b", "b c"
             for left, right in run_pairs(text):
-                a = run_id.get(left)
-                if a is None:
-                    a = run_id[left] = len(runs)
-                    runs.append(left)
-                b = run_id.get(right)
-                if b is None:
-                    b = run_id[right] = len(runs)
+                if left == previous:
+                    a = b
+                else:
+                    a = new_id(left, len(runs))
+                    if a == len(runs):
+                        runs.append(left)
+                b = new_id(right, len(runs))
+                if b == len(runs):
                     runs.append(right)
+                previous = right
                 window = f"{left[-_WINDOW:]} {right[:_WINDOW]}"
-                rows = windows.get(window)
+                rows = find_window(window)
                 if rows is None:
                     windows[window] = [slot, a, b]
                 else:
@@ -466,8 +477,11 @@ class Bm25Index:
             phrase_df={p: len(self._phrase_postings(p)[0]) for p in plan.phrases},
         )
 
-    def scores(self, query: str | QueryPlan) -> tuple[np.ndarray, QueryStats]:
-        """Dense score per slot (0 = not matched) and the query's statistics."""
+    def scores(self, query: str | QueryPlan,
+               phrase_rows: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
+               ) -> tuple[np.ndarray, QueryStats]:
+        """Dense score per slot (0 = not matched) and the query's statistics; ``phrase_rows``,
+        when given, receives each matched phrase's documents and occurrence counts."""
         plan = query if isinstance(query, QueryPlan) else parse_query(query)
         self._ensure_norm()
         n_docs = len(self)
@@ -485,6 +499,8 @@ class Bm25Index:
             slots, f = self._phrase_postings(phrase)
             phrase_df[phrase] = len(slots)
             if len(slots):
+                if phrase_rows is not None:
+                    phrase_rows[phrase] = (slots, f)
                 weight = PHRASE_WEIGHT * idf(n_docs, len(slots))
                 scores[slots] += weight * (f * (K1 + 1) / (f + self._norm[slots]))
         return scores, QueryStats(plan, n_docs, self.avgdl, term_df, phrase_df)
@@ -492,7 +508,8 @@ class Bm25Index:
     def search(self, query: str | QueryPlan, top: int | None = 5,
                explain: bool = False) -> list[Hit]:
         """Documents with score > 0, best first, ties in candidate order; ``top=None``: all."""
-        scores, stats = self.scores(query)
+        phrase_rows: dict[str, tuple[np.ndarray, np.ndarray]] | None = {} if explain else None
+        scores, stats = self.scores(query, phrase_rows)
         matched = np.flatnonzero(scores > 0.0)  # contributions are > 0; a bool mask is faster
         if top is not None:
             if top <= 0:
@@ -501,9 +518,10 @@ class Bm25Index:
                 matched = self._top_candidates(scores, matched, top)
         order = np.lexsort((self._pos[matched], -scores[matched]))
         chosen = matched[order[:top] if top is not None else order].tolist()
+        explanations = self._explain_slots(chosen, stats, phrase_rows) if explain else None
         return [
             Hit(rank=i + 1, key=self._keys[slot], score=float(scores[slot]),
-                explanation=self._explain_slot(slot, stats) if explain else None)
+                explanation=explanations[i] if explanations is not None else None)
             for i, slot in enumerate(chosen)
         ]
 
@@ -554,29 +572,52 @@ class Bm25Index:
 
     def explain(self, query: str | QueryPlan, key: str) -> Explanation:
         """The contributions behind ``key``'s score for ``query`` (empty when it does not match)."""
-        return self._explain_slot(self._slot_of[key], self.stats(query))
+        return self._explain_slots([self._slot_of[key]], self.stats(query))[0]
 
-    def _explain_slot(self, slot: int, stats: QueryStats) -> Explanation:
-        text = self._texts[slot]
-        assert text is not None
-        norm = float(self._norm[slot])
-        counts = Counter(tokenize(text))
-        terms: dict[str, Contribution] = {}
+    def _explain_slots(self, slots: list[int], stats: QueryStats,
+                       phrase_rows: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
+                       ) -> list[Explanation]:
+        """The explanation of each of ``slots``. The frequencies are the ones scoring used --
+        a term's from its posting (the document's token counts), a phrase's from its rows (exact
+        counts, see the module doc) -- looked up for all the documents at once instead of
+        tokenising each text again; idf, tfn and contributions are the scalar formulas."""
+        wanted = np.asarray(slots, dtype=np.intp)
+        row_of = np.full(len(self._keys), -1, dtype=np.intp)  # a posting's row of each slot
+        parts: list[tuple[str, int, float, list[int], bool]] = []
+
+        def frequencies(posting_slots: np.ndarray, counts: np.ndarray) -> list[int]:
+            row_of[posting_slots] = np.arange(len(posting_slots), dtype=np.intp)
+            rows = row_of[wanted]
+            row_of[posting_slots] = -1
+            found: list[int] = np.where(rows >= 0, counts[rows], 0).astype(np.int64).tolist()
+            return found
+
         for term in stats.plan.terms:
-            f = counts.get(term, 0)
-            if f and stats.term_df[term]:
-                value = stats.term_idf(term)
-                tfn = tf_norm(f, norm)
-                terms[term] = Contribution(stats.term_df[term], value, f, tfn,
-                                           term_contribution(value, tfn))
-        phrases: dict[str, Contribution] = {}
+            df = stats.term_df.get(term, 0)
+            if df:
+                pairs = np.frombuffer(self._terms[term], dtype=np.int32).reshape(-1, 2)
+                found = frequencies(pairs[:, 0].astype(np.intp), pairs[:, 1].copy())
+                del pairs  # (a view of the posting, which must stay resizable)
+                parts.append((term, df, stats.term_idf(term), found, False))
         for phrase in stats.plan.phrases:
-            if not stats.phrase_df[phrase]:
-                continue
-            f = count_phrase(text, phrase)
-            if f:
-                value = stats.phrase_idf(phrase)
-                tfn = tf_norm(f, norm)
-                phrases[phrase] = Contribution(stats.phrase_df[phrase], value, f, tfn,
-                                               phrase_contribution(value, tfn))
-        return Explanation(terms, phrases)
+            df = stats.phrase_df.get(phrase, 0)
+            if df:
+                rows_of_phrase = (phrase_rows or {}).get(phrase) or self._phrase_postings(phrase)
+                parts.append((phrase, df, stats.phrase_idf(phrase), frequencies(*rows_of_phrase),
+                              True))
+        norms = self._norm[wanted].tolist()
+        explanations: list[Explanation] = []
+        for i, norm in enumerate(norms):
+            terms: dict[str, Contribution] = {}
+            phrases: dict[str, Contribution] = {}
+            for text, df, value, found, is_phrase in parts:
+                f = found[i]
+                if f:
+                    tfn = tf_norm(f, norm)
+                    if is_phrase:
+                        phrases[text] = Contribution(df, value, f, tfn,
+                                                     phrase_contribution(value, tfn))
+                    else:
+                        terms[text] = Contribution(df, value, f, tfn, term_contribution(value, tfn))
+            explanations.append(Explanation(terms, phrases))
+        return explanations

@@ -24,6 +24,24 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+# isort: off
+# The pure-Python modules the window starts with are imported before PySide6: from its import on,
+# PySide6 reads the source of every module imported after it (its ``__feature__`` import hook
+# looks for ``from __feature__ import``), ~0.3 ms a module; ~200 modules here (issue 19). The
+# bare ``import`` lines are there for that alone.
+from rockskills_gui import __version__
+from rockskills_gui.core.app.logs import configure_logging, remove_logging
+from rockskills_gui.core.library.formats import OPEN_FORMATS
+import rockskills_gui.core.app.recent
+import rockskills_gui.core.app.settings
+import rockskills_gui.core.library.resources
+import rockskills_gui.core.library.tree
+import rockskills_gui.core.model.mcp_freshness
+import rockskills_gui.core.text.fuzzy
+import rockskills_gui.core.text.markdown
+import rockskills_gui.core.text.merge
+import rockskills_gui.core.usage.events  # noqa: F401
+
 from PySide6.QtCore import (
     QMessageLogContext,
     Qt,
@@ -33,10 +51,8 @@ from PySide6.QtCore import (
     qVersion,
 )
 from PySide6.QtWidgets import QApplication, QWidget
+# isort: on
 
-from rockskills_gui import __version__
-from rockskills_gui.core.app.logs import configure_logging, remove_logging
-from rockskills_gui.core.library.formats import OPEN_FORMATS
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.icons import app_icon
 from rockskills_gui.ui.common.theme import set_identity
@@ -181,6 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         window.loader.cancel()
         window.loader.wait()
+        window.recall_warmup.wait()
         window.close()
         window.deleteLater()
         restore_handler()
@@ -248,7 +265,7 @@ def _screenshot(app: QApplication, window: MainWindow, args: argparse.Namespace)
         settle(SETTLE_ROUNDS)
 
     def settle(rounds: int) -> None:
-        if rounds > 0 or window.recall_pane.busy:  # e.g. a large library's index being built
+        if rounds > 0 or window.recall_busy:  # e.g. a large library's index being built
             QTimer.singleShot(20, lambda: settle(rounds - 1))
         else:
             app.exit(save())

@@ -52,7 +52,6 @@ from rockskills_gui.core.library.formats import (
     open_format_of,
 )
 from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.recall.skill_recall import RecallBuilder
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.accessibility import name_controls
 from rockskills_gui.ui.common.actions import ActionRegistry
@@ -64,12 +63,13 @@ from rockskills_gui.ui.editor.editor_pane import EditorPane, listed_names
 from rockskills_gui.ui.health.health_table import HealthPane
 from rockskills_gui.ui.library.problems_pane import ProblemsPane
 from rockskills_gui.ui.library.tree_pane import TreePane, prepare_tree
-from rockskills_gui.ui.recall.recall_pane import RecallPane, prepare_recall
+from rockskills_gui.ui.shell.recall_warmup import LargeLibraryFeed, RecallWarmup, prepare_large_recall
 from rockskills_gui.ui.shell.window_prefs import SplitterMemory, apply_editor_font
 
 if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
     from rockskills_gui.ui.budget.budget_pane import BudgetPane
     from rockskills_gui.ui.dream.wizard import DreamWizard
+    from rockskills_gui.ui.recall.recall_pane import RecallPane
     from rockskills_gui.ui.shell.preferences import PreferencesDialog
     from rockskills_gui.ui.usage.usage_pane import UsagePane
 
@@ -207,12 +207,13 @@ class MainWindow(QMainWindow):
         self.tabs.setObjectName("workspaceTabs")
         self.tabs.setDocumentMode(True)
         self.skill_pane = EditorPane(self.ctx, remember=self.interactive, parent=self.tabs)
-        self.recall_pane = RecallPane(self.ctx, self.tabs)
-        self.recall_pane.openSkillRequested.connect(lambda _name: self.show_pane("editor"))
-        self.recall_pane.set_edits_provider(
-            lambda: [b.edited_skill() for b in self.skill_pane.unsaved_buffers()])
         self.tabs.addTab(self.skill_pane, "Skill")
-        self.tabs.addTab(self.recall_pane, "Recall")
+        # The Recall tab, too, holds a placeholder until first shown (or ``recall_pane`` is asked
+        # for); its index is built after the tree's first paint (recall_warmup, issue 19).
+        self._recall_pane: RecallPane | None = None
+        self._recall_placeholder = QWidget(self.tabs)
+        self._recall_placeholder.setObjectName("recallPlaceholder")
+        self.tabs.addTab(self._recall_placeholder, "Recall")
         # The Usage tab holds a placeholder until it is first shown (or ``usage_pane`` is asked
         # for): reading the usage logs and the analysis (numpy, scipy) wait until then.
         self._usage_pane: UsagePane | None = None
@@ -239,6 +240,8 @@ class MainWindow(QMainWindow):
         self.library_pane.openRequested.connect(lambda _name: self.show_pane("editor"))
         self.library_pane.resourceSelected.connect(self.skill_pane.show_resource)
         self.library_dock.setWidget(self.library_pane)
+        self.recall_warmup = RecallWarmup(self.ctx, self.library_pane.view,
+                                          lambda: self._recall_pane is not None, self)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.library_dock)
 
         self.problems_dock = QDockWidget("Problems", self)
@@ -259,6 +262,30 @@ class MainWindow(QMainWindow):
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.resizeDocks([self.library_dock], [300], Qt.Orientation.Horizontal)
         self.resizeDocks([self.problems_dock], [160], Qt.Orientation.Vertical)
+
+    @property
+    def recall_pane(self) -> RecallPane:
+        """The Recall tab's pane, built (in its tab) the first time it is shown or asked for; it
+        takes the index prepared for the library, if there is one yet, else builds it."""
+        if self._recall_pane is None:
+            from rockskills_gui.ui.recall.recall_pane import RecallPane
+
+            pane = RecallPane(self.ctx, self.tabs)
+            pane.openSkillRequested.connect(lambda _name: self.show_pane("editor"))
+            pane.set_edits_provider(
+                lambda: [b.edited_skill() for b in self.skill_pane.unsaved_buffers()])
+            self._recall_pane = pane
+            self._swap_tab(self._recall_placeholder, pane, "Recall")
+            self._recall_placeholder.deleteLater()
+            name_controls(pane)
+            if self.splitter_memory is not None:
+                self.splitter_memory.watch(pane)
+        return self._recall_pane
+
+    @property
+    def recall_busy(self) -> bool:
+        """The Recall tab is building an index or model (False while it is not built)."""
+        return self._recall_pane is not None and self._recall_pane.busy
 
     @property
     def usage_pane(self) -> UsagePane:
@@ -304,7 +331,9 @@ class MainWindow(QMainWindow):
 
     def _build_shown_tab(self, index: int) -> None:
         widget = self.tabs.widget(index)
-        if self._usage_pane is None and widget is self._usage_placeholder:
+        if self._recall_pane is None and widget is self._recall_placeholder:
+            _ = self.recall_pane
+        elif self._usage_pane is None and widget is self._usage_placeholder:
             _ = self.usage_pane
         elif self._budget_pane is None and widget is self._budget_placeholder:
             _ = self.budget_pane
@@ -397,7 +426,7 @@ class MainWindow(QMainWindow):
         self.loader.started.connect(self._on_load_started)
         self.loader.progress.connect(self._on_load_progress)
         self.loader.add_preparer("tree", prepare_tree)
-        self.loader.add_preparer("recall", prepare_recall, feed=RecallBuilder)
+        self.loader.add_preparer("recall", prepare_large_recall, feed=LargeLibraryFeed)
         self.loader.add_preparer("listed_names", listed_names)
         self.loader.add_preparer("watch_folders", lambda library: folders_to_watch(library.skill_roots()))
         self.loader.busyChanged.connect(self._on_busy_changed)
@@ -846,6 +875,7 @@ class MainWindow(QMainWindow):
         if self.interactive:
             self.save_layout()
         self.loader.cancel()
+        self.recall_warmup.wait()
         super().closeEvent(event)
 
     def _close_after_prompt(self) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -166,6 +165,8 @@ def _row_skill(values: dict[str, Any]) -> Skill:
 
 def read_memory_db(path: Path, display: str) -> tuple[list[CortexRow], list[Problem]]:
     """Every ``procedural_memory`` row, read-only; an unreadable DB or table becomes a problem."""
+    import sqlite3  # (only a CortexPrism memory.db needs it)
+
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as exc:

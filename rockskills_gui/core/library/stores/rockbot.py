@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import os
-import pickle
-import selectors
-import subprocess
+import pickle  # (small; the helper-process modules, subprocess and selectors, load with them)
 import sys
 import time
 from collections import deque
@@ -347,6 +345,8 @@ class _Worker:
         self.results: list[LoadedFile | Problem] = []
         self.signatures: list[Signature | None] = []  # each file's after its read
         self.encoded: list[Encoded | None] = []  # each result as the helper sent it
+        import subprocess
+
         root = str(Path(__file__).resolve().parents[3])  # the folder holding rockskills_gui/
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             p for p in (root, os.environ.get("PYTHONPATH", "")) if p)}
@@ -421,6 +421,8 @@ def _read_in_processes(files: list[tuple[str, str]], prefix: str, count: int,
             return _read_here(files, prefix, progress, cancel, on_skills, signatures)
         total = len(files)
         shown_total = total if grand_total is None else grand_total
+        import selectors
+
         selector = selectors.DefaultSelector()
         for worker in workers:
             assert worker.proc.stdout is not None

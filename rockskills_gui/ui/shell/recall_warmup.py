@@ -1,0 +1,160 @@
+"""The recall index of a library, built where it does not delay the first paint (issue 19).
+
+A large library (:data:`FEED_FROM` skills or more) gets its index while it is read: the loader's
+scan feeds a :class:`~rockskills_gui.core.recall.skill_recall.RecallBuilder` chunk by chunk, so
+indexing overlaps reading (numpy and the recall engine load on the loader's worker). A small one
+opens without it: the window paints its tree first, and :class:`RecallWarmup` builds the index on
+a worker shortly after that first paint, into ``ctx.prepared["recall"]``, where the Recall tab
+takes it when it is first shown. A tab shown before that builds its own, as it does for any
+library it was given no index for (the same index: ``SkillRecall(library.skills())``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, QRunnable, QThreadPool, QTimer, Signal
+from PySide6.QtWidgets import QAbstractScrollArea
+
+if TYPE_CHECKING:
+    from rockskills_gui.core.library.rockbot_library import Library
+    from rockskills_gui.core.model.skill import Skill
+    from rockskills_gui.core.recall.skill_recall import RecallBuilder
+    from rockskills_gui.core.storage.changes import ChangeSet
+    from rockskills_gui.ui.common.context import AppContext
+    from rockskills_gui.ui.recall.recall_pane import PreparedRecall
+
+FEED_FROM = 1_000  # skills from which the index is built while the library is read
+WARMUP_DELAY_MS = 250  # after the first paint: the window's own first frames go first
+log = logging.getLogger(__name__)
+
+
+class LargeLibraryFeed:
+    """The loader's feed for the recall index (``LibraryLoader.add_preparer``): it holds the
+    skills of the first chunks, and once the scan has read :data:`FEED_FROM` skills, feeds them
+    and every later chunk to a ``RecallBuilder``. A smaller library never loads the engine."""
+
+    def __init__(self) -> None:
+        self.held: list[Skill] = []
+        self.builder: RecallBuilder | None = None
+
+    def feed(self, skills: Iterable[Skill]) -> None:
+        if self.builder is not None:
+            self.builder.feed(skills)
+            return
+        self.held.extend(skills)
+        if len(self.held) >= FEED_FROM:
+            from rockskills_gui.core.recall.skill_recall import RecallBuilder
+
+            self.builder = RecallBuilder()
+            self.builder.feed(self.held)
+            self.held = []
+
+
+def prepare_large_recall(library: Library, fed: LargeLibraryFeed | None = None
+                         ) -> PreparedRecall | None:
+    """The recall index of a library of :data:`FEED_FROM` skills or more, finishing what ``fed``
+    was given (on the loader's worker); None for a smaller one (:class:`RecallWarmup` builds it
+    after the first paint)."""
+    if len(library) < FEED_FROM:
+        return None
+    from rockskills_gui.ui.recall.recall_pane import prepare_recall
+
+    return prepare_recall(library, fed.builder if fed is not None else None)
+
+
+class _Signals(QObject):
+    done = Signal(int, object)
+
+
+class _WarmupJob(QRunnable):
+    """Builds the index of a snapshot of the library's skills (immutable records) off the UI
+    thread."""
+
+    def __init__(self, ticket: int, skills: list[Skill], names: list[str],
+                 signals: _Signals) -> None:
+        super().__init__()
+        self.ticket, self.skills, self.names, self.signals = ticket, skills, names, signals
+
+    def run(self) -> None:
+        try:
+            from rockskills_gui.core.recall.index_text import session_index_text
+            from rockskills_gui.core.recall.skill_recall import SkillRecall
+            from rockskills_gui.ui.recall.recall_pane import PreparedRecall
+
+            prepared = PreparedRecall(SkillRecall(self.skills), session_index_text(self.skills),
+                                      self.names)
+        except Exception:  # the Recall tab builds it itself when shown
+            log.exception("building the recall index after the first paint failed")
+            return
+        try:
+            self.signals.done.emit(self.ticket, prepared)
+        except RuntimeError:  # the window is gone
+            pass
+
+
+class RecallWarmup(QObject):
+    """Builds the open library's recall index on a worker after the tree's first paint, unless it
+    was prepared while the library loaded or the Recall tab (``pane_built()``) has its own."""
+
+    def __init__(self, ctx: AppContext, view: QAbstractScrollArea, pane_built: Callable[[], bool],
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.pool = QThreadPool(self)  # created before the signals object: destroyed first, waits
+        self.pool.setMaxThreadCount(1)
+        self._signals = _Signals(self)
+        self._signals.done.connect(self._on_done)
+        self.ctx = ctx
+        self._view = view
+        self._pane_built = pane_built
+        self._ticket = 0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(WARMUP_DELAY_MS)
+        self._timer.timeout.connect(self._start)
+        ctx.libraryChanged.connect(self._on_library_changed)
+        ctx.changeApplied.connect(self._on_change_applied)
+
+    def _wanted(self) -> bool:
+        return (self.ctx.library is not None and not self._pane_built()
+                and self.ctx.prepared.get("recall") is None)
+
+    def _on_library_changed(self, _library: object) -> None:
+        self._ticket += 1
+        self._timer.stop()
+        if self._wanted():
+            self._view.viewport().installEventFilter(self)  # start after the next paint
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            self._timer.start()
+        return False
+
+    def _on_change_applied(self, _change: ChangeSet) -> None:
+        """An index built or prepared before a change is out of date: drop it, build anew."""
+        self._ticket += 1
+        if not self._pane_built():
+            self.ctx.prepared.pop("recall", None)
+            self._timer.start()
+
+    def _start(self) -> None:
+        library = self.ctx.library
+        if library is None or not self._wanted():
+            return
+        self.pool.start(_WarmupJob(self._ticket, library.skills(), library.names(), self._signals))
+
+    def _on_done(self, ticket: int, prepared: object) -> None:
+        if ticket == self._ticket and self._wanted():
+            self.ctx.prepared["recall"] = prepared
+
+    @property
+    def busy(self) -> bool:
+        return self._timer.isActive() or self.pool.activeThreadCount() > 0
+
+    def wait(self, msecs: int = -1) -> bool:
+        """Block until the worker is idle (for shutdown and tests)."""
+        self._timer.stop()
+        return self.pool.waitForDone(msecs)
