@@ -63,7 +63,8 @@ def test_the_block_lists_server_and_sub_skills_in_name_order(agent: Path) -> Non
     assert block.skills == ("mcp/github", "mcp/github/actions", "mcp/github/Issues")
     assert block.truncated == ("mcp/github/actions",)
     cut = "x" * 3999 + "\ud83d"  # AsSpan(0, 4000): the pair is split, a lone surrogate stays
-    tail = '\n…[truncated — full skill body is 4005 chars; load with get_skill("mcp/github/actions") for the rest]'
+    tail = ('\n…[truncated — full skill body is 4005 chars; '
+            'load with get_skill("mcp/github/actions") for the rest]')
     expected = "\n".join([
         "", "---", HEAD.format("GitHub"), "",
         expected_entry("mcp/github", "Use the GitHub MCP server for issues and pull requests",

@@ -1,4 +1,4 @@
-"""The session panel's MCP strip (RockBot (current) only, PRs #410/#412).
+"""The session panel's MCP strip (RockBot (current) only, upstream PRs 410 and 412).
 
 The user plays the agent's part: "Selects server" simulates ``mcp_get_service_details`` for a
 server, "Parameter error" an ``mcp_invoke_tool`` call that misses a required field. Either tool
