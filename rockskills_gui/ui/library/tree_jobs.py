@@ -50,9 +50,9 @@ class LintJob(QRunnable):
         self.signals = signals
 
     def run(self) -> None:
-        from rockskills_gui.core.lint.linter import skill_marks  # numpy: not at startup
-
         try:
+            from rockskills_gui.core.lint.linter import skill_marks  # numpy: not at startup
+
             result = skill_marks(self.library)
         except Exception:  # advisory marks never break the tree
             result = {}

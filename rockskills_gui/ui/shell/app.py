@@ -45,6 +45,7 @@ import rockskills_gui.core.usage.events  # noqa: F401
 from PySide6.QtCore import (
     QMessageLogContext,
     Qt,
+    QThreadPool,
     QTimer,
     QtMsgType,
     qInstallMessageHandler,
@@ -198,6 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.loader.cancel()
         window.loader.wait()
         window.recall_warmup.wait()
+        _wait_for_workers(window)
         window.close()
         window.deleteLater()
         restore_handler()
@@ -206,6 +208,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             reporter.deleteLater()
         log.info("rockskills-gui exiting")
         remove_logging()
+
+
+def _wait_for_workers(window: MainWindow) -> None:
+    """Let every background job finish before Python shuts down: a worker thread still running
+    Python code during finalisation is torn down, and Qt reports an exception from it."""
+    pools = [*window.findChildren(QThreadPool), QThreadPool.globalInstance()]
+    for pool in pools:
+        pool.clear()  # queued jobs never start
+    for pool in pools:
+        pool.waitForDone()
 
 
 def _start_loading(window: MainWindow, path: Path | None, format: str | None = None) -> None:
