@@ -20,7 +20,6 @@ The 64e82cc profile has no resources: nothing is added.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,9 +27,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.library.rockbot_library import Library, SkillEntry, manifest_of
+from rockskills_gui.core.library.rockbot_library import Library, SkillEntry, manifest_of, with_manifest
 from rockskills_gui.core.model.names import display_name, fold
-from rockskills_gui.core.model.skill import Skill, extra_props, skill_to_bytes
+from rockskills_gui.core.model.skill import Skill, skill_to_bytes
 from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.changes import FileChange, LibraryError
 from rockskills_gui.core.storage.layout import Layout
@@ -198,13 +197,3 @@ def _merge_manifest(state: EndState, writes: Writes, target: str, entries: list[
     writes.put(state.final[target], skill_to_bytes(skill))
 
 
-def with_manifest(skill: Skill, manifest: list[Any]) -> Skill:
-    """``skill`` with its ``manifest`` property set (in place, else after the others)."""
-    (rendered,) = extra_props(json.dumps({"manifest": manifest}))
-    extra = list(skill.extra)
-    at = next((i for i, (k, _v) in enumerate(extra) if k.lower() == "manifest"), None)
-    if at is None:
-        extra.append(rendered)
-    else:
-        extra[at] = (extra[at][0], rendered[1])
-    return skill.model_copy(update={"extra": tuple(extra)})

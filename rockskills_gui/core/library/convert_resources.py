@@ -4,17 +4,17 @@ RockBot (current) target gains."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
 from typing import Any
 
 from rockskills_gui.core.library.convert_source import Loss, SourceSkill
+from rockskills_gui.core.library.rockbot_library import with_manifest
 from rockskills_gui.core.library.stores.skillmd import Profile
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.rules import resource_filename_error
-from rockskills_gui.core.model.skill import Skill, extra_props
+from rockskills_gui.core.model.skill import Skill
 
 # ---------------------------------------------------------------- RockBot (current) resources
 # SkillResourceType <-> the Agent Skills folders (agentskills.io: scripts/, references/, assets/).
@@ -109,16 +109,6 @@ def _manifest_entry(filename: str, type_: str, description: str) -> dict[str, An
             "createdAt": None, "verifyHint": None, "definitionHash": None, "toolFingerprints": None}
 
 
-def _with_manifest(skill: Skill, manifest: list[Any]) -> Skill:
-    """``skill`` with its ``manifest`` property set (in place, or added after the others)."""
-    (rendered,) = extra_props(json.dumps({"manifest": manifest}))
-    extra = list(skill.extra)
-    at = next((i for i, (k, _v) in enumerate(extra) if k.lower() == "manifest"), None)
-    if at is None:
-        extra.append(rendered)
-    else:
-        extra[at] = (extra[at][0], rendered[1])
-    return skill.model_copy(update={"extra": tuple(extra)})
 
 
 def current_resources(source: SourceSkill, out: Skill, report: list[Loss],
@@ -161,7 +151,7 @@ def current_resources(source: SourceSkill, out: Skill, report: list[Loss],
             listed.add(fold(filename))
             added.append(f"{filename} ({type_})")
     if added:
-        out = _with_manifest(out, manifest)
+        out = with_manifest(out, manifest)
         report.append(Loss(source.skill.name, "resources", "added to the manifest: "
                            + ", ".join(added) + " (type from the folder and extension)"))
     return out, items, exact and not added

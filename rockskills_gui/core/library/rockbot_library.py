@@ -8,6 +8,7 @@ carried along by delete and rename (RockBot (current)), and an index kept in Roc
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -39,7 +40,7 @@ from rockskills_gui.core.library.summary_rule import ROCKBOT_SUMMARY, SummaryRul
 from rockskills_gui.core.model.names import InvalidNameError, fold, validate_name
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.rules import RESOURCE_SUFFIX, ROCKBOT_64E82CC, RockBotRules
-from rockskills_gui.core.model.skill import Skill, skill_from_bytes, skill_to_bytes
+from rockskills_gui.core.model.skill import Skill, extra_props, skill_from_bytes, skill_to_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.changes import (
@@ -92,6 +93,18 @@ def manifest_of(skill: Skill) -> list[dict[str, Any]] | None:
     if not isinstance(value, list):
         return None
     return [item for item in value if isinstance(item, dict)]
+
+
+def with_manifest(skill: Skill, manifest: list[Any]) -> Skill:
+    """``skill`` with its ``manifest`` property set (in place, else added after the others)."""
+    (rendered,) = extra_props(json.dumps({"manifest": manifest}))
+    extra = list(skill.extra)
+    at = next((i for i, (k, _v) in enumerate(extra) if k.lower() == "manifest"), None)
+    if at is None:
+        extra.append(rendered)
+    else:
+        extra[at] = (extra[at][0], rendered[1])
+    return skill.model_copy(update={"extra": tuple(extra)})
 
 
 class Library(BaseLibrary[SkillEntry, SkillEntry]):
