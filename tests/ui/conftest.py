@@ -73,3 +73,20 @@ def no_quit_on_close(qapp) -> Iterator[None]:
     qapp.setQuitOnLastWindowClosed(False)
     yield
     qapp.setQuitOnLastWindowClosed(before)
+
+
+@pytest.fixture
+def current(tmp_path: Path) -> Path:
+    """A generated "RockBot (current)" agent directory (resources, embeddings, ledger, MCP)."""
+    from tests.rockbot_current import make_current_agent
+
+    return make_current_agent(tmp_path / "agent")
+
+
+@pytest.fixture
+def cwindow(qtbot, current: Path) -> Iterator[MainWindow]:
+    """The main window on ``current``."""
+    win = open_window(qtbot, current)
+    yield win
+    win.loader.cancel()
+    win.loader.wait()

@@ -14,21 +14,7 @@ from rockskills_gui.core.library.tree import TreeFilter
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, ROCKBOT_CURRENT
 from rockskills_gui.ui.library.tree_model import KIND_ROLE, RESOURCE_ROLE, SNIPPET_ROLE, SkillTreeModel
 from rockskills_gui.ui.shell.main_window import MainWindow
-from tests.rockbot_current import RESOURCES, make_current_agent, snapshot
-from tests.ui.conftest import open_window
-
-
-@pytest.fixture
-def current(tmp_path: Path) -> Path:
-    return make_current_agent(tmp_path / "agent")
-
-
-@pytest.fixture
-def cwindow(qtbot, current: Path):
-    win = open_window(qtbot, current)
-    yield win
-    win.loader.cancel()
-    win.loader.wait()
+from tests.rockbot_current import RESOURCES, snapshot
 
 
 def reopen(qtbot, window: MainWindow, format: str) -> str:

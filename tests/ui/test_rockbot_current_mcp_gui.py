@@ -6,26 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from rockskills_gui.core.recall.session import MCP_PARAMETER_ERROR, MCP_SELECT, mcp_injection
 from rockskills_gui.ui.recall.recall_panels import TOOL_RESULT_ROLE
 from rockskills_gui.ui.shell.main_window import MainWindow
-from tests.rockbot_current import make_current_agent, snapshot
-from tests.ui.conftest import open_window
-
-
-@pytest.fixture
-def current(tmp_path: Path) -> Path:
-    return make_current_agent(tmp_path / "agent")
-
-
-@pytest.fixture
-def cwindow(qtbot, current: Path):
-    win = open_window(qtbot, current)
-    yield win
-    win.loader.cancel()
-    win.loader.wait()
+from tests.rockbot_current import snapshot
 
 
 def tool_rows(panel, turn_row: int) -> list[tuple[str, str, str]]:
