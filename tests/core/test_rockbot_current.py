@@ -257,6 +257,11 @@ def test_lint_findings_for_the_current_profile(agent: Path) -> None:
     assert ("resource-unlisted", "scripts/csv-report") in found
     assert ("mcp-naming", "mcp-jira") in found
     assert not any(kind == "mcp-freshness" for kind, _ in found)  # both have baselines
+    (agent / "skills" / "mcp" / "jira.json").write_bytes(rockbot_json(
+        {"name": "mcp/jira", "summary": "Jira", "content": "c", "createdAt": "2026-01-01T00:00:00+00:00"}))
+    fresh = [f for f in lint_library(open_current(agent)) if f.kind == "mcp-freshness"]
+    assert [f.name for f in fresh] == ["mcp/jira"]
+    assert fresh[0].message.endswith("as Unknown (no surface baseline recorded)")
     assert not any(".embeddings" in f.path for f in lint_library(lib))
     old = open_library(agent, format="rockbot-64e82cc")
     assert not {f.kind for f in lint_library(old)} & {"resource-missing", "mcp-naming"}

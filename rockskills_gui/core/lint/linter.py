@@ -22,6 +22,7 @@ import numpy as np
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.skillmd_library import DbEntry, SkillMdLibrary
 from rockskills_gui.core.library.stores.skillmd import SkillMdEntry
+from rockskills_gui.core.model.mcp_freshness import skill_freshness
 from rockskills_gui.core.model.names import fold, rockbot_name_error, sort_key
 from rockskills_gui.core.model.problems import Problem
 from rockskills_gui.core.model.rules import mcp_server, resource_filename_error
@@ -299,11 +300,12 @@ def _current_rockbot_checks(lib: Library, skill: Skill, where: _Where) -> list[F
                            f"looks like an MCP skill: RockBot (current) names them 'mcp/{{server}}' "
                            f"(here 'mcp/{skill.name[4:]}') and renames top-level ones at startup",
                            "info", where.field_lines.get("name"), skill.name))
-    server = mcp_server(skill.name)
-    if server is not None and skill.extra_value("surfaceBaseline") is None:
+    fresh = skill_freshness(skill)  # offline: no live server summaries
+    if fresh is not None and fresh.baseline is None:
         out.append(Finding(where.path, "mcp-freshness",
-                           f"no surface baseline: RockBot (current) reports this '{server}' skill's "
-                           "freshness as Unknown", "info", where.field_lines.get("name"), skill.name))
+                           f"no surface baseline: RockBot (current) reports this "
+                           f"'{mcp_server(skill.name)}' skill's freshness as {fresh.status.value} "
+                           f"({fresh.reason})", "info", where.field_lines.get("name"), skill.name))
     return out
 
 
