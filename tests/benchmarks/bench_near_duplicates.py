@@ -2,7 +2,7 @@
 ``rockskills dream --offline``, old (n BM25 searches) against new (``core.recall.bm25_join``).
 
 Run:  .venv/bin/python tests/benchmarks/bench_near_duplicates.py [--sizes 1000,5000,100000]
-      [--old-up-to 5000] [--cli-dream-up-to 5000] [--dir DIR]
+      [--old-up-to 5000] [--cli-dream-up-to 5000] [--dir DIR] [--baseline-src DIR]
 
 Not a pytest module. Generates (once, kept under ``--dir``) RockBot agent directories of
 near-identical skills: families of one to five variants of a skill (a suffix added to the name,
@@ -18,7 +18,10 @@ Each measurement runs in a fresh process, all in one run on one machine:
   library; up to ``--old-up-to`` also the old algorithms (kept verbatim as references in
   ``tests/core/test_near_duplicates.py``) with a check that both give the same result;
 - end to end, per size: ``rockskills lint --all`` and (up to ``--cli-dream-up-to``)
-  ``rockskills dream --offline --plan-out``: wall clock and peak memory of the process.
+  ``rockskills dream --offline --plan-out``: wall clock and peak memory of the process;
+- with ``--baseline-src DIR`` (a folder holding an earlier ``rockskills_gui`` package, e.g.
+  ``git archive HEAD rockskills_gui | tar -x -C DIR``), the same dream run by that code right
+  after ours, and whether the two plan files are byte-identical (``createdAt`` aside).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import itertools
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import subprocess
@@ -199,11 +203,11 @@ def child(what: str, agent: Path, old: bool) -> dict[str, object]:
 # ---------------------------------------------------------------- driver
 
 
-def run(cmd: list[str]) -> tuple[float, float, str]:
+def run(cmd: list[str], cwd: Path = REPO) -> tuple[float, float, str]:
     """Wall clock (s) and peak memory (MB) of a command; its stdout."""
     start = time.perf_counter()
     with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, cwd=str(REPO),
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, cwd=str(cwd),
                                 env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
         _pid, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - start
@@ -221,9 +225,35 @@ def measure(what: str, agent: Path, old: bool) -> dict[str, object]:
     return json.loads(run(cmd)[2].strip().splitlines()[-1])
 
 
-def cli(args: list[str]) -> tuple[float, float]:
-    seconds, peak, _out = run([str(Path(sys.executable).parent / "rockskills"), *args])
+def cli(args: list[str], src: Path | None = None) -> tuple[float, float]:
+    """Wall clock and peak memory of ``rockskills ARGS`` (the package in ``src`` when given)."""
+    if src is None:
+        seconds, peak, _out = run([str(Path(sys.executable).parent / "rockskills"), *args])
+    else:
+        seconds, peak, _out = run([sys.executable, "-m", "rockskills_gui.cli", *args], cwd=src)
     return seconds, peak
+
+
+_CREATED = re.compile(rb'"createdAt": "[^"]*"')
+
+
+def same_plan(a: Path, b: Path) -> bool:
+    """The two plan files are byte-identical once their first ``createdAt`` (the run's clock) is
+    set aside."""
+    return _CREATED.sub(b"", a.read_bytes(), count=1) == _CREATED.sub(b"", b.read_bytes(), count=1)
+
+
+def dream(agent: Path, baseline: Path | None) -> tuple[float, float, float, float, str]:
+    """``dream --offline`` end to end: seconds and peak MB, the baseline's, and whether the plans
+    are the same."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ours, theirs = Path(tmp) / "plan.json", Path(tmp) / "baseline.json"
+        args = ["dream", str(agent), "--offline", "--now", NOW, "--plan-out"]
+        seconds, peak = cli([*args, str(ours)])
+        if baseline is None:
+            return seconds, peak, float("nan"), float("nan"), "-"
+        base_seconds, base_peak = cli([*args, str(theirs)], src=baseline)
+        return seconds, peak, base_seconds, base_peak, str(same_plan(ours, theirs))
 
 
 def main() -> int:
@@ -234,6 +264,8 @@ def main() -> int:
                         help="run `rockskills dream --offline` end to end up to this size")
     parser.add_argument("--dir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp"))
                         / "rockskills-bench-near-duplicates")
+    parser.add_argument("--baseline-src", type=Path,
+                        help="also run the dream CLI with the rockskills_gui package in this folder")
     parser.add_argument("--child", choices=("lint", "dream"), help=argparse.SUPPRESS)
     parser.add_argument("--agent", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--old", action="store_true", help=argparse.SUPPRESS)
@@ -245,7 +277,7 @@ def main() -> int:
     agents = {size: ensure_library(args.dir, size) for size in sizes}
     print(f"CPUs: {os.cpu_count()}, load average {os.getloadavg()[0]:.1f} at start", flush=True)
     header = ("skills", "what", "old s", "new s", "speed-up", "pairs", "same", "new peak MB",
-              "CLI s", "CLI peak MB")
+              "CLI s", "CLI peak MB", "base CLI s", "base peak MB", "same plan")
     rows: list[tuple[str, ...]] = []
     verdicts: list[str] = []
     for size in sizes:
@@ -253,22 +285,26 @@ def main() -> int:
         old = size <= args.old_up_to
         for what in ("lint", "dream"):
             m = measure(what, agent, old)
+            base_seconds = base_peak = float("nan")
+            same = "-"
             if what == "lint":
                 seconds, peak = cli(["lint", str(agent), "--all"])
             elif size <= args.cli_dream_up_to:
-                with tempfile.TemporaryDirectory() as tmp:
-                    seconds, peak = cli(["dream", str(agent), "--offline", "--now", NOW,
-                                         "--plan-out", str(Path(tmp) / "plan.json")])
+                seconds, peak, base_seconds, base_peak, same = dream(agent, args.baseline_src)
             else:
                 seconds = peak = float("nan")
             rows.append((f"{size:,}", what, f"{m['old_s']:.2f}" if old else "-", f"{m['new_s']:.2f}",
                          f"{m['old_s'] / m['new_s']:.0f}×" if old else "-", f"{m['pairs']:,}",
                          str(m.get("equal", "-")), f"{m['peak_mb']:,.0f}",
                          "-" if seconds != seconds else f"{seconds:.1f}",
-                         "-" if peak != peak else f"{peak:,.0f}"))
+                         "-" if peak != peak else f"{peak:,.0f}",
+                         "-" if base_seconds != base_seconds else f"{base_seconds:.1f}",
+                         "-" if base_peak != base_peak else f"{base_peak:,.0f}", same))
             print("  ".join(rows[-1]), flush=True)
             if old and not m["equal"]:
                 verdicts.append(f"{size:,} {what}: the new result DIFFERS from the old one")
+            if same == "False":
+                verdicts.append(f"{size:,} {what}: the plan DIFFERS from the baseline's")
             if size >= 100_000:
                 total = seconds if seconds == seconds else float(m["new_s"])  # type: ignore[arg-type]
                 label = "end to end" if seconds == seconds else "the search alone (CLI not run)"
@@ -282,7 +318,8 @@ def main() -> int:
     print("old/new s: the search alone, in process (lint: near_duplicates; dream: similar_pairs);\n"
           "new peak MB: the process after the new search (library loaded);\n"
           "same: the new result equals the old one; CLI: the whole command in a fresh process\n"
-          "(lint --all; dream --offline --plan-out), '-' where not run.")
+          "(lint --all; dream --offline --plan-out), '-' where not run; base: the same dream run by\n"
+          "--baseline-src, same plan: both plan files byte-identical (createdAt aside).")
     for line in verdicts:
         print("  " + line)
     return 0

@@ -12,7 +12,7 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from pathlib import Path
 
 from rockskills_gui.core.dream.passes import DreamPass
@@ -97,9 +97,44 @@ def protected_by(name: str, prefixes: Sequence[str]) -> str | None:
     return None
 
 
+class NameChecks:
+    """Per-name answers that depend only on the name and ``layout``, remembered: a plan checks
+    thousands of names, and the plan builder and the checks ask about the same ones."""
+
+    def __init__(self, layout: Layout | None) -> None:
+        self.layout = layout
+        self._paths: dict[str, Path] = {}
+        self._shown: dict[str, str] = {}
+        self._problems: dict[str, str | None] = {}
+
+    def path_for(self, name: str) -> Path:
+        """``layout.path_for(name)`` (only with a layout)."""
+        path = self._paths.get(name)
+        if path is None:
+            assert self.layout is not None
+            path = self._paths[name] = self.layout.path_for(name)
+        return path
+
+    def shown_path(self, name: str) -> str:
+        """``layout.display_path(layout.path_for(name))`` (only with a layout)."""
+        shown = self._shown.get(name)
+        if shown is None:
+            assert self.layout is not None
+            shown = self._shown[name] = self.layout.display_path(self.path_for(name))
+        return shown
+
+    def name_problem(self, name: str) -> str | None:
+        """``name_problem(name, layout)``."""
+        if name not in self._problems:
+            path = self.path_for(name) if self.layout is not None else None
+            self._problems[name] = name_problem(name, self.layout, path)
+        return self._problems[name]
+
+
 @dataclass
 class CheckContext:
-    """What the checks compare against: the library now, its problem files, the plan's saves."""
+    """What the checks compare against: the library now, its problem files, the plan's saves.
+    ``names``: per-name answers already worked out for this layout (a :class:`NameChecks`)."""
 
     skills: dict[str, Skill]  # fold(name) -> skill
     problems: list[Problem] = field(default_factory=list)
@@ -108,34 +143,32 @@ class CheckContext:
     deleted_by_plan: set[str] = field(default_factory=set)  # fold(name)
     layout: Layout | None = None  # where skills are written (None: the disk is not looked at)
     rules: RockBotRules = ROCKBOT_64E82CC  # which RockBot (its protected and namespace prefixes)
-    # per-name answers that depend only on the name and the layout (a plan checks thousands)
-    _paths: dict[str, Path] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _name_problems: dict[str, str | None] = field(default_factory=dict, init=False, repr=False,
-                                                  compare=False)
+    names: InitVar[NameChecks | None] = None
+    _names: NameChecks = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self, names: NameChecks | None) -> None:
+        self._names = names if names is not None and names.layout is self.layout else NameChecks(self.layout)
 
     def path_for(self, name: str) -> Path:
         """``layout.path_for(name)``, remembered (only with a layout)."""
-        assert self.layout is not None
-        path = self._paths.get(name)
-        if path is None:
-            path = self._paths[name] = self.layout.path_for(name)
-        return path
+        return self._names.path_for(name)
+
+    def shown_path(self, name: str) -> str:
+        """The display path of ``path_for(name)``, remembered (only with a layout)."""
+        return self._names.shown_path(name)
 
     def name_problem(self, name: str) -> str | None:
         """``name_problem(name, layout)``, remembered."""
-        if name not in self._name_problems:
-            path = self.path_for(name) if self.layout is not None else None
-            self._name_problems[name] = name_problem(name, self.layout, path)
-        return self._name_problems[name]
+        return self._names.name_problem(name)
 
     @classmethod
     def of(cls, skills: Iterable[Skill], problems: Iterable[Problem], protected: Iterable[str],
            plan: Plan | None = None, layout: Layout | None = None,
-           rules: RockBotRules = ROCKBOT_64E82CC) -> CheckContext:
+           rules: RockBotRules = ROCKBOT_64E82CC, names: NameChecks | None = None) -> CheckContext:
         prefixes = list(protected)
         prefixes += [p for p in rules.protected_prefixes if fold(p) not in {fold(x) for x in prefixes}]
         ctx = cls({fold(s.name): s for s in skills}, list(problems), prefixes, layout=layout,
-                  rules=rules)
+                  rules=rules, names=names)
         if plan is not None:
             for proposal in plan.proposals:
                 if proposal.record is not None:
@@ -354,7 +387,7 @@ def _check_name(proposal: Proposal, name: str, ctx: CheckContext) -> None:
     if ctx.layout is None:
         return
     path = ctx.path_for(name)
-    shown = fold(ctx.layout.display_path(path))
+    shown = fold(ctx.shown_path(name))
     if any(fold(problem.path) == shown for problem in ctx.problems):
         proposal.add("name-claimed", Severity.BLOCK,
                      f"'{display_name(name)}' would overwrite the problem file "

@@ -35,6 +35,7 @@ from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.recall.bm25 import document_text
 from rockskills_gui.core.recall.bm25_join import SelfJoin
 from rockskills_gui.core.storage.gcpause import gc_paused
+from rockskills_gui.core.storage.heap import reuse_freed_memory
 from rockskills_gui.core.usage.stats import UsageStats
 
 MERGE_SIMILARITY = 0.2
@@ -43,8 +44,11 @@ STARTER_SKILLS = ("memory", "skills", "mcp", "web", "scheduling", "subagent", "a
 OFFLINE = DreamPass.OFFLINE
 
 
+_STARTERS = frozenset(fold(n) for n in STARTER_SKILLS)
+
+
 def is_starter(name: str) -> bool:
-    return fold(name) in {fold(n) for n in STARTER_SKILLS}
+    return fold(name) in _STARTERS
 
 
 def similar_pairs(skills: list[Skill],
@@ -125,7 +129,9 @@ def _propose_offline(builder: PlanBuilder, inputs: DreamInputs, record: PassReco
     stats = usage_stats(inputs)
     skills = builder.virtual.listed()
     taken: set[str] = set()
-    for score, a, b in similar_pairs([s for s in skills if not is_starter(s.name)], similarity):
+    with reuse_freed_memory():  # hundreds of large arrays, each reusing the memory of the last
+        pairs = similar_pairs([s for s in skills if not is_starter(s.name)], similarity)
+    for score, a, b in pairs:
         if fold(a.name) in taken or fold(b.name) in taken:
             continue
         taken |= {fold(a.name), fold(b.name)}

@@ -290,8 +290,12 @@ class Plan(_Model):
     def to_json(self) -> str:
         return self.model_dump_json(by_alias=True, indent=2) + "\n"
 
+    def to_bytes(self) -> bytes:
+        """:meth:`to_json` as UTF-8, made as bytes directly (a plan can be hundreds of MB)."""
+        return self.__pydantic_serializer__.to_json(self, by_alias=True, indent=2) + b"\n"
+
     def save(self, path: Path) -> None:
-        fileio.atomic_write(Path(path), self.to_json().encode("utf-8"))
+        fileio.atomic_write(Path(path), self.to_bytes())
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Plan:

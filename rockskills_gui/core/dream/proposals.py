@@ -9,10 +9,9 @@ wrote depends on that proposal.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import TypedDict, Unpack
 
-from rockskills_gui.core.dream.checks import name_problem
+from rockskills_gui.core.dream.checks import NameChecks
 from rockskills_gui.core.dream.fingerprint import NOT_A_FILE
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import (
@@ -80,8 +79,11 @@ class PlanBuilder:
         self._writers: dict[str, str] = {}  # fold(name) -> id of the last proposal that wrote it
         self._offline_writers: dict[str, list[int]] = {}  # fold(name) -> offline proposals (positions)
         self._counters: dict[DreamPass, int] = {}
-        self._paths: dict[str, Path] = {}  # name -> layout.path_for(name)
-        self._name_problems: dict[str, str | None] = {}  # name -> name_problem(name, layout)
+        self.names = NameChecks(library.layout)  # paths and name problems, shared with the checks
+        # fold(name) -> (skill, its record): a skill touched by several proposals is snapshot once
+        # (the records in ``before`` are shared and never changed)
+        self._records: dict[str, tuple[Skill, SkillRecord]] = {}
+        self._files: dict[str, tuple[str, str | None]] = {}  # name -> (its file shown, its sha256)
 
     # ---------------------------------------------------------------- helpers
 
@@ -93,18 +95,23 @@ class PlanBuilder:
                             title=title, offline=dream_pass is DreamPass.OFFLINE, **fields)
         return proposal
 
-    def _path_for(self, name: str) -> Path:
-        """``layout.path_for(name)``, remembered for this build."""
-        path = self._paths.get(name)
-        if path is None:
-            path = self._paths[name] = self.library.layout.path_for(name)
-        return path
+    def _snapshot(self, skill: Skill) -> SkillRecord:
+        """``SkillRecord.of(skill)``, made once per skill value."""
+        key = fold(skill.name)
+        known = self._records.get(key)
+        if known is not None and known[0] is skill:
+            return known[1]
+        record = SkillRecord.of(skill)
+        self._records[key] = (skill, record)
+        return record
 
-    def _name_problem(self, name: str) -> str | None:
-        """``name_problem(name, layout)``, remembered for this build."""
-        if name not in self._name_problems:
-            self._name_problems[name] = name_problem(name, self.library.layout, self._path_for(name))
-        return self._name_problems[name]
+    def _file(self, name: str) -> tuple[str, str | None]:
+        """The loaded skill ``name``'s file as shown, and the sha256 of the bytes it was read from."""
+        known = self._files.get(name)
+        if known is None:
+            entry = self.library.entry(name)
+            known = self._files[name] = (self.library.layout.display_path(entry.path), sha256(entry.raw))
+        return known
 
     def add(self, proposal: Proposal, reads: Iterable[str] = (), link: bool = True) -> Proposal:
         """Record ``proposal``: snapshot what it touches, link it to earlier writers (``link``) or
@@ -116,24 +123,21 @@ class PlanBuilder:
         for name in names:
             current = self.virtual.get(name)
             if current is not None and current.name not in before:
-                before[current.name] = SkillRecord.of(current)
-        layout = self.library.layout
+                before[current.name] = self._snapshot(current)
         for name in [*proposal.sources, *reads]:
             if name in self.library:
-                entry = self.library.entry(name)
-                shown = layout.display_path(entry.path)
+                shown, digest = self._file(name)
                 if shown not in touched:
-                    touched[shown] = sha256(entry.raw)
+                    touched[shown] = digest
         for name in written:
-            if self._name_problem(name) is not None:
+            if self.names.name_problem(name) is not None:
                 continue  # never read a path an invalid name makes (``../x``, NUL, too long): blocked
-            path = self._path_for(name)
-            target = layout.display_path(path)
+            path = self.names.path_for(name)
+            target = self.names.shown_path(name)
             if name in self.library:
-                entry = self.library.entry(name)
-                shown = layout.display_path(entry.path)
+                shown, digest = self._file(name)
                 if shown not in touched:
-                    touched[shown] = sha256(entry.raw)
+                    touched[shown] = digest
                 if shown == target:
                     continue
             try:

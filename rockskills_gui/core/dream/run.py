@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Literal, overload
@@ -125,18 +126,13 @@ def run_dream(library: Library, options: RunOptions, client: LlmClient | PastedR
     now = options.now or Timestamp.now()
     notify = progress or (lambda _p: None)
     inputs = DreamInputs.read(library.agent_dir, now)
-    plan = Plan(created_at=datetime.now(UTC).isoformat(), now=now.isoformat(),
+    created_at = datetime.now(UTC).isoformat()
+    if options.offline:
+        return _run_offline(library, options, inputs, now, created_at)
+    plan = Plan(created_at=created_at, now=now.isoformat(),
                 library=str(library.agent_dir), fingerprint=fingerprint.take(library.layout),
                 protected_prefixes=list(options.protected_prefixes), offline=options.offline)
     builder = PlanBuilder(library, now)
-    if options.offline:
-        record = PassRecord(dream_pass=DreamPass.OFFLINE, status=PassStatus.OK,
-                            reason="proposals made from the library alone, without an LLM")
-        plan.passes.append(record)
-        propose_offline(builder, inputs, record)
-        plan.proposals = builder.proposals
-        _finish(plan, library)
-        return plan
     if client is None:
         raise ValueError("an LLM client is needed unless the run is offline")
     wanted = [p for p in LLM_PASSES if p in set(options.passes)]
@@ -200,13 +196,33 @@ def run_dream(library: Library, options: RunOptions, client: LlmClient | PastedR
             record.reason = "deletes skills and saves nothing (our safety guard; RockBot has none here)"
     plan.proposals = builder.proposals
     plan = redacted(plan, client.secrets())
-    _finish(plan, library)
+    _finish(plan, library, builder)
     return plan
 
 
-def _finish(plan: Plan, library: Library) -> None:
+def _run_offline(library: Library, options: RunOptions, inputs: DreamInputs, now: Timestamp,
+                 created_at: str) -> Plan:
+    """The offline proposals, checked. The skill files are fingerprinted on a second thread
+    meanwhile (reading and hashing every file, beside the merge search's number crunching); the
+    proposals come from the library as loaded, so when during the run it is taken is immaterial."""
+    record = PassRecord(dream_pass=DreamPass.OFFLINE, status=PassStatus.OK,
+                        reason="proposals made from the library alone, without an LLM")
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        taken = pool.submit(fingerprint.take, library.layout)
+        builder = PlanBuilder(library, now)
+        propose_offline(builder, inputs, record)
+        plan = Plan(created_at=created_at, now=now.isoformat(), library=str(library.agent_dir),
+                    fingerprint=taken.result(), protected_prefixes=list(options.protected_prefixes),
+                    offline=True)
+    plan.passes.append(record)
+    plan.proposals = builder.proposals
+    _finish(plan, library, builder)
+    return plan
+
+
+def _finish(plan: Plan, library: Library, builder: PlanBuilder) -> None:
     check_plan(plan, CheckContext.of(library.skills(), library.problems, plan.protected_prefixes, plan,
-                                     library.layout, library.rules))
+                                     library.layout, library.rules, names=builder.names))
 
 
 # structure, not text: digests, ids, enums and timestamps (masking them would break the plan)

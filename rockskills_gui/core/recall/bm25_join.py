@@ -12,11 +12,11 @@ n queries together:
   *feature*, with its exact posting: terms by token counts, phrases matched on the raw text the
   way the index does (a row per single-space-separated run pair; a phrase ``t1 t2`` matches the
   rows whose left run ends with ``t1`` and right run starts with ``t2``; a document with two
-  adjacent matching rows, where occurrences could overlap, is recounted with ``count_phrase``).
-  A document's score is the sum, in the query's order (terms, then phrases), of its
-  *contributions* ``c_f(b)`` -- ``idf * tfn`` (``2 * idf * tfn`` for phrases) -- for the features
-  it contains: the same IEEE operations on the same operands as ``Bm25Index.scores``, so every
-  score is bit-identical.
+  adjacent matching rows, where occurrences could overlap, is recounted with ``count_phrase``;
+  :mod:`~rockskills_gui.core.recall.bm25_phrases` counts them). A document's score is the
+  sum, in the query's order (terms, then phrases), of its *contributions* ``c_f(b)`` --
+  ``idf * tfn`` (``2 * idf * tfn`` for phrases) -- for the features it contains: the same IEEE
+  operations on the same operands as ``Bm25Index.scores``, so every score is bit-identical.
 - **Prefix filtering (exact pruning).** Features are ranked rarest first. Say ``b`` reaches the
   bound for query ``a`` and ``o`` is the rarest feature of ``a``'s query that ``b`` contains. Then
   the upper bounds (largest contribution in any document) of ``a``'s features from ``o`` on add
@@ -42,7 +42,9 @@ one rare word and fall far below (at 100,000 generated skills: 625,000 pairs to 
 159 million).
 
 Building the join reads every text once (:func:`_scan`: tokens and run pairs in one regular
-expression pass) and sorts within rows (scipy) rather than globally where it can.
+expression pass), sorts within rows (scipy) rather than globally where it can, and lets go of each
+large intermediate array as soon as it is used (at 100,000 skills the build's peak was the
+dream's: 3.9 GB, now 1.9 GB).
 """
 
 from __future__ import annotations
@@ -50,10 +52,11 @@ from __future__ import annotations
 import itertools
 import os
 import re
+from array import array
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from itertools import chain, count
+from itertools import count
 
 import numpy as np
 from scipy import sparse
@@ -63,15 +66,18 @@ from rockskills_gui.core.recall.bm25 import (
     PHRASE_WEIGHT,
     B,
     average_length,
-    count_phrase,
     fold_ascii,
     idf,
     tokenize,
 )
 from rockskills_gui.core.recall.bm25_index import run_pairs
+from rockskills_gui.core.recall.bm25_phrases import phrase_postings
 
 MARGIN = 1e-9  # relative slack on every pruning bound (sums of <= 1e6 terms round by < 1e-10)
 CHUNK = 2_000_000  # candidate pairs, or gathered matrix entries, handled at once
+# bounded_candidates: postings read per block. Small enough that a block's arrays (tens of MB)
+# reuse the memory the previous block freed: fresh pages from the system cost more than the work.
+BLOCK = 1_000_000
 EXTEND = 0.8  # bounded_candidates: a prefix goes on until the rest bounds <= this x the bound
 SUBSET_SIZE_CAP = 40  # token sets up to this size are indexed by 3-token subsets
 WORKERS = max(1, min(4, os.cpu_count() or 1))  # threads for bounded_candidates' blocks
@@ -137,20 +143,21 @@ def _scan(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, list[str],
     separator to phrase matching): such texts are read the slow way.
     """
     n = len(texts)
-    pieces: list[list[str]] = []
+    sizes: list[int] = []
     odd: list[int] = []
+    raw: defaultdict[str, int] = defaultdict(count().__next__)
+    matches = array("q")  # one text's at a time: 100,000 texts make 10 million of them
     for i, text in enumerate(texts):
         folded = fold_ascii(text)
         if "\u212a" in folded:
             odd.append(i)
-            pieces.append(tokenize(text))
+            found = tokenize(text)
         else:
-            pieces.append(_SCAN_RE.findall(folded))
-    lengths = np.fromiter(map(len, pieces), dtype=_I64, count=n)
-    raw: defaultdict[str, int] = defaultdict(count().__next__)
-    raw_ids = np.fromiter(map(raw.__getitem__, chain.from_iterable(pieces)), dtype=_I64,
-                          count=int(lengths.sum()))
-    del pieces
+            found = _SCAN_RE.findall(folded)
+        sizes.append(len(found))
+        matches.extend(map(raw.__getitem__, found))
+    lengths = np.array(sizes, dtype=_I64).reshape(n)
+    raw_ids = np.frombuffer(matches, dtype=_I64) if len(matches) else np.zeros(0, dtype=_I64)
     vocab: defaultdict[str, int] = defaultdict(count().__next__)
     strings = list(raw)
     raw_word = np.fromiter((vocab[s.rstrip(" ")] for s in strings), dtype=_I64, count=len(strings))
@@ -210,7 +217,6 @@ class SelfJoin:
     def __init__(self, texts: Sequence[str]) -> None:
         n = self.n = len(texts)
         tokens, lengths, words, rows = _scan(texts)
-        word_id = {w: i for i, w in enumerate(words)}
         n_words = max(len(words), 1)
         doc_of = np.repeat(np.arange(n, dtype=_I64), lengths)
         # Bm25Index._ensure_norm, operation for operation.
@@ -227,12 +233,12 @@ class SelfJoin:
         # first-occurrence order.
         same = doc_of[1:] == doc_of[:-1]
         pair_doc = doc_of[:-1][same]
-        phrase_keys, pair_phrase = np.unique(tokens[:-1][same] * n_words + tokens[1:][same],
-                                             return_inverse=True)
-        pair_phrase = pair_phrase.reshape(-1)
+        phrase_keys, pair_phrase = _unique_inverse(tokens[:-1][same] * n_words + tokens[1:][same])
         n_phrases = max(len(phrase_keys), 1)
         keys, first = np.unique(pair_doc * n_phrases + pair_phrase, return_index=True)
         q_phrase_doc, q_phrase_id = np.divmod(keys[np.argsort(first, kind="stable")], n_phrases)
+        del keys, first, by_first, pair_doc, doc_of, tokens  # what is no longer needed goes early:
+        # at 100,000 skills these arrays are hundreds of MB, and the build's peak is the process's
 
         # Phrase postings over the raw texts (rows = run pairs, as Bm25Index files them).
         row_pos = rows[3]
@@ -240,15 +246,19 @@ class SelfJoin:
         row_phrase = np.full(len(row_pos), -1, dtype=_I64)
         row_phrase[row_pos >= 0] = pair_phrase[pair_at[row_pos[row_pos >= 0]]]
         rows = (*rows[:3], row_phrase)
-        p_doc, p_id, p_f = self._phrase_postings(texts, words, word_id, n_words, phrase_keys, rows)
+        del row_pos, pair_at, pair_phrase, same
+        p_doc, p_id, p_f = phrase_postings(texts, words, n_words, phrase_keys, rows)
+        del rows, row_phrase, phrase_keys
 
         # Features: terms 0..n_words-1, then phrases. Doc side sorted by (doc, feature).
         self.n_features = nf = n_words + n_phrases
         doc = np.concatenate((term_doc, p_doc))
         feat = np.concatenate((term_id, n_words + p_id))
         freq = np.concatenate((tf.astype(np.float64), p_f))
+        del p_doc, p_id, p_f
         order = np.argsort(doc, kind="stable")  # terms precede phrases: (doc, feature) order
         doc, feat, freq = doc[order], feat[order], freq[order]
+        del order
         self.df = df = np.bincount(feat, minlength=nf)
         table = np.zeros(n + 1, dtype=np.float64)
         for value in np.flatnonzero(np.bincount(df[df > 0])).tolist():
@@ -257,14 +267,17 @@ class SelfJoin:
         weight[n_words:] = PHRASE_WEIGHT * weight[n_words:]
         tfn = freq * (K1 + 1) / (freq + norm[doc])
         contribution = weight[feat] * tfn
+        del tfn, freq, weight
         self._doc, self._feat, self._contribution = doc, feat, contribution
         self._dmat = _csr(doc, feat, contribution, (n, nf))
         self.term_sets = _csr(term_doc, term_id, np.ones(len(term_id)), (n, n_words))
+        del term_doc, term_id, tf
 
         # Query side: terms then phrases (those some document contains), in query order.
         keep = df[n_words + q_phrase_id] > 0
         q_doc = np.concatenate((q_term_doc, q_phrase_doc[keep]))
         q_feat = np.concatenate((q_term_id, n_words + q_phrase_id[keep]))
+        del q_term_doc, q_term_id, q_phrase_doc, q_phrase_id, keep
         order = np.argsort(q_doc, kind="stable")
         q_doc, q_feat = q_doc[order], q_feat[order]
         q_ptr = np.zeros(n + 1, dtype=_I64)
@@ -280,75 +293,6 @@ class SelfJoin:
         self._by_feature: sparse.csr_matrix | None = None
 
     # ---------------------------------------------------------------- building
-
-    @staticmethod
-    def _phrase_postings(texts: Sequence[str], words: list[str], word_id: dict[str, int],
-                         n_words: int, phrase_keys: np.ndarray,
-                         run_rows: tuple[np.ndarray, np.ndarray, list[str], np.ndarray]
-                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(doc, phrase, f) for every phrase of the universe a document contains."""
-        empty = (np.zeros(0, dtype=_I64), np.zeros(0, dtype=_I64), np.zeros(0, dtype=np.float64))
-        row_doc, ab, run_text, row_phrase = run_rows
-        if len(phrase_keys) == 0 or len(ab) == 0:
-            return empty
-        lefts = {words[i] for i in np.flatnonzero(np.bincount(phrase_keys // n_words)).tolist()}
-        rights = {words[i] for i in np.flatnonzero(np.bincount(phrase_keys % n_words)).tolist()}
-
-        def table(used: np.ndarray, parts: Iterator[list[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            lists = list(parts)
-            size = np.zeros(len(run_text), dtype=_I64)
-            size[used] = np.fromiter(map(len, lists), dtype=_I64, count=len(lists))
-            ptr = np.zeros(len(run_text) + 1, dtype=_I64)
-            np.cumsum(size, out=ptr[1:])
-            flat = np.zeros(int(ptr[-1]), dtype=_I64)
-            at = np.repeat(ptr[used], size[used]) + (
-                np.arange(int(size[used].sum())) - np.repeat(np.cumsum(size[used]) - size[used], size[used]))
-            flat[at] = np.fromiter(chain.from_iterable(lists), dtype=_I64, count=int(size.sum()))
-            return size, ptr, flat
-
-        # A phrase's first token is a suffix of the left run, its second a prefix of the right.
-        used_a = np.flatnonzero(np.bincount(ab[:, 0], minlength=len(run_text)))
-        suf_len, suf_ptr, suf_ids = table(used_a, (
-            [word_id[s[i:]] for i in range(len(s) - 2) if s[i:] in lefts]
-            for s in (run_text[r] for r in used_a.tolist())))
-        used_b = np.flatnonzero(np.bincount(ab[:, 1], minlength=len(run_text)))
-        pre_len, pre_ptr, pre_ids = table(used_b, (
-            [word_id[s[:i]] for i in range(3, len(s) + 1) if s[:i] in rights]
-            for s in (run_text[r] for r in used_b.tolist())))
-        na, nb = suf_len[ab[:, 0]], pre_len[ab[:, 1]]
-        combos = na * nb
-        rows = np.flatnonzero(combos)
-        combos = combos[rows]
-        rep = np.repeat(rows, combos)
-        offset = np.arange(len(rep), dtype=_I64) - np.repeat(np.cumsum(combos) - combos, combos)
-        width = nb[rep]
-        # a row read from the tokens is an adjacent pair: its own runs are its known phrase (the
-        # first suffix, the last prefix); every other combination is looked up
-        same = (offset == width - 1) & (row_phrase[rep] >= 0)
-        own = rep[same]
-        rep, offset, width = rep[~same], offset[~same], width[~same]
-        key = (suf_ids[suf_ptr[ab[rep, 0]] + offset // width] * n_words
-               + pre_ids[pre_ptr[ab[rep, 1]] + offset % width])
-        found = np.searchsorted(phrase_keys, key)
-        hit = found < len(phrase_keys)
-        hit[hit] = phrase_keys[found[hit]] == key[hit]
-        row = np.concatenate((own, rep[hit]))
-        phrase = np.concatenate((row_phrase[own], found[hit]))
-        if len(row) == 0:
-            return empty
-        group = row_doc[row] * len(phrase_keys) + phrase
-        order = np.lexsort((row, group))
-        group, row = group[order], row[order]
-        new = np.r_[True, group[1:] != group[:-1]]
-        starts = np.flatnonzero(new)
-        f = np.diff(np.r_[starts, len(group)]).astype(np.float64)
-        group_of = np.cumsum(new) - 1
-        adjacent = ~new[1:] & (row[1:] - row[:-1] == 1)  # a run shared by two matches: overlap?
-        p_doc, p_id = np.divmod(group[starts], len(phrase_keys))
-        for g in _unique(group_of[1:][adjacent]).tolist():
-            left, right = divmod(int(phrase_keys[p_id[g]]), n_words)
-            f[g] = count_phrase(texts[int(p_doc[g])], f"{words[left]} {words[right]}")
-        return p_doc, p_id, f
 
     def _query_tables(self) -> tuple[np.ndarray, ...]:
         """Ranks (rarest first), upper bounds (largest contribution of each feature) and each
@@ -480,8 +424,8 @@ class SelfJoin:
         queries = sparse.csr_matrix((np.ones(len(q_doc)), q_feat, q_ptr), shape=(n, self.n_features))
         postings = self._postings()
         work = np.cumsum(np.add.reduceat(np.r_[self.df[q_feat], 0], q_ptr[:-1]) * (np.diff(q_ptr) > 0))
-        cuts = np.unique(np.r_[0, np.searchsorted(work, np.arange(4 * CHUNK, int(work[-1]) if n else 0,
-                                                                    4 * CHUNK)), n])
+        cuts = np.unique(np.r_[0, np.searchsorted(work, np.arange(BLOCK, int(work[-1]) if n else 0,
+                                                                    BLOCK)), n])
 
         def block(lo: int, hi: int) -> np.ndarray:
             product = queries[lo:hi] @ postings  # acc[a, b]: b's contributions over a's prefix
@@ -592,6 +536,28 @@ def _subsets(doc: np.ndarray, term: np.ndarray, position: np.ndarray, k: int) ->
         offset = np.arange(len(rep), dtype=_I64) - np.repeat(np.cumsum(more) - more, more)
         picked = [p[rep] for p in picked] + [last[rep] + 1 + offset]
     return [term[p] for p in picked] + [doc[picked[0]], position[picked[-1]]]
+
+
+def _unique_inverse(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(keys, return_inverse=True)`` (flat): for non-negative keys that fit in 63 bits
+    with their positions, by sorting them packed together (one plain sort; numpy's argsort is
+    half as fast)."""
+    n = len(keys)
+    shift = max(1, (n - 1).bit_length())
+    if n == 0 or int(keys.min()) < 0 or int(keys.max()) >= 1 << (63 - shift):
+        unique, inverse = np.unique(keys, return_inverse=True)
+        return unique, inverse.reshape(-1)
+    packed = keys << shift
+    packed |= np.arange(n, dtype=_I64)
+    packed.sort()
+    order = packed & ((1 << shift) - 1)
+    packed >>= shift  # the keys, sorted
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.not_equal(packed[1:], packed[:-1], out=new[1:])
+    inverse = np.empty(n, dtype=_I64)
+    inverse[order] = np.cumsum(new) - 1
+    return packed[new], inverse
 
 
 def _unique(values: np.ndarray) -> np.ndarray:

@@ -1,0 +1,70 @@
+"""Keep freed memory in the process during a burst of large array work (glibc only).
+
+glibc takes every allocation over 32 MB from the system (``mmap``) and gives it back when it is
+freed; the merge search of a dream over 100,000 skills makes and drops hundreds of arrays of tens
+of MB, and each new one is paid again in page faults and page zeroing in the kernel -- on a
+virtual machine, more than the arithmetic (measured: 6.3 s of system time in a 16 s index build,
+2.3 s inside :func:`reuse_freed_memory`). Inside it, large blocks come from the heap and stay
+there when freed, for the next array to reuse; when the last user leaves, glibc's defaults come
+back and the free heap is returned to the system. Elsewhere (macOS, musl) it does nothing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+M_TRIM_THRESHOLD = -1
+M_MMAP_MAX = -4
+DEFAULT_TRIM_THRESHOLD = 128 * 1024  # glibc's defaults
+DEFAULT_MMAP_MAX = 65536
+KEEP = 2**31 - 1  # the largest trim threshold mallopt takes (2 GB of free heap top)
+
+_lock = threading.Lock()
+_depth = 0
+
+
+def _glibc() -> Any | None:
+    """The process's C library when it is glibc (it has ``mallopt`` and ``malloc_trim``)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None)
+        libc.gnu_get_libc_version  # noqa: B018 - only glibc has it
+        libc.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+        libc.malloc_trim.argtypes = [ctypes.c_size_t]
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+_LIBC = _glibc()
+
+
+@contextmanager
+def reuse_freed_memory() -> Iterator[None]:
+    """Large allocations come from the heap and stay there inside (see the module doc); nests
+    and overlaps across threads."""
+    global _depth
+    libc = _LIBC
+    if libc is None:
+        yield
+        return
+    with _lock:
+        if _depth == 0:
+            libc.mallopt(M_MMAP_MAX, 0)
+            libc.mallopt(M_TRIM_THRESHOLD, KEEP)
+        _depth += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _depth -= 1
+            if _depth == 0:
+                libc.mallopt(M_MMAP_MAX, DEFAULT_MMAP_MAX)
+                libc.mallopt(M_TRIM_THRESHOLD, DEFAULT_TRIM_THRESHOLD)
+                libc.malloc_trim(0)
