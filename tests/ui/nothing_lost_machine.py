@@ -217,6 +217,7 @@ class NothingLost(RuleBasedStateMachine):
         return names[index % len(names)]
 
     def settle(self) -> None:
+        self.ctx.runner.wait()  # a long operation (the dream wizard's Apply) is delivered
         for _ in range(3):
             QApplication.processEvents()
 

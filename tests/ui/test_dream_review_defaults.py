@@ -291,7 +291,8 @@ def test_the_summary_says_when_the_applied_plan_was_undone_anywhere(
     guide = next(p.id for p in wizard.plan.proposals if p.title == "Create the guide 'mcp/guide'")
     review.set_checked(guide, True)
     wizard.next()
-    wizard.next()  # Apply
+    wizard.next()  # Apply (off the UI thread)
+    qtbot.waitUntil(lambda: wizard.apply.ticket is None, timeout=30000)
     summary = wizard.summary
     assert wizard.currentId() == wizard.page_id("summary"), wizard.apply.error.text()
     assert summary.title() == "Done" and "Applied 1 proposal" in summary.message.text()

@@ -86,6 +86,12 @@ def consolidation_review(qtbot, wizard: DreamWizard, server: ScriptedServer, rep
     run_to_end(qtbot, wizard)
 
 
+def wait_for_apply(qtbot, wizard: DreamWizard) -> None:
+    """Apply runs off the UI thread: wait until it landed on the summary or said why not."""
+    qtbot.waitUntil(lambda: wizard.apply_ticket is None and wizard.apply.ticket is None,
+                    timeout=30000)
+
+
 def checked(wizard: DreamWizard) -> list[str]:
     return sorted(wizard.review.checked_ids())
 
@@ -125,7 +131,8 @@ def test_offline_run_review_subset_apply_and_undo(qtbot, main: MainWindow, agent
     assert wizard.button(COMMIT).isEnabled() and wizard.button(COMMIT).text() == "&Apply"
     assert tree_hashes(agent) == before
 
-    wizard.next()  # Apply
+    wizard.next()  # Apply: off the UI thread, then on to the summary
+    wait_for_apply(qtbot, wizard)
     assert wizard.currentId() == wizard.page_id("summary"), wizard.apply.error.text()
     skills = agent / "skills"
     assert not (skills / "schedule-meeting.json").exists()
@@ -202,6 +209,7 @@ def test_llm_run_shows_the_exact_prompt_sends_the_edited_directive_and_reviews_t
             assert KEY not in path.read_text(encoding="utf-8", errors="replace"), path
     wizard.next()
     wizard.next()  # Apply
+    wait_for_apply(qtbot, wizard)
     assert wizard.currentId() == wizard.page_id("summary"), wizard.apply.error.text()
     assert (agent / "skills" / "meetings" / "plan-and-schedule.json").read_bytes() == SAVED
 

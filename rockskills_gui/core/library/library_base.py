@@ -113,6 +113,16 @@ class FileWrites:
         return tuple(w for w in self._by_path.values() if w.before != w.after)
 
 
+class WriteGate(Protocol):
+    """How a caller running an operation on another thread takes part in its write (the UI's
+    operation runner): told just before files are written (from then on it must not be
+    cancelled), and handed the in-memory update to run where readers are (their thread)."""
+
+    def before_write(self) -> None: ...
+
+    def take_in(self, update: Callable[[], None]) -> None: ...
+
+
 class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
     """A skill library's skills (in load order), problems and change history (see module doc)."""
 
@@ -127,6 +137,7 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
     problems: list[Problem]  # files that could not be loaded, with reasons
     _entries: dict[str, E]  # folded name -> entry
     _order: list[str]  # folded names in load order
+    write_gate: WriteGate | None = None  # set while an operation runs off the readers' thread
     _taken_hint = ""  # said after "A skill named 'x' already exists"
     _conflict_hint = ""  # said after "<file> changed on disk since it was read"
     _read_only_why = "lives in a store this app only reads."
@@ -390,9 +401,15 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
         change, linked to the journal transaction it wrote)."""
         if change.empty:
             return change
+        gate = self.write_gate
+        if gate is not None:
+            gate.before_write()  # may refuse (cancelled): nothing is written yet
         layout = self.journal_layout(fc.path for fc in change.files)
         written = change_writer.write_change(layout, change, self._conflict, writer)
-        self._take_in(change)
+        if gate is None:
+            self._take_in(change)
+        else:  # readers see the whole state before or after, never a half-updated index
+            gate.take_in(lambda: self._take_in(change))
         if isinstance(written, ChangeSet):
             change = written
         if record:

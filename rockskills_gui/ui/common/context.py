@@ -4,6 +4,12 @@ There is one context per main window and no global: panes receive it in their co
 read ``ctx.library`` and listen to the signals. Every change to the library goes through
 :meth:`AppContext.apply` (a core operation returning a change set), :meth:`undo` or :meth:`redo`,
 so panes refresh from ``changeApplied`` and never write files themselves.
+
+Each of them runs through the one :class:`~rockskills_gui.ui.common.operation_runner.
+OperationRunner`: :meth:`apply`, :meth:`undo` and :meth:`redo` on the UI thread with the result at
+once (refused while a long operation runs); :meth:`run`, :meth:`request_undo` and
+:meth:`request_redo` off the UI thread when the work is long, with progress, cancel before the
+write starts, and an :class:`OperationTicket` whose result arrives after the same signals.
 """
 
 from __future__ import annotations
@@ -19,7 +25,13 @@ from rockskills_gui.core.app.settings import Settings, SettingsStore
 from rockskills_gui.core.library.rockbot_library import DiskChanges, Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.storage.appdirs import config_dir, demo_library_dir
-from rockskills_gui.core.storage.changes import ChangeSet, LibraryError
+from rockskills_gui.core.storage.changes import ChangeSet
+from rockskills_gui.ui.common.operation_runner import (
+    LONG_CHANGE,
+    OperationResult,
+    OperationRunner,
+    OperationTicket,
+)
 
 Operation = Callable[[Library], ChangeSet]
 # RockBot never re-reads its skills folder while running (spec §4, §13.9).
@@ -79,6 +91,9 @@ class AppContext(QObject):
         self._unsubscribe = self.preferences.subscribe(
             lambda _settings, changed: self.preferencesChanged.emit(changed))
         self.destroyed.connect(lambda *_: self._unsubscribe())
+        self.runner = OperationRunner(self._delivered, self)
+        self._deferred_paths: list[Path] = []  # news from disk that arrived during a long operation
+        self.runner.busyChanged.connect(self._runner_busy)
 
     @property
     def prefs(self) -> Settings:
@@ -143,24 +158,75 @@ class AppContext(QObject):
     # ---------------------------------------------------------------- changes
 
     def apply(self, operation: Operation) -> ChangeSet | None:
-        """Run one core operation on the open library; refusals become ``operationFailed``."""
+        """Run one core operation on the open library now, on the UI thread; refusals become
+        ``operationFailed`` (as does asking while a long operation runs: nothing is changed)."""
         if self.library is None:
             return None
         library = self.library
-        return self._run(lambda: operation(library), "")
+        return self._now(lambda: operation(library), "", "")
 
     def undo(self) -> ChangeSet | None:
-        return self._run(self.library.undo, "Undid: ") if self.library is not None else None
+        return self._now(self.library.undo, "Undid: ", "Undo") if self.library is not None else None
 
     def redo(self) -> ChangeSet | None:
-        return self._run(self.library.redo, "Redid: ") if self.library is not None else None
+        return self._now(self.library.redo, "Redid: ", "Redo") if self.library is not None else None
 
-    def _run(self, call: Callable[[], ChangeSet | None], verb: str) -> ChangeSet | None:
-        try:
-            change = call()
-        except LibraryError as exc:
-            self.operationFailed.emit(str(exc))
+    def run(self, operation: Operation, label: str, *, long: bool = True) -> OperationTicket | None:
+        """Run one core operation through the runner: off the UI thread when ``long`` (or while
+        another one runs: it is queued), else at once. The ticket's ``finished`` carries the
+        :class:`OperationResult` after ``changeApplied``/``operationFailed``/``historyChanged``
+        were emitted exactly as :meth:`apply` emits them. None when no library is open."""
+        if self.library is None:
             return None
+        library = self.library
+        return self.runner.submit(library, lambda: operation(library), label, "", off_thread=long)
+
+    def request_undo(self) -> OperationTicket | None:
+        """Edit ▸ Undo: off the UI thread when the step touches more than ``LONG_CHANGE`` files."""
+        return self._step(undo=True)
+
+    def request_redo(self) -> OperationTicket | None:
+        return self._step(undo=False)
+
+    def _step(self, undo: bool) -> OperationTicket | None:
+        library = self.library
+        if library is None:
+            return None
+        stack = library.history.undo_stack if undo else library.history.redo_stack
+        long = bool(stack) and len(stack[-1].files) > LONG_CHANGE
+        label = (f"Undo {stack[-1].label}" if undo else f"Redo {stack[-1].label}") if stack else ""
+        return self.runner.submit(library, library.undo if undo else library.redo, label,
+                                  "Undid: " if undo else "Redid: ", off_thread=long)
+
+    @property
+    def busy(self) -> bool:
+        """A long operation is running (or queued): the library must not be changed meanwhile."""
+        return self.runner.busy
+
+    def _now(self, call: Callable[[], ChangeSet | None], verb: str, label: str) -> ChangeSet | None:
+        running = self.runner.current
+        if running is not None or self.runner.busy:
+            what = running.label if running is not None else "another operation"
+            self.operationFailed.emit(f"{what} is still running; nothing was changed. Try again "
+                                      "when it has finished.")
+            return None
+        result = self.runner.submit(self.library, call, label, verb, off_thread=False).result
+        return result.change if result is not None and result.error is None else None
+
+    def _delivered(self, ticket: OperationTicket) -> None:
+        """A result, on the UI thread: the signals every pane listens to (same for both paths)."""
+        result: OperationResult | None = ticket.result
+        if result is None or result.cancelled:
+            self.status(f"Cancelled: {ticket.label}. Nothing was written.", 8000)
+            return
+        if result.error is not None:
+            self.operationFailed.emit(result.error)
+            return
+        if ticket.library is not self.library:  # another library was opened meanwhile
+            self.status(f"{ticket.label}: done in {ticket.library.agent_dir}, which is no longer "
+                        "open", 10000)
+            return
+        change, verb = result.change, ticket.verb
         if change is not None and not change.empty:
             self.last_verb = verb
             # Views rebuilding must not move the user away from a skill deleted under their
@@ -172,7 +238,11 @@ class AppContext(QObject):
                 self._holding = False
             self.status(f"{verb}{change.label} · {RESTART_NOTE}", 10000)
         self.historyChanged.emit()
-        return change
+
+    def _runner_busy(self, busy: bool) -> None:
+        if not busy and self._deferred_paths:  # news from disk held back during the operation
+            paths, self._deferred_paths = self._deferred_paths, []
+            self.refresh_from_disk(paths)
 
     def _follow_current(self, change: ChangeSet) -> bool:
         """Keep ``current_skill`` pointing at the same skill across a rename or delete; True when
@@ -199,6 +269,9 @@ class AppContext(QObject):
         skill is kept even when its file vanished (the editor marks it, it is not dropped).
         """
         if self.library is None:
+            return None
+        if self.runner.busy:  # the library is being changed on the worker: re-read it after
+            self._deferred_paths.extend(paths)
             return None
         try:
             changes = self.library.refresh(paths)

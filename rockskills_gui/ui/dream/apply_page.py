@@ -1,7 +1,9 @@
 """Wizard pages 5 and 6: what Apply will write (and why it may not), then what was done, with Undo.
 
 Both only show; the wizard applies and undoes through the engine (``apply_plan``/``undo_last``)
-run by the context, so every pane hears about the change.
+run by the context, so every pane hears about the change. Apply runs off the UI thread: the page
+shows it running (Back and Apply disabled, Cancel until the write starts) and moves on to the
+summary when the result arrives.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QProgressBar,
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -32,6 +35,7 @@ from rockskills_gui.core.dream.review_defaults import unsaved_message
 from rockskills_gui.core.storage import journal
 from rockskills_gui.core.storage.changes import ChangeSet, LibraryError
 from rockskills_gui.ui.common.columns import ColumnFitter
+from rockskills_gui.ui.common.operation_runner import OperationResult, OperationTicket, Phase
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.dream.common import KIND_TITLES, panel, plural
 from rockskills_gui.ui.dream.state import WizardState
@@ -94,6 +98,24 @@ class ApplyPage(QWizardPage):
         note = secondary(QLabel("A running agent reads its skills at start: restart it to see the "
                                 "change.", self))
         note.setWordWrap(True)
+        self.busy = QProgressBar(self)
+        self.busy.setObjectName("dreamApplyProgress")
+        self.busy.setAccessibleName("Applying the plan")
+        self.busy.setRange(0, 0)  # no core step reports how far it is: a busy bar
+        self.busy.setTextVisible(False)
+        self.busy.setMaximumWidth(180)
+        self.busy_label = QLabel(self)
+        self.busy_label.setObjectName("dreamApplyBusy")
+        self.busy_label.setWordWrap(True)
+        self.cancel_button = QPushButton("&Cancel Apply", self)
+        self.cancel_button.setObjectName("dreamApplyCancel")
+        self.cancel_button.clicked.connect(self.cancel_apply)
+        running = QHBoxLayout()
+        running.addWidget(self.busy)
+        running.addWidget(self.busy_label, 1)
+        running.addWidget(self.cancel_button)
+        for widget in (self.busy, self.busy_label, self.cancel_button):
+            widget.hide()
         lists = QHBoxLayout()
         left = QVBoxLayout()
         left.addWidget(QLabel("<b>Accepted proposals</b>", self))
@@ -111,16 +133,20 @@ class ApplyPage(QWizardPage):
         row.addStretch(1)
         layout.addLayout(row)
         layout.addLayout(lists, 1)
+        layout.addLayout(running)
         layout.addWidget(self.error)
         layout.addWidget(note)
         self.changed_files: list[str] = []
         self.change: ChangeSet | None = None
+        self.ticket: OperationTicket | None = None  # the apply while it runs
+        self._applied = False  # the result arrived: validatePage lets the wizard move on
 
     def wiz(self) -> WizardState:
         return self.wizard()  # type: ignore[return-value]
 
     def initializePage(self) -> None:
         self.error.setText("")
+        self._applied = False
         self.refresh()
 
     def refresh(self) -> None:
@@ -187,16 +213,80 @@ class ApplyPage(QWizardPage):
         wizard = self.wiz() if self.wizard() is not None else None
         if wizard is None or wizard.selection is None or not len(wizard.selection):
             return False
+        if self.ticket is not None:  # applying: Apply waits for the result
+            return False
         return (self.change is not None and not self.changed_files
                 and not wizard.selection.problems() and not wizard.unsaved_conflicts())
 
     def validatePage(self) -> bool:
-        message = self.wiz().apply_selected()
-        if message is not None:
-            self.error.setText(f"<b>Nothing was written</b>: {_escape(message)}")
-            self.refresh()
+        """Apply: start it off the UI thread and stay; the result moves the wizard on."""
+        if self._applied:
+            return True
+        if self.ticket is not None:
             return False
-        return True
+        started = self.wiz().start_apply()
+        if isinstance(started, str):
+            self._refused(started)
+            return False
+        self.ticket = started
+        self.error.setText("")
+        started.phaseChanged.connect(self._show_phase)
+        started.finished.connect(self._finished)
+        self._show_phase(started.phase.value)
+        self.completeChanged.emit()  # Apply off
+        self._back_enabled(False)
+        return False
+
+    def _show_phase(self, phase: str) -> None:
+        running = self.ticket is not None and phase != Phase.DONE.value
+        for widget in (self.busy, self.busy_label, self.cancel_button):
+            widget.setVisible(running)
+        if not running:
+            return
+        writing = phase == Phase.WRITING.value
+        self.busy_label.setText(
+            "<b>Writing</b> the changed files as one crash-safe transaction; a write is never "
+            "interrupted, so it cannot be cancelled now." if writing else
+            "<b>Waiting</b> for another operation on the library to finish. Nothing has been "
+            "written yet; Cancel drops the apply." if phase == Phase.QUEUED.value else
+            "<b>Applying</b>: checking every proposal against the library as it is now. Nothing "
+            "has been written yet; Cancel stops here.")
+        self.cancel_button.setEnabled(not writing and self.ticket is not None
+                                      and self.ticket.can_cancel)
+
+    def cancel_apply(self) -> None:
+        """Stop the apply if it has not started writing (then nothing is written)."""
+        ticket = self.ticket
+        if ticket is None:
+            return
+        if ticket.cancel():
+            self.busy_label.setText("<b>Cancelling</b>: nothing will be written.")
+            self.cancel_button.setEnabled(False)
+        else:
+            self.busy_label.setText("<b>Writing</b>: a write is never interrupted; it finishes "
+                                    "in a moment.")
+
+    def _finished(self, result: OperationResult) -> None:
+        del result  # the wizard read it (apply_result or apply_message)
+        self.ticket = None
+        self._show_phase(Phase.DONE.value)
+        self._back_enabled(True)
+        wizard = self.wiz()
+        if wizard.apply_result is None or wizard.apply_message is not None:
+            self._refused(wizard.apply_message or "unknown error")
+            return
+        self._applied = True
+        if self.wizard() is not None and self.wizard().currentPage() is self:
+            self.wizard().next()
+
+    def _refused(self, message: str) -> None:
+        self.error.setText(f"<b>Nothing was written</b>: {_escape(message)}")
+        self.refresh()
+
+    def _back_enabled(self, enabled: bool) -> None:
+        wizard = self.wizard()
+        if wizard is not None:
+            wizard.button(QWizard.WizardButton.BackButton).setEnabled(enabled)
 
 
 class SummaryPage(QWizardPage):

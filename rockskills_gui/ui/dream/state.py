@@ -14,6 +14,7 @@ from rockskills_gui.core.dream.review_defaults import ReviewDefault
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.operation_runner import OperationTicket
 from rockskills_gui.ui.dream.selection import Selection
 
 PAGES = ("setup", "prompts", "run", "review", "apply", "summary")
@@ -44,6 +45,7 @@ class WizardState(Protocol):
     selection: Selection | None
     directives: dict[DreamPass, str]
     apply_result: ApplyResult | None
+    apply_message: str | None  # why the last apply wrote nothing
     plan_notes: list[str]
     stale: dict[str, list[str]]  # proposals whose files changed since the plan (by id)
     defaults: dict[str, ReviewDefault]  # proposals that start unticked, and why (by id)
@@ -58,5 +60,6 @@ class WizardState(Protocol):
     def save_plan(self, path: Path) -> bool: ...
     def recheck_plan(self) -> None: ...
     def apply_selected(self) -> str | None: ...
+    def start_apply(self) -> OperationTicket | str: ...
     def unsaved_conflicts(self) -> dict[str, list[str]]: ...
     def undo_applied(self) -> UndoResult | None: ...

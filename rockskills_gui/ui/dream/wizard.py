@@ -7,7 +7,8 @@ thread in ``dream_worker``; Qt-free helpers in ``dream_textdiff`` (intra-line di
 
 The wizard holds the run's state (the plan, the reviewer's selection, edited directives, the
 outcome of Apply). It never writes library files: Apply and Undo are the engine's ``apply_plan``
-and ``undo_last`` run through :meth:`AppContext.apply`, so the open library and every pane follow.
+and ``undo_last`` run through the context (Apply off the UI thread, :meth:`AppContext.run`; Undo
+with :meth:`AppContext.apply`), so the open library and every pane follow.
 """
 
 from __future__ import annotations
@@ -46,9 +47,10 @@ from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
 from rockskills_gui.core.storage import journal
-from rockskills_gui.core.storage.changes import LibraryError
+from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.accessibility import name_controls
 from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.operation_runner import OperationResult, OperationTicket
 from rockskills_gui.ui.dream.apply_page import ApplyPage, SummaryPage
 from rockskills_gui.ui.dream.common import plural
 from rockskills_gui.ui.dream.prompts_page import PromptPage
@@ -112,6 +114,8 @@ class DreamWizard(QWizard):
         self.ctx.dirtyChanged.connect(self._buffers_changed)
         self.stale: dict[str, list[str]] = {}  # proposals whose files changed since the plan
         self._applying = False
+        self.apply_ticket: OperationTicket | None = None  # the apply running off the UI thread
+        self.apply_message: str | None = None  # why the last apply wrote nothing
         self._library_changed(ctx.library)
         name_controls(self)
 
@@ -315,16 +319,29 @@ class DreamWizard(QWizard):
 
     def _buffers_changed(self, _name: str = "") -> None:
         """A buffer became dirty or clean: Apply's block follows at once."""
-        if self.plan is None or self.apply_result is not None:
+        if self.plan is None or self.apply_result is not None or self._applying:
             return
         self.review.show_unsaved()
         if self.currentId() == self.page_id("apply"):
             self.apply.refresh()
 
     def apply_selected(self) -> str | None:
-        """Apply the accepted proposals as one transaction; the reason when nothing was written."""
+        """Apply the accepted proposals as one transaction and wait for it; the reason when
+        nothing was written (the Apply page uses :meth:`start_apply` and does not wait)."""
+        started = self.start_apply()
+        if isinstance(started, str):
+            return started
+        started.wait()
+        return self.apply_message
+
+    def start_apply(self) -> OperationTicket | str:
+        """Start applying the accepted proposals off the UI thread (the context's runner); the
+        reason when it cannot start. When the ticket finishes, :attr:`apply_result` holds what
+        was applied, or :attr:`apply_message` why nothing was written."""
         if self.plan is None or self.selection is None or self.ctx.library is None:
             return "no plan or no library"
+        if self.apply_ticket is not None:
+            return "the plan is being applied"
         plan, ids = self.plan, self.selection.ids()
         # the engine refuses these too; asking first keeps refusals on this page
         problems = selection_problems(plan, ids)
@@ -335,34 +352,40 @@ class DreamWizard(QWizard):
             return unsaved_message(unsaved)
         if library_changes(plan, self.ctx.library):
             return "the library changed since the plan was made; re-check the plan first"
-        box: dict[str, object] = {}
+        box: dict[str, ApplyResult] = {}
 
-        def operation(library: Library) -> object:
-            try:
-                result = apply_plan(library, plan, ids)
-            except LibraryError as exc:
-                box["error"] = exc
-                raise
-            box["result"] = result
-            return result.change
+        def operation(library: Library) -> ChangeSet:
+            box["result"] = apply_plan(library, plan, ids)
+            return box["result"].change
 
-        failures: list[str] = []
-        self.ctx.operationFailed.connect(failures.append)
         self._applying = True
-        try:
-            self.ctx.apply(operation)  # type: ignore[arg-type]
-        finally:
+        self.apply_message = None
+        ticket = self.ctx.run(operation, f"Applying the dream plan ({plural(len(ids), 'proposal')})")
+        if ticket is None:
             self._applying = False
-            self.ctx.operationFailed.disconnect(failures.append)
-        result = box.get("result")
-        if not isinstance(result, ApplyResult):
-            error = box.get("error")
-            reasons = getattr(error, "reasons", [])
-            text = str(error) if error is not None else (failures[0] if failures else "unknown error")
-            return "; ".join([text, *reasons]) if reasons else text
-        self.apply_result = result
-        log.info("dream plan applied: %s (transaction %s)", ", ".join(result.accepted), result.tx_id)
-        return None
+            return "no library"
+        self.apply_ticket = ticket
+        ticket.finished.connect(lambda result: self._apply_finished(result, box.get("result")))
+        if ticket.done:  # delivered already (it cannot be: the runner queues; kept for safety)
+            self._apply_finished(ticket.result, box.get("result"))
+        return ticket
+
+    def _apply_finished(self, result: OperationResult | None, applied: ApplyResult | None) -> None:
+        if self.apply_ticket is None:
+            return
+        self.apply_ticket = None
+        self._applying = False
+        if result is not None and result.ok and applied is not None:
+            self.apply_result = applied
+            log.info("dream plan applied: %s (transaction %s)", ", ".join(applied.accepted),
+                     applied.tx_id)
+            return
+        if result is None or result.cancelled:
+            self.apply_message = "cancelled before anything was written"
+            return
+        reasons = getattr(result.exception, "reasons", [])
+        text = result.error or "unknown error"
+        self.apply_message = "; ".join([text, *reasons]) if reasons else text
 
     def undo_applied(self) -> UndoResult | None:
         """Undo the transaction this wizard applied (refused if another one came after it)."""
@@ -408,6 +431,9 @@ class DreamWizard(QWizard):
     def reject(self) -> None:
         """Cancel, Escape or the window's close button: after the reviewer changed a tick on the
         review page, ask before throwing the review away."""
+        if self.apply_ticket is not None:  # Cancel while applying stops the apply, if it can
+            self.apply.cancel_apply()
+            return
         if (self.currentId() == self.page_id("review") and self.review.user_changed
                 and self.apply_result is None):
             self.ask_to_discard()

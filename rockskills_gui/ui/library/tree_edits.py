@@ -1,18 +1,22 @@
 """The Library pane's edits: create, rename (inline or by dialog), move and delete, each one
 undoable core operation through ``ctx.apply``; a rename or move first previews the see-also
-references it rewrites. A mixin of ``TreePane``."""
+references it rewrites. A move or delete of more than ``LONG_CHANGE`` skills runs off the UI thread
+(``ctx.run``: busy bar, Cancel until the write starts). A mixin of ``TreePane``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, SignalInstance
 from PySide6.QtWidgets import QLabel, QWidget
 
+from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.tree import Node, is_inside, problems_by_name
 from rockskills_gui.core.model.names import fold, name_error
+from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.operation_runner import LONG_CHANGE, OperationResult
 from rockskills_gui.ui.library.tree_dialogs import MoveDialog, NewSkillDialog, RenamePreviewDialog, delete_box
 from rockskills_gui.ui.library.tree_model import SkillTreeModel
 from rockskills_gui.ui.library.tree_roles import Index
@@ -195,11 +199,27 @@ class TreeEdits(_PaneBase):
         return None
 
     def _rename_now(self, mapping: Mapping[str, str], reveal: str) -> None:
-        change = self.ctx.apply(lambda lib: lib.rename_many(dict(mapping)))
-        if change is not None and not change.empty:
-            current = self.ctx.current_skill
-            self.reveal(current if fold(current) in {fold(n) for n in mapping.values()}
-                        else reveal or next(iter(mapping.values())))
+        def done(change: ChangeSet | None) -> None:
+            if change is not None and not change.empty:
+                current = self.ctx.current_skill
+                self.reveal(current if fold(current) in {fold(n) for n in mapping.values()}
+                            else reveal or next(iter(mapping.values())))
+
+        what = f"Moving {len(mapping):,} skills"
+        self._operate(len(mapping), lambda lib: lib.rename_many(dict(mapping)), what, done)
+
+    def _operate(self, count: int, operation: Callable[[Library], ChangeSet], label: str,
+                 done: Callable[[ChangeSet | None], None]) -> None:
+        """Run ``operation`` at once, or off the UI thread when it concerns more than
+        ``LONG_CHANGE`` skills; ``done`` gets the change written (None when refused)."""
+        if count <= LONG_CHANGE:
+            done(self.ctx.apply(operation))
+            return
+        ticket = self.ctx.run(operation, label)
+        if ticket is not None:
+            ticket.finished.connect(
+                lambda result: done(result.change if isinstance(result, OperationResult)
+                                    and result.ok else None))
 
     # ---------------------------------------------------------------- delete
 
@@ -230,9 +250,13 @@ class TreeEdits(_PaneBase):
         index = self.view.currentIndex()
         below = self.view.indexBelow(index) if index.isValid() else QModelIndex()
         keep = QPersistentModelIndex(below)
-        change = self.ctx.apply(lambda lib: lib.delete_many(names))
-        if change is not None and not change.empty and keep.isValid():
-            self.view.setCurrentIndex(QModelIndex(keep))
+
+        def done(change: ChangeSet | None) -> None:
+            if change is not None and not change.empty and keep.isValid():
+                self.view.setCurrentIndex(QModelIndex(keep))
+
+        self._operate(len(names), lambda lib: lib.delete_many(names),
+                      f"Deleting {len(names):,} skills", done)
 
     # ---------------------------------------------------------------- dialogs
 

@@ -57,11 +57,12 @@ from rockskills_gui.ui.common.accessibility import name_controls
 from rockskills_gui.ui.common.actions import ActionRegistry
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.library_watcher import folders_to_watch
+from rockskills_gui.ui.common.operation_status import OperationStatus
 from rockskills_gui.ui.common.theme import apply_theme, heading, secondary
 from rockskills_gui.ui.common.workers import LibraryLoader, Opener, demo_opener, path_opener
 from rockskills_gui.ui.editor.editor_pane import EditorPane, listed_names
 from rockskills_gui.ui.health.health_table import HealthPane
-from rockskills_gui.ui.library.problems_pane import ProblemsPane
+from rockskills_gui.ui.library.problems_pane import ProblemsPane, skill_problems
 from rockskills_gui.ui.library.tree_pane import TreePane, prepare_tree
 from rockskills_gui.ui.shell.recall_warmup import LargeLibraryFeed, RecallWarmup, prepare_large_recall
 from rockskills_gui.ui.shell.window_prefs import SplitterMemory, apply_editor_font
@@ -379,11 +380,14 @@ class MainWindow(QMainWindow):
         self.problems_label = QLabel(status)
         self.problems_label.setObjectName("statusProblems")
         self._separators = [secondary(QLabel("·", status)) for _ in range(2)]
-        for widget in (self.progress, self.cancel_button, self.path_label, self._separators[0],
+        self.operation_status = OperationStatus(self.ctx, status)  # a long operation, if any
+        for widget in (self.operation_status, self.progress, self.cancel_button, self.path_label,
+                       self._separators[0],
                        self.skills_label, self._separators[1], self.problems_label):
             status.addPermanentWidget(widget)
         self.progress.hide()
         self.cancel_button.hide()
+        self.operation_status.hide()
 
     def _wire(self) -> None:
         a = self.commands
@@ -391,8 +395,8 @@ class MainWindow(QMainWindow):
         a.on("file.demo", self.open_demo)
         a.on("file.new_skill", self.new_skill)
         a.on("file.quit", self.close)
-        a.on("edit.undo", self.ctx.undo)
-        a.on("edit.redo", self.ctx.redo)
+        a.on("edit.undo", self.ctx.request_undo)  # off the UI thread when the step is big
+        a.on("edit.redo", self.ctx.request_redo)
         a.on("edit.palette", self.show_command_palette)
         a.on("edit.cut", lambda: self._edit_text("cut"))
         a.on("edit.copy", lambda: self._edit_text("copy"))
@@ -426,6 +430,7 @@ class MainWindow(QMainWindow):
         self.loader.started.connect(self._on_load_started)
         self.loader.progress.connect(self._on_load_progress)
         self.loader.add_preparer("tree", prepare_tree)
+        self.loader.add_preparer("skill_problems", skill_problems)
         self.loader.add_preparer("recall", prepare_large_recall, feed=LargeLibraryFeed)
         self.loader.add_preparer("listed_names", listed_names)
         self.loader.add_preparer("watch_folders", lambda library: folders_to_watch(library.skill_roots()))
@@ -462,6 +467,10 @@ class MainWindow(QMainWindow):
         self._load(demo_opener(), "Opening the demo library…")
 
     def _load(self, opener: Opener, description: str) -> None:
+        if self.ctx.busy:  # the open library is being written: never read it half-way
+            self.show_error("Not now", "an operation on the library is still running; open the "
+                            "library again when it has finished")
+            return
         self.skill_pane.resolve_unsaved(lambda: self.loader.load(opener, description),
                                         "opening another library")
 
@@ -875,6 +884,8 @@ class MainWindow(QMainWindow):
         if self.interactive:
             self.save_layout()
         self.loader.cancel()
+        self.ctx.runner.cancel_current()  # stops what has not started writing (nothing written)
+        self.ctx.runner.wait()  # a write under way finishes
         self.recall_warmup.wait()
         super().closeEvent(event)
 
