@@ -65,6 +65,7 @@ from rockskills_gui.ui.health.health_table import HealthPane
 from rockskills_gui.ui.library.problems_pane import ProblemsPane, skill_problems
 from rockskills_gui.ui.library.tree_pane import TreePane, prepare_tree
 from rockskills_gui.ui.shell.recall_warmup import LargeLibraryFeed, RecallWarmup, prepare_large_recall
+from rockskills_gui.ui.shell.status_bar import ElidingStatusBar
 from rockskills_gui.ui.shell.window_prefs import SplitterMemory, apply_editor_font
 
 if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
@@ -361,7 +362,8 @@ class MainWindow(QMainWindow):
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
         self.toolbar = toolbar
 
-        status = self.statusBar()
+        status = ElidingStatusBar(self)  # a long message is elided, not cut into the path
+        self.setStatusBar(status)
         status.setObjectName("statusBar")
         self.progress = QProgressBar(status)
         self.progress.setObjectName("loadProgress")
