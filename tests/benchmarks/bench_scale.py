@@ -356,8 +356,10 @@ def best(runs: list[dict], key: str) -> float:
     return statistics.median(float(r[key]) for r in runs)
 
 
-def report(source: Path, sizes: list[int], agents: dict[int, Path], repeat: int) -> list[str]:
-    """Measure with ``source`` and print its table; returns the target verdict lines."""
+def report(source: Path, sizes: list[int], agents: dict[int, Path],
+           repeat: int) -> tuple[list[str], dict[str, float]]:
+    """Measure with ``source`` and print its table; returns the target verdict lines and the
+    100,000-skill figures (empty without that size)."""
     empty_runs = [run_child(source, "empty", None) for _ in range(repeat)]
     empty_ms = best(empty_runs, "paint_ms")
     empty_launch = best(empty_runs, "launch_ms")
@@ -449,7 +451,47 @@ def report(source: Path, sizes: list[int], agents: dict[int, Path], repeat: int)
                     f"{worst:.0f} ms {'OK' if worst <= TARGET_STALL_MS else 'MISSED'}")
     for line in verdicts:
         print("  " + line)
-    return verdicts
+    return verdicts, opened.get(100_000, {})
+
+
+# The issue-19 figures at 100,000 skills: (label, key, target, unit); a target of None is shown
+# without a verdict. "Usage tab" peaks are the process's peak memory (ru_maxrss), library included.
+TARGET_ROWS = (
+    ("fully loaded, warm file cache", "full_ms", TARGET_FULL_100K_S * 1000, "ms"),
+    ("fully loaded, cold file cache", "cold_full_ms", TARGET_FULL_100K_S * 1000, "ms"),
+    ("fully loaded, first open (cache filled)", "first_full_ms", None, "ms"),
+    ("longest UI stall while loading, warm", "stall_ms", TARGET_STALL_MS, "ms"),
+    ("longest UI stall while loading, cold", "cold_stall_ms", TARGET_STALL_MS, "ms"),
+    ("longest UI stall while loading, first open", "first_stall_ms", TARGET_STALL_MS, "ms"),
+    ("peak memory, library loaded", "peak_mb", None, "MB"),
+    ("Usage tab peak memory, last 30 days", "heatmap_peak_mb", TARGET_PEAK_MB, "MB"),
+    ("Usage tab peak memory, then all time", "heatmap_all_peak_mb", TARGET_PEAK_MB, "MB"),
+    ("longest UI stall, Usage tab 30 days / all time", "heatmap_stall_ms", TARGET_STALL_MS, "ms"),
+)
+
+
+def target_table(figures: dict[Path, dict[str, float]]) -> None:
+    """One table of the 100,000-skill figures beside their targets, a column per source tree (the
+    first is the same-run baseline when several are given)."""
+    sources = [source for source, m in figures.items() if m]
+    if not sources:
+        return
+    header = ["100,000 skills", "target", *(str(source) for source in sources)]
+    rows = [header]
+    for label, key, target, unit in TARGET_ROWS:
+        cells = [label, f"≤ {target:,.0f} {unit}" if target is not None else ""]
+        for source in sources:
+            m = figures[source]
+            value = m[key]
+            if key == "heatmap_stall_ms":
+                value = max(m["heatmap_stall_ms"], m["heatmap_all_stall_ms"])
+            verdict = "" if target is None else (" PASS" if value <= target else " FAIL")
+            cells.append(f"{value:,.0f} {unit}{verdict}")
+        rows.append(cells)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    print(f"\n== issue 19 at 100,000 skills (load average {os.getloadavg()[0]:.1f} at the end)")
+    for row in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
 
 
 def main() -> int:
@@ -472,8 +514,10 @@ def main() -> int:
     sizes = [int(s) for s in args.sizes.split(",") if s]
     agents = {size: ensure_library(args.dir, size, args.events) for size in sizes}
     print(f"CPUs: {os.cpu_count()}, load average {os.getloadavg()[0]:.1f} at start")
+    figures: dict[Path, dict[str, float]] = {}
     for source in args.source or [REPO]:
-        report(source.resolve(), sizes, agents, args.repeat)
+        figures[source.resolve()] = report(source.resolve(), sizes, agents, args.repeat)[1]
+    target_table(figures)
     return 0
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
-from rockskills_gui.core.usage.matrix import CoMatrix, Measure
+from rockskills_gui.core.usage.matrix import CoMatrix, Measure, measure_values
 from rockskills_gui.core.usage.matrix_order import Band, Ordering, order
 from rockskills_gui.core.usage.stats import UsageStats
 
@@ -28,6 +28,7 @@ DIAGONAL_LEVEL = 1
 FIRST_LEVEL = 2
 LEVELS = 254  # colour levels 2..255
 LIFT_MAX_LOG2 = 4.0  # the lift scale never spans more than 1/16 .. 16
+BLOCK_ROWS = 256  # matrix rows coloured per pass (a few MB of temporaries, not the whole matrix)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +85,8 @@ class ColourScale:
 
 @dataclass
 class HeatmapData:
-    """The matrix as shown: every array is in display order."""
+    """The matrix as shown: every array is in display order (:attr:`values` is computed when
+    asked: 72 MB of floats at 3,000 skills that only an export needs)."""
 
     options: HeatmapOptions
     names: list[str]
@@ -92,7 +94,6 @@ class HeatmapData:
     events: list[int]
     own: list[int]
     together: np.ndarray
-    values: np.ndarray
     levels: np.ndarray
     scale: ColourScale
     total_sessions: int
@@ -103,6 +104,11 @@ class HeatmapData:
 
     def __len__(self) -> int:
         return len(self.names)
+
+    @property
+    def values(self) -> np.ndarray:
+        """The measure for every cell (float64; 0 where the pair never occurred)."""
+        return measure_values(self.together, self.total_sessions, self.options.measure)
 
     def index(self, name: str) -> int | None:
         key = fold(name)
@@ -193,14 +199,8 @@ def build_heatmap(stats: UsageStats, skills: Sequence[Skill], options: HeatmapOp
     arranged = order(full.take(chosen), options.ordering)
     final = [chosen[k] for k in arranged.indices]
     shown = full.take(final)
-    together = shown.together
-    values = shown.values(options.measure)
-    mask = together >= minimum
-    np.fill_diagonal(mask, False)
-    scale = scale_for(options.measure, values[mask])
-    levels = np.full(together.shape, EMPTY_LEVEL, dtype=np.uint8)
-    levels[mask] = scale.levels(values[mask])
-    np.fill_diagonal(levels, DIAGONAL_LEVEL)
+    together = _compact(shown.together)
+    levels, scale = colour_levels(together, full.total_sessions, options.measure, minimum)
     position = {fold(s.name): k for k, s in enumerate(shown.skills)}
     links: set[tuple[int, int]] = set()
     for skill in skills:
@@ -214,12 +214,61 @@ def build_heatmap(stats: UsageStats, skills: Sequence[Skill], options: HeatmapOp
     return HeatmapData(
         options=options, names=shown.names, exists=[s.exists for s in shown.skills],
         events=[s.events for s in shown.skills], own=[int(x) for x in shown.own],
-        together=together, values=values, levels=levels, scale=scale,
+        together=together, levels=levels, scale=scale,
         total_sessions=full.total_sessions, bands=arranged.bands, links=links,
         note="; ".join(n for n in (
             f"the {len(full):,} skills used in the most sessions (of {len(full) + full.omitted:,})"
             if full.omitted else "", arranged.note) if n),
         hidden=len(full) - len(final))
+
+
+def _compact(counts: np.ndarray) -> np.ndarray:
+    """``counts`` (non-negative) in the smallest unsigned type that holds them: the same numbers
+    in a quarter of int32's memory while fewer than 256 sessions are in the window."""
+    top = int(counts.max()) if counts.size else 0
+    return counts.astype(np.min_scalar_type(top), copy=False)
+
+
+def _shown_values(together: np.ndarray, own: np.ndarray, total_sessions: int, measure: Measure,
+                  minimum: int, start: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows ``start`` to ``start + BLOCK_ROWS`` of the shown cells (off the diagonal, at least
+    ``minimum`` sessions together): their mask, and their measure in row-major order, exactly as
+    ``measure_values(together, ...)[mask]`` gives them (the same operations per cell)."""
+    block = together[start:start + BLOCK_ROWS]
+    mask = block >= minimum
+    diagonal = np.arange(start, start + len(block))
+    mask[diagonal - start, diagonal] = False
+    if measure is Measure.SESSIONS:
+        return mask, block[mask].astype(np.float64)
+    rows, cols = np.nonzero(mask)
+    n_ab = block[rows, cols].astype(np.float64)
+    rows += start
+    if measure is Measure.JACCARD:
+        return mask, n_ab / (own[rows] + own[cols] - n_ab)
+    return mask, n_ab * total_sessions / (own[rows] * own[cols])
+
+
+def colour_levels(together: np.ndarray, total_sessions: int, measure: Measure,
+                  minimum: int) -> tuple[np.ndarray, ColourScale]:
+    """Each cell's colour level and the scale, a block of rows at a time: the same levels as
+    colouring ``measure_values(together, ...)`` at once, without its dense copies."""
+    own = np.diagonal(together).astype(np.float64)
+    extremes: list[float] = []  # what decides the scale: each block's largest (and, for lift,
+    for start in range(0, len(together), BLOCK_ROWS):  # smallest positive) value
+        values = _shown_values(together, own, total_sessions, measure, minimum, start)[1]
+        if measure is Measure.LIFT:
+            values = values[values > 0]
+            if values.size:
+                extremes += [float(values.min()), float(values.max())]
+        elif values.size:
+            extremes.append(float(values.max()))
+    scale = scale_for(measure, np.array(extremes, dtype=np.float64))
+    levels = np.full(together.shape, EMPTY_LEVEL, dtype=np.uint8)
+    for start in range(0, len(together), BLOCK_ROWS):
+        mask, values = _shown_values(together, own, total_sessions, measure, minimum, start)
+        levels[start:start + BLOCK_ROWS][mask] = scale.levels(values)
+    np.fill_diagonal(levels, DIAGONAL_LEVEL)
+    return levels, scale
 
 
 def heatmap_csv(data: HeatmapData) -> str:
@@ -232,13 +281,14 @@ def heatmap_csv(data: HeatmapData) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([data.options.measure.label, *data.names])
     integer = data.options.measure is Measure.SESSIONS
+    values = data.values
     for i, name in enumerate(data.names):
         row: list[str] = [name]
         for j in range(len(data.names)):
             if data.levels[i, j] == EMPTY_LEVEL:
                 row.append("")
             else:
-                value = float(data.values[i, j])
+                value = float(values[i, j])
                 row.append(str(int(value)) if integer else f"{value:.4f}")
         writer.writerow(row)
     return buffer.getvalue()

@@ -109,9 +109,9 @@ class CoMatrix:
                     rows.append(row)
                     cols.append(col)
         n = len(skills)
-        incidence = sparse.csr_matrix((np.ones(len(rows), dtype=np.int32), (rows, cols)),
+        incidence = sparse.csc_matrix((np.ones(len(rows), dtype=np.int32), (rows, cols)),
                                       shape=(len(stats.sessions), n))
-        together = np.asarray((incidence.T @ incidence).todense(), dtype=np.int32).reshape(n, n)
+        together = _gram(incidence)
         matrix = cls(skills, together, len(stats.sessions))
         matrix.omitted = omitted
         return matrix
@@ -156,6 +156,23 @@ class CoMatrix:
         mask = self.together > 0
         np.fill_diagonal(mask, False)
         return mask
+
+
+BLOCK_CELLS = 2_000_000  # sessions × columns of the incidence made dense per pass (8 MB)
+
+
+def _gram(incidence: sparse.csc_matrix) -> np.ndarray:
+    """``incidence.T @ incidence`` as a dense int32 matrix, a block of columns at a time: the
+    sparse product of a few sessions of thousands of skills held ~100 MB of indices before its
+    dense copy; the integer counts are the same."""
+    sessions, n = incidence.shape
+    together = np.empty((n, n), dtype=np.int32)
+    transposed = incidence.T.tocsr()
+    width = max(1, BLOCK_CELLS // max(1, sessions))
+    for start in range(0, n, width):
+        block = incidence[:, start:start + width].toarray()
+        together[:, start:start + width] = transposed @ block
+    return together
 
 
 def measure_values(together: np.ndarray, total_sessions: int, measure: Measure) -> np.ndarray:

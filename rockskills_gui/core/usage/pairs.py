@@ -30,7 +30,8 @@ from rockskills_gui.core.model.names import fold, sort_key
 if TYPE_CHECKING:
     from rockskills_gui.core.usage.records import Pair, Session
 
-CHUNK = 2_000_000  # pair occurrences counted per numpy pass (16 MB of ids)
+CHUNK = 1_000_000  # pair occurrences counted per numpy pass (8 MB of ids, ~50 MB with its sort)
+SLICE = 1_000_000  # pairs put in their final order per pass (bounds the temporaries)
 _SMALL = 256  # sessions up to this many skills reuse cached index arrays
 
 
@@ -111,10 +112,13 @@ def _count(session_ranks: list[np.ndarray], starts: np.ndarray, n: int,
             ids.append(ranks[i] * n + ranks[j])
             pos.append(int(starts[index]) + _offsets(k, i) + (j - i - 1))
         all_ids, all_pos = np.concatenate(ids), np.concatenate(pos)
+        del ids, pos  # the parts: freed before the sort's copies are made
         if not len(all_ids):
             continue
         order = np.lexsort((all_pos, all_ids))  # by id, then enumeration position
-        all_ids, all_pos = all_ids[order], all_pos[order]
+        all_ids = all_ids[order]
+        all_pos = all_pos[order]
+        del order
         heads = np.flatnonzero(np.r_[True, all_ids[1:] != all_ids[:-1]])
         counts = np.diff(np.r_[heads, len(all_ids)]).astype(np.int32)
         if min_count > 1:
@@ -126,7 +130,14 @@ def _count(session_ranks: list[np.ndarray], starts: np.ndarray, n: int,
     if not out_ids:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty.astype(np.int32), empty
-    return np.concatenate(out_ids), np.concatenate(out_counts), np.concatenate(out_first)
+    return _join(out_ids), _join(out_counts), _join(out_first)
+
+
+def _join(parts: list[np.ndarray]) -> np.ndarray:
+    """``parts`` concatenated, the list emptied meanwhile (one copy at a time, not two lists)."""
+    joined = np.concatenate(parts)
+    parts.clear()
+    return joined
 
 
 class PairTable(Sequence["Pair"]):
@@ -151,14 +162,26 @@ class PairTable(Sequence["Pair"]):
         sizes = np.array([len(r) for r in session_ranks], dtype=np.int64)
         self._starts = np.r_[0, np.cumsum(sizes * (sizes - 1) // 2)[:-1]] if len(sizes) else sizes
         ids, counts, first = _count(session_ranks, self._starts, n, min_count)
-        self._sorted_ids, self._sorted_counts, self._sorted_first = ids, counts, first
-        self._order = np.lexsort((first, -counts))  # count descending, first seen first
+        del session_ranks
+        order = np.lexsort((first, -counts))  # count descending, first seen first
+        # Kept in that order, 16 bytes a pair: the id, the count and the session whose spelling
+        # the key takes (the first-seen position is only needed for the order).
+        self._ids = ids[order]
+        del ids
+        # counts and sessions in the smallest type that holds them (a byte each up to 255 sessions)
+        self._counts = counts[order].astype(np.min_scalar_type(len(sessions)), copy=False)
+        del counts
+        self._session = np.empty(len(order), dtype=np.min_scalar_type(max(0, len(sessions) - 1)))
+        for start in range(0, len(order), SLICE):
+            part = first[order[start:start + SLICE]]
+            self._session[start:start + SLICE] = np.searchsorted(self._starts, part, "right") - 1
+        del order, first
         self._spellings: dict[int, dict[str, str]] = {}
 
     # ---------------------------------------------------------------- sequence
 
     def __len__(self) -> int:
-        return len(self._order)
+        return len(self._ids)
 
     @overload
     def __getitem__(self, index: int) -> Pair: ...
@@ -186,20 +209,19 @@ class PairTable(Sequence["Pair"]):
 
     def sessions(self, index: int) -> int:
         """The count of the pair at ``index`` (without making the Pair)."""
-        return int(self._sorted_counts[self._order[index]])
+        return int(self._counts[index])
 
     # ---------------------------------------------------------------- making pairs
 
     def _pair(self, index: int) -> Pair:
-        at = int(self._order[index])
-        a, b = divmod(int(self._sorted_ids[at]), self._n)
-        session = int(np.searchsorted(self._starts, self._sorted_first[at], side="right")) - 1
+        a, b = divmod(int(self._ids[index]), self._n)
+        session = int(self._session[index])
         spelled = self._spellings.get(session)
         if spelled is None:
             spelled = self._spellings[session] = {fold(name): name for name in
                                                   self._sessions[session].skills}
         return self._make(f"{spelled[self._keys[a]]}|{spelled[self._keys[b]]}",
-                          int(self._sorted_counts[at]))
+                          int(self._counts[index]))
 
 
 def session_counts(sessions: Sequence[Session]) -> dict[str, int]:

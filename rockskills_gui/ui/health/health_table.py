@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.stores.cortex import INACTIVE_LIFECYCLES, LIFECYCLES, TRUST_TIERS
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.ui.common.context import AppContext
@@ -75,10 +76,13 @@ class HealthRow:
 def rows_of(library: object) -> list[HealthRow]:
     """Every skill of a library that has CortexPrism stats ([] for libraries without any)."""
     entries = getattr(library, "entries", None)
-    if entries is None:
+    if entries is None or isinstance(library, Library):  # a RockBot skill keeps no such stats
         return []
+    every = entries()
+    if not any(getattr(entry, "stats", None) for entry in every):
+        return []  # no CortexPrism stats (a RockBot library): no 100,000 rows made to be dropped
     rows: list[HealthRow] = []
-    for entry in entries():
+    for entry in every:
         stats = dict(getattr(entry, "stats", None) or {})
         if getattr(entry, "read_only", False) and not hasattr(entry, "frontmatter"):
             source = "memory.db"

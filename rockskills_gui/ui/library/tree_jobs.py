@@ -3,6 +3,7 @@ the UI thread and handed back by ticket; and the tree built on the loader's work
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -14,6 +15,8 @@ from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.layout import USAGE_DIR
 from rockskills_gui.core.usage.events import read_usage
+
+FREEZE_EVENTS = 20_000  # usage events from which the result is frozen (see UsageJob.run)
 
 
 class JobSignals(QObject):
@@ -34,7 +37,13 @@ class UsageJob(QRunnable):
     def run(self) -> None:
         try:
             with gc_paused():  # 100,000 events must not trigger full collections of a big heap
-                result: dict[str, Timestamp] = last_used_by_name(read_usage(self.agent_dir).events)
+                events = read_usage(self.agent_dir).events
+                result: dict[str, Timestamp] = last_used_by_name(events)
+                if len(events) >= FREEZE_EVENTS:
+                    # The result lives as long as the library: out of the collector's way. The first
+                    # collection after the pause walked it (and every young object) for 120 ms.
+                    del events
+                    gc.freeze()
         except OSError:
             result = {}
         _deliver(self.signals, self.ticket, result)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QWidget
 from rockskills_gui.core.library.formats import format_label
 from rockskills_gui.core.library.resources import rules_have_resources
 from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.core.storage.layout import USAGE_DIR
@@ -102,6 +103,9 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         self._stats: UsageStats | None = None
         self._history: UsageStats | None = None
         self._now: Timestamp | None = None
+        # The library's skills as the last request took them, until the library changes: copying
+        # 100,000 of them for each new window or option held the UI thread 40-70 ms.
+        self._skills: tuple[Skill, ...] | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(40)
@@ -192,6 +196,7 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
     # ---------------------------------------------------------------- scheduling
 
     def _on_library_changed(self, library: Library | None) -> None:
+        self._skills = None
         self._log = self._stats = self._history = None
         self._log_signature = None
         self._show_stale(False)
@@ -215,6 +220,7 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
 
     def _on_change_applied(self, change: ChangeSet) -> None:
         del change
+        self._skills = None
         self._dirty = True
         if self.isVisible():
             self.schedule()
@@ -275,8 +281,10 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
             return None
         window = self.usage_window()
         stats = self._stats if self._stats is not None and self._stats.window == window else None
+        if self._skills is None:
+            self._skills = tuple(library.skills())
         return UsageRequest(
-            agent_dir=library.agent_dir, skills=tuple(library.skills()), now=self.now(),
+            agent_dir=library.agent_dir, skills=self._skills, now=self.now(),
             window=window, options=self.options(), unused_days=self.unused_spin.value(),
             suggest_min_sessions=max(SUGGEST_MIN_SESSIONS, self.min_spin.value()),
             log=self._log, stats=stats, history=self._history,
