@@ -199,7 +199,7 @@ def test_clean_buffer_reloads_silently_when_the_file_changes(win: MainWindow, qt
     write_externally(entry.path, agent_version)
     qtbot.waitUntil(lambda: editor_text(pane) == "# Email\n\nRewritten by the agent.", timeout=5000)
     assert not pane.current.dirty
-    assert "changed on disk and was reloaded" in win.statusBar().currentMessage()
+    assert "changed on disk and was reloaded" in win.statusBar().full_message()
     assert lib.get("mcp/email") == agent_version
     assert pane.conflict_dialog is None
     qtbot.waitUntil(lambda: "Rewritten by the agent." in pane.preview.toPlainText())

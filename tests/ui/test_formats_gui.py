@@ -186,7 +186,7 @@ def test_a_mixed_folder_opens_as_the_stronger_format_and_says_what_else_it_saw(
         assert sorted(list_names(window)) == sorted(open_library(folder).names())
         note = library.detection_note
         assert "1 RockBot skill file" in note and "Reopen As" in note
-        assert note in window.statusBar().currentMessage()
+        assert note in window.statusBar().full_message()
     finally:
         window._close_confirmed = True
         window.loader.cancel()

@@ -116,7 +116,7 @@ def test_undo_redo_follow_core_operations_and_restore_bytes(window: MainWindow) 
     assert after != before
     assert undo.isEnabled() and not redo.isEnabled()
     assert undo.text() == "&Undo Save 'mcp/email'"
-    assert "a running agent must be restarted" in window.statusBar().currentMessage()
+    assert "a running agent must be restarted" in window.statusBar().full_message()
 
     undo.trigger()
     assert path.read_bytes() == before
@@ -162,7 +162,7 @@ def test_bad_path_shows_an_error_box_and_status_message(qtbot, tmp_path: Path) -
         window.open_path(tmp_path / "missing")
     assert "no such file or directory" in blocker.args[0]
     assert window.error_box is not None and window.error_box.isVisible()
-    assert "no such file or directory" in window.statusBar().currentMessage()
+    assert "no such file or directory" in window.statusBar().full_message()
     assert window.ctx.library is None
     assert window.path_label.text() == "No library open"
     assert not window.commands["file.new_skill"].isEnabled()

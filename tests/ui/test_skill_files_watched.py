@@ -83,7 +83,7 @@ def test_clean_buffer_reloads_live(md_window: MainWindow, qtbot, corpus: Path) -
     rewrite_body(path, first_heading(pane), "# Rewritten by another editor")
     qtbot.waitUntil(lambda: first_heading(pane) == "# Rewritten by another editor", timeout=5000)
     assert not pane.current.dirty and pane.conflict_dialog is None
-    assert "changed on disk and was reloaded" in md_window.statusBar().currentMessage()
+    assert "changed on disk and was reloaded" in md_window.statusBar().full_message()
 
 
 def test_every_skills_root_is_watched(qtbot, tmp_path: Path) -> None:

@@ -25,9 +25,8 @@ import heapq
 import math
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
-    QColor,
     QFont,
     QFontMetrics,
     QHelpEvent,
@@ -36,8 +35,6 @@ from PySide6.QtGui import (
     QMouseEvent,
     QPainter,
     QPaintEvent,
-    QPalette,
-    QPen,
     QResizeEvent,
     QWheelEvent,
 )
@@ -45,12 +42,16 @@ from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
 from rockskills_gui.core.usage.heatmap import HeatmapData
 from rockskills_gui.ui.common.colormap import colour_table
+from rockskills_gui.ui.usage.heatmap_painting import CELL_SIZES, LABEL_PAD, HeatmapPainting
 
-CELL_SIZES = (2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 32, 40, 48, 64)
 MAX_ASPECT = 3.0  # fitted cells are at most this much wider (or taller) than high (or wide)
 MAX_LABEL_WIDTH = 260
 WIDTH_CANDIDATES = 64  # longest labels measured to find the widest
-LABEL_PAD = 6
+
+__all__ = [  # names that lived here before the painting was split off
+    "CELL_SIZES", "LABEL_PAD", "MAX_ASPECT", "MAX_LABEL_WIDTH", "WIDTH_CANDIDATES", "HeatmapView",
+    "indexed_image",
+]
 
 
 def indexed_image(levels: np.ndarray, table: list[int]) -> QImage:
@@ -64,7 +65,7 @@ def indexed_image(levels: np.ndarray, table: list[int]) -> QImage:
     return image
 
 
-class HeatmapView(QAbstractScrollArea):
+class HeatmapView(HeatmapPainting, QAbstractScrollArea):
     """Scrollable, zoomable matrix of a :class:`HeatmapData`."""
 
     cellClicked = Signal(int, int)
@@ -407,244 +408,3 @@ class HeatmapView(QAbstractScrollArea):
             self.paint(painter, self.viewport().rect(), self._origin())
         finally:
             painter.end()
-
-    def paint(self, painter: QPainter, area: QRect, origin: QPoint) -> None:
-        """Paint labels and matrix into ``area`` with cell (0, 0) at ``origin`` (also for export)."""
-        palette = self.palette()
-        painter.fillRect(area, palette.color(QPalette.ColorRole.Base))
-        data = self.data
-        if data is None or self.image is None:
-            painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
-            painter.drawText(area.adjusted(24, 0, -24, 0),
-                             int(Qt.AlignmentFlag.AlignCenter) | int(Qt.TextFlag.TextWordWrap),
-                             "No pairs to show: widen the window or lower the minimum count."
-                             if data is not None else self.empty_text)
-            return
-        n, cw, ch, gutter = len(data), self.cw, self.ch, self.gutter
-        matrix_area = QRect(area.left() + gutter, area.top() + gutter,
-                            max(0, area.width() - gutter), max(0, area.height() - gutter))
-        first_col = max(0, (matrix_area.left() - origin.x()) // cw)
-        last_col = min(n, math.ceil((matrix_area.right() + 1 - origin.x()) / cw))
-        first_row = max(0, (matrix_area.top() - origin.y()) // ch)
-        last_row = min(n, math.ceil((matrix_area.bottom() + 1 - origin.y()) / ch))
-        visible = (first_row, last_row, first_col, last_col)
-
-        painter.save()
-        painter.setClipRect(matrix_area)
-        if last_col > first_col and last_row > first_row:
-            target = QRectF(origin.x() + first_col * cw, origin.y() + first_row * ch,
-                            (last_col - first_col) * cw, (last_row - first_row) * ch)
-            source = QRectF(first_col, first_row, last_col - first_col, last_row - first_row)
-            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-            painter.drawImage(target, self.image, source)
-        self._paint_grid(painter, origin, visible)
-        self._paint_links(painter, origin, visible)
-        self._paint_selection(painter, origin)
-        painter.restore()
-
-        self._paint_row_labels(painter, area, origin, visible)
-        self._paint_column_labels(painter, area, origin, visible)
-        corner = QRect(area.left(), area.top(), gutter, gutter)
-        painter.fillRect(corner, palette.color(QPalette.ColorRole.Base))
-
-    def _paint_grid(self, painter: QPainter, origin: QPoint, visible: tuple[int, int, int, int]) -> None:
-        data = self.data
-        assert data is not None
-        first_row, last_row, first_col, last_col = visible
-        palette = self.palette()
-        cw, ch = self.cw, self.ch
-        top = origin.y() + first_row * ch
-        bottom = origin.y() + last_row * ch
-        left = origin.x() + first_col * cw
-        right = origin.x() + last_col * cw
-        if min(cw, ch) >= 8:
-            painter.setPen(QPen(palette.color(QPalette.ColorRole.Base), 1))
-            for k in range(first_col, last_col + 1):
-                x = origin.x() + k * cw
-                painter.drawLine(x, top, x, bottom)
-            for k in range(first_row, last_row + 1):
-                y = origin.y() + k * ch
-                painter.drawLine(left, y, right, y)
-        if data.bands:
-            separator = QColor(palette.color(QPalette.ColorRole.Text))
-            separator.setAlpha(120)
-            painter.setPen(QPen(separator, 1))
-            for band in data.bands[1:]:
-                x = origin.x() + band.start * cw
-                y = origin.y() + band.start * ch
-                if first_col <= band.start <= last_col:
-                    painter.drawLine(x, top, x, bottom)
-                if first_row <= band.start <= last_row:
-                    painter.drawLine(left, y, right, y)
-
-    def _paint_links(self, painter: QPainter, origin: QPoint, visible: tuple[int, int, int, int]) -> None:
-        data = self.data
-        if data is None or not self.show_links or not data.links:
-            return
-        first_row, last_row, first_col, last_col = visible
-        palette = self.palette()
-        cw, ch = self.cw, self.ch
-        radius = max(1.5, min(cw, ch) * 0.22)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        painter.setPen(QPen(palette.color(QPalette.ColorRole.Base), max(1.0, min(cw, ch) / 12)))
-        painter.setBrush(palette.color(QPalette.ColorRole.Text))
-        for row, col in data.links:
-            if first_row <= row < last_row and first_col <= col < last_col:
-                center = QRectF(origin.x() + col * cw, origin.y() + row * ch, cw, ch).center()
-                painter.drawEllipse(center, radius, radius)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-
-    def _paint_selection(self, painter: QPainter, origin: QPoint) -> None:
-        data = self.data
-        assert data is not None
-        palette = self.palette()
-        cw, ch, n = self.cw, self.ch, len(data)
-        highlight = QColor(palette.color(QPalette.ColorRole.Highlight))
-        if self.selected is not None:
-            row, col = self.selected
-            band = QColor(highlight)
-            band.setAlpha(50)
-            painter.fillRect(QRect(origin.x(), origin.y() + row * ch, n * cw, ch), band)
-            painter.fillRect(QRect(origin.x() + col * cw, origin.y(), cw, n * ch), band)
-            painter.setPen(QPen(highlight, 2))
-            painter.drawRect(QRect(origin.x() + col * cw, origin.y() + row * ch, cw, ch)
-                             .adjusted(0, 0, -1, -1))
-        if self.hovered is not None and self.hovered != self.selected:
-            row, col = self.hovered
-            painter.setPen(QPen(palette.color(QPalette.ColorRole.Text), 1))
-            painter.drawRect(QRect(origin.x() + col * cw, origin.y() + row * ch, cw, ch)
-                             .adjusted(0, 0, -1, -1))
-
-    def _label_colour(self, index: int) -> QColor:
-        data = self.data
-        assert data is not None
-        role = QPalette.ColorRole.Text if data.exists[index] else QPalette.ColorRole.PlaceholderText
-        return self.palette().color(role)
-
-    def _band_stripes(self, painter: QPainter, rect_for: object, visible: tuple[int, int]) -> None:
-        data = self.data
-        assert data is not None
-        stripe = self.palette().color(QPalette.ColorRole.AlternateBase)
-        for k, band in enumerate(data.bands):
-            if k % 2 and band.stop > visible[0] and band.start < visible[1]:
-                painter.fillRect(rect_for(band.start, band.stop), stripe)  # type: ignore[operator]
-
-    def labelled(self, side: int, first: int, last: int) -> list[int]:
-        """Which of the rows (or columns) ``first``..``last`` get a label at cell ``side``: all
-        when a line of text fits, else every k-th (none when name families are labelled)."""
-        step = self.label_step(side)
-        if step == 1:
-            return list(range(first, last))
-        if self.data is not None and self.data.bands:
-            return []
-        return [k for k in range(first - first % step, last, step) if k >= first]
-
-    def _paint_row_labels(self, painter: QPainter, area: QRect, origin: QPoint,
-                          visible: tuple[int, int, int, int]) -> None:
-        data = self.data
-        assert data is not None
-        first_row, last_row = visible[0], visible[1]
-        ch, gutter = self.ch, self.gutter
-        clip = QRect(area.left(), area.top() + gutter, gutter, max(0, area.height() - gutter))
-        painter.save()
-        painter.setClipRect(clip)
-        painter.fillRect(clip, self.palette().color(QPalette.ColorRole.Base))
-        self._band_stripes(painter, lambda a, b: QRect(area.left(), origin.y() + a * ch, gutter,
-                                                       (b - a) * ch), (first_row, last_row))
-        font = self._label_font()
-        painter.setFont(font)
-        metrics = QFontMetrics(font)
-        line = metrics.height()
-        rows = self.labelled(ch, first_row, last_row)
-        if rows or not data.bands:
-            for row in rows:
-                top = origin.y() + row * ch + (ch - max(ch, line)) // 2
-                rect = QRect(area.left() + LABEL_PAD, top, gutter - 2 * LABEL_PAD, max(ch, line))
-                self._draw_label(painter, metrics, rect, row, Qt.AlignmentFlag.AlignRight)
-        else:
-            self._band_labels(painter, metrics, lambda a, b: QRect(
-                area.left() + 2, origin.y() + a * ch, gutter - 4, (b - a) * ch),
-                Qt.AlignmentFlag.AlignRight)
-        painter.restore()
-
-    def _paint_column_labels(self, painter: QPainter, area: QRect, origin: QPoint,
-                             visible: tuple[int, int, int, int]) -> None:
-        data = self.data
-        assert data is not None
-        first_col, last_col = visible[2], visible[3]
-        cw, gutter = self.cw, self.gutter
-        clip = QRect(area.left() + gutter, area.top(), max(0, area.width() - gutter), gutter)
-        painter.save()
-        painter.setClipRect(clip)
-        painter.fillRect(clip, self.palette().color(QPalette.ColorRole.Base))
-        self._band_stripes(painter, lambda a, b: QRect(origin.x() + a * cw, area.top(),
-                                                       (b - a) * cw, gutter), (first_col, last_col))
-        # Rotate so that text runs bottom-up; x' = -y, y' = x in the rotated system.
-        painter.translate(0, area.top() + gutter)
-        painter.rotate(-90)
-        font = self._label_font()
-        painter.setFont(font)
-        metrics = QFontMetrics(font)
-        line = metrics.height()
-        cols = self.labelled(cw, first_col, last_col)
-        if cols or not data.bands:
-            for col in cols:
-                left = origin.x() + col * cw + (cw - max(cw, line)) // 2
-                rect = QRect(LABEL_PAD, left, gutter - 2 * LABEL_PAD, max(cw, line))
-                self._draw_label(painter, metrics, rect, col, Qt.AlignmentFlag.AlignLeft)
-        else:
-            self._band_labels(painter, metrics, lambda a, b: QRect(
-                2, origin.x() + a * cw, gutter - 4, (b - a) * cw), Qt.AlignmentFlag.AlignLeft)
-        painter.restore()
-
-    def _draw_label(self, painter: QPainter, metrics: QFontMetrics, rect: QRect, index: int,
-                    align: Qt.AlignmentFlag) -> None:
-        data = self.data
-        assert data is not None
-        selected = self.selected is not None and index in self.selected
-        if selected:
-            painter.fillRect(rect.adjusted(-LABEL_PAD + 1, 0, LABEL_PAD - 1, 0),
-                             self.palette().color(QPalette.ColorRole.Highlight))
-            painter.setPen(self.palette().color(QPalette.ColorRole.HighlightedText))
-        else:
-            painter.setPen(self._label_colour(index))
-        text = metrics.elidedText(data.label(index), Qt.TextElideMode.ElideMiddle, rect.width())
-        painter.drawText(rect, align | Qt.AlignmentFlag.AlignVCenter, text)
-
-    def _band_labels(self, painter: QPainter, metrics: QFontMetrics, rect_for: object,
-                     align: Qt.AlignmentFlag) -> None:
-        data = self.data
-        assert data is not None
-        painter.setPen(self.palette().color(QPalette.ColorRole.Text))
-        for band in data.bands:
-            rect = rect_for(band.start, band.stop)  # type: ignore[operator]
-            if rect.height() >= metrics.height():
-                text = metrics.elidedText(band.label, Qt.TextElideMode.ElideMiddle, rect.width())
-                painter.drawText(rect, align | Qt.AlignmentFlag.AlignVCenter, text)
-
-    # ---------------------------------------------------------------- export
-
-    def render_full(self, min_cell: int = 14, max_side: int = 12000) -> QImage:
-        """The whole matrix with its labels as an image: cells of at least ``min_cell`` pixels
-        (and tall enough for a label each when ``max_side`` allows), square."""
-        n = len(self.data) if self.data is not None else 0
-        saved = self.cw, self.ch, self.gutter, self.selected, self.hovered
-        self.selected = self.hovered = None
-        cell = max(self.cell, min_cell, self._line())
-        try:
-            self.cw = self.ch = cell
-            while self.cell > CELL_SIZES[0] and self._label_width() + n * self.cell > max_side:
-                self.cw = self.ch = max(s for s in CELL_SIZES if s < self.cell)
-            self.gutter = self._label_width()
-            side = self.gutter + n * self.cell
-            image = QImage(max(side, 1), max(side, 1), QImage.Format.Format_ARGB32_Premultiplied)
-            image.fill(self.palette().color(QPalette.ColorRole.Base))
-            painter = QPainter(image)
-            try:
-                self.paint(painter, QRect(0, 0, side, side), QPoint(self.gutter, self.gutter))
-            finally:
-                painter.end()
-            return image
-        finally:
-            self.cw, self.ch, self.gutter, self.selected, self.hovered = saved

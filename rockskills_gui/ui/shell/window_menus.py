@@ -1,0 +1,151 @@
+"""The main window's Edit menu (Cut, Copy and Paste for the focused text field, Undo and Redo
+labels), File ▸ Open Recent and File ▸ Reopen As, and opening a skill from the health and
+problems docks. A mixin of ``MainWindow``."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QPlainTextEdit,
+    QTextEdit,
+    QWidget,
+)
+
+from rockskills_gui.core.library.formats import OPEN_FORMAT_LABELS, OPEN_FORMATS, open_format_of
+from rockskills_gui.ui.shell.window_state import WindowState
+
+
+def _escape_mnemonic(text: str) -> str:
+    return text.replace("&", "&&")
+
+
+TextWidget = QLineEdit | QPlainTextEdit | QTextEdit
+
+
+def _text_widget(widget: QWidget | None) -> TextWidget | None:
+    """The text field Cut, Copy and Paste act on for the focused ``widget``, if any."""
+    if isinstance(widget, QComboBox):
+        widget = widget.lineEdit()
+    elif isinstance(widget, QAbstractSpinBox):
+        widget = widget.findChild(QLineEdit)
+    return widget if isinstance(widget, (QLineEdit, QPlainTextEdit, QTextEdit)) else None
+
+
+def _can_edit(widget: TextWidget) -> tuple[bool, bool, bool]:
+    """Whether cut, copy and paste apply to ``widget`` now."""
+    if isinstance(widget, QLineEdit):
+        selected = widget.hasSelectedText() and widget.echoMode() == QLineEdit.EchoMode.Normal
+        writable = not widget.isReadOnly()
+        pastes = bool(QGuiApplication.clipboard().text())
+    else:
+        selected = widget.textCursor().hasSelection()
+        writable = not widget.isReadOnly()
+        pastes = widget.canPaste()
+    return selected and writable, selected, writable and pastes
+
+
+class WindowMenus(WindowState):
+    """Edit, recent and reopen menus of ``MainWindow``."""
+
+    _text_target: TextWidget | None
+
+    # ---------------------------------------------------------------- cut, copy, paste
+
+    def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        target = _text_widget(new) if new is not None and self.isAncestorOf(new) else None
+        if target is not self._text_target:
+            previous = self._text_target
+            if previous is not None:
+                try:
+                    previous.selectionChanged.disconnect(self.update_clipboard_actions)
+                except (RuntimeError, TypeError):  # already deleted
+                    pass
+            self._text_target = target
+            if target is not None:
+                target.selectionChanged.connect(self.update_clipboard_actions)
+        self.update_clipboard_actions()
+
+    def update_clipboard_actions(self) -> None:
+        """Enable Cut, Copy and Paste as the focused text field allows."""
+        focused = QApplication.focusWidget()
+        target = _text_widget(focused) if focused is not None and self.isAncestorOf(focused) \
+            else None
+        can = _can_edit(target) if target is not None else (False, False, False)
+        for action_id, enabled in zip(("edit.cut", "edit.copy", "edit.paste"), can, strict=True):
+            self.commands[action_id].setEnabled(enabled)
+
+    def _edit_text(self, operation: str) -> None:
+        focused = QApplication.focusWidget()
+        target = _text_widget(focused)
+        if target is not None and self.isAncestorOf(target):
+            getattr(target, operation)()
+        self.update_clipboard_actions()
+
+    def _update_history_actions(self) -> None:
+        library = self.ctx.library
+        history = library.history if library is not None else None
+        for action_id, word, label in (
+            ("edit.undo", "&Undo", history.undo_label() if history else None),
+            ("edit.redo", "&Redo", history.redo_label() if history else None),
+        ):
+            action = self.commands[action_id]
+            action.setEnabled(label is not None)
+            action.setText(f"{word} {_escape_mnemonic(label)}" if label else word)
+
+    def _fill_recent_menu(self) -> None:
+        menu = self.recent_menu
+        menu.clear()
+        paths = self.ctx.recent.paths()
+        for index, path in enumerate(paths, start=1):
+            prefix = f"&{index} " if index < 10 else ""
+            action = menu.addAction(f"{prefix}{_escape_mnemonic(str(path))}")
+            action.setData(str(path))
+            action.triggered.connect(lambda _checked=False, p=path: self.open_path(p))
+        if not paths:
+            menu.addAction("No recent libraries").setEnabled(False)
+        menu.addSeparator()
+        clear = menu.addAction("&Clear List")
+        clear.setObjectName("file.recent.clear")
+        clear.setEnabled(bool(paths))
+        clear.triggered.connect(self.clear_recent)
+
+    def _on_health_available(self, available: bool) -> None:
+        """Show the health table (in front of Problems) when the library has CortexPrism data."""
+        self.health_dock.setVisible(available)
+        if available:
+            self.health_dock.raise_()
+
+    def _open_from_health(self, name: str) -> None:
+        if self.ctx.select_skill(name):
+            self.library_pane.reveal(name)
+            self.show_pane("editor")
+
+    def _fill_reopen_menu(self) -> None:
+        """One checkable entry per format, RockBot's two profiles by name besides "RockBot"
+        (the profile the directory's evidence says); the open library's format (for RockBot:
+        its profile) is checked."""
+        menu = self.reopen_menu
+        menu.clear()
+        library = self.ctx.library
+        opened_as = open_format_of(library) if library is not None else None
+        for format in OPEN_FORMATS:
+            label = OPEN_FORMAT_LABELS[format]
+            if format == "rockbot":
+                label += " (profile detected)"
+            action = menu.addAction(_escape_mnemonic(label))
+            action.setObjectName(f"file.reopen_as.{format}")
+            action.setCheckable(True)
+            action.setChecked(opened_as == format)
+            action.setEnabled(library is not None and not self.loader.busy)
+            action.triggered.connect(lambda _checked=False, f=format: self.reopen_as(f))
+
+    def clear_recent(self) -> None:
+        try:
+            self.ctx.recent.clear()
+        except OSError as exc:
+            self.show_error("Could not clear the recent list", str(exc.strerror or exc))
+        self._fill_recent_menu()
