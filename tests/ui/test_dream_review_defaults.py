@@ -24,6 +24,7 @@ from rockskills_gui.ui.dream.wizard import DreamWizard
 from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.conftest import REPO, tree_hashes
 from tests.ui.conftest import make_writable, open_window
+from tests.ui.test_dream_wizard import open_wizard as open_wizard_at
 from tests.ui.test_editor_pane import open_skill, type_at_end
 
 NOW = Timestamp.parse("2026-11-22T12:00:00+00:00")
@@ -46,11 +47,7 @@ def demo(qtbot, tmp_path: Path) -> Iterator[tuple[MainWindow, Path]]:
 
 
 def open_wizard(window: MainWindow) -> DreamWizard:
-    window.show_pane("dream")
-    wizard = window.dream_wizard
-    assert wizard is not None and wizard.currentId() == wizard.page_id("setup")
-    wizard.setup.set_now(NOW)
-    return wizard
+    return open_wizard_at(window, NOW)
 
 
 def offline_review(qtbot, window: MainWindow) -> DreamWizard:

@@ -51,11 +51,11 @@ def main(qtbot, agent: Path) -> Iterator[MainWindow]:
     window.loader.wait()
 
 
-def open_wizard(window: MainWindow) -> DreamWizard:
+def open_wizard(window: MainWindow, now: Timestamp = NOW) -> DreamWizard:
     window.show_pane("dream")
     wizard = window.dream_wizard
     assert wizard is not None and wizard.currentId() == wizard.page_id("setup")
-    wizard.setup.set_now(NOW)
+    wizard.setup.set_now(now)
     return wizard
 
 
