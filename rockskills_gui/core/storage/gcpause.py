@@ -12,28 +12,27 @@ by the last one to end (if it was on when the first began).
 from __future__ import annotations
 
 import gc
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 
-_lock = threading.Lock()
-_depth = 0
+from rockskills_gui.core.storage.shared_switch import SharedSwitch
+
 _was_enabled = False
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
+def _pause() -> None:
+    global _was_enabled
+    _was_enabled = gc.isenabled()
+    gc.disable()
+
+
+def _resume() -> None:
+    if _was_enabled:
+        gc.enable()
+
+
+_SWITCH = SharedSwitch(_pause, _resume)
+
+
+def gc_paused() -> AbstractContextManager[None]:
     """The collector is off inside (see the module doc)."""
-    global _depth, _was_enabled
-    with _lock:
-        if _depth == 0:
-            _was_enabled = gc.isenabled()
-            gc.disable()
-        _depth += 1
-    try:
-        yield
-    finally:
-        with _lock:
-            _depth -= 1
-            if _depth == 0 and _was_enabled:
-                gc.enable()
+    return _SWITCH.held()

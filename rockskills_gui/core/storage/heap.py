@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import ctypes
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import Any
+
+from rockskills_gui.core.storage.shared_switch import SharedSwitch
 
 M_TRIM_THRESHOLD = -1
 M_MMAP_MAX = -4
@@ -24,8 +24,6 @@ DEFAULT_TRIM_THRESHOLD = 128 * 1024  # glibc's defaults
 DEFAULT_MMAP_MAX = 65536
 KEEP = 2**31 - 1  # the largest trim threshold mallopt takes (2 GB of free heap top)
 
-_lock = threading.Lock()
-_depth = 0
 
 
 def _glibc() -> Any | None:
@@ -45,26 +43,23 @@ def _glibc() -> Any | None:
 _LIBC = _glibc()
 
 
-@contextmanager
-def reuse_freed_memory() -> Iterator[None]:
+def _keep_freed() -> None:
+    if _LIBC is not None:
+        _LIBC.mallopt(M_MMAP_MAX, 0)
+        _LIBC.mallopt(M_TRIM_THRESHOLD, KEEP)
+
+
+def _give_back() -> None:
+    if _LIBC is not None:
+        _LIBC.mallopt(M_MMAP_MAX, DEFAULT_MMAP_MAX)
+        _LIBC.mallopt(M_TRIM_THRESHOLD, DEFAULT_TRIM_THRESHOLD)
+        _LIBC.malloc_trim(0)
+
+
+_SWITCH = SharedSwitch(_keep_freed, _give_back)
+
+
+def reuse_freed_memory() -> AbstractContextManager[None]:
     """Large allocations come from the heap and stay there inside (see the module doc); nests
     and overlaps across threads."""
-    global _depth
-    libc = _LIBC
-    if libc is None:
-        yield
-        return
-    with _lock:
-        if _depth == 0:
-            libc.mallopt(M_MMAP_MAX, 0)
-            libc.mallopt(M_TRIM_THRESHOLD, KEEP)
-        _depth += 1
-    try:
-        yield
-    finally:
-        with _lock:
-            _depth -= 1
-            if _depth == 0:
-                libc.mallopt(M_MMAP_MAX, DEFAULT_MMAP_MAX)
-                libc.mallopt(M_TRIM_THRESHOLD, DEFAULT_TRIM_THRESHOLD)
-                libc.malloc_trim(0)
+    return _SWITCH.held()
