@@ -20,17 +20,18 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     # ``rockskills --version``: nothing but the parser (no library code at all).
     "version": (*HEAVY, *LATE, "pydantic", "yaml", "markdown_it", "PySide6",
                 "rockskills_gui.core", "rockskills_gui.commands"),
-    # ``rockskills list DEMO``: the library and its models (pydantic), nothing else (PyYAML loads
-    # with the first SKILL.md frontmatter; the demo is a RockBot library).
+    # ``rockskills list DEMO``: the library and its records, nothing else (PyYAML loads with the
+    # first SKILL.md frontmatter; the demo is a RockBot library; the records are dataclasses).
     # The saved settings (about SKILL.md formats), the converter, the usage logs: not for this.
-    "list": (*HEAVY, *LATE, "yaml", "markdown_it", "PySide6", "rockskills_gui.ui",
+    "list": (*HEAVY, *LATE, "pydantic", "yaml", "markdown_it", "PySide6", "rockskills_gui.ui",
              "rockskills_gui.commands.recall", "rockskills_gui.commands.dream",
              "rockskills_gui.core.app.settings", "rockskills_gui.core.library.convert",
              "rockskills_gui.core.usage"),
     # ``rockskills-gui DEMO`` until the tree of the demo library is painted: the recall index
-    # (numpy) of a small library is built after that paint, the Recall tab when first shown.
-    "gui": (*HEAVY, *LATE, "yaml", "markdown_it", "rockskills_gui.core.recall.bm25_index",
-            "rockskills_gui.ui.recall"),
+    # (numpy) of a small library is built after that paint, the Recall tab when first shown; the
+    # settings schema (pydantic) when first needed (core.app.settings_store).
+    "gui": (*HEAVY, *LATE, "pydantic", "rockskills_gui.core.app.settings", "yaml", "markdown_it",
+            "rockskills_gui.core.recall.bm25_index", "rockskills_gui.ui.recall"),
 }
 
 
@@ -49,8 +50,9 @@ def cli_script(argv: list[str]) -> str:
             f"except SystemExit as exc:\n    code = exc.code\n{_REPORT}\nsys.exit(code or 0)\n")
 
 
-# Start the GUI on PATH, quit as soon as the Library tree has painted a row of the library. (The
-# app module first, as the ``rockskills-gui`` script imports it: it loads the core before Qt.)
+# Start the GUI on PATH as the ``rockskills-gui`` command does (``app.run``: the app module first,
+# it loads the core before Qt), report the modules and quit as soon as the Library tree has
+# painted a row of the library.
 GUI_SCRIPT = """
 import sys
 from rockskills_gui.ui.shell import app as gui_app
@@ -58,6 +60,11 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
 start_loading = gui_app._start_loading
+
+
+def finish():
+    """ + _REPORT.replace("; ", "\n    ") + """
+    QApplication.instance().exit(0)
 
 
 class Painted(QObject):
@@ -68,7 +75,7 @@ class Painted(QObject):
     def eventFilter(self, watched, event):
         if event.type() == QEvent.Type.Paint and self.view.model().rowCount() > 0:
             watched.removeEventFilter(self)
-            QTimer.singleShot(0, lambda: QApplication.instance().exit(0))
+            QTimer.singleShot(0, finish)
         return False
 
 
@@ -79,17 +86,17 @@ def start(window, path, format=None):
 
 
 gui_app._start_loading = start
-code = gui_app.main(sys.argv[1:])
-""" + _REPORT + "\nsys.exit(code)\n"
+gui_app.run()
+"""
 
 # The same, but quit only once the recall index, built after that paint (ui/shell/recall_warmup),
 # is ready for the Recall tab: what the deferral costs in all (bench_startup's last GUI row).
 GUI_RECALL_SCRIPT = GUI_SCRIPT.replace(
-    "            QTimer.singleShot(0, lambda: QApplication.instance().exit(0))",
+    "            QTimer.singleShot(0, finish)",
     "            wait_for_recall(self.view.window())",
 ).replace("def start(window, path, format=None):", """def wait_for_recall(window):
     if window.ctx.prepared.get("recall") is not None:
-        QApplication.instance().exit(0)
+        finish()
     else:
         QTimer.singleShot(2, lambda: wait_for_recall(window))
 

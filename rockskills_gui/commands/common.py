@@ -55,7 +55,7 @@ def open_any_library(path: str, format_id: str | None = None, include_user: bool
             opened = Library.open(found.base, rules=found.rules or ROCKBOT_64E82CC)
             opened.detection_note = detection_note(found)
             return opened
-        from rockskills_gui.core.app.settings import SettingsStore
+        from rockskills_gui.core.app.settings_store import SettingsStore
 
         saved = SettingsStore().settings
         profile = None

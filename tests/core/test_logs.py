@@ -37,11 +37,17 @@ def test_log_lives_in_the_data_folder_and_rotates(secrets: list[str]) -> None:
     path = configure_logging(lambda: secrets)
     assert path == log_path() == data_dir() / "logs" / "rockskills-gui.log"
     handler = next(h for h in logging.getLogger().handlers if getattr(h, "_rockskills", False))
-    assert isinstance(handler, logging.handlers.RotatingFileHandler)
-    assert (handler.maxBytes, handler.backupCount) == (MAX_BYTES, BACKUPS)
+    assert not path.exists()  # opened at the first record
     logging.getLogger("rockskills_gui.test").info("hello %s", "log")
     handler.flush()
     assert "hello log" in path.read_text()
+    line = "x" * 999
+    for _ in range((MAX_BYTES // 1000) * (BACKUPS + 2)):  # enough to rotate past every backup
+        logging.getLogger("rockskills_gui.test").info(line)
+    handler.flush()
+    files = sorted(p.name for p in path.parent.glob("rockskills-gui.log*"))
+    assert files == ["rockskills-gui.log", *(f"rockskills-gui.log.{n}" for n in range(1, BACKUPS + 1))]
+    assert all(p.stat().st_size <= MAX_BYTES for p in path.parent.glob("rockskills-gui.log*"))
 
 
 def test_every_way_of_logging_a_key_is_redacted(secrets: list[str]) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from rockskills_gui.core.app.settings import SettingsStore
+from rockskills_gui.core.app.settings_store import SettingsStore
 from rockskills_gui.core.library.formats import open_library
 from rockskills_gui.core.library.profile_settings import (
     ProfileSettingError,

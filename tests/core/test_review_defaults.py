@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.app.settings import Settings, SettingsStore
+from rockskills_gui.core.app.settings import Settings
+from rockskills_gui.core.app.settings_store import SettingsStore
 from rockskills_gui.core.dream.inputs import DreamInputs
 from rockskills_gui.core.dream.offline import STARTER_SKILLS
 from rockskills_gui.core.dream.pass_outlook import (

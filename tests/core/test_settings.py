@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from rockskills_gui.core.app.settings import GROUPS, PRESETS, Settings, SettingsStore, field_info
+from rockskills_gui.core.app.settings import GROUPS, PRESETS, Settings, field_info
+from rockskills_gui.core.app.settings_store import SettingsStore
 from rockskills_gui.core.storage.appdirs import config_dir
 
 

@@ -11,7 +11,8 @@ import pytest
 from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QDoubleSpinBox, QLineEdit, QSpinBox
 
 from rockskills_gui.core.app.secrets import SERVICE, KeyStore
-from rockskills_gui.core.app.settings import Settings, SettingsStore, field_info
+from rockskills_gui.core.app.settings import Settings, field_info
+from rockskills_gui.core.app.settings_store import SettingsStore
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.shell.preferences import PreferencesDialog
 from tests.dict_keyring import DictKeyring

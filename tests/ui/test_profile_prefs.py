@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QCheckBox, QDialogButtonBox, QLabel, QLineEdit, QPushButton
 
-from rockskills_gui.core.app.settings import SettingsStore
+from rockskills_gui.core.app.settings_store import SettingsStore
 from rockskills_gui.core.library.profile_settings import ASSUMED_NOTE
 from rockskills_gui.core.library.stores.skillmd import CARPENTER, PICOBOT
 from rockskills_gui.ui.common.context import AppContext

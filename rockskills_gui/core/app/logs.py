@@ -10,7 +10,6 @@ by mistake.
 from __future__ import annotations
 
 import logging
-import logging.handlers
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -73,6 +72,35 @@ class RedactSecrets(logging.Filter):
         return True
 
 
+class _RotatingFile(logging.Handler):
+    """A rotating log file (1 MB × 3) opened at the first record it is given: the standard
+    ``RotatingFileHandler`` (``logging.handlers``, which loads ``socket`` and ``pickle``) is
+    imported then, not at start (issue 19)."""
+
+    def __init__(self, target: Path) -> None:
+        super().__init__()
+        self.target = target
+        self._file: logging.Handler | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self._file is None:
+            import logging.handlers
+
+            self._file = logging.handlers.RotatingFileHandler(
+                self.target, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8", delay=True)
+            self._file.setFormatter(self.formatter)
+        self._file.emit(record)
+
+    def flush(self) -> None:
+        if self._file is not None:
+            self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+        super().close()
+
+
 def configure_logging(provider: SecretsProvider = lambda: (), path: Path | None = None,
                       level: int = logging.INFO) -> Path:
     """Send the root logger to a rotating file (1 MB × 3) that redacts secrets; returns its path.
@@ -86,8 +114,7 @@ def configure_logging(provider: SecretsProvider = lambda: (), path: Path | None 
         if getattr(handler, "_rockskills", False):
             root.removeHandler(handler)
             handler.close()
-    handler = logging.handlers.RotatingFileHandler(target, maxBytes=MAX_BYTES, backupCount=BACKUPS,
-                                                   encoding="utf-8", delay=True)
+    handler = _RotatingFile(target)
     handler._rockskills = True  # type: ignore[attr-defined]
     handler.setFormatter(logging.Formatter(FORMAT))
     handler.addFilter(RedactSecrets(provider))

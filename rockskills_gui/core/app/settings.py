@@ -4,75 +4,49 @@ The schema drives the Preferences dialog (one editor per field, grouped by ``gro
 validates every change, writes ``settings.json`` in the config folder atomically and calls its
 subscribers with the names of the fields that changed (the UI turns that into a Qt signal).
 
+The names, choices and presets the schema uses are in :mod:`settings_fields` and the store in
+:mod:`settings_store`, neither of which imports pydantic: the window's first paint reads the few
+settings it needs without it (issue 19).
+
 The API key is *not* a setting: it lives in the OS keyring (:mod:`rockskills_gui.core.app.secrets`)
 and is never serialized here. The recent-libraries list is :mod:`rockskills_gui.core.app.recent`.
 """
 
 from __future__ import annotations
 
-import json
-import logging
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from rockskills_gui.core.library.profile_settings import ProfileSettingError, normalize_overrides
-from rockskills_gui.core.storage import fileio
-from rockskills_gui.core.storage.appdirs import config_dir
-
-FILE_NAME = "settings.json"
-MIN_FONT_SIZE = 6
-log = logging.getLogger(__name__)
-
-GROUP_LLM = "LLM endpoint"
-GROUP_LOOKS = "Appearance"
-GROUP_EDITOR = "Editor"
-GROUP_DREAM = "Dream runs"
-GROUP_FORMATS = "Skill formats"
-GROUPS = (GROUP_LLM, GROUP_LOOKS, GROUP_EDITOR, GROUP_DREAM, GROUP_FORMATS)
-
-
-@dataclass(frozen=True)
-class EndpointPreset:
-    """A known OpenAI-compatible server: its usual base URL and whether it wants an API key."""
-
-    id: str
-    title: str
-    base_url: str
-    needs_key: bool
-    hint: str
-
-
-PRESETS: tuple[EndpointPreset, ...] = (
-    EndpointPreset("openai", "OpenAI", "https://api.openai.com/v1", True,
-                   "Needs an API key from platform.openai.com."),
-    EndpointPreset("ollama", "Ollama", "http://127.0.0.1:11434/v1", False,
-                   "Local: run `ollama serve` and `ollama pull <model>`; no key needed."),
-    EndpointPreset("lmstudio", "LM Studio", "http://127.0.0.1:1234/v1", False,
-                   "Local: start the server in LM Studio's Developer tab; no key needed."),
-    EndpointPreset("vllm", "vLLM", "http://127.0.0.1:8000/v1", False,
-                   "Local or on your network: `vllm serve <model>`; a key only if started with "
-                   "--api-key."),
-    EndpointPreset("llamacpp", "llama.cpp server", "http://127.0.0.1:8080/v1", False,
-                   "Local: `llama-server -m model.gguf`; a key only if started with --api-key."),
-    EndpointPreset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1", True,
-                   "Needs an API key from openrouter.ai; model names look like vendor/model."),
-    EndpointPreset("custom", "Custom base URL", "", False,
-                   "Any OpenAI-compatible server: give its base URL (it usually ends in /v1)."),
+from rockskills_gui.core.app.settings_fields import (
+    DEFAULT_PREVIEW_LAYOUT,
+    DEFAULT_THEME,
+    EDITOR_FONT_MAX,
+    EDITOR_FONT_SIZE_MAX,
+    FILE_NAME,
+    GROUP_DREAM,
+    GROUP_EDITOR,
+    GROUP_FORMATS,
+    GROUP_LLM,
+    GROUP_LOOKS,
+    GROUPS,
+    MIN_FONT_SIZE,
+    PRESET_BY_ID,
+    PRESETS,
+    DreamProposer,
+    EndpointPreset,
+    PresetId,
+    PreviewLayout,
+    ThemeMode,
 )
-PRESET_BY_ID = {p.id: p for p in PRESETS}
-
-PresetId = Literal["openai", "ollama", "lmstudio", "vllm", "llamacpp", "openrouter", "custom"]
-ThemeMode = Literal["system", "light", "dark"]
-PreviewLayout = Literal["split", "editor", "preview"]
-DreamProposer = Literal["llm", "offline"]
+from rockskills_gui.core.library.profile_settings import ProfileSettingError, normalize_overrides
 
 _URL = re.compile(r"https?://[^\s/?#]+(/[^\s?#]*)?", re.IGNORECASE)
 
+__all__ = ["FILE_NAME", "GROUPS", "GROUP_DREAM", "GROUP_EDITOR", "GROUP_FORMATS", "GROUP_LLM",
+           "GROUP_LOOKS", "MIN_FONT_SIZE", "PRESETS", "PRESET_BY_ID", "DreamProposer",
+           "EndpointPreset", "PresetId", "PreviewLayout", "Settings", "ThemeMode", "field_info"]
 
 class Settings(BaseModel):
     """Every preference, its default, title, description and allowed range.
@@ -101,20 +75,20 @@ class Settings(BaseModel):
         description="How long to wait for one reply before giving up.",
         json_schema_extra={"group": GROUP_LLM})
     theme: ThemeMode = Field(
-        "system", title="Theme",
+        DEFAULT_THEME, title="Theme",
         description="Light or dark colours; 'Follow system' uses the desktop's colour scheme.",
         json_schema_extra={"group": GROUP_LOOKS,
                            "labels": {"system": "Follow system", "light": "Light", "dark": "Dark"}})
     editor_font: str = Field(
-        "", max_length=200, title="Editor font",
+        "", max_length=EDITOR_FONT_MAX, title="Editor font",
         description="The Markdown source font; empty for the system's fixed-width font.",
         json_schema_extra={"group": GROUP_EDITOR, "widget": "font"})
     editor_font_size: int = Field(
-        0, ge=0, le=48, title="Editor font size (points)",
+        0, ge=0, le=EDITOR_FONT_SIZE_MAX, title="Editor font size (points)",
         description="Size of the Markdown source font, 6 to 48 points; 0 follows the system size.",
         json_schema_extra={"group": GROUP_EDITOR, "zero": "System size"})
     preview_layout: PreviewLayout = Field(
-        "split", title="Preview layout",
+        DEFAULT_PREVIEW_LAYOUT, title="Preview layout",
         description="Show the Markdown source, the rendered preview, or both side by side.",
         json_schema_extra={"group": GROUP_EDITOR,
                            "labels": {"split": "Source and preview side by side",
@@ -220,91 +194,3 @@ def field_info(name: str) -> dict[str, Any]:
             "default": info.default, **bounds}
 
 
-Listener = Callable[[Settings, frozenset[str]], None]
-
-
-class SettingsStore:
-    """The current :class:`Settings`, read from and saved to ``settings.json``.
-
-    A missing file means defaults. A damaged file is not overwritten until the user changes a
-    setting; fields that fail validation fall back to their defaults and are listed in
-    :attr:`load_problems`.
-    """
-
-    def __init__(self, file: Path | None = None) -> None:
-        self.file = file if file is not None else config_dir() / FILE_NAME
-        self.load_problems: list[str] = []
-        self._listeners: list[Listener] = []
-        self._settings = self._load()
-
-    @property
-    def settings(self) -> Settings:
-        return self._settings
-
-    def _load(self) -> Settings:
-        try:
-            raw = json.loads(self.file.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return Settings()
-        except (OSError, ValueError) as exc:
-            self.load_problems.append(f"{self.file} could not be read ({exc}); using defaults")
-            return Settings()
-        if not isinstance(raw, dict):
-            self.load_problems.append(f"{self.file} is not a JSON object; using defaults")
-            return Settings()
-        try:
-            return Settings.model_validate(raw)
-        except ValidationError as exc:
-            bad = {str(err["loc"][0]) for err in exc.errors() if err["loc"]}
-            for name in sorted(bad):
-                self.load_problems.append(f"setting '{name}' was invalid; using its default")
-            kept = {k: v for k, v in raw.items() if k not in bad}
-            try:
-                return Settings.model_validate(kept)
-            except ValidationError:
-                return Settings()
-        finally:
-            for problem in self.load_problems:
-                log.warning("%s", problem)
-
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener(settings, changed_names)`` after each change; returns an unsubscribe."""
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
-
-    def update(self, **changes: Any) -> frozenset[str]:
-        """Validate and apply ``changes``, save, notify; returns the names that changed.
-
-        Raises :class:`pydantic.ValidationError` (nothing saved) when a value is out of range.
-        """
-        unknown = set(changes) - set(Settings.model_fields)
-        if unknown:
-            raise KeyError(f"unknown settings: {', '.join(sorted(unknown))}")
-        merged = {**self._settings.model_dump(), **changes}
-        new = Settings.model_validate(merged)
-        return self.replace(new)
-
-    def replace(self, new: Settings) -> frozenset[str]:
-        """Make ``new`` the settings (already validated); save and notify when anything changed."""
-        old = self._settings
-        changed = frozenset(n for n in Settings.model_fields if getattr(old, n) != getattr(new, n))
-        if not changed:
-            return changed
-        self.save(new)
-        self._settings = new
-        log.info("settings changed: %s", ", ".join(sorted(changed)))
-        for listener in list(self._listeners):
-            listener(new, changed)
-        return changed
-
-    def save(self, settings: Settings | None = None) -> None:
-        """Write ``settings`` (default: the current ones) atomically."""
-        data = (settings or self._settings).model_dump(mode="json")
-        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-        fileio.atomic_write(self.file, text.encode("utf-8"))
-
-    def reset(self, names: Iterable[str] | None = None) -> frozenset[str]:
-        """Put ``names`` (default: every setting) back to their defaults."""
-        defaults = Settings()
-        wanted = list(names) if names is not None else list(Settings.model_fields)
-        return self.update(**{n: getattr(defaults, n) for n in wanted})

@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from rockskills_gui.core.library.profile_settings import Override, apply_overrides
 from rockskills_gui.core.library.rockbot_library import Library
@@ -267,6 +268,13 @@ def _forced(path: Path, format: str) -> Detection:
     return Detection(format, path, roots or (Root(path),), reason="chosen by the user")
 
 
+class FormatSettings(NamedTuple):
+    """The user's settings a SKILL.md library is opened with (see :func:`open_library`)."""
+
+    include_user: bool
+    overrides: Mapping[str, Mapping[str, Override]]
+
+
 def open_library(path: Path | str, format: str | None = None,
                  include_user: bool = False,
                  profile: Profile | None = None,
@@ -274,7 +282,9 @@ def open_library(path: Path | str, format: str | None = None,
                  cancel: Callable[[], bool] | None = None,
                  overrides: Mapping[str, Mapping[str, Override]] | None = None,
                  on_skills: SkillsRead | None = None,
-                 cache_dir: Path | None = None) -> Library | SkillMdLibrary:
+                 cache_dir: Path | None = None,
+                 skillmd_settings: Callable[[], FormatSettings] | None = None,
+                 ) -> Library | SkillMdLibrary:
     """Open ``path`` as its detected (or the given) format.
 
     ``include_user`` adds the profile's user-scope roots (project skills win name collisions);
@@ -283,6 +293,8 @@ def open_library(path: Path | str, format: str | None = None,
     profile. The result has ``.format``. ``progress``/``cancel``/``on_skills`` as for
     :meth:`Library.open` (:class:`ScanCancelled` when cancelled; SKILL.md libraries, read in one
     go, do not call ``on_skills``); ``cache_dir`` as for :meth:`Library.open` (RockBot only).
+    ``skillmd_settings``, called only when the library is not a RockBot one, gives
+    ``include_user`` and ``overrides`` instead (the user's settings, loaded when needed).
     """
     found = detect(path, format)
     if found.format == "rockbot":
@@ -290,6 +302,8 @@ def open_library(path: Path | str, format: str | None = None,
                               rules=found.rules or ROCKBOT_64E82CC, cache_dir=cache_dir)
         opened.detection_note = detection_note(found)
         return opened
+    if skillmd_settings is not None:
+        include_user, overrides = skillmd_settings()
     if profile is None and overrides and overrides.get(PROFILE_OF[found.format]):
         profile = apply_overrides(PROFILES[PROFILE_OF[found.format]],
                                   overrides[PROFILE_OF[found.format]])

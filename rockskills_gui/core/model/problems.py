@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict
+from rockskills_gui.core.model.record import ImmutableRecord
 
 
 class ProblemKind(StrEnum):
@@ -31,10 +32,9 @@ class ProblemKind(StrEnum):
     UNTRUSTED_JOURNAL = "untrusted-journal"
 
 
-class Problem(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Problem(ImmutableRecord):
     """One file the core could not load as a skill (or an event log with unreadable lines)."""
-
-    model_config = ConfigDict(frozen=True)
 
     path: str  # relative to the library root, '/'-separated
     kind: ProblemKind
@@ -42,6 +42,10 @@ class Problem(BaseModel):
     name: str | None = None  # the name RockBot would load the file under, when it has one
     severity: str = "error"
     line: int | None = None  # 1-based line the reason points at, when known
+
+    def __post_init__(self) -> None:
+        if type(self.kind) is not ProblemKind:
+            object.__setattr__(self, "kind", ProblemKind(self.kind))
 
     def as_json(self) -> dict[str, str]:
         return {"path": self.path, "kind": self.kind.value, "message": self.message}

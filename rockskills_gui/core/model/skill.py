@@ -1,24 +1,28 @@
-"""The Skill record (pydantic) and its exact RockBot JSON reader/writer (rockbot-skills.md §2)."""
+"""The Skill record and its exact RockBot JSON reader/writer (rockbot-skills.md §2)."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict
 
 from rockskills_gui.core.model import dotnet_json
 from rockskills_gui.core.model.names import is_null_or_whitespace
+from rockskills_gui.core.model.record import ImmutableRecord
 from rockskills_gui.core.model.timestamps import MIN_VALUE, Timestamp, TimestampError
 
 SPARSE_CONTENT_UNITS = 200
 SPARSE_MIN_AGE_DAYS = 7
 
 
-class Skill(BaseModel):
-    """One RockBot skill record. Immutable: edits make a new value with ``model_copy(update=...)``."""
+@dataclass(frozen=True, slots=True)
+class Skill(ImmutableRecord):
+    """One RockBot skill record. Immutable: edits make a new value with ``model_copy(update=...)``.
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    A slotted dataclass rather than a pydantic model: a library holds one per skill (100,000 at
+    scale), and the record is filled from already-checked parses, so validation would only cost
+    start-up time and memory (issue 19). ``see_also`` given as a list is kept as a tuple.
+    """
 
     name: str
     summary: str | None = ""
@@ -31,6 +35,10 @@ class Skill(BaseModel):
     # ``surfaceBaseline``), in file order: (name as spelled in the file, its JSON text as the
     # writer renders it at this nesting level). Written back after ``seeAlso``, unchanged.
     extra: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.see_also is not None and type(self.see_also) is not tuple:
+            object.__setattr__(self, "see_also", tuple(self.see_also))
 
     def extra_value(self, key: str) -> Any:
         """The parsed value of the unmodelled property ``key`` (case-insensitive), else None."""

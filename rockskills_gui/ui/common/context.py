@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSettings, Signal
 
 from rockskills_gui.core.app.recent import RecentLibraries
 from rockskills_gui.core.app.secrets import KeyStore
-from rockskills_gui.core.app.settings import Settings, SettingsStore
+from rockskills_gui.core.app.settings_store import SettingsStore
 from rockskills_gui.core.library.rockbot_library import DiskChanges, Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.storage.appdirs import config_dir, demo_library_dir
@@ -32,6 +33,9 @@ from rockskills_gui.ui.common.operation_runner import (
     OperationRunner,
     OperationTicket,
 )
+
+if TYPE_CHECKING:
+    from rockskills_gui.core.app.settings import Settings
 
 Operation = Callable[[Library], ChangeSet]
 # RockBot never re-reads its skills folder while running (spec §4, §13.9).
@@ -97,7 +101,8 @@ class AppContext(QObject):
 
     @property
     def prefs(self) -> Settings:
-        """The current user settings (immutable; change them with ``preferences.update``)."""
+        """The current user settings (immutable; change them with ``preferences.update``). The
+        first call loads the schema (pydantic); the first paint reads ``preferences.startup()``."""
         return self.preferences.settings
 
     def api_key(self) -> str | None:

@@ -20,12 +20,11 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
-from rockskills_gui.core.app.settings import Settings
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.formats import FormatSettings, open_library
 from rockskills_gui.core.library.rockbot_library import Library, ScanCancelled
 from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.model.skill import Skill
@@ -33,6 +32,9 @@ from rockskills_gui.core.storage.appdirs import cache_dir, demo_library_dir
 from rockskills_gui.core.storage.changes import LibraryError
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.layout import NotALibraryError
+
+if TYPE_CHECKING:
+    from rockskills_gui.core.app.settings import Settings
 
 PROGRESS_EVERY_S = 0.05
 FREEZE_FROM = 10_000  # skills from which a loaded library is frozen out of the collector's way
@@ -67,16 +69,17 @@ Opener = Callable[..., AnyLibrary]  # opener() or opener(control: LoadControl)
 Preparer = Callable[..., object]  # prepare(library), or prepare(library, feed) with a feed
 
 
-def path_opener(path: Path, format: str | None = None, settings: Settings | None = None) -> Opener:
+def path_opener(path: Path, format: str | None = None,
+                settings: Callable[[], Settings] | None = None) -> Opener:
     """Open a skill library folder as its detected format, or as ``format`` (core.formats).
 
-    ``settings`` (the user's preferences) add the assumed SKILL.md profile settings and the
-    user-scope skill roots. A RockBot library keeps what reading its files gave in the user's
-    cache folder (core.library.stores.scan_cache): files that did not change are not read again."""
+    ``settings`` (gives the user's preferences) add the assumed SKILL.md profile settings and the
+    user-scope skill roots; it is called only for a SKILL.md library. A RockBot library keeps what
+    reading its files gave in the user's cache folder (core.library.stores.scan_cache): files that
+    did not change are not read again."""
     options: dict[str, Any] = {"cache_dir": cache_dir() / "scan"}
     if settings is not None:
-        options.update(overrides=settings.profile_overrides,
-                       include_user=settings.include_user_skills)
+        options.update(skillmd_settings=lambda: _format_settings(settings()))
 
     def open_path(control: LoadControl | None = None) -> AnyLibrary:
         if control is None:
@@ -85,6 +88,10 @@ def path_opener(path: Path, format: str | None = None, settings: Settings | None
                             on_skills=control.skills_read if control.feeds else None, **options)
 
     return open_path
+
+
+def _format_settings(settings: Settings) -> FormatSettings:
+    return FormatSettings(settings.include_user_skills, settings.profile_overrides)
 
 
 def demo_opener(dest: Path | None = None) -> Opener:

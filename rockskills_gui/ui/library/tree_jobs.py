@@ -14,7 +14,6 @@ from rockskills_gui.core.library.tree import SkillTree, last_used_by_name
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.layout import USAGE_DIR
-from rockskills_gui.core.usage.events import read_usage
 
 FREEZE_EVENTS = 20_000  # usage events from which the result is frozen (see UsageJob.run)
 
@@ -35,6 +34,8 @@ class UsageJob(QRunnable):
         self.signals = signals  # kept alive by the job while it runs
 
     def run(self) -> None:
+        from rockskills_gui.core.usage.events import read_usage  # (loads on this worker)
+
         try:
             with gc_paused():  # 100,000 events must not trigger full collections of a big heap
                 events = read_usage(self.agent_dir).events

@@ -36,7 +36,7 @@ class WindowLoading(WindowState):
         as_what = f" as {OPEN_FORMAT_LABELS[format]}" if format is not None else ""
         self._opening = path
         self._opening_format = format
-        self._load(path_opener(path, format, self.ctx.prefs), f"Opening {path}{as_what}…")
+        self._load(path_opener(path, format, lambda: self.ctx.prefs), f"Opening {path}{as_what}…")
 
     def reopen_as(self, format: str) -> None:
         """Open the current library's folder again, as ``format`` (overrides detection)."""

@@ -41,7 +41,7 @@ class WindowPreferences(WindowState):
         self._check_theme_action()
 
     def _on_preferences_changed(self, changed: frozenset[str]) -> None:
-        prefs = self.ctx.prefs
+        prefs = self.ctx.preferences.startup()  # (all it uses; no schema before the first paint)
         if changed & {"editor_font", "editor_font_size"}:
             apply_editor_font(self.skill_pane.editor, prefs)
         if "preview_layout" in changed and self.skill_pane.mode != prefs.preview_layout:
@@ -51,7 +51,7 @@ class WindowPreferences(WindowState):
             self.apply_theme_mode(prefs.theme)
 
     def _remember_preview_layout(self, mode: str) -> None:
-        if self.interactive and mode != self.ctx.prefs.preview_layout:
+        if self.interactive and mode != self.ctx.preferences.startup().preview_layout:
             self.ctx.preferences.update(preview_layout=mode)
 
     def choose_theme(self, mode: str) -> None:
@@ -71,11 +71,11 @@ class WindowPreferences(WindowState):
         return kind
 
     def _check_theme_action(self) -> None:
-        mode = self.theme_override or self.ctx.prefs.theme
+        mode = self.theme_override or self.ctx.preferences.startup().theme
         self.commands[f"view.theme_{mode}"].setChecked(True)
 
     def _on_system_scheme_changed(self) -> None:
-        if (self.theme_override or self.ctx.prefs.theme) == "system":
+        if (self.theme_override or self.ctx.preferences.startup().theme) == "system":
             self.apply_theme_mode("system")
 
     def show_preferences(self) -> None:

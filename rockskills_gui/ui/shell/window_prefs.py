@@ -7,14 +7,14 @@ from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QTimer
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QWidget
 
-from rockskills_gui.core.app.settings import Settings
+from rockskills_gui.core.app.settings_fields import StartupPrefs
 
 SELF_REMEMBERING = frozenset({"editorSplitter"})  # EditorPane saves this one as editor/splitter
 PREFIX = "splitters/"
 SYSTEM_SIZE_SCALE = 1.05  # the fixed font reads a little small next to the UI font
 
 
-def editor_font(prefs: Settings) -> QFont:
+def editor_font(prefs: StartupPrefs) -> QFont:
     """The Markdown source font: the chosen family (or the system fixed font) at the chosen size."""
     font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
     if prefs.editor_font:
@@ -29,7 +29,7 @@ def editor_font(prefs: Settings) -> QFont:
     return font
 
 
-def apply_editor_font(editor: QPlainTextEdit, prefs: Settings) -> None:
+def apply_editor_font(editor: QPlainTextEdit, prefs: StartupPrefs) -> None:
     """Set the font and keep tab stops at four spaces of it."""
     editor.setFont(editor_font(prefs))
     editor.document().setDefaultFont(editor.font())

@@ -1,0 +1,56 @@
+"""``rockskills-gui`` leaves without tearing the interpreter down (``app.run``, issue 19): what
+must reach the disk is written first — the window layout, the log — and the exit status is kept."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from rockskills_gui.resources import resource_dir
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Open PATH, make the window 1234×777 once the library is in, quit; ``run`` leaves with os._exit.
+SCRIPT = """
+import sys
+from rockskills_gui.ui.shell import app as gui_app
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+start_loading = gui_app._start_loading
+
+
+def start(window, path, format=None):
+    def loaded(_error):
+        window.resize(1234, 777)
+        QTimer.singleShot(50, lambda: QApplication.instance().exit(7))
+    window.loadFinished.connect(loaded)
+    start_loading(window, path, format)
+
+
+gui_app._start_loading = start
+print("started", flush=True)
+gui_app.run()
+print("never reached")
+"""
+
+
+def test_run_writes_the_layout_and_the_log_and_keeps_the_exit_status(tmp_path: Path) -> None:
+    demo = shutil.copytree(resource_dir("demo-library"), tmp_path / "demo")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen",
+           "ROCKSKILLS_CONFIG_DIR": str(tmp_path / "config"),
+           "ROCKSKILLS_DATA_DIR": str(tmp_path / "data"),
+           "ROCKSKILLS_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", SCRIPT, str(demo)], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=120)
+    assert done.returncode == 7, done.stderr[-3000:]
+    assert done.stdout.split() == ["started"]  # stdout flushed; nothing ran after run()
+    layouts = list((tmp_path / "config").rglob("ui.ini"))
+    assert len(layouts) == 1
+    text = layouts[0].read_text(encoding="utf-8", errors="replace")
+    assert "geometry" in text  # QSettings writes when freed, which os._exit skips: synced on close
+    logs = list((tmp_path / "data").rglob("rockskills-gui.log"))
+    assert len(logs) == 1 and "rockskills-gui exiting" in logs[0].read_text(encoding="utf-8")
