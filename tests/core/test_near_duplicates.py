@@ -24,16 +24,9 @@ from hypothesis import strategies as st
 from rockskills_gui.core.dream.offline import is_starter, similar_pairs
 from rockskills_gui.core.dream.prompts import listed
 from rockskills_gui.core.library.formats import open_library
-from rockskills_gui.core.lint import linter
-from rockskills_gui.core.lint.linter import (
-    _BASE64,
-    _BIDI,
-    _INVISIBLE,
-    _RULE_FOLD,
-    CONTENT_RULES,
-    near_duplicates,
-    scan_text,
-)
+from rockskills_gui.core.lint import content_scan
+from rockskills_gui.core.lint.content_scan import _BASE64, _BIDI, _INVISIBLE, _RULE_FOLD
+from rockskills_gui.core.lint.linter import CONTENT_RULES, near_duplicates, scan_text
 from rockskills_gui.core.model.names import fold, sort_key
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall import bm25_join
@@ -482,4 +475,4 @@ def test_rule_words_cover_every_case_insensitive_spelling() -> None:
     for letter in "abcdefghijklmnopqrstuvwxyz":
         for ch in re.findall(letter, everything, re.I):
             assert _RULE_FOLD.get(ord(ch)) == letter, (letter, hex(ord(ch)))
-    assert len(linter._RULE_WORDS) == len(CONTENT_RULES)
+    assert len(content_scan._RULE_WORDS) == len(CONTENT_RULES)

@@ -1,17 +1,12 @@
-"""Atomic and conflict-checked file writes, careful removal, and the crash hook for fault tests.
-
-Temporary files are hidden siblings named ``.<name>.<pid>-<hex>.rsg-tmp``: never ``*.json`` (RockBot
-loads every ``skills/**/*.json``), and carrying the writer's process id so that a later open can
-tell a crashed writer's leftovers (:func:`stale_temp`) from a live writer's temp file.
+"""Atomic and conflict-checked file writes, reads that refuse non-regular files, careful removal.
 
 :func:`replace_checked` is the writer for files a running agent may write at the same time: it
 replaces (or deletes) a file only when it still holds the expected bytes, and notices an agent
 write that lands between that check and the swap (RockBot truncates and rewrites files in place,
 so such a write goes into the old file, which we keep hard-linked until the swap is verified).
 
-Fault injection: ``ROCKSKILLS_CRASH_AFTER=N`` in the environment (or :func:`arm_crash`) makes the
-process kill itself with SIGKILL at the N-th :func:`checkpoint` — every step of a write that a
-crash could interrupt calls one. Disarmed, a checkpoint costs one comparison.
+Temp file names live in :mod:`.tempfiles`, the fault-injection crash hook in :mod:`.crash_hook`,
+the atomic exchange of two names in :mod:`.atomic_exchange`; their names are re-exported here.
 """
 
 from __future__ import annotations
@@ -19,22 +14,24 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
-import signal
 import stat
-import sys
-import time
 from pathlib import Path
-from typing import Any
 
-TEMP_SUFFIX = ".rsg-tmp"
-NAME_MAX = 255  # bytes in one file name on every file system we target
-CRASH_ENV = "ROCKSKILLS_CRASH_AFTER"
-
-_steps = 0
-_crash_at: int | None = None
-with contextlib.suppress(ValueError):
-    _crash_at = int(os.environ[CRASH_ENV]) if os.environ.get(CRASH_ENV) else None
+from rockskills_gui.core.storage.atomic_exchange import NO_EXCHANGE, mark_unsupported
+from rockskills_gui.core.storage.atomic_exchange import exchange as exchange
+from rockskills_gui.core.storage.atomic_exchange import exchange_supported as exchange_supported
+from rockskills_gui.core.storage.crash_hook import CRASH_ENV as CRASH_ENV
+from rockskills_gui.core.storage.crash_hook import arm_crash as arm_crash
+from rockskills_gui.core.storage.crash_hook import checkpoint as checkpoint
+from rockskills_gui.core.storage.crash_hook import steps as steps
+from rockskills_gui.core.storage.tempfiles import NAME_MAX as NAME_MAX
+from rockskills_gui.core.storage.tempfiles import TEMP_SUFFIX as TEMP_SUFFIX
+from rockskills_gui.core.storage.tempfiles import is_temp_name as is_temp_name
+from rockskills_gui.core.storage.tempfiles import process_alive as process_alive
+from rockskills_gui.core.storage.tempfiles import remove_stale_temps as remove_stale_temps
+from rockskills_gui.core.storage.tempfiles import stale_temp as stale_temp
+from rockskills_gui.core.storage.tempfiles import temp_owner as temp_owner
+from rockskills_gui.core.storage.tempfiles import temp_path_for as temp_path_for
 
 
 class ChangedOnDisk(Exception):
@@ -43,112 +40,6 @@ class ChangedOnDisk(Exception):
     def __init__(self, path: Path, message: str = "changed on disk") -> None:
         super().__init__(f"{path}: {message}")
         self.path = path
-
-
-# ---------------------------------------------------------------- crash hook (fault-injection tests)
-
-
-def arm_crash(after: int | None) -> None:
-    """Kill this process with SIGKILL at the ``after``-th checkpoint from now (None disarms)."""
-    global _crash_at, _steps
-    _steps = 0
-    _crash_at = after
-
-
-def steps() -> int:
-    """Checkpoints passed since the process started or :func:`arm_crash` was last called."""
-    return _steps
-
-
-def checkpoint() -> None:
-    """A point where a crash may happen; dies here when the armed count is reached."""
-    global _steps
-    _steps += 1
-    if _crash_at is not None and _steps >= _crash_at:
-        os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
-
-
-# ---------------------------------------------------------------- names
-
-
-def temp_path_for(path: Path) -> Path:
-    """A hidden sibling temp name that RockBot's ``*.json`` scan can never pick up.
-
-    The original name is shortened when needed so that the temp name fits in NAME_MAX bytes.
-    """
-    tail = f".{os.getpid()}-{secrets.token_hex(4)}{TEMP_SUFFIX}"
-    base = path.name
-    room = NAME_MAX - 1 - len(tail.encode())
-    if len(base.encode("utf-8", "surrogateescape")) > room:
-        base = base.encode("utf-8", "surrogateescape")[:room].decode("utf-8", "ignore")
-    return path.with_name(f".{base}{tail}")
-
-
-def is_temp_name(name: str) -> bool:
-    return name.startswith(".") and name.endswith(TEMP_SUFFIX)
-
-
-def temp_owner(name: str) -> int | None:
-    """The process id in a temp name written by :func:`temp_path_for` (None for other names)."""
-    if not is_temp_name(name):
-        return None
-    stem = name[: -len(TEMP_SUFFIX)]
-    _, _, token = stem.rpartition(".")
-    pid, _, rest = token.partition("-")
-    return int(pid) if pid.isdigit() and len(rest) == 8 else None
-
-
-def process_alive(pid: int) -> bool:
-    """Whether process ``pid`` runs on this machine (never signals it: on Windows os.kill ends it)."""
-    if pid == os.getpid():
-        return True
-    if sys.platform == "win32":
-        import ctypes
-
-        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
-        handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
-        if not handle:
-            return ctypes.get_last_error() == 5  # ERROR_ACCESS_DENIED: it exists  # type: ignore[attr-defined]
-        code = ctypes.c_ulong()
-        try:
-            ok = kernel32.GetExitCodeProcess(handle, ctypes.byref(code))
-        finally:
-            kernel32.CloseHandle(handle)
-        return bool(ok) and code.value == 259  # STILL_ACTIVE
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # exists (owned by another user)
-    return True
-
-
-def stale_temp(path: Path, max_age_s: float = 3600.0) -> bool:
-    """True for a temp file whose writer is gone: its process no longer runs (this machine), or,
-    for a name without a process id, it is older than ``max_age_s``."""
-    pid = temp_owner(path.name)
-    if pid is not None:
-        return not process_alive(pid)
-    if not is_temp_name(path.name):
-        return False
-    try:
-        return time.time() - path.lstat().st_mtime > max_age_s
-    except OSError:
-        return False
-
-
-def remove_stale_temps(paths: list[Path]) -> list[Path]:
-    """Remove the stale temp files among ``paths`` (see :func:`stale_temp`); returns those removed."""
-    removed: list[Path] = []
-    for path in paths:
-        if stale_temp(path):
-            with contextlib.suppress(FileNotFoundError, IsADirectoryError, PermissionError):
-                if stat.S_ISDIR(path.lstat().st_mode):
-                    continue  # a folder with a temp name (a staging folder) is not a temp file
-                path.unlink()
-                removed.append(path)
-    return removed
 
 
 def symlink_below(path: Path, root: Path) -> Path | None:
@@ -408,8 +299,8 @@ def _swap_by_exchange(path: Path, tmp: Path, expected: bytes) -> bool:
     try:
         exchange(tmp, path)
     except OSError as exc:
-        if exc.errno in _NO_EXCHANGE:
-            _exchange_unsupported.add(os.lstat(path.parent).st_dev)
+        if exc.errno in NO_EXCHANGE:
+            mark_unsupported(path.parent)
             return False
         if exc.errno == errno.ENOENT:
             raise ChangedOnDisk(path, "was deleted by someone else") from None
@@ -473,57 +364,6 @@ def _swap_by_link(path: Path, tmp: Path, expected: bytes, data: bytes) -> None:
             old.unlink()
     checkpoint()
     _fsync_dir(path.parent)
-
-
-# ---------------------------------------------------------------- atomic exchange of two names
-
-_NO_EXCHANGE = {errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EPERM, errno.EXDEV}
-_exchange_unsupported: set[int] = set()  # st_dev of file systems that refused an exchange
-_exchange_fn: Any = None
-
-
-def _exchange_call() -> Any:
-    """The C function that swaps two names atomically: Linux ``renameat2(RENAME_EXCHANGE)``, macOS
-    ``renamex_np(RENAME_SWAP)``; None elsewhere (Windows)."""
-    global _exchange_fn
-    if _exchange_fn is None:
-        _exchange_fn = False
-        if sys.platform.startswith("linux") or sys.platform == "darwin":
-            import ctypes
-            import ctypes.util
-
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
-            if sys.platform == "darwin" and hasattr(libc, "renamex_np"):
-                fn = libc.renamex_np
-                fn.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint]
-                _exchange_fn = lambda a, b: fn(a, b, 0x2)  # noqa: E731 - RENAME_SWAP
-            elif hasattr(libc, "renameat2"):
-                fn = libc.renameat2
-                fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
-                _exchange_fn = lambda a, b: fn(-100, a, -100, b, 0x2)  # noqa: E731 - AT_FDCWD, EXCHANGE
-    return _exchange_fn or None
-
-
-def exchange_supported(folder: Path) -> bool:
-    """Whether :func:`exchange` may work in ``folder`` (not yet refused by its file system)."""
-    if _exchange_call() is None:
-        return False
-    try:
-        return os.lstat(folder).st_dev not in _exchange_unsupported
-    except OSError:
-        return False
-
-
-def exchange(a: Path, b: Path) -> None:
-    """Swap the two names atomically (both must exist); OSError with the system's errno."""
-    import ctypes
-
-    call = _exchange_call()
-    if call is None:
-        raise OSError(errno.ENOSYS, "atomic exchange is not available on this system")
-    if call(os.fsencode(a), os.fsencode(b)) != 0:
-        code = ctypes.get_errno()
-        raise OSError(code, f"{os.strerror(code)}: exchanging {a} and {b}")
 
 
 def _delete_checked(path: Path, expected: bytes, stop_at: Path) -> None:

@@ -35,19 +35,17 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QPoint, QRect, Qt
-from PySide6.QtGui import QColor, QFont, QFontInfo, QFontMetrics, QPalette, QTextLayout, QTextOption
+from PySide6.QtCore import QModelIndex, QPoint, Qt
+from PySide6.QtGui import QFont, QFontInfo, QFontMetrics, QPalette
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
-    QAbstractScrollArea,
     QAbstractSpinBox,
     QApplication,
     QCheckBox,
     QComboBox,
     QHeaderView,
     QLabel,
-    QLayout,
     QLineEdit,
     QPushButton,
     QRadioButton,
@@ -60,7 +58,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rockskills_gui.ui.common.theme import contrast
+from rockskills_gui.ui.common.audit_colours import (
+    background_of,
+    blend,
+    brush_colour,
+    contrast_ratio,
+    rich_colours,
+)
+from rockskills_gui.ui.common.audit_widgets import (
+    any_stretch,
+    describe,
+    full_text_on_hover,
+    full_text_on_hover_of,
+    in_layout,
+    reads_as,
+    rect_text,
+    shown_text,
+    visible_widgets,
+)
 
 AA_NORMAL = 4.5
 MIN_INPUT_CHARS = 8
@@ -76,113 +91,6 @@ class Finding:
 
     def __str__(self) -> str:
         return f"[{self.rule}] {self.where}: {self.detail}"
-
-
-# ---------------------------------------------------------------- colour
-
-
-def contrast_ratio(a: QColor, b: QColor) -> float:
-    return contrast(a, b)
-
-
-def _blend(top: QColor, under: QColor) -> QColor:
-    alpha = top.alphaF()
-    if alpha >= 1:
-        return top
-    return QColor.fromRgbF(top.redF() * alpha + under.redF() * (1 - alpha),
-                           top.greenF() * alpha + under.greenF() * (1 - alpha),
-                           top.blueF() * alpha + under.blueF() * (1 - alpha))
-
-
-def background_of(widget: QWidget) -> QColor:
-    """The colour behind ``widget``'s text: its own background when it paints one, else the
-    nearest ancestor's that does (a scroll area's viewport paints Base)."""
-    current: QWidget | None = widget
-    while current is not None:
-        parent = current.parentWidget()
-        paints = (current.autoFillBackground() or current.isWindow()
-                  or (isinstance(parent, QAbstractScrollArea) and parent.viewport() is current)
-                  or isinstance(current, (QLineEdit, QAbstractItemView, QAbstractSpinBox)))
-        if isinstance(current, (QLineEdit, QAbstractItemView, QAbstractSpinBox)):
-            return current.palette().color(QPalette.ColorRole.Base)
-        if isinstance(current, (QPushButton, QToolButton, QComboBox)) and current is widget:
-            if not (isinstance(current, QToolButton) and current.autoRaise()):
-                return current.palette().color(QPalette.ColorRole.Button)
-        if paints:
-            return current.palette().color(current.backgroundRole())
-        current = parent
-    return widget.palette().color(QPalette.ColorRole.Window)
-
-
-_COLOURED = re.compile(r"<(span|font)\b[^>]*?(?:color\s*:\s*|color=['\"]?)"
-                       r"(#[0-9a-fA-F]{3,8}|[a-zA-Z]+)[^>]*>(.*?)</\1>", re.S)
-
-
-def _rich_colours(text: str) -> list[QColor]:
-    """Colours rich text writes words in (a swatch glyph such as ■ is a graphic, not text)."""
-    colours = []
-    for match in _COLOURED.finditer(text):
-        words = re.sub(r"<[^>]+>|&\w+;", "", match.group(3))
-        colour = QColor(match.group(2))
-        if colour.isValid() and any(c.isalnum() for c in words):
-            colours.append(colour)
-    return colours
-
-
-# ---------------------------------------------------------------- walking
-
-
-def describe(widget: QWidget) -> str:
-    parts = []
-    current: QWidget | None = widget
-    while current is not None and len(parts) < 4:
-        name = current.objectName() or type(current).__name__
-        parts.append(name)
-        current = current.parentWidget()
-    text = ""
-    if isinstance(widget, (QLabel, QAbstractButton)):
-        text = widget.text()
-    elif isinstance(widget, QComboBox):
-        text = widget.currentText()
-    shown = f" {text[:40]!r}" if text else ""
-    return " < ".join(parts) + shown
-
-
-def visible_widgets(root: QWidget) -> Iterator[QWidget]:
-    """``root`` and every descendant that is shown on screen (not in another window)."""
-    stack = [root]
-    while stack:
-        widget = stack.pop()
-        if not widget.isVisible() or widget.width() <= 0 or widget.height() <= 0:
-            continue
-        yield widget
-        for child in widget.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly):
-            if not child.isWindow():
-                stack.append(child)
-
-
-def _in_layout(layout: QLayout | None, widget: QWidget) -> bool:
-    if layout is None:
-        return False
-    for k in range(layout.count()):
-        item = layout.itemAt(k)
-        if item is None:
-            continue
-        if item.widget() is widget:
-            return True
-        if item.layout() is not None and _in_layout(item.layout(), widget):
-            return True
-    return False
-
-
-def _shown_text(text: str) -> str:
-    """A button's text as drawn: ``&&`` is one ampersand, a single ``&`` marks a mnemonic."""
-    return re.sub(r"&(.)", r"\1", text)
-
-
-def _full_text_on_hover(widget: QWidget, text: str) -> bool:
-    tip = widget.toolTip()
-    return bool(text) and text.strip() in re.sub(r"<[^>]+>", "", tip)
 
 
 # ---------------------------------------------------------------- rules
@@ -234,7 +142,7 @@ class Audit:
         if isinstance(widget, QLabel):
             self._label_fits(widget)
         elif isinstance(widget, (QCheckBox, QRadioButton)):
-            text = _shown_text(widget.text())
+            text = shown_text(widget.text())
             if text:
                 style = widget.style()
                 indicator = style.pixelMetric(QStyle.PixelMetric.PM_IndicatorWidth, None, widget)
@@ -243,7 +151,7 @@ class Audit:
                 need = indicator + spacing + widget.fontMetrics().horizontalAdvance(text)
                 self._needs(widget, text, need, widget.fontMetrics().height())
         elif isinstance(widget, QPushButton):
-            text = _shown_text(widget.text())
+            text = shown_text(widget.text())
             if text:
                 style = widget.style()
                 margin = style.pixelMetric(QStyle.PixelMetric.PM_ButtonMargin, None, widget)
@@ -255,7 +163,7 @@ class Audit:
                 self._needs(widget, text, need, widget.fontMetrics().height())
         elif isinstance(widget, QToolButton):
             style_kind = widget.toolButtonStyle()
-            text = _shown_text(widget.text())
+            text = shown_text(widget.text())
             if text and style_kind != Qt.ToolButtonStyle.ToolButtonIconOnly:
                 icon = 0
                 if not widget.icon().isNull() and style_kind in (
@@ -273,7 +181,7 @@ class Audit:
                     QStyle.ComplexControl.CC_ComboBox, option,
                     QStyle.SubControl.SC_ComboBoxEditField, widget)
                 need = widget.fontMetrics().horizontalAdvance(text)
-                if need > field.width() + SLACK and not _full_text_on_hover(widget, text):
+                if need > field.width() + SLACK and not full_text_on_hover(widget, text):
                     self.fail("clipped", widget,
                               f"needs {need} px for its text, has {field.width()} px")
         elif isinstance(widget, QLineEdit) and not widget.isReadOnly():
@@ -288,7 +196,7 @@ class Audit:
 
     def _needs(self, widget: QWidget, text: str, width: int, height: int) -> None:
         if (width > widget.width() + SLACK or height > widget.height() + SLACK) \
-                and not _full_text_on_hover(widget, text):
+                and not full_text_on_hover(widget, text):
             self.fail("clipped", widget, f"needs {width}×{height} px for its text, has "
                       f"{widget.width()}×{widget.height()}")
 
@@ -308,7 +216,7 @@ class Audit:
                           f"{label.height()}")
             # one unbreakable word wider than the label is clipped, too
             hint = label.minimumSizeHint().width()
-            if hint > label.width() + SLACK and not _full_text_on_hover(label, text):
+            if hint > label.width() + SLACK and not full_text_on_hover(label, text):
                 self.fail("clipped", label, f"a word needs {hint} px, the label is "
                           f"{label.width()} px wide")
             return
@@ -317,14 +225,14 @@ class Audit:
         need_h = hint.height() - 2 * margin - (label.frameWidth() * 2)
         if need_w > width + SLACK or need_h > height + SLACK:
             plain = re.sub(r"<[^>]+>", "", text)
-            if not _full_text_on_hover(label, plain):
+            if not full_text_on_hover(label, plain):
                 self.fail("clipped", label, f"needs {need_w}×{need_h} px for its text, has "
                           f"{width}×{height}")
 
     def _tabs_fit(self, bar: QTabBar) -> None:
         metrics = bar.fontMetrics()
         for k in range(bar.count()):
-            text = _shown_text(bar.tabText(k))
+            text = shown_text(bar.tabText(k))
             rect = bar.tabRect(k)
             need = metrics.horizontalAdvance(text)
             if bar.tabIcon(k) is not None and not bar.tabIcon(k).isNull():
@@ -333,7 +241,7 @@ class Audit:
                 self.fail("clipped", bar, f"tab {text!r} needs {need} px, has {rect.width()}")
             elif rect.right() > bar.width() + SLACK or rect.left() < -SLACK:
                 self.fail("clipped", bar, f"tab {text!r} is scrolled out of the tab bar "
-                          f"({bar.width()} px for {_rect(rect)})")
+                          f"({bar.width()} px for {rect_text(rect)})")
                 return
 
     # -- contrast
@@ -357,9 +265,9 @@ class Audit:
             foreground = palette.color(widget.foregroundRole())
         colours = [foreground]
         if isinstance(widget, QLabel) and widget.textFormat() != Qt.TextFormat.PlainText:
-            colours.extend(_rich_colours(widget.text()))
+            colours.extend(rich_colours(widget.text()))
         for colour in colours:
-            ratio = contrast_ratio(_blend(colour, background), background)
+            ratio = contrast_ratio(blend(colour, background), background)
             if ratio < AA_NORMAL:
                 self.fail("contrast", widget, f"{colour.name()} on {background.name()} is "
                           f"{ratio:.2f}:1, below {AA_NORMAL}:1")
@@ -395,9 +303,9 @@ class Audit:
                     room = rect.width() - 8
                     texts += 1
                     if view.indexWidget(cell) is None and metrics.horizontalAdvance(full) > room:
-                        if not _full_text_on_hover_of(cell, full):
+                        if not full_text_on_hover_of(cell, full):
                             elided += 1
-                        reads = _reads(view, full, metrics, room, rect.height())
+                        reads = reads_as(view, full, metrics, room, rect.height())
                         other = shown.get(reads)
                         if other is not None and other != full:
                             self.fail("ambiguous", view, f"column {column}: {other!r} and "
@@ -407,10 +315,10 @@ class Audit:
                 fore = cell.data(Qt.ItemDataRole.ForegroundRole)
                 back = cell.data(Qt.ItemDataRole.BackgroundRole)
                 if fore is not None or back is not None:
-                    f = _colour(fore, text)
-                    b = _colour(back, base)
-                    b = _blend(b, base)
-                    ratio = contrast_ratio(_blend(f, b), b)
+                    f = brush_colour(fore, text)
+                    b = brush_colour(back, base)
+                    b = blend(b, base)
+                    ratio = contrast_ratio(blend(f, b), b)
                     if ratio < AA_NORMAL and isinstance(value, str) and value.strip():
                         self.fail("contrast", view, f"cell {value[:30]!r}: {f.name()} on "
                                   f"{b.name()} is {ratio:.2f}:1")
@@ -423,7 +331,7 @@ class Audit:
         if isinstance(view, (QTreeView, QTableView)) and header is not None:
             bar = view.horizontalScrollBar()
             if bar.isVisible() and bar.maximum() > 0 and header.stretchLastSection() is False \
-                    and not _any_stretch(header):
+                    and not any_stretch(header):
                 self.fail("scrolled", view, "columns wider than the view, none stretches")
             elif bar.isVisible() and bar.maximum() > 0:
                 self.fail("scrolled", view, f"columns need {header.length()} px, the view has "
@@ -462,68 +370,19 @@ class Audit:
         children = [c for c in parent.findChildren(
             QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
             if c.isVisible() and not c.isWindow() and c.width() > 0 and c.height() > 0
-            and _in_layout(layout, c)]
+            and in_layout(layout, c)]
         area = parent.rect()
         for k, child in enumerate(children):
             geometry = child.geometry()
             if not area.adjusted(-SLACK, -SLACK, SLACK, SLACK).contains(geometry):
-                self.fail("outside", child, f"{_rect(geometry)} sticks out of its parent "
-                          f"{_rect(area)}")
+                self.fail("outside", child, f"{rect_text(geometry)} sticks out of its parent "
+                          f"{rect_text(area)}")
             for other in children[k + 1:]:
                 both = geometry.intersected(other.geometry())
                 if both.width() > SLACK + 1 and both.height() > SLACK + 1:
-                    self.fail("overlap", child, f"{_rect(geometry)} overlaps "
-                              f"{describe(other)} {_rect(other.geometry())}")
+                    self.fail("overlap", child, f"{rect_text(geometry)} overlaps "
+                              f"{describe(other)} {rect_text(other.geometry())}")
 
-
-def _full_text_on_hover_of(index: QModelIndex, text: str) -> bool:
-    """The cell's tooltip shows its whole text (or the part a prefix such as an id leaves)."""
-    tip = index.data(Qt.ItemDataRole.ToolTipRole)
-    if not isinstance(tip, str) or not tip.strip():
-        return False
-    first = tip.strip().splitlines()[0]
-    return text.strip() in tip or (first in text and len(first) * 2 >= len(text.strip()))
-
-
-def _reads(view: QAbstractItemView, text: str, metrics: QFontMetrics, room: int,
-           height: int) -> str:
-    """What a cell too narrow for ``text`` shows: elided with the view's mode, or -- a table
-    that wraps words, in a row one line high -- the first wrapped line (``research/…``)."""
-    room = max(0, room)
-    if isinstance(view, QTableView) and view.wordWrap() and height < 2 * metrics.height():
-        layout = QTextLayout(text, view.font())
-        option = QTextOption()
-        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        layout.setTextOption(option)
-        layout.beginLayout()
-        line = layout.createLine()
-        line.setLineWidth(room)
-        first = text[line.textStart():line.textStart() + line.textLength()]
-        layout.endLayout()
-        if len(first) < len(text):
-            return metrics.elidedText(first.rstrip() + "\u2026", Qt.TextElideMode.ElideRight,
-                                      room)
-    return metrics.elidedText(text, view.textElideMode(), room)
-
-
-def _any_stretch(header: QHeaderView) -> bool:
-    return any(header.sectionResizeMode(k) == QHeaderView.ResizeMode.Stretch
-               for k in range(header.count()))
-
-
-def _colour(value: object, default: QColor) -> QColor:
-    if isinstance(value, QColor):
-        return value
-    colour = getattr(value, "color", None)
-    if callable(colour):
-        result = colour()
-        if isinstance(result, QColor):
-            return result
-    return default
-
-
-def _rect(rect: QRect) -> str:
-    return f"{rect.width()}×{rect.height()}+{rect.x()}+{rect.y()}"
 
 
 def audit(roots: Iterable[QWidget], app_font: QFont | None = None) -> list[Finding]:

@@ -5,6 +5,9 @@ deletions); blocked and advisory proposals cannot be ticked. A risky proposal (i
 used recently, a starter skill or a protected one: ``core.dream.review_defaults``) starts
 unticked, its reason in a line under its row. Nothing is written here: Next leads to the Apply
 page, which shows the files that would change.
+
+The rows and the kind filter live in :mod:`.review_rows`, the page's sentences in
+:mod:`.review_text`.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QFont, QShowEvent
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -32,27 +35,30 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from rockskills_gui.core.dream.plan import PassStatus, Plan, Proposal, ProposalKind, Severity
+from rockskills_gui.core.dream.plan import Plan, Proposal
 from rockskills_gui.core.dream.review_defaults import ReviewDefault, unsaved_message
 from rockskills_gui.ui.common.theme import secondary
-from rockskills_gui.ui.dream.common import (
-    KIND_TITLES,
-    PASS_TITLES,
-    STATUS_TITLES,
-    finding_counts,
-    panel,
-    severity_icon,
-    worst,
-)
+from rockskills_gui.ui.dream.common import panel
 from rockskills_gui.ui.dream.proposal_view import ProposalView
-from rockskills_gui.ui.dream.run_page import BAD, PassResults
+from rockskills_gui.ui.dream.review_rows import (
+    ID_ROLE,
+    STALE_MARK,
+    add_reason,
+    fill_kind_filter,
+    first_to_show,
+    kind_shown,
+    proposal_item,
+)
+from rockskills_gui.ui.dream.review_text import (
+    banner_lines,
+    count_text,
+    escape,
+    stale_text,
+    state_text,
+)
+from rockskills_gui.ui.dream.run_page import PassResults
 from rockskills_gui.ui.dream.selection import Selection
 from rockskills_gui.ui.dream.state import WizardState, page_id
-
-ID_ROLE = Qt.ItemDataRole.UserRole
-REASON_ROLE = Qt.ItemDataRole.UserRole + 1  # marks the "starts unticked" line under a row
-STALE_MARK = "changed since the plan · "  # before a stale proposal's finding counts
-ATTENTION = "attention"
 
 
 class ReviewPage(QWizardPage):
@@ -206,56 +212,22 @@ class ReviewPage(QWizardPage):
             return
         self._updating = True
         for proposal in plan.proposals:
-            item = QTreeWidgetItem([f"{proposal.id}  {proposal.title}", finding_counts(proposal)])
-            item.setData(0, ID_ROLE, proposal.id)
-            item.setToolTip(0, proposal.title)
-            severity = worst(proposal.findings)
-            if severity is not None:
-                item.setIcon(1, severity_icon(severity, self))
-                item.setToolTip(1, "\n".join(f"{f.severity.value}: {f.code}: {f.message}"
-                                             for f in proposal.findings))
-            why_not = selection.why_not(proposal.id)
-            flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-            if why_not is None:
-                flags |= Qt.ItemFlag.ItemIsUserCheckable
-            else:
-                font = QFont(item.font(0))
-                font.setItalic(True)
-                item.setFont(0, font)
-                item.setToolTip(0, f"{proposal.title}\nCannot be applied: {why_not}")
-            item.setFlags(flags)
-            if why_not is None:  # no box at all for what can never be ticked
-                item.setCheckState(0, Qt.CheckState.Unchecked)
+            item = proposal_item(proposal, selection.why_not(proposal.id), self)
             self.tree.addTopLevelItem(item)
             self.items[proposal.id] = item
             default = self.defaults.get(proposal.id)
             if default is not None and not default.ticked:
-                self._add_reason(item, proposal.id, default)
+                add_reason(item, proposal.id, default)
         self._updating = False
         self._sync_checks()
         self._apply_filter()
-        first = self._first_to_show(plan)
+        first = first_to_show(plan)
         if first is not None:
             self.tree.setCurrentItem(self.items[first.id])
         else:
             self.view.clear("No proposals")
         self.mark_stale(getattr(self.wizard(), "stale", {}))
         self.show_unsaved()
-
-    def _add_reason(self, item: QTreeWidgetItem, proposal_id: str, default: ReviewDefault) -> None:
-        """The line under a risky proposal's row that says why it starts unticked."""
-        line = QTreeWidgetItem([f"↳ {default.short}", ""])
-        line.setData(0, ID_ROLE, proposal_id)
-        line.setData(0, REASON_ROLE, True)
-        line.setToolTip(0, "Starts unticked (tick it if you are sure):\n"
-                        + "\n".join(f"• {r}" for r in default.reasons))
-        line.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-        font = QFont(line.font(0))
-        font.setItalic(True)
-        line.setFont(0, font)
-        item.addChild(line)
-        line.setFirstColumnSpanned(True)
-        item.setExpanded(True)
 
     def reason_text(self, proposal_id: str) -> str:
         """The "starts unticked" line shown under a proposal's row ("" when there is none)."""
@@ -266,7 +238,7 @@ class ReviewPage(QWizardPage):
     def show_unsaved(self) -> None:
         """Name the ticked proposals that touch skills with unsaved edits (Apply waits)."""
         conflicts = self.wiz().unsaved_conflicts() if self.wizard() is not None else {}
-        self.unsaved.setText(f"<b>{_escape(unsaved_message(conflicts))}</b>" if conflicts else "")
+        self.unsaved.setText(f"<b>{escape(unsaved_message(conflicts))}</b>" if conflicts else "")
         self.unsaved.setVisible(bool(conflicts))
         proposal = self.view.proposal
         if proposal is not None:
@@ -274,11 +246,7 @@ class ReviewPage(QWizardPage):
 
     def mark_stale(self, stale: Mapping[str, Sequence[str]]) -> None:
         """Mark the proposals whose files changed since the plan was made (issue 16)."""
-        shown = ", ".join(list(stale)[:8]) + ("…" if len(stale) > 8 else "")
-        self.stale_label.setText(
-            f"<b>The library changed since this plan was made</b>: {len(stale)} proposal(s) "
-            f"touch changed files ({shown}); applying them is refused until the plan is "
-            "re-checked (Apply page)." if stale else "")
+        self.stale_label.setText(stale_text(stale))
         self.stale_label.setVisible(bool(stale))
         for proposal_id, item in self.items.items():
             files = stale.get(proposal_id)
@@ -287,59 +255,23 @@ class ReviewPage(QWizardPage):
             if files:
                 item.setToolTip(1, "Changed since the plan was made: " + ", ".join(files))
 
-    @staticmethod
-    def _first_to_show(plan: Plan) -> Proposal | None:
-        """The first merge (the riskiest change to read), else the first proposal."""
-        merges = [p for p in plan.proposals if p.kind is ProposalKind.MERGE]
-        return merges[0] if merges else (plan.proposals[0] if plan.proposals else None)
-
     def _fill_filter(self) -> None:
-        self.filter.blockSignals(True)
-        current = self.filter.currentData()
-        self.filter.clear()
-        proposals = self.plan.proposals if self.plan is not None else []
-        self.filter.addItem(f"All kinds ({len(proposals)})", "")
-        for kind in ProposalKind:
-            count = sum(1 for p in proposals if p.kind is kind)
-            if count:
-                self.filter.addItem(f"{KIND_TITLES[kind]} ({count})", kind.value)
-        attention = sum(1 for p in proposals
-                        if any(f.severity is not Severity.INFO for f in p.findings))
-        self.filter.addItem(f"With warnings or blocks ({attention})", ATTENTION)
-        index = self.filter.findData(current)
-        self.filter.setCurrentIndex(max(0, index))
-        self.filter.blockSignals(False)
+        fill_kind_filter(self.filter, self.plan.proposals if self.plan is not None else [])
 
     def _show_banner(self) -> None:
         plan = self.plan
         if plan is None:
             self.banner.hide()
             return
-        lines = []
-        for record in plan.passes:
-            if record.status in BAD or record.status is PassStatus.SKIPPED:
-                icon = "✗" if record.status in BAD else "–"
-                lines.append(f"{icon} <b>{PASS_TITLES[record.dream_pass]}</b> "
-                             f"{STATUS_TITLES[record.status]}: {_escape(record.reason or '')}")
-                lines += [f"&nbsp;&nbsp;&nbsp;{_escape(n)}" for n in record.notes
-                          if n.startswith("Safety guard")]
-        if lines and any(r.status in BAD for r in plan.passes):
-            lines.append("Proposals from a pass that failed, was refused or cancelled are not "
-                         "pre-selected; tick them only if they stand on their own.")
         notes = self.wiz().plan_notes if self.wizard() is not None else []
-        lines += [f"⚠ {_escape(n)}" for n in notes]
+        lines = banner_lines(plan, notes)
         self.banner.setText("<br>".join(lines))
         self.banner.setVisible(bool(lines))
 
     # ---------------------------------------------------------------- filter and checks
 
     def _shown(self, proposal: Proposal) -> bool:
-        wanted = self.filter.currentData()
-        if not wanted:
-            return True
-        if wanted == ATTENTION:
-            return any(f.severity is not Severity.INFO for f in proposal.findings)
-        return proposal.kind.value == wanted
+        return kind_shown(self.filter.currentData(), proposal)
 
     def _apply_filter(self) -> None:
         if self.plan is None:
@@ -417,17 +349,7 @@ class ReviewPage(QWizardPage):
             self.count.setText("")
             self.problems.setText("")
             return
-        blocked = sum(1 for p in plan.proposals if p.blocked)
-        advisory = sum(1 for p in plan.proposals if p.advisory)
-        parts = [f"<b>{len(selection)} of {len(plan.proposals)} ticked</b>"]
-        if blocked:
-            parts.append(f"{blocked} blocked")
-        if advisory:
-            parts.append(f"{advisory} advisory")
-        hidden = len(plan.proposals) - len(self.visible_ids())
-        if hidden:
-            parts.append(f"{hidden} hidden by the filter")
-        self.count.setText(" · ".join(parts))
+        self.count.setText(count_text(plan, selection, len(self.visible_ids())))
         problems = selection.problems()
         self.problems.setText("\n".join(problems))
 
@@ -443,20 +365,7 @@ class ReviewPage(QWizardPage):
             self.view.set_state(self._state_text(proposal))
 
     def _state_text(self, proposal: Proposal) -> str:
-        selection = self.selection
-        if selection is None:
-            return ""
-        why_not = selection.why_not(proposal.id)
-        if why_not is not None:
-            return f"<b>Cannot be applied</b>: {_escape(why_not)}."
-        default = self.defaults.get(proposal.id)
-        caution = ""
-        if default is not None and not default.ticked:
-            caution = ("<br>Started unticked: " + "; ".join(_escape(r) for r in default.reasons)
-                       + ".")
-        if proposal.id in selection:
-            return "<b>Ticked</b>: will be applied when you press Apply." + caution
-        return "Not ticked: will not be applied." + caution
+        return state_text(self.selection, self.defaults, proposal) if self.selection is not None else ""
 
     def current_id(self) -> str | None:
         item = self.tree.currentItem()
@@ -511,7 +420,3 @@ class ReviewPage(QWizardPage):
 
     def nextId(self) -> int:
         return page_id("apply")
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
