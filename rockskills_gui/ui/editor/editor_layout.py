@@ -26,10 +26,8 @@ from PySide6.QtWidgets import (
 
 from rockskills_gui.ui.common.buffers import Buffer
 from rockskills_gui.ui.common.context import AppContext
-from rockskills_gui.ui.common.goto_skill import GoToSkillDialog
 from rockskills_gui.ui.common.library_watcher import LibraryWatcher
 from rockskills_gui.ui.common.theme import heading, secondary
-from rockskills_gui.ui.editor.disk_conflict import DiskConflictDialog
 from rockskills_gui.ui.editor.preview_view import PreviewView
 from rockskills_gui.ui.editor.resource_view import ResourceView
 from rockskills_gui.ui.editor.skill_header import SkillHeader
@@ -46,6 +44,10 @@ NO_LIBRARY_TEXT = ("No library is open. Open one with File ▸ Open Library… (
                    "demo library (File ▸ Open Demo Library).")
 BODY_PLACEHOLDER = ("Write this skill's instructions in Markdown: when to use it, the steps to "
                     "follow, and an example. The summary above is what recall matches.")
+
+if TYPE_CHECKING:
+    from rockskills_gui.ui.common.goto_skill import GoToSkillDialog
+    from rockskills_gui.ui.editor.disk_conflict import DiskConflictDialog
 
 if TYPE_CHECKING:  # the pane is a QWidget; at run time this is a plain mixin
     _PaneBase = QWidget

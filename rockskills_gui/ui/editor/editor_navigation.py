@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, SignalInstance
 
-from rockskills_gui.ui.common.goto_skill import GoToSkillDialog
 from rockskills_gui.ui.editor.editor_layout import EditorLayout
 
 MODES = ("editor", "split", "preview")
@@ -120,6 +119,8 @@ class EditorNavigation(EditorLayout):
         def summary_of(name: str) -> str:
             skill = lib.get(name)
             return (skill.summary or "(summary pending)") if skill is not None else ""
+
+        from rockskills_gui.ui.common.goto_skill import GoToSkillDialog
 
         dialog = GoToSkillDialog(names, summary_of, self.window())
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer
 
@@ -13,8 +14,10 @@ from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.buffers import EDITABLE_FIELDS, Buffer
-from rockskills_gui.ui.editor.disk_conflict import DiskChoice, DiskConflictDialog, DiskResolution
 from rockskills_gui.ui.editor.editor_layout import EditorLayout
+
+if TYPE_CHECKING:  # (the dialog loads with the first conflict)
+    from rockskills_gui.ui.editor.disk_conflict import DiskResolution
 
 
 class EditorOutsideChanges(EditorLayout):
@@ -166,6 +169,8 @@ class EditorOutsideChanges(EditorLayout):
             if buffer is None or disk is None:
                 self._conflict_queue.pop(0)
                 continue
+            from rockskills_gui.ui.editor.disk_conflict import DiskConflictDialog
+
             dialog = DiskConflictDialog(buffer.name, buffer.base, buffer.edits(), disk, self.window(),
                                         by_app=key in self._changed_by_app)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -174,6 +179,8 @@ class EditorOutsideChanges(EditorLayout):
             dialog.open()
 
     def _resolve_conflict(self, key: str, answer: DiskResolution) -> None:
+        from rockskills_gui.ui.editor.disk_conflict import DiskChoice
+
         self.conflict_dialog = None
         self._changed_by_app.discard(key)
         if key in self._conflict_queue:

@@ -15,6 +15,8 @@ focus, find, go to skill); this module opens, shows and edits buffers.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QByteArray, QEvent, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
@@ -25,10 +27,7 @@ from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.ui.common.actions import ActionRegistry
 from rockskills_gui.ui.common.buffers import Buffer, document_text
 from rockskills_gui.ui.common.context import AppContext
-from rockskills_gui.ui.common.goto_skill import GoToSkillDialog
 from rockskills_gui.ui.common.library_watcher import LibraryWatcher
-from rockskills_gui.ui.common.markdown_highlighter import MarkdownHighlighter
-from rockskills_gui.ui.editor.disk_conflict import DiskConflictDialog
 from rockskills_gui.ui.editor.editor_layout import (
     AGENT_NOTICE,
     BODY_PLACEHOLDER,
@@ -40,6 +39,11 @@ from rockskills_gui.ui.editor.editor_navigation import MODES, EditorNavigation
 from rockskills_gui.ui.editor.editor_outside_changes import EditorOutsideChanges
 from rockskills_gui.ui.editor.editor_saving import AGENT_NOTICE_KEY, EditorSaving
 from rockskills_gui.ui.editor.skill_header import SummaryEdit
+
+if TYPE_CHECKING:  # (loaded when first used: not before the window's first paint, issue 19)
+    from rockskills_gui.ui.common.goto_skill import GoToSkillDialog
+    from rockskills_gui.ui.common.markdown_highlighter import MarkdownHighlighter
+    from rockskills_gui.ui.editor.disk_conflict import DiskConflictDialog
 
 MAX_CLEAN_BUFFERS = 30  # clean buffers kept (with their undo history) besides the dirty ones
 RENDER_DELAY_MS = 120
@@ -209,6 +213,8 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
         buffer.dirtyChanged.connect(lambda dirty, b=buffer: self._on_dirty_changed(b, dirty))
         buffer.fieldsChanged.connect(lambda b=buffer: self._on_fields_changed(b))
         buffer.document.contentsChanged.connect(lambda b=buffer: self._on_text_changed(b))
+        from rockskills_gui.ui.common.markdown_highlighter import MarkdownHighlighter
+
         self._highlighters[id(buffer)] = MarkdownHighlighter(buffer.document, self.palette())
         self.buffers[fold(skill.name)] = buffer
         self._trim_buffers()

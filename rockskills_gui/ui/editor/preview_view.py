@@ -14,7 +14,6 @@ from PySide6.QtCore import QEvent, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QFontDatabase, QPalette, QTextDocument
 from PySide6.QtWidgets import QFrame, QTextBrowser, QWidget
 
-from rockskills_gui.core.text.markdown import RenderedMarkdown, render
 from rockskills_gui.ui.common.markdown_highlighter import blend
 
 EXTERNAL_SCHEMES = ("http", "https", "mailto")
@@ -95,6 +94,8 @@ class PreviewView(QTextBrowser):
         if text == self.source_text:
             return
         self.source_text = text
+        from rockskills_gui.core.text.markdown import render  # (at the first skill shown)
+
         rendered = render(text)
         bar = self.verticalScrollBar()
         keep = bar.value()
@@ -139,6 +140,9 @@ class PreviewView(QTextBrowser):
         """Anchored source lines and their y positions, both increasing."""
         if self._map is not None:
             return self._map
+        from rockskills_gui.core.text.markdown import RenderedMarkdown
+
+        line_of_anchor = RenderedMarkdown.line_of_anchor
         doc: QTextDocument = self.document()
         layout = doc.documentLayout()
         lines: list[float] = []
@@ -148,7 +152,7 @@ class PreviewView(QTextBrowser):
             fragments = block.begin()
             while not fragments.atEnd():
                 for name in fragments.fragment().charFormat().anchorNames():
-                    line = RenderedMarkdown.line_of_anchor(name)
+                    line = line_of_anchor(name)
                     if line is None:
                         continue
                     y = layout.blockBoundingRect(block).top()

@@ -41,8 +41,6 @@ import rockskills_gui.core.library.resources
 import rockskills_gui.core.library.tree
 import rockskills_gui.core.model.mcp_freshness
 import rockskills_gui.core.text.fuzzy
-import rockskills_gui.core.text.markdown
-import rockskills_gui.core.text.merge
 
 from PySide6.QtCore import (
     QMessageLogContext,
