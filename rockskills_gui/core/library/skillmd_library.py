@@ -15,7 +15,7 @@ rows matching a SKILL.md by name attach their scores to it, the others are read-
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from rockskills_gui.core.library.library_base import (
     Reference,
     UnknownSkillError,
 )
+from rockskills_gui.core.library.skillmd_incremental import ScanIndex
 from rockskills_gui.core.library.stores import cortex
 from rockskills_gui.core.library.stores.parse_cache import ParseCache
 from rockskills_gui.core.library.stores.skillmd import (
@@ -39,8 +40,9 @@ from rockskills_gui.core.library.stores.skillmd import (
     display_path,
     edited_bytes,
     new_skill_bytes,
-    scan,
+    with_new_body,
 )
+from rockskills_gui.core.library.stores.skillmd_scan import scan_items
 from rockskills_gui.core.library.summary_rule import SummaryRule, skill_md_rule
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem
@@ -128,6 +130,7 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
         self._gone: dict[str, SkillMdEntry] = {}
         self.problems: list[Problem] = []  # files that could not be loaded, with reasons
         self._parsed = ParseCache()
+        self._index: ScanIndex | None = None  # what the last scan found where (None: unknown)
         self.recovery: RecoveryReport | None = self._recover()  # what open finished of a crash
         self.reload()
         self._remove_stale_temps(self._stale_temps())
@@ -143,14 +146,17 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
         """Walk the roots again; a SKILL.md is parsed again only when it, its folder, or a path in
         ``changed`` inside (or above) its folder changed since it was last parsed."""
         self._parsed.forget(changed)
-        loaded, problems = scan(self.roots, self.profile, self.base, self._parsed.read)
+        self._index = None
+        items = scan_items(self.roots, self.profile, self.base, self._parsed.read)
         entries: dict[str, SkillMdEntry | DbEntry] = {}
         order: list[str] = []
-        problems = [*problems, *journal_problems(self.recovery)]
-        for entry in loaded:
-            key = fold(entry.skill.name)
-            entries[key] = entry
-            order.append(key)
+        problems = [p for item in items for p in item.problems]
+        problems.extend(journal_problems(self.recovery))
+        for item in items:
+            if item.entry is not None:
+                key = fold(item.entry.skill.name)
+                entries[key] = item.entry
+                order.append(key)
         if self.memory_db is not None:
             rows, db_problems = cortex.read_memory_db(self.memory_db,
                                                       display_path(self.base, self.memory_db))
@@ -171,6 +177,8 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
         for key in entries:
             self._gone.pop(key, None)
         self._entries, self._order, self.problems = entries, order, problems
+        if self.memory_db is None:  # memory.db rows join by name: a change is never local
+            self._index = ScanIndex.build(self.roots, self.profile, self.base, items)
 
     def refresh(self, paths: Iterable[Path] = ()) -> DiskChanges:
         """Re-read from disk and report what changed (any path under a root triggers a rescan)."""
@@ -331,22 +339,64 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
                 for name in _temp_names(e.folder)]
 
     def _take_in(self, change: ChangeSet) -> None:
-        if not self._update_in_place(change):
-            self._rescan(fc.path for fc in change.files)
+        """Take in a change just written: a save in place, else the touched top-level folders
+        only (:mod:`~rockskills_gui.core.library.skillmd_incremental`), else a walk of all."""
+        paths = [fc.path for fc in change.files]
+        if not self._update_in_place(change) and not self._take_in_folders(paths):
+            self._rescan(paths)
+
+    def _take_in_folders(self, paths: list[Path]) -> bool:
+        """Re-read only the top-level folders ``paths`` lie in; False when that cannot be
+        proven to equal a fresh open (then nothing was changed)."""
+        index = self._index
+        if index is None:
+            return False
+        self._parsed.discard(paths)
+        delta = index.plan(paths, self._fresh_read)
+        if delta is None:
+            return False
+        self._parsed.discard(delta.paths_left())
+        left, came = index.commit(delta, self._order)
+        gone = {name: self._entries.pop(name) for name in left}
+        for entry in came:
+            key = fold(entry.skill.name)
+            self._entries[key] = entry
+            self._gone.pop(key, None)
+        for key, old in gone.items():
+            if key not in self._entries and isinstance(old, SkillMdEntry):
+                self._gone[key] = old
+        return True
+
+    def _fresh_read(self, root: Root, path: Path, profile: Profile, display: str,
+                    boundary: tuple[Path, ...], base: Path) -> SkillMdEntry | Problem:
+        """Parse ``path`` again whatever the parse cache holds (and keep the new parse there)."""
+        self._parsed.discard([path])
+        return self._parsed.read(root, path, profile, display, boundary, base)
 
     def _update_in_place(self, change: ChangeSet) -> bool:
         """Take in a change that only rewrote loaded SKILL.md files under the same names (a save,
-        its undo) without walking the library; False when anything else changed (then rescan)."""
-        by_path = {e.path: k for k, e in self._entries.items() if isinstance(e, SkillMdEntry)}
+        its undo) without walking the library; False when anything else changed (then rescan).
+        A body-only edit is not parsed again (its frontmatter text is the same)."""
+        name_of: Callable[[Path], str | None]
+        if self._index is not None:
+            name_of = self._index.name_of
+        else:
+            by_path = {e.path: k for k, e in self._entries.items() if isinstance(e, SkillMdEntry)}
+            name_of = by_path.get
         fresh: dict[str, SkillMdEntry] = {}
         for fc in change.files:
-            key = by_path.get(fc.path)
+            key = name_of(fc.path)
             if key is None or fc.before is None or fc.after is None:
                 return False
             old = self._entries[key]
             assert isinstance(old, SkillMdEntry)
-            result = self._parsed.read(old.root, fc.path, self.profile, display_path(self.base, fc.path),
-                                       tuple(r.path for r in self.roots), self.base)
+            result: SkillMdEntry | Problem | None = with_new_body(old, fc.after)
+            if result is None:
+                result = self._fresh_read(old.root, fc.path, self.profile,
+                                          display_path(self.base, fc.path),
+                                          tuple(r.path for r in self.roots), self.base)
+            else:
+                self._parsed.discard([fc.path])
             if not isinstance(result, SkillMdEntry) or fold(result.skill.name) != key:
                 return False
             fresh[key] = replace(result, stats=old.stats) if old.stats else result

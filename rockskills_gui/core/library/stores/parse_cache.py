@@ -73,6 +73,11 @@ class ParseCache:
             if folder in holders or _below_any(folder, changed_set):
                 del self._entries[path]
 
+    def discard(self, paths: Iterable[Path]) -> None:
+        """Drop the entries of exactly these skill files (a change known to touch only them)."""
+        for path in paths:
+            self._entries.pop(path, None)
+
     def read(self, root: Root, path: Path, profile: Profile, display: str,
              boundary: tuple[Path, ...], base: Path) -> SkillMdEntry | Problem:
         """:func:`read_skill_md`, or its earlier result while the file is unchanged."""

@@ -14,14 +14,13 @@ import dataclasses
 import os
 import re
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from rockskills_gui.core.model import frontmatter as fm
-from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
@@ -97,8 +96,11 @@ class Root:
     scope: str = "project"  # "project" | "user"
 
 
-def iter_skill_files(root: Path, profile: Profile) -> Iterator[tuple[Path, Path | None]]:
-    """``(skill folder, SKILL.md path or None)`` breadth-first, names sorted in each folder.
+def walk_skill_folders(start: Path, parts: tuple[str, ...],
+                       profile: Profile) -> Iterator[tuple[Path, Path | None, tuple[str, ...]]]:
+    """``(skill folder, SKILL.md path or None, its folder names below the root)`` breadth-first
+    from ``start`` (whose names below the root are ``parts``; ``()`` for the root itself), names
+    sorted in each folder: so in the order of ``(len(parts), parts)``.
 
     A folder holding a skill file is a skill and is not searched further (its contents are
     resources). ``None`` marks a folder that only holds a disabled ``SKILL.md.disabled``.
@@ -106,29 +108,29 @@ def iter_skill_files(root: Path, profile: Profile) -> Iterator[tuple[Path, Path 
     skill file name that is not a regular file (a FIFO, a folder, a dangling link) still marks a
     skill folder, so that reading it reports the reason.
     """
-    queue: deque[tuple[Path, int]] = deque([(root, 0)])
+    queue: deque[tuple[Path, tuple[str, ...]]] = deque([(start, parts)])
     while queue:
-        folder, depth = queue.popleft()
+        folder, parts = queue.popleft()
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             continue
         files = {e.name: e for e in entries if _is_file(e)}
-        if depth > 0:
+        if parts:
             found = next((files[n] for n in profile.file_names if n in files), None)
             if found is None:  # a FIFO, folder or dangling link under a skill file's name
                 named = {e.name: e for e in entries}
                 found = next((named[n] for n in profile.file_names if n in named), None)
             if found is not None:
-                yield folder, Path(found.path)
+                yield folder, Path(found.path), parts
                 continue
             if any(n + ".disabled" in files for n in profile.file_names):
-                yield folder, None
+                yield folder, None, parts
                 continue
-        if depth == 0 or profile.recursive:
+        if not parts or profile.recursive:
             for e in entries:
                 if e.name not in SKIP_DIRS and _is_dir(e):
-                    queue.append((Path(e.path), depth + 1))
+                    queue.append((Path(e.path), (*parts, e.name)))
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:
@@ -327,10 +329,7 @@ def read_skill_md(root: Root, path: Path, profile: Profile, display: str,
     resources = list_resources(folder, path)
     shown_base = base if base is not None else root.path
     warnings.extend(resource_warnings(folder, resources, boundary, shown_base))
-    prefix, content = fm.split_body(doc.body)
-    newline = "\r\n" if fm.uses_crlf(doc.text) else "\n"
-    if newline == "\r\n":
-        content = fm.to_lf(content)
+    prefix, content, newline = _body_of(doc)
     stamp = _mtime(path)
     skill = Skill.model_construct(name=name, summary=description, content=content, created_at=stamp,
                                   updated_at=stamp, last_used_at=None, see_also=see_also_from(values))
@@ -338,6 +337,38 @@ def read_skill_md(root: Root, path: Path, profile: Profile, display: str,
                         skill=skill, body_prefix=prefix, newline=newline,
                         resources=resources, warnings=tuple(warnings),
                         name_from_folder=from_folder)
+
+
+def _body_of(doc: fm.Document) -> tuple[str, str, str]:
+    """(leading blank lines, content with LF line breaks, the file's newline)."""
+    prefix, content = fm.split_body(doc.body)
+    newline = "\r\n" if fm.uses_crlf(doc.text) else "\n"
+    if newline == "\r\n":
+        content = fm.to_lf(content)
+    return prefix, content, newline
+
+
+def with_new_body(entry: SkillMdEntry, raw: bytes) -> SkillMdEntry | None:
+    """What :func:`read_skill_md` makes of ``raw`` just written to ``entry.path``, without parsing
+    the YAML again: only when ``raw`` keeps ``entry``'s frontmatter text exactly (else None).
+
+    Everything else a read derives (name, description, warnings, resources) comes from the
+    frontmatter, the path and the folder, which a body edit leaves alone.
+    """
+    try:
+        doc = fm.split_document(raw)
+    except UnicodeDecodeError:
+        return None
+    old = entry.doc
+    if (doc.bom, doc.open_line, doc.frontmatter, doc.close_line) != \
+            (old.bom, old.open_line, old.frontmatter, old.close_line) or not doc.has_frontmatter:
+        return None
+    prefix, content, newline = _body_of(doc)
+    stamp = _mtime(entry.path)
+    skill = entry.skill.model_copy(update={"content": content, "created_at": stamp,
+                                           "updated_at": stamp})
+    return dataclasses.replace(entry, raw=raw, doc=doc, skill=skill, body_prefix=prefix,
+                               newline=newline)
 
 
 # ---------------------------------------------------------------- writing
@@ -383,7 +414,7 @@ def new_skill_bytes(skill: Skill, profile: Profile, extra: dict[str, Any] | None
     return fm.render_document(values, skill.content or "", "\n", profile.plain).to_bytes()
 
 
-# ---------------------------------------------------------------- scanning
+# ---------------------------------------------------------------- showing paths
 
 
 def display_path(base: Path, path: Path) -> str:
@@ -391,61 +422,3 @@ def display_path(base: Path, path: Path) -> str:
         return path.relative_to(base).as_posix()
     except ValueError:
         return str(path)
-
-
-Reader = Callable[[Root, Path, Profile, str, tuple[Path, ...], Path], "SkillMdEntry | Problem"]
-
-
-def scan(roots: list[Root], profile: Profile, base: Path,
-         read: Reader | None = None) -> tuple[list[SkillMdEntry], list[Problem]]:
-    """Every skill file under ``roots`` (project roots first); duplicates by name become problems.
-
-    ``read`` replaces :func:`read_skill_md` (e.g. one that reuses what it parsed before)."""
-    read = read or read_skill_md
-    loaded: list[SkillMdEntry] = []
-    problems: list[Problem] = []
-    seen: dict[str, SkillMdEntry] = {}
-    boundary = tuple(r.path for r in roots)
-    for root in roots:
-        for folder, path in iter_skill_files(root.path, profile):
-            if path is None:
-                problems.append(Problem(
-                    path=display_path(base, folder / (profile.file_names[0] + ".disabled")),
-                    kind=ProblemKind.DISABLED, severity="info", name=folder.name,
-                    message="disabled skill (SKILL.md renamed to SKILL.md.disabled); not loaded"))
-                continue
-            shown = display_path(base, path)
-            result = read(root, path, profile, shown, boundary, base)
-            if isinstance(result, Problem):
-                problems.append(result)
-                continue
-            key = fold(result.skill.name)
-            if key in seen:
-                first = seen[key]
-                problems.append(Problem(
-                    path=shown, kind=ProblemKind.DUPLICATE_NAME, name=result.skill.name,
-                    severity="warning", line=result.file_line("name") or 1,
-                    message=f"the name '{result.skill.name}' is already used by "
-                            f"{display_path(base, first.path)} ({first.root.scope} scope), "
-                            "which wins; this one is not loaded"))
-                continue
-            seen[key] = result
-            loaded.append(result)
-            for nested in _nested_skill_files(path.parent, profile):
-                problems.append(Problem(
-                    path=display_path(base, nested), kind=ProblemKind.NESTED_SKILL,
-                    severity="info", name=result.skill.name,
-                    message=f"inside the folder of the skill '{result.skill.name}': agents read it as "
-                            f"one of that skill's files, not as a skill of its own"))
-    return loaded, problems
-
-
-def _nested_skill_files(folder: Path, profile: Profile) -> list[Path]:
-    """Skill files below a skill's own folder (its resources), sorted; symlinked folders and
-    ``.git``-like folders are not entered."""
-    found: list[Path] = []
-    for here, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
-        if Path(here) != folder:
-            found += [Path(here) / n for n in profile.file_names if n in files]
-    return sorted(found)

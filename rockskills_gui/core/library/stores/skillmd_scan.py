@@ -1,0 +1,134 @@
+"""Scanning a SKILL.md library: every skill folder under its roots in load order, each read (or
+reused from the parse cache), with the problems a fresh open reports: disabled skills, files that
+cannot be loaded, duplicate names (the first in load order wins), skill files nested in another
+skill's folder.
+
+The load order is breadth-first with names sorted per folder, roots in order: the order of the
+:data:`Key` ``(root index, depth, folder names below the root)``. That is what lets a change to
+one top-level folder of a root be taken in without walking the others
+(:mod:`rockskills_gui.core.library.skillmd_incremental`).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from rockskills_gui.core.library.stores.skillmd import (
+    SKIP_DIRS,
+    Profile,
+    Root,
+    SkillMdEntry,
+    display_path,
+    read_skill_md,
+    walk_skill_folders,
+)
+from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.problems import Problem, ProblemKind
+
+Key = tuple[int, int, tuple[str, ...]]  # (root index, depth, folder names below the root)
+Reader = Callable[[Root, Path, Profile, str, tuple[Path, ...], Path], "SkillMdEntry | Problem"]
+Found = tuple[Key, Path, "Path | None", "SkillMdEntry | Problem"]
+
+
+@dataclass(frozen=True, slots=True)
+class Scanned:
+    """One skill folder as a scan took it."""
+
+    key: Key  # its place in load order
+    path: Path | None  # its skill file (None: only a disabled one)
+    name: str | None  # the folded skill name when it was read as a skill (loaded or a duplicate)
+    entry: SkillMdEntry | None  # the loaded skill (None: disabled, not loadable, a duplicate)
+    problems: tuple[Problem, ...]  # what it adds to the library's problems, in order
+
+
+def read_folders(index: int, root: Root, profile: Profile, base: Path,
+                 boundary: tuple[Path, ...], read: Reader, top: str | None = None) -> Iterator[Found]:
+    """Every skill folder of ``root`` (the ``index``-th root), or only those in its folder
+    ``top``, in load order and read; a disabled one comes as its problem.
+
+    ``top`` is walked only where a walk from the root would enter it: a real folder (not a
+    symbolic link), not ``.git``-like.
+    """
+    parts: tuple[str, ...] = ()
+    start = root.path
+    if top is not None:
+        start, parts = root.path / top, (top,)
+        if top in SKIP_DIRS or not _real_folder(start):
+            return
+    for folder, path, names in walk_skill_folders(start, parts, profile):
+        key = (index, len(names), names)
+        if path is None:
+            yield key, folder, None, Problem(
+                path=display_path(base, folder / (profile.file_names[0] + ".disabled")),
+                kind=ProblemKind.DISABLED, severity="info", name=folder.name,
+                message="disabled skill (SKILL.md renamed to SKILL.md.disabled); not loaded")
+        else:
+            yield key, folder, path, read(root, path, profile, display_path(base, path), boundary, base)
+
+
+def _real_folder(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def settle(found: Found, seen: dict[str, SkillMdEntry], profile: Profile, base: Path) -> Scanned:
+    """What a scan makes of one folder's read: loaded (with its nested skill files as problems)
+    unless it failed, or its name was loaded before (``seen``, updated with what loads)."""
+    key, _folder, path, result = found
+    if isinstance(result, Problem):
+        return Scanned(key, path, None, None, (result,))
+    name = fold(result.skill.name)
+    first = seen.get(name)
+    if first is not None:
+        return Scanned(key, path, name, None, (Problem(
+            path=display_path(base, result.path), kind=ProblemKind.DUPLICATE_NAME,
+            name=result.skill.name, severity="warning", line=result.file_line("name") or 1,
+            message=f"the name '{result.skill.name}' is already used by "
+                    f"{display_path(base, first.path)} ({first.root.scope} scope), "
+                    "which wins; this one is not loaded"),))
+    seen[name] = result
+    nested = tuple(Problem(
+        path=display_path(base, inner), kind=ProblemKind.NESTED_SKILL, severity="info",
+        name=result.skill.name,
+        message=f"inside the folder of the skill '{result.skill.name}': agents read it as "
+                f"one of that skill's files, not as a skill of its own")
+        for inner in nested_skill_files(result.folder, profile))
+    return Scanned(key, path, name, result, nested)
+
+
+def scan_items(roots: list[Root], profile: Profile, base: Path,
+               read: Reader | None = None) -> list[Scanned]:
+    """Every skill folder under ``roots`` (project roots first) as :func:`settle` takes it."""
+    read = read or read_skill_md
+    seen: dict[str, SkillMdEntry] = {}
+    boundary = tuple(r.path for r in roots)
+    return [settle(found, seen, profile, base) for index, root in enumerate(roots)
+            for found in read_folders(index, root, profile, base, boundary, read)]
+
+
+def scan(roots: list[Root], profile: Profile, base: Path,
+         read: Reader | None = None) -> tuple[list[SkillMdEntry], list[Problem]]:
+    """Every skill under ``roots`` (project roots first) and the problems, in load order;
+    duplicates by name become problems.
+
+    ``read`` replaces :func:`read_skill_md` (e.g. one that reuses what it parsed before)."""
+    items = scan_items(roots, profile, base, read)
+    return ([i.entry for i in items if i.entry is not None],
+            [p for i in items for p in i.problems])
+
+
+def nested_skill_files(folder: Path, profile: Profile) -> list[Path]:
+    """Skill files below a skill's own folder (its resources), sorted; symlinked folders and
+    ``.git``-like folders are not entered."""
+    found: list[Path] = []
+    for here, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        if here != os.fspath(folder):
+            found += [Path(here) / n for n in profile.file_names if n in files]
+    return sorted(found)
