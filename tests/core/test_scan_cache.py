@@ -170,7 +170,7 @@ def test_a_damaged_or_foreign_cache_is_ignored(tmp_path: Path, later: None) -> N
     assert other.scan_cache is not None and other.scan_cache.hits == 0
     assert open_cached(agent, cache, rules=ROCKBOT_64E82CC).scan_cache.hits == 0  # type: ignore[union-attr]
     monkeypatch = pytest.MonkeyPatch()
-    monkeypatch.setattr(scan_cache, "_code_fingerprint", "another version")
+    monkeypatch.setitem(scan_cache._fingerprints, scan_cache._CODE, "another version")
     try:
         assert open_cached(agent, cache).scan_cache.hits == 0  # type: ignore[union-attr]
     finally:

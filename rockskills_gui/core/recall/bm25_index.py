@@ -33,12 +33,9 @@ counterpart of a heap), then sorts only the k winners.
 
 from __future__ import annotations
 
-import re
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import NamedTuple
 
 import numpy as np
 
@@ -49,7 +46,6 @@ from rockskills_gui.core.recall.bm25 import (
     QueryPlan,
     average_length,
     count_phrase,
-    fold_ascii,
     idf,
     length_norm,
     parse_query,
@@ -58,95 +54,19 @@ from rockskills_gui.core.recall.bm25 import (
     tf_norm,
     tokenize,
 )
+from rockskills_gui.core.recall.bm25_build import WINDOW as _WINDOW
+from rockskills_gui.core.recall.bm25_build import block as _block
+from rockskills_gui.core.recall.bm25_build import build, capacity, run_pairs
+from rockskills_gui.core.recall.bm25_build import window as _window
+from rockskills_gui.core.recall.bm25_results import Contribution, Explanation, Hit, QueryStats
 from rockskills_gui.core.storage.gcpause import gc_paused
 
-_PAIR_RE = re.compile(r"(?<![a-z0-9])(?=([a-z0-9]{3,}) ([a-z0-9]{3,}))")
-_WINDOW = 3  # = MIN_TOKEN_LEN: every phrase token is at least this long
+__all__ = ["Bm25Index", "Contribution", "Explanation", "Hit", "QueryStats", "run_pairs"]
 _EMPTY_SLOTS = np.zeros(0, dtype=np.intp)
 _EMPTY_F = np.zeros(0, dtype=np.float64)
 
 if array("i").itemsize != 4:  # pragma: no cover - every supported platform has 32-bit C int
     raise ImportError("bm25_index needs a 32-bit array('i')")
-
-
-class Contribution(NamedTuple):
-    """One term's or phrase's share of a document's score (a named tuple: quick to make, and a
-    ``recall --json`` run over 300 queries makes 55,000)."""
-
-    df: int
-    idf: float
-    tf: int
-    tfn: float
-    contribution: float
-
-    def as_json(self) -> dict[str, float | int]:
-        return {"df": self.df, "idf": self.idf, "tf": self.tf, "tfn": self.tfn,
-                "contribution": self.contribution}
-
-
-@dataclass(frozen=True)
-class Explanation:
-    """Per-term and per-phrase contributions, in scoring order; ``total`` re-adds them in order."""
-
-    terms: dict[str, Contribution] = field(default_factory=dict)
-    phrases: dict[str, Contribution] = field(default_factory=dict)
-
-    @property
-    def total(self) -> float:
-        score = 0.0
-        for part in (*self.terms.values(), *self.phrases.values()):
-            score += part.contribution
-        return score
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One ranked document."""
-
-    rank: int
-    key: str
-    score: float
-    explanation: Explanation | None = None
-
-
-@dataclass(frozen=True)
-class QueryStats:
-    """Document frequencies and idf of a query's terms and phrases (df 0 = contributes nothing)."""
-
-    plan: QueryPlan
-    n_docs: int
-    avgdl: float
-    term_df: dict[str, int]
-    phrase_df: dict[str, int]
-
-    def term_idf(self, term: str) -> float:
-        return idf(self.n_docs, self.term_df[term])
-
-    def phrase_idf(self, phrase: str) -> float:
-        return idf(self.n_docs, self.phrase_df[phrase])
-
-
-def run_pairs(document: str) -> list[tuple[str, str]]:
-    """Single-space-separated run pairs (both runs >= 3) of the A-Z-folded document, in text
-    order: the rows a phrase query matches (see the module doc)."""
-    return _PAIR_RE.findall(fold_ascii(document))
-
-
-def _window(left: str, right: str) -> str:
-    return f"{left[-_WINDOW:]} {right[:_WINDOW]}"
-
-
-def _block(postings: array[int], width: int, slot: int) -> tuple[int, int]:
-    """Start row and row count of ``slot``'s contiguous block in a posting of ``width`` ints."""
-    view = np.frombuffer(postings, dtype=np.int32)
-    rows = np.flatnonzero(view[::width] == slot)
-    del view
-    if len(rows) == 0:
-        raise KeyError(slot)
-    start, count = int(rows[0]), len(rows)
-    if int(rows[-1]) - start + 1 != count:  # pragma: no cover - guarded invariant
-        raise AssertionError("posting rows of one document are not contiguous")
-    return start, count
 
 
 class Bm25Index:
@@ -231,65 +151,17 @@ class Bm25Index:
         if self._slot_of:  # pragma: no cover - only the constructor calls this
             raise ValueError("_add_all needs an empty index")
         with gc_paused():  # ~10 small lists per document: the collector's passes cost more
-            self._fill(documents)
-
-    def _fill(self, documents: Iterable[tuple[str, str]]) -> None:
-        slot_of = self._slot_of
-        keys: list[str | None] = self._keys
-        texts: list[str | None] = self._texts
-        lengths: list[int] = []
-        terms: dict[str, list[int]] = {}
-        windows: dict[str, list[int]] = {}
-        run_id = self._run_id
-        runs = self._runs
-        new_id = run_id.setdefault  # (the id a new run gets is len(runs), appended right after)
-        find_term, find_window = terms.get, windows.get
-        for key, text in documents:
-            if key in slot_of:
-                raise KeyError(f"{key!r} is already indexed")
-            slot = len(keys)
-            slot_of[key] = slot
-            keys.append(key)
-            texts.append(text)
-            tokens = tokenize(text)
-            lengths.append(len(tokens))
-            for term, tf in Counter(tokens).items():
-                posting = find_term(term)
-                if posting is None:
-                    terms[term] = [slot, tf]
-                else:
-                    posting += (slot, tf)
-            previous, b = "", -1  # consecutive pairs share a run: "a b", "b c"
-            for left, right in run_pairs(text):
-                if left == previous:
-                    a = b
-                else:
-                    a = new_id(left, len(runs))
-                    if a == len(runs):
-                        runs.append(left)
-                b = new_id(right, len(runs))
-                if b == len(runs):
-                    runs.append(right)
-                previous = right
-                window = f"{left[-_WINDOW:]} {right[:_WINDOW]}"
-                rows = find_window(window)
-                if rows is None:
-                    windows[window] = [slot, a, b]
-                else:
-                    rows += (slot, a, b)
-        count = len(keys)
-        self._terms = {term: array("i", posting) for term, posting in terms.items()}
-        self._windows = {window: array("i", rows) for window, rows in windows.items()}
-        capacity = 16
-        while capacity < count:
-            capacity *= 2
-        self._length = np.zeros(capacity, dtype=np.float64)
-        self._length[:count] = lengths
-        self._pos = np.zeros(capacity, dtype=np.int64)
+            built = build(documents, self._run_id, self._runs)
+        self._slot_of, self._keys, self._texts = built.slot_of, built.keys, built.texts
+        self._terms, self._windows = built.terms, built.windows
+        count, size = len(built.keys), capacity(len(built.keys))
+        self._length = np.zeros(size, dtype=np.float64)
+        self._length[:count] = built.lengths
+        self._pos = np.zeros(size, dtype=np.int64)
         self._pos[:count] = np.arange(count, dtype=np.int64)
-        self._norm = np.zeros(capacity, dtype=np.float64)
+        self._norm = np.zeros(size, dtype=np.float64)
         self._next_pos = count
-        self._total = sum(lengths)
+        self._total = sum(built.lengths)
         self._norm_avgdl = None
 
     def remove(self, key: str) -> None:

@@ -52,6 +52,15 @@ class SkillRecall:
         self._skills: dict[str, Skill] = {}
         self.sync(list(skills))
 
+    @classmethod
+    def with_index(cls, index: Bm25Index, skills: Sequence[Skill]) -> SkillRecall:
+        """Recall over ``skills`` with ``index``, which holds exactly their documents in their
+        order (a restored copy of their index: ``core.recall.index_cache``)."""
+        recall = cls()
+        recall._index = index
+        recall._skills = {fold(s.name): s for s in skills}
+        return recall
+
     @property
     def index(self) -> Bm25Index:
         return self._index

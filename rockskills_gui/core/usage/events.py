@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
+from sys import intern
 from typing import Any, Generic, TypeVar
 
 from rockskills_gui.core.model import dotnet_json
@@ -130,9 +131,15 @@ def _ts(props: dict[str, Any], key: str = "timestamp") -> Timestamp:
         raise _LineError(str(exc)) from None
 
 
+def _shared(value: str | None) -> str | None:
+    """One string object for every event naming the same skill or session (100,000 events of a
+    few thousand names and sessions: ~13 MB fewer copies)."""
+    return value if value is None else intern(value)
+
+
 def _usage(props: dict[str, Any]) -> UsageEvent:
-    return UsageEvent(_str(props, "id"), _str(props, "skillname"), _str(props, "sessionid"),
-                      _ts(props))
+    return UsageEvent(_str(props, "id"), _shared(_str(props, "skillname")),
+                      _shared(_str(props, "sessionid")), _ts(props))
 
 
 def _checkout(props: dict[str, Any]) -> ResourceCheckout:

@@ -28,7 +28,7 @@ DIAGONAL_LEVEL = 1
 FIRST_LEVEL = 2
 LEVELS = 254  # colour levels 2..255
 LIFT_MAX_LOG2 = 4.0  # the lift scale never spans more than 1/16 .. 16
-BLOCK_ROWS = 256  # matrix rows coloured per pass (a few MB of temporaries, not the whole matrix)
+BLOCK_ROWS = 64  # matrix rows coloured per pass (a few MB of temporaries, not the whole matrix)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,17 +190,16 @@ def build_heatmap(stats: UsageStats, skills: Sequence[Skill], options: HeatmapOp
     chosen = [i for i, s in enumerate(full.skills) if _matches(s.name, prefixes)]
     minimum = max(1, options.min_count)
     if options.hide_empty and chosen:
-        reach = full.together >= minimum
-        if len(chosen) < len(full):
-            reach = reach[np.ix_(chosen, chosen)]
-        np.fill_diagonal(reach, False)
-        keep = np.asarray(reach.any(axis=1))  # an array (numpy's stubs also allow a scalar)
+        keep = _reaching(full.together, chosen, minimum)
         chosen = [i for i, k in zip(chosen, keep, strict=True) if k]
     arranged = order(full.take(chosen), options.ordering)
     final = [chosen[k] for k in arranged.indices]
     shown = full.take(final)
     together = _compact(shown.together)
-    levels, scale = colour_levels(together, full.total_sessions, options.measure, minimum)
+    total, count, omitted = full.total_sessions, len(full), full.omitted
+    del full  # the whole matrix (when built here) is freed before the levels are made
+    matrix = None
+    levels, scale = colour_levels(together, total, options.measure, minimum)
     position = {fold(s.name): k for k, s in enumerate(shown.skills)}
     links: set[tuple[int, int]] = set()
     for skill in skills:
@@ -215,11 +214,27 @@ def build_heatmap(stats: UsageStats, skills: Sequence[Skill], options: HeatmapOp
         options=options, names=shown.names, exists=[s.exists for s in shown.skills],
         events=[s.events for s in shown.skills], own=[int(x) for x in shown.own],
         together=together, levels=levels, scale=scale,
-        total_sessions=full.total_sessions, bands=arranged.bands, links=links,
+        total_sessions=total, bands=arranged.bands, links=links,
         note="; ".join(n for n in (
-            f"the {len(full):,} skills used in the most sessions (of {len(full) + full.omitted:,})"
-            if full.omitted else "", arranged.note) if n),
-        hidden=len(full) - len(final))
+            f"the {count:,} skills used in the most sessions (of {count + omitted:,})"
+            if omitted else "", arranged.note) if n),
+        hidden=count - len(final))
+
+
+def _reaching(together: np.ndarray, chosen: list[int], minimum: int) -> np.ndarray:
+    """For each of the ``chosen`` skills, whether another chosen one was used with it in at least
+    ``minimum`` sessions; a block of rows at a time (not a boolean copy of the whole matrix)."""
+    idx = np.asarray(chosen, dtype=np.intp)
+    everything = len(idx) == len(together)
+    keep = np.zeros(len(idx), dtype=bool)
+    for start in range(0, len(idx), BLOCK_ROWS):
+        rows = idx[start:start + BLOCK_ROWS]
+        block = together[rows] if everything else together[np.ix_(rows, idx)]
+        reach = block >= minimum
+        inner = np.arange(len(rows))
+        reach[inner, inner + start] = False  # the diagonal
+        keep[start:start + len(rows)] = reach.any(axis=1)
+    return keep
 
 
 def _compact(counts: np.ndarray) -> np.ndarray:

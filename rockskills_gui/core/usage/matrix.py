@@ -79,7 +79,11 @@ class CoMatrix:
         used in the most sessions are kept (in the same order); :attr:`omitted` says how many
         were left out (at 100,000 skills the full matrix would need 40 GB).
         """
-        skills: list[AxisSkill] = []
+        # the axis as columns first (names, whether a library skill, events, sessions): an
+        # AxisSkill is made only for those kept (not for every one of 100,000 skills)
+        names: list[str] = []
+        events: list[int] = []
+        sessions: list[int] = []
         seen: set[str] = set()
         for name in library_names:
             key = fold(name)
@@ -87,18 +91,27 @@ class CoMatrix:
                 continue
             seen.add(key)
             usage = stats.usage.get(key)
-            skills.append(AxisSkill(name, True, usage.events if usage else 0,
-                                    usage.sessions if usage else 0))
+            names.append(name)
+            events.append(usage.events if usage else 0)
+            sessions.append(usage.sessions if usage else 0)
+        library_count = len(names)
         for key, usage in stats.usage.items():
             if key not in seen:
                 seen.add(key)
-                skills.append(AxisSkill(usage.name, False, usage.events, usage.sessions))
+                names.append(usage.name)
+                events.append(usage.events)
+                sessions.append(usage.sessions)
+        del seen
+        keep: Sequence[int] = range(len(names))
         omitted = 0
-        if len(skills) > max_axis:
-            ranked = sorted(range(len(skills)), key=lambda i: (-skills[i].sessions, -skills[i].events, i))
-            keep = sorted(ranked[:max_axis])
-            omitted = len(skills) - len(keep)
-            skills = [skills[i] for i in keep]
+        if len(names) > max_axis:
+            # the max_axis used in the most sessions, then events, then first (a stable sort)
+            ranked = np.lexsort((np.arange(len(names)), -np.array(events, dtype=np.int64),
+                                 -np.array(sessions, dtype=np.int64)))
+            keep = np.sort(ranked[:max_axis]).tolist()
+            omitted = len(names) - len(keep)
+        skills = [AxisSkill(names[i], i < library_count, events[i], sessions[i]) for i in keep]
+        del names, events, sessions
         index = {fold(s.name): i for i, s in enumerate(skills)}
         rows: list[int] = []
         cols: list[int] = []
@@ -111,7 +124,8 @@ class CoMatrix:
         n = len(skills)
         incidence = sparse.csc_matrix((np.ones(len(rows), dtype=np.int32), (rows, cols)),
                                       shape=(len(stats.sessions), n))
-        together = _gram(incidence)
+        # counts in the smallest type that holds them: a byte a cell up to 255 sessions
+        together = _gram(incidence, np.min_scalar_type(len(stats.sessions)))
         matrix = cls(skills, together, len(stats.sessions))
         matrix.omitted = omitted
         return matrix
@@ -158,17 +172,17 @@ class CoMatrix:
         return mask
 
 
-BLOCK_CELLS = 2_000_000  # sessions × columns of the incidence made dense per pass (8 MB)
+BLOCK_CELLS = 2_000_000  # cells of the dense incidence block and of its product per pass (8 MB)
 
 
-def _gram(incidence: sparse.csc_matrix) -> np.ndarray:
-    """``incidence.T @ incidence`` as a dense int32 matrix, a block of columns at a time: the
-    sparse product of a few sessions of thousands of skills held ~100 MB of indices before its
-    dense copy; the integer counts are the same."""
+def _gram(incidence: sparse.csc_matrix, dtype: np.dtype | type = np.int32) -> np.ndarray:
+    """``incidence.T @ incidence`` as a dense matrix of ``dtype`` (which must hold the session
+    count), a block of columns at a time: the sparse product of a few sessions of thousands of
+    skills held ~100 MB of indices before its dense copy; the integer counts are the same."""
     sessions, n = incidence.shape
-    together = np.empty((n, n), dtype=np.int32)
+    together = np.empty((n, n), dtype=dtype)
     transposed = incidence.T.tocsr()
-    width = max(1, BLOCK_CELLS // max(1, sessions))
+    width = max(1, BLOCK_CELLS // max(1, sessions, n))
     for start in range(0, n, width):
         block = incidence[:, start:start + width].toarray()
         together[:, start:start + width] = transposed @ block

@@ -138,6 +138,12 @@ class UsageStats:
             self._co_used = _co_used(self.pairs)
         return self._co_used
 
+    def forget_pairs(self) -> None:
+        """Drop the counted pairs and co-used lists (counted again when next asked for): for
+        statistics still referenced whose pairs nothing shows any more."""
+        self._pairs = None
+        self._co_used = None
+
     def pair_sessions(self, a: str, b: str) -> int:
         """Sessions in which ``a`` and ``b`` were used together (RockBot's pair count, 0 if none
         or ``a`` is ``b``), without counting every pair."""

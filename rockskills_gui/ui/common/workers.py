@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
-from rockskills_gui.core.library.formats import FormatSettings, open_library
+from rockskills_gui.core.library.formats import FORMATS, FormatSettings, open_library
 from rockskills_gui.core.library.rockbot_library import Library, ScanCancelled
 from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.model.skill import Skill
@@ -32,6 +32,7 @@ from rockskills_gui.core.storage.appdirs import cache_dir, demo_library_dir
 from rockskills_gui.core.storage.changes import LibraryError
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.layout import NotALibraryError
+from rockskills_gui.ui.common.usage_prefetch import UsagePrefetch
 
 if TYPE_CHECKING:
     from rockskills_gui.core.app.settings import Settings
@@ -44,11 +45,13 @@ log = logging.getLogger(__name__)
 @dataclass
 class LoadControl:
     """Handed to an opener: report ``progress(done, total)``; stop when ``cancelled()``; hand
-    each chunk of skills read to ``skills_read``."""
+    each chunk of skills read to ``skills_read``; what it starts beside the library (the usage
+    prefetch) goes to ``prefetched``, by key: it arrives in :attr:`LibraryLoader.prepared`."""
 
     progress: Callable[[int, int], None] = lambda done, total: None
     cancel_event: threading.Event = field(default_factory=threading.Event)
     feeds: list[Callable[[list[Skill]], None]] = field(default_factory=list)
+    prefetched: dict[str, object] = field(default_factory=dict)
 
     def cancelled(self) -> bool:
         return self.cancel_event.is_set()
@@ -84,10 +87,25 @@ def path_opener(path: Path, format: str | None = None,
     def open_path(control: LoadControl | None = None) -> AnyLibrary:
         if control is None:
             return open_library(path, format, **options)
-        return open_library(path, format, progress=control.progress, cancel=control.cancelled,
-                            on_skills=control.skills_read if control.feeds else None, **options)
+        # The usage logs are read by a helper process while the library is read (issue 19).
+        usage = UsagePrefetch.start(path) if format not in SKILLMD_FORMATS else None
+        try:
+            library = open_library(path, format, progress=control.progress,
+                                   cancel=control.cancelled,
+                                   on_skills=control.skills_read if control.feeds else None,
+                                   **options)
+        except BaseException:
+            if usage is not None:
+                usage.cancel()
+            raise
+        if usage is not None:
+            control.prefetched["usage"] = usage
+        return library
 
     return open_path
+
+
+SKILLMD_FORMATS = frozenset(FORMATS[1:])  # (no usage logs to read beside them)
 
 
 def _format_settings(settings: Settings) -> FormatSettings:
@@ -149,9 +167,10 @@ class _LoadJob(QRunnable):
         try:
             with gc_paused():  # a full collection now would walk every object read so far
                 library = self.opener(self.control) if _takes_control(self.opener) else self.opener()
-                prepared: dict[str, object] = {}
+                prepared: dict[str, object] = dict(self.control.prefetched)
                 for key, prepare in self.preparers.items():
                     if self.control.cancelled():
+                        self._cancel_prefetched()
                         return
                     try:
                         prepared[key] = (prepare(library, self.feeds[key]) if key in self.feeds
@@ -174,6 +193,13 @@ class _LoadJob(QRunnable):
         else:
             if not self.control.cancelled():
                 self.signals.loaded.emit(self.ticket, library, prepared)
+            else:
+                self._cancel_prefetched()
+
+    def _cancel_prefetched(self) -> None:
+        for started in self.control.prefetched.values():
+            if isinstance(started, UsagePrefetch):
+                started.cancel()
 
 
 class LibraryLoader(QObject):

@@ -14,6 +14,7 @@ from rockskills_gui.core.library.tree import SkillTree, last_used_by_name
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.layout import USAGE_DIR
+from rockskills_gui.ui.common.usage_prefetch import UsagePrefetch
 
 FREEZE_EVENTS = 20_000  # usage events from which the result is frozen (see UsageJob.run)
 
@@ -27,13 +28,23 @@ class JobSignals(QObject):
 class UsageJob(QRunnable):
     """Read ``skill-usage/*.jsonl`` and reduce it to the latest use per name."""
 
-    def __init__(self, ticket: int, agent_dir: Path, signals: JobSignals) -> None:
+    def __init__(self, ticket: int, agent_dir: Path, signals: JobSignals,
+                 prefetch: object = None) -> None:
         super().__init__()
         self.ticket = ticket
         self.agent_dir = agent_dir
         self.signals = signals  # kept alive by the job while it runs
+        # The same result, read by a helper process while the library loaded (ui.common).
+        self.prefetch = prefetch if isinstance(prefetch, UsagePrefetch) \
+            and prefetch.agent_dir == agent_dir else None
 
     def run(self) -> None:
+        if self.prefetch is not None:
+            latest = self.prefetch.result()  # waits for the helper (no lock held meanwhile)
+            if latest is not None:
+                gc.freeze()  # long-lived: out of the collector's way (see below)
+                _deliver(self.signals, self.ticket, latest)
+                return
         from rockskills_gui.core.usage.events import read_usage  # (loads on this worker)
 
         try:

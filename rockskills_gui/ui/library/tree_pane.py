@@ -228,7 +228,8 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
         self._usage_ticket += 1
         if library is None:
             return
-        job = UsageJob(self._usage_ticket, library.agent_dir, self._usage_signals)
+        job = UsageJob(self._usage_ticket, library.agent_dir, self._usage_signals,
+                       self.ctx.prepared.get("usage"))  # read while the library loaded, if so
         if usage_bytes(library.agent_dir) <= SYNC_USAGE_BYTES:
             job.run()  # a few hundred kB: quicker than a round trip, and the first paint is right
         else:

@@ -55,14 +55,20 @@ class LargeLibraryFeed:
 
 def prepare_large_recall(library: Library, fed: LargeLibraryFeed | None = None
                          ) -> PreparedRecall | None:
-    """The recall index of a library of :data:`FEED_FROM` skills or more, finishing what ``fed``
-    was given (on the loader's worker); None for a smaller one (:class:`RecallWarmup` builds it
-    after the first paint)."""
+    """The recall index of a library of :data:`FEED_FROM` skills or more (on the loader's
+    worker): the one kept beside the library's scan cache when it still holds (see
+    ``core.recall.index_cache``), else finishing what ``fed`` was given, else built; None for a
+    smaller library (:class:`RecallWarmup` builds it after the first paint)."""
     if len(library) < FEED_FROM:
         return None
-    from rockskills_gui.ui.recall.recall_pane import prepare_recall
+    from rockskills_gui.core.recall.index_cache import RecallCache, cached_recall
+    from rockskills_gui.ui.recall.recall_pane import PreparedRecall
 
-    return prepare_recall(library, fed.builder if fed is not None else None)
+    scan_cache = getattr(library, "scan_cache", None)  # a RockBot library's, when caching
+    cache = RecallCache(scan_cache.recall_path) if scan_cache is not None else None
+    skills = library.skills()
+    recall, text = cached_recall(skills, cache, fed.builder if fed is not None else None)
+    return PreparedRecall(recall, text, library.names())
 
 
 class _Signals(QObject):

@@ -57,10 +57,11 @@ __all__ = [  # names that lived here before the painting was split off
 def indexed_image(levels: np.ndarray, table: list[int]) -> QImage:
     """An 8-bit indexed image, one pixel per cell, owning its pixels."""
     rows, cols = levels.shape
-    stride = (cols + 3) // 4 * 4  # QImage scan lines are 32-bit aligned
-    padded = np.zeros((rows, stride), dtype=np.uint8)
-    padded[:, :cols] = levels
-    image = QImage(padded.tobytes(), cols, rows, stride, QImage.Format.Format_Indexed8).copy()
+    image = QImage(cols, rows, QImage.Format.Format_Indexed8)
+    # written in place (no padded copy, bytes or second image: 3,000 skills are 9 MB each);
+    # scan lines are 32-bit aligned
+    pixels = np.frombuffer(image.bits(), dtype=np.uint8, count=image.sizeInBytes())
+    pixels.reshape(rows, image.bytesPerLine())[:, :cols] = levels
     image.setColorTable(table)
     return image
 

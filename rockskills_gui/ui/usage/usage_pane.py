@@ -28,6 +28,7 @@ from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.changes import ChangeSet
+from rockskills_gui.core.storage.heap import give_back_freed_memory
 from rockskills_gui.core.storage.layout import USAGE_DIR
 from rockskills_gui.core.usage.events import EventLog, LogSignature, UsageEvent, usage_log_signature
 from rockskills_gui.core.usage.heatmap import HeatmapOptions
@@ -35,7 +36,7 @@ from rockskills_gui.core.usage.matrix import Measure
 from rockskills_gui.core.usage.matrix_order import Ordering
 from rockskills_gui.core.usage.report import UsageReport, UsageRequest, compute
 from rockskills_gui.core.usage.signals import SUGGEST_MIN_SESSIONS
-from rockskills_gui.core.usage.stats import UsageStats, UsageWindow
+from rockskills_gui.core.usage.stats import PairView, UsageStats, UsageWindow
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.shown_refresh import show_tab
 from rockskills_gui.ui.usage.usage_layout import DEFAULT_WINDOW, WINDOWS, UsageLayout
@@ -323,6 +324,7 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
             return
         if request.log is None:  # read afresh: what it reads is at least this new
             self._log_signature = usage_log_signature(request.agent_dir)
+        self._forget_shown_pairs(request)
         self._ticket += 1
         if self._cheap(request):
             try:
@@ -338,6 +340,16 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         # paint's calls into Python wait for the GIL (a tab switch took 120-180 ms at 100,000).
         self._pending_job = ReportJob(self._ticket, request, self._signals)
         QTimer.singleShot(WORKER_START_DELAY_MS, self, self._start_pending)
+
+    def _forget_shown_pairs(self, request: UsageRequest) -> None:
+        """A new window is analysed: the pairs counted for the one shown (up to millions; its top
+        is on screen as text) are dropped before the new ones are counted, not held beside them.
+        They are counted again if that window's statistics are asked for pairs once more."""
+        report = self.report
+        if report is None or request.stats is report.stats or request.history is report.stats:
+            return
+        report.stats.forget_pairs()
+        report.pairs = PairView([], report.pairs.min_count, report.pairs.occurrences)
 
     def _start_pending(self) -> None:
         job, self._pending_job = self._pending_job, None
@@ -375,6 +387,9 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
             if steps:
                 QTimer.singleShot(STEP_GAP_MS, self, next_step)
             else:
+                # the report shown before, freed: its memory no longer resident (on a worker:
+                # trimming a big heap takes 10-20 ms)
+                self.pool.start(give_back_freed_memory)
                 self.updated.emit()
 
         next_step()

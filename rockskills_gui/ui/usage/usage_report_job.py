@@ -8,6 +8,7 @@ import gc
 from PySide6.QtCore import QObject, QRunnable, Signal
 
 from rockskills_gui.core.storage.gcpause import gc_paused
+from rockskills_gui.core.storage.heap import give_back_freed_memory
 from rockskills_gui.core.usage.report import UsageRequest, compute
 
 FREEZE_EVENTS = 20_000  # usage events from which a report is frozen out of the collector's way
@@ -35,6 +36,7 @@ class ReportJob(QRunnable):
                     # Out of the collector's way before it runs again: the first full collection
                     # after this burst walked every new object, 200 ms holding the GIL (a frozen UI).
                     gc.freeze()
+            give_back_freed_memory()  # the report's temporaries: resident no longer
         except Exception as exc:  # a bug must not kill the worker silently
             self._emit(self.signals.failed, f"could not compute usage: {exc!r}")
         else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 from PySide6.QtCore import (
     QModelIndex,
     QObject,
@@ -19,9 +20,9 @@ from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QWidget
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.usage.heatmap import FIRST_LEVEL, LEVELS, ColourScale
-from rockskills_gui.core.usage.report import UsageRow, sort_rows
+from rockskills_gui.core.usage.report import UsageRow, UsageRows, sort_rows
 from rockskills_gui.ui.common.colormap import colormap_name, colour_table
-from rockskills_gui.ui.common.models import Column, RowModel
+from rockskills_gui.ui.common.models import ROW_ROLE, Column, RowModel
 
 Index = QModelIndex | QPersistentModelIndex
 NAME_ROLE = Qt.ItemDataRole.UserRole + 11
@@ -152,10 +153,11 @@ def _deleted_colour(row: UsageRow) -> object:
 class UsageTableModel(RowModel[UsageRow]):
     """One row per skill (and per deleted name in the log): uses, sessions, last use, activity.
 
-    The model sorts itself (:meth:`sort`, in Python with one key per row, by the core's
-    ``sort_rows``): a sort proxy asks ``data()`` for every comparison, 1.6 s on the UI thread for
-    10,000 skills. New rows can come sorted already (sorted off the UI thread for
-    :attr:`sort_state`)."""
+    The rows are the report's :class:`~rockskills_gui.core.usage.report.UsageRows` (columns; a row
+    object is made when a cell is asked for), shown in an order of positions. The model sorts
+    itself (:meth:`sort`, by the core's ``sort_rows``): a sort proxy asks ``data()`` for every
+    comparison, 1.6 s on the UI thread for 10,000 skills. New rows can come sorted already
+    (sorted off the UI thread for :attr:`sort_state`)."""
 
     HEADERS = ("Skill", "Uses", "Sessions", "Last use")
     USES = 1
@@ -170,8 +172,10 @@ class UsageTableModel(RowModel[UsageRow]):
             Column("Last use", lambda r: when(r.last_used)),
         ), parent, roles={NAME_ROLE: lambda r: r.name,
                           Qt.ItemDataRole.ForegroundRole: _deleted_colour}, tooltip=_usage_tip)
-        self._given: list[UsageRow] = []  # as set_rows got them: ties keep this order
+        self._given: Sequence[UsageRow] = []  # as set_rows got them: ties keep this order
+        self.rows: Sequence[UsageRow] = []  # type: ignore[assignment]  # any sequence of rows
         self._most = 1
+        self._cached: tuple[int, UsageRow] | None = None  # the row data() made last
 
     @property
     def sort_state(self) -> tuple[int, bool] | None:
@@ -185,16 +189,73 @@ class UsageTableModel(RowModel[UsageRow]):
         """Show ``rows``; ``sorted_rows`` are the same rows already sorted as ``sorted_by`` says,
         used when that is still this model's sort."""
         self.beginResetModel()
-        self._given = list(rows)
+        self._cached = None
+        self._given = rows
         done = sorted_rows is not None and sorted_by is not None and sorted_by == self.sort_state
         if done and sorted_rows is not None:
-            self.rows = list(sorted_rows)
+            self.rows = sorted_rows
         elif self._sorting is not None:
             self._sort_rows(*self._sorting)
         else:
-            self.rows = list(self._given)
-        self._most = max((r.events for r in self.rows), default=0) or 1
+            self.rows = rows
+        given = self.rows
+        most = given.most_events() if isinstance(given, UsageRows) else \
+            max((r.events for r in given), default=0)
+        self._most = most or 1
         self.endResetModel()
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid() or not 0 <= index.row() < len(self.rows) \
+                or not 0 <= index.column() < len(self.columns):
+            return None
+        row = index.row()
+        cached = self._cached
+        if cached is None or cached[0] != row:  # one row object for a row's many cells and roles
+            cached = self._cached = (row, self.rows[row])
+        item, column = cached[1], self.columns[index.column()]
+        getter = column.roles.get(role)
+        if getter is not None:
+            return getter(item)
+        if role == Qt.ItemDataRole.DisplayRole:
+            return column.value(item)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return _usage_tip(item)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return None if column.align is None else \
+                int(column.align) | int(Qt.AlignmentFlag.AlignVCenter)
+        getter = self.row_roles.get(role)
+        if getter is not None:
+            return getter(item)
+        return item if role == ROW_ROLE else None
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort by ``column`` (stable; persistent indexes -- selection, current row -- follow
+        their rows)."""
+        if not 0 <= column < len(self.columns):
+            return
+        self._sorting = (column, order)
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        before = self._positions()
+        held = [(int(before[i.row()]), i.column()) for i in persistent
+                if 0 <= i.row() < len(before)]
+        self._sort_rows(column, order)
+        self._cached = None
+        after = self._positions()
+        where = np.empty(len(after), dtype=np.int64)
+        where[after] = np.arange(len(after))
+        self.changePersistentIndexList(
+            [i for i in persistent if 0 <= i.row() < len(before)],
+            [self.index(int(where[position]), col) for position, col in held])
+        self.layoutChanged.emit()
+
+    def _positions(self) -> np.ndarray:
+        """For each row shown, its position among the rows as given."""
+        rows = self.rows
+        if isinstance(rows, UsageRows) and isinstance(self._given, UsageRows):
+            return rows.order if rows.order is not None else np.arange(len(rows))
+        given = {id(row): k for k, row in enumerate(self._given)}  # rows given as a list
+        return np.array([given[id(row)] for row in rows], dtype=np.int64)
 
     def _sort_rows(self, column: int, order: Qt.SortOrder) -> None:
         """Sorted from the order the rows were given in (stable), as the worker sorts them."""
@@ -202,6 +263,10 @@ class UsageTableModel(RowModel[UsageRow]):
 
     def row_of(self, name: str) -> int:
         key = fold(name)
+        rows = self.rows
+        if isinstance(rows, UsageRows):
+            return next((k for k in range(len(rows)) if fold(rows.name(rows.position(k))) == key),
+                        -1)
         return self.find(lambda r: fold(r.name) == key)
 
 

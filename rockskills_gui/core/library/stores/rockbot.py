@@ -6,17 +6,17 @@ import os
 import pickle  # (small; the helper-process modules, subprocess and selectors, load with them)
 import sys
 import time
-from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 from rockskills_gui.core.library.stores import scan_worker
 from rockskills_gui.core.library.stores.rockbot_file import (  # noqa: F401
     FOLDER_NAMED_JSON,
     LoadedFile,
+    PathMaker,
     _prefix,
     _read,
+    decode,
     outside_link,
     read_skill_file,
 )
@@ -27,12 +27,12 @@ from rockskills_gui.core.library.stores.scan_cache import (
     settled,
     stat_signature,
 )
+from rockskills_gui.core.library.stores.scan_walk import WalkHelper, wait_listing
+from rockskills_gui.core.library.stores.skill_files import _walk
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem, ProblemKind
-from rockskills_gui.core.model.rules import RESOURCE_SUFFIX, ROCKBOT_64E82CC, RockBotRules
+from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.skill import Skill
-from rockskills_gui.core.model.timestamps import Timestamp
-from rockskills_gui.core.storage import fileio, untrusted
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.layout import (  # noqa: F401
     AGENT_MARKERS,
@@ -43,63 +43,6 @@ from rockskills_gui.core.storage.layout import (  # noqa: F401
     Layout,
     NotALibraryError,
 )
-
-
-def _walk(skills_dir: Path, temps: list[Path] | None = None,
-          odd: list[Problem] | None = None,
-          links: list[tuple[str, str]] | None = None,
-          rules: RockBotRules = ROCKBOT_64E82CC) -> list[tuple[str, str]]:
-    """``(path, relative path)`` of ``skills/**/*.json`` breadth-first, names sorted by code point
-    in each folder. Symlinked folders are not followed. Temp files (ours) go to ``temps``; a
-    ``*.json`` entry that is not a readable regular file (a dangling link, a FIFO, a folder) goes
-    to ``odd`` as a problem (path relative to the skills folder); skill files that are symbolic
-    links go to ``links`` as well, ``(path, relative path)``. ``rules`` (the RockBot profile):
-    folders the agent owns (``.embeddings/``) are not entered, and below a resource folder
-    (``{name}.resources/``) no file is a skill file (only temp files are collected there)."""
-    found: list[tuple[str, str]] = []
-    if not skills_dir.is_dir():
-        return found
-    queue: deque[tuple[str, str, bool]] = deque([(str(skills_dir), "", False)])
-    while queue:
-        folder, rel, in_resources = queue.popleft()
-        try:
-            with os.scandir(folder) as listing:
-                entries = sorted(listing, key=lambda e: e.name)
-        except OSError:
-            continue
-        subdirs: list[tuple[str, str, bool]] = []
-        for entry in entries:
-            name = entry.name
-            try:
-                if in_resources:
-                    if entry.is_dir(follow_symlinks=False):
-                        subdirs.append((entry.path, f"{rel}{name}/", True))
-                    elif temps is not None and fileio.is_temp_name(name):
-                        temps.append(Path(entry.path))
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    if not rel and name in rules.ignored_dirs:
-                        continue  # the agent's own cache: never entered, never reported
-                    resources = rules.resources and name.endswith(RESOURCE_SUFFIX)
-                    subdirs.append((entry.path, f"{rel}{name}/", resources))
-                    if odd is not None and name.endswith(".json") and not resources:
-                        odd.append(Problem(path=rel + name, kind=ProblemKind.NOT_A_FILE,
-                                           severity="warning", message=FOLDER_NAMED_JSON))
-                elif name.endswith(".json"):
-                    if entry.is_file():
-                        found.append((entry.path, rel + name))
-                        if links is not None and entry.is_symlink():
-                            links.append((entry.path, rel + name))
-                    elif odd is not None:
-                        why = untrusted.not_regular(entry.path) or "not a regular file"
-                        odd.append(Problem(path=rel + name, kind=ProblemKind.UNREADABLE,
-                                           message=f"cannot read the file: {why}"))
-                elif temps is not None and fileio.is_temp_name(name):
-                    temps.append(Path(entry.path))
-            except OSError:
-                continue
-        queue.extend(subdirs)
-    return found
 
 
 def iter_skill_files(skills_dir: Path) -> Iterator[Path]:
@@ -153,24 +96,39 @@ def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], 
     With ``cache`` (:mod:`~rockskills_gui.core.library.stores.scan_cache`), a file whose
     signature proves it unchanged since it was read before is not read again: the result is
     the one reading it gives. Only the other files are read (by helpers when they are many);
-    ``on_skills`` is then called only when no cached result was used.
+    ``on_skills`` is then called only when no cached result was used. When the cache is large
+    and helpers are allowed, a helper process lists the folder and takes the signatures while
+    this process loads the cache (:mod:`~rockskills_gui.core.library.stores.scan_walk`).
     """
     started_ns = time.time_ns()
-    odd: list[Problem] = []
-    links: list[tuple[str, str]] = []
-    files = _walk(layout.skills_dir, temps, odd, links, rules)
+    count = default_workers() if workers is None else workers
+    # A big folder is listed (and its files' signatures taken) by a helper process while this one
+    # loads the cache: the same listing (scan_walk).
+    helper = WalkHelper.start(layout.skills_dir, rules, cache, count) if cache is not None else None
+    # (in a list that the reading empties: it frees the entries gradually, see _read_cached)
+    preloaded = [cache.load()] if cache is not None and helper is not None else []
+    listing = wait_listing(helper, cancel) if helper is not None else None
+    if cancel is not None and cancel():
+        raise ScanCancelled("cancelled while listing the files")
+    signatures: list[Signature | None] | None = None
+    if listing is not None:
+        files, odd, links, signatures = listing.files, listing.odd, listing.links, listing.signatures
+        if temps is not None:
+            temps.extend(listing.temps)
+    else:
+        odd, links = [], []
+        files = _walk(layout.skills_dir, temps, odd, links, rules)
     prefix = _prefix(layout)
     problems: list[Problem] = [p.model_copy(update={"path": prefix + p.path}) for p in odd]
     loaded: list[LoadedFile] = []
     total = len(files)
     if progress is not None:
         progress(0, total)
-    count = default_workers() if workers is None else workers
     threshold = PARALLEL_FROM if parallel_from is None else parallel_from
     with gc_paused():  # millions of new objects: no point walking them again and again
         if cache is not None:
             results = _read_cached(files, prefix, cache, started_ns, count, threshold, progress,
-                                   cancel, on_skills)
+                                   cancel, on_skills, preloaded, signatures)
         elif count > 1 and total >= threshold:
             results = _read_in_processes(files, prefix, count, progress, cancel, on_skills)
         else:
@@ -260,10 +218,15 @@ _CACHEABLE_PROBLEMS = frozenset({ProblemKind.PARSE_ERROR.value, ProblemKind.MISS
 def _read_cached(files: list[tuple[str, str]], prefix: str, cache: ScanCache, started_ns: int,
                  count: int, threshold: int, progress: Progress | None,
                  cancel: Callable[[], bool] | None,
-                 on_skills: SkillsRead | None) -> list[LoadedFile | Problem]:
-    """:func:`scan`'s reading with a cache: cached results of unchanged files, the rest read."""
-    stored = cache.load()
+                 on_skills: SkillsRead | None,
+                 preloaded: list[dict[str, tuple[Signature, Encoded]]] | None = None,
+                 signatures: list[Signature | None] | None = None) -> list[LoadedFile | Problem]:
+    """:func:`scan`'s reading with a cache: cached results of unchanged files, the rest read
+    (``preloaded``: the cache's content, already loaded, taken out of the list; ``signatures``:
+    each file's, taken after the listing, when already taken)."""
+    stored = preloaded.pop() if preloaded else cache.load()
     total = len(files)
+    paths = PathMaker()
     results: list[LoadedFile | Problem | None] = [None] * total
     before: list[Signature | None] = []
     misses: list[int] = []
@@ -273,11 +236,11 @@ def _read_cached(files: list[tuple[str, str]], prefix: str, cache: ScanCache, st
             raise ScanCancelled(f"cancelled after {start:,} of {total:,} files")
         for index in range(start, min(start + CHUNK, total)):
             where, rel = files[index]
-            sig = stat_signature(where)
+            sig = stat_signature(where) if signatures is None else signatures[index]
             before.append(sig)
             hit = stored.get(rel) if sig is not None else None
             if hit is not None and hit[0] == sig:
-                results[index] = _decode(hit[1], where)
+                results[index] = decode(hit[1], paths(where))
                 keep[rel] = hit
             else:
                 misses.append(index)
@@ -326,19 +289,6 @@ def _tell(on_skills: SkillsRead | None, chunk: list[LoadedFile | Problem]) -> No
         on_skills([item.skill for item in chunk if not isinstance(item, Problem)])
 
 
-def _decode(item: tuple[Any, ...], where: str) -> LoadedFile | Problem:
-    """The inverse of ``scan_worker.encode``."""
-    if item[0] == 1:
-        return Problem(path=item[1], kind=ProblemKind(item[2]), message=item[3], name=item[4])
-    _, raw, name, summary, content, created, updated, last_used, see_also, extra = item
-    skill = Skill.model_construct(
-        name=name, summary=summary, content=content, created_at=Timestamp(*created),
-        updated_at=Timestamp(*updated) if updated is not None else None,
-        last_used_at=Timestamp(*last_used) if last_used is not None else None, see_also=see_also,
-        extra=extra)
-    return LoadedFile(path=Path(where), skill=skill, raw=raw)
-
-
 class _Worker:
     """One helper process reading a contiguous part of the file list."""
 
@@ -347,9 +297,10 @@ class _Worker:
         self.results: list[LoadedFile | Problem] = []
         self.signatures: list[Signature | None] = []  # each file's after its read
         self.encoded: list[Encoded | None] = []  # each result as the helper sent it
+        self.paths = PathMaker()
         import subprocess
 
-        root = str(Path(__file__).resolve().parents[3])  # the folder holding rockskills_gui/
+        root = str(Path(__file__).resolve().parents[4])  # the folder holding rockskills_gui/
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             p for p in (root, os.environ.get("PYTHONPATH", "")) if p)}
         self.proc = subprocess.Popen(
@@ -378,7 +329,8 @@ class _Worker:
         blob = self.proc.stdout.read(int.from_bytes(header, "little"))
         items = pickle.loads(blob)
         offset = len(self.results)
-        chunk = [_decode(item, self.part[offset + i][0]) for i, (item, _) in enumerate(items)]
+        chunk = [decode(item, self.paths(self.part[offset + i][0]))
+                 for i, (item, _) in enumerate(items)]
         self.results.extend(chunk)
         self.encoded.extend(item for item, _ in items)
         self.signatures.extend(sig for _, sig in items)

@@ -6,10 +6,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rockskills_gui.core.model.names import rockbot_name_error
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.skill import Skill, SkillParseError, decode_file_text, skill_from_text
+from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, untrusted
 from rockskills_gui.core.storage.layout import Layout
 
@@ -86,3 +88,41 @@ def _read(path: Path | None, where: str, rel: str, prefix: str) -> LoadedFile | 
                     f"would use skills/{skill.name}.json",
         )
     return LoadedFile(path=path if path is not None else Path(where), skill=skill, raw=raw)
+
+
+class PathMaker:
+    """``Path(where)`` for the files of one scan, made from their folder's Path without parsing
+    each full path again (that parse was a fifth of a warm 100,000-skill open): the same value,
+    text and hash. Where pathlib offers no way to (another Python), it parses."""
+
+    def __init__(self) -> None:
+        self._folders: dict[str, Path] = {}
+        self._fast = os.sep == "/" and hasattr(Path, "_make_child_relpath")
+
+    def __call__(self, where: str) -> Path:
+        if not self._fast:
+            return Path(where)
+        folder, _, name = where.rpartition("/")
+        parent = self._folders.get(folder)
+        if parent is None:
+            parent = self._folders[folder] = Path(folder)
+            child = parent._make_child_relpath(name)  # type: ignore[attr-defined]
+            if not isinstance(child, Path) or str(child) != where or child != Path(where):
+                self._fast = False  # (checked once per folder) not what it is here: parse
+                return Path(where)
+            return child
+        made: Path = parent._make_child_relpath(name)  # type: ignore[attr-defined]
+        return made
+
+
+def decode(item: tuple[Any, ...], path: Path) -> LoadedFile | Problem:
+    """The inverse of ``scan_worker.encode`` (``path``: the file's)."""
+    if item[0] == 1:
+        return Problem(path=item[1], kind=ProblemKind(item[2]), message=item[3], name=item[4])
+    _, raw, name, summary, content, created, updated, last_used, see_also, extra = item
+    skill = Skill.model_construct(
+        name=name, summary=summary, content=content, created_at=Timestamp(*created),
+        updated_at=Timestamp(*updated) if updated is not None else None,
+        last_used_at=Timestamp(*last_used) if last_used is not None else None, see_also=see_also,
+        extra=extra)
+    return LoadedFile(path=path, skill=skill, raw=raw)

@@ -42,7 +42,7 @@ from rockskills_gui.core.model.rules import RockBotRules
 FORMAT = 1
 MAGIC = "rockskills-scan-cache"
 RACY_NS = 3_000_000_000  # results of files changed less than this before the read are not kept
-CHUNK = 2000  # entries per marshal record
+CHUNK = 500  # entries per marshal record (2,000: each load held the interpreter lock 20-40 ms)
 CACHE_ENV_OFF = "ROCKSKILLS_NO_SCAN_CACHE"  # set (non-empty) to read every file every time
 
 Signature = tuple[int, int, int, int, int]  # st_dev, st_ino, st_size, st_mtime_ns, st_ctime_ns
@@ -54,7 +54,7 @@ Entry = tuple[Signature, Encoded]
 _CODE = ("core/model", "core/library/stores/rockbot_file.py", "core/library/stores/scan_worker.py",
          "core/library/stores/scan_cache.py", "core/storage/fileio.py",
          "core/storage/untrusted.py")
-_code_fingerprint: str | None = None
+_fingerprints: dict[tuple[str, ...], str] = {}
 
 
 def signature(info: os.stat_result) -> Signature | None:
@@ -79,13 +79,14 @@ def settled(sig: Signature, started_ns: int) -> bool:
     return sig[3] < limit and sig[4] < limit
 
 
-def code_fingerprint() -> str:
-    """A digest of the reading code (the package version where there are no source files)."""
-    global _code_fingerprint
-    if _code_fingerprint is None:
+def code_fingerprint(code: tuple[str, ...] = _CODE) -> str:
+    """A digest of the reading code, or of the ``code`` given (paths below the package: modules
+    and folders of modules), with the package version (all there is without source files)."""
+    known = _fingerprints.get(code)
+    if known is None:
         digest = hashlib.blake2b(f"{FORMAT} {__version__}".encode(), digest_size=16)
         package = Path(__file__).resolve().parents[3]
-        for rel in _CODE:
+        for rel in code:
             path = package / rel
             files = sorted(path.glob("*.py")) if path.is_dir() else [path]
             for file in files:
@@ -93,8 +94,8 @@ def code_fingerprint() -> str:
                     digest.update(file.name.encode() + b"\0" + file.read_bytes())
                 except OSError:
                     digest.update(file.name.encode() + b"\0?")
-        _code_fingerprint = digest.hexdigest()
-    return _code_fingerprint
+        known = _fingerprints[code] = digest.hexdigest()
+    return known
 
 
 class ScanCache:
@@ -105,6 +106,7 @@ class ScanCache:
         self.identity = (MAGIC, FORMAT, code_fingerprint(), where, prefix, repr(rules))
         name = hashlib.blake2b(where.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
         self.path = folder / f"scan-{name}.bin"
+        self.recall_path = folder / f"recall-{name}.bin"  # the recall index (core.recall.index_cache)
         self.hits = 0  # results used by the last scan (tests, the benchmark)
         self.read = 0  # files the last scan read
 
@@ -152,10 +154,12 @@ class ScanCache:
             raise
 
     def clear(self) -> None:
-        try:
-            os.unlink(self.path)
-        except FileNotFoundError:
-            pass
+        """Remove the cache file and the recall index kept beside it."""
+        for path in (self.path, self.recall_path):
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
 
 
 def _write(handle: BinaryIO, value: Any) -> None:
