@@ -17,14 +17,13 @@ from __future__ import annotations
 import marshal
 import os
 import sys
-import threading
 from pathlib import Path
 
 from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.storage.helper_process import DrainedHelper, lower_priority
 from rockskills_gui.core.storage.layout import USAGE_DIR
 
 PREFETCH_FROM_BYTES = 2_000_000  # smaller logs are read at once by the pane (tens of ms)
-NICENESS = 10  # as the scan's helpers: the UI thread never waits for a core because of them
 
 
 def usage_bytes(agent_dir: Path) -> int:
@@ -51,20 +50,9 @@ class UsagePrefetch:
 
     def __init__(self, agent_dir: Path) -> None:
         self.agent_dir = agent_dir
-        self._blob = b""
         self._result: dict[str, Timestamp] | None = None
-        root = str(Path(__file__).resolve().parents[2])  # the folder holding rockskills_gui/
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-            p for p in (root, os.environ.get("PYTHONPATH", "")) if p)}
-        import subprocess  # (only when a helper starts: not at start-up)
-
-        self._proc = subprocess.Popen(
-            [sys.executable, "-m", "rockskills_gui.ui.common.usage_prefetch", os.fspath(agent_dir)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-        # Drained by a thread (blocking reads do not hold the interpreter lock): the helper never
-        # waits on a full pipe, whether or not anybody asks for the result.
-        self._reader = threading.Thread(target=self._drain, name="usage-prefetch", daemon=True)
-        self._reader.start()
+        self._helper = DrainedHelper("rockskills_gui.ui.common.usage_prefetch",
+                                     [os.fspath(agent_dir)], name="usage-prefetch")
 
     @classmethod
     def start(cls, path: Path) -> UsagePrefetch | None:
@@ -80,51 +68,34 @@ class UsagePrefetch:
         except OSError:
             return None
 
-    def _drain(self) -> None:
-        stdout = self._proc.stdout
-        assert stdout is not None
-        try:
-            self._blob = stdout.read()
-        except (OSError, ValueError):
-            self._blob = b""
-        finally:
-            stdout.close()
-            self._proc.wait()
-
     def result(self, timeout: float | None = None) -> dict[str, Timestamp] | None:
         """Latest use per folded name, or None when the helper failed or did not finish within
         ``timeout`` seconds (then read the logs here)."""
-        self._reader.join(timeout)
-        if self._reader.is_alive() or self._proc.returncode != 0:
+        if not self._helper.wait(timeout):
+            return None
+        blob = self._helper.output()
+        if blob is None:
             return None
         from rockskills_gui.core.storage.gcpause import gc_paused
 
-        if self._result is None and self._blob:
+        if self._result is None and blob:
             try:
                 with gc_paused():  # tens of thousands of new objects
-                    raw = marshal.loads(self._blob)
+                    raw = marshal.loads(blob)
                     self._result = {key: Timestamp(ticks, offset)
                                     for key, (ticks, offset) in raw.items()}
             except (EOFError, ValueError, TypeError, AttributeError):
                 pass
-            self._blob = b""
         return self._result
 
     def cancel(self) -> None:
         """Stop the helper (a load cancelled or superseded)."""
-        if self._proc.poll() is None:
-            try:
-                self._proc.kill()
-            except OSError:
-                pass
+        self._helper.cancel()
 
 
 def main(argv: list[str]) -> int:
     """The helper: read ``argv[0]``'s usage logs and write the reduced result to stdout."""
-    try:
-        os.nice(NICENESS)
-    except (AttributeError, OSError):
-        pass
+    lower_priority()
     from rockskills_gui.core.library.tree import last_used_by_name
     from rockskills_gui.core.storage.gcpause import gc_paused
     from rockskills_gui.core.usage.events import read_usage

@@ -34,6 +34,7 @@ from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.storage.gcpause import gc_paused
+from rockskills_gui.core.storage.helper_process import spawn
 from rockskills_gui.core.storage.layout import (  # noqa: F401
     AGENT_MARKERS,
     CONVERSATION_LOG,
@@ -298,14 +299,7 @@ class _Worker:
         self.signatures: list[Signature | None] = []  # each file's after its read
         self.encoded: list[Encoded | None] = []  # each result as the helper sent it
         self.paths = PathMaker()
-        import subprocess
-
-        root = str(Path(__file__).resolve().parents[4])  # the folder holding rockskills_gui/
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-            p for p in (root, os.environ.get("PYTHONPATH", "")) if p)}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rockskills_gui.core.library.stores.scan_worker"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        self.proc = spawn("rockskills_gui.core.library.stores.scan_worker", stdin=True)
         self.prefix = prefix
 
     def send(self) -> None:

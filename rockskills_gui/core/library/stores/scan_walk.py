@@ -21,16 +21,15 @@ import marshal
 import os
 import pickle
 import sys
-import threading
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
 from rockskills_gui.core.library.stores.scan_cache import ScanCache, Signature
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.rules import RockBotRules
+from rockskills_gui.core.storage.helper_process import DrainedHelper, lower_priority
 
 WALK_FROM_BYTES = 8_000_000  # a cache this big (some 5,000 skills) pays for a helper's start
-NICENESS = 10  # as the scan's helpers: the UI thread never waits for a core because of them
 CHUNK = 5000  # files per record
 
 
@@ -48,25 +47,11 @@ class WalkHelper:
     """The helper process of one scan; :meth:`result` waits for its listing."""
 
     def __init__(self, skills_dir: Path, rules: RockBotRules) -> None:
-        self._blob = b""
-        root = str(Path(__file__).resolve().parents[4])  # the folder holding rockskills_gui/
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-            p for p in (root, os.environ.get("PYTHONPATH", "")) if p)}
-        import subprocess  # (only when a helper starts: not at start-up)
-
-        self._proc = subprocess.Popen(
-            [sys.executable, "-m", "rockskills_gui.core.library.stores.scan_walk"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-        stdin = self._proc.stdin
-        assert stdin is not None
-        try:
+        def feed(stdin: BinaryIO) -> None:
             pickle.dump((os.fspath(skills_dir), rules), stdin, protocol=pickle.HIGHEST_PROTOCOL)
-            stdin.close()
-        except OSError:
-            self.cancel()
-            raise
-        self._reader = threading.Thread(target=self._drain, name="scan-walk", daemon=True)
-        self._reader.start()
+
+        self._helper = DrainedHelper("rockskills_gui.core.library.stores.scan_walk",
+                                     name="scan-walk", feed=feed)
 
     @classmethod
     def start(cls, skills_dir: Path, rules: RockBotRules, cache: ScanCache,
@@ -84,27 +69,16 @@ class WalkHelper:
         except OSError:
             return None
 
-    def _drain(self) -> None:
-        stdout = self._proc.stdout
-        assert stdout is not None
-        try:
-            self._blob = stdout.read()
-        except (OSError, ValueError):
-            self._blob = b""
-        finally:
-            stdout.close()
-            self._proc.wait()
-
     def wait(self, timeout: float) -> bool:
         """Whether the helper is done (waits up to ``timeout`` seconds)."""
-        self._reader.join(timeout)
-        return not self._reader.is_alive()
+        return self._helper.wait(timeout)
 
     def result(self) -> Listing | None:
         """The listing (after :meth:`wait` said done), or None when the helper failed."""
-        if self._reader.is_alive() or self._proc.returncode != 0:
+        blob = self._helper.output()
+        if blob is None:
             return None
-        data = memoryview(self._blob)
+        data = memoryview(blob)
         try:
             (temps, odd, links), offset = _record(data, 0)
             files: list[tuple[str, str]] = []
@@ -123,22 +97,14 @@ class WalkHelper:
             return None
         finally:
             data.release()
-            self._blob = b""
 
     def cancel(self) -> None:
-        if self._proc.poll() is None:
-            try:
-                self._proc.kill()
-            except OSError:
-                pass
+        self._helper.cancel()
 
 
 def main() -> int:
     """The helper: list the folder as the scan does and take each file's signature."""
-    try:
-        os.nice(NICENESS)
-    except (AttributeError, OSError):
-        pass
+    lower_priority()
     skills_dir, rules = pickle.load(sys.stdin.buffer)
     from rockskills_gui.core.library.stores.scan_cache import stat_signature
     from rockskills_gui.core.library.stores.skill_files import _walk

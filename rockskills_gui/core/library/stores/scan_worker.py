@@ -10,10 +10,11 @@ only when nothing wrote the file while it was read). Nothing else is written to 
 
 from __future__ import annotations
 
-import os
 import pickle
 import sys
 from typing import Any, BinaryIO
+
+from rockskills_gui.core.storage.helper_process import lower_priority
 
 CHUNK = 1000
 REQUEST_CHUNK = 5000  # paths per pickle of the request
@@ -36,9 +37,6 @@ def encode(result: Any) -> Encoded:
             stamp(skill.updated_at), stamp(skill.last_used_at), skill.see_also, skill.extra)
 
 
-NICENESS = 10  # helpers yield the CPU to the app's own threads (the UI must not wait for a core)
-
-
 def _request(stream: BinaryIO) -> tuple[str, list[tuple[str, str]]]:
     prefix = pickle.load(stream)
     files: list[tuple[str, str]] = []
@@ -48,10 +46,7 @@ def _request(stream: BinaryIO) -> tuple[str, list[tuple[str, str]]]:
 
 
 def main() -> int:
-    try:
-        os.nice(NICENESS)
-    except (AttributeError, OSError):  # no nice() (Windows) or not allowed: run as we are
-        pass
+    lower_priority()  # the app's own threads first: the UI must not wait for a core
     prefix, files = _request(sys.stdin.buffer)  # before the imports: the parent waits
     from rockskills_gui.core.library.stores.rockbot_file import _read
     from rockskills_gui.core.library.stores.scan_cache import stat_signature
