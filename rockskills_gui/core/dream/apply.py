@@ -33,6 +33,7 @@ from rockskills_gui.core.model.timestamps import TimestampError
 from rockskills_gui.core.storage import fileio, journal
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.core.storage.checksum import sha256
+from rockskills_gui.core.storage.progress import CHECKING, Progress, counted
 
 __all__ = ["ApplyResult", "PlanRefused", "UndoResult", "apply_plan", "build_change_set", "checked",
            "library_changes", "recheck", "selection_problems", "touched_since", "undo_last"]
@@ -80,8 +81,10 @@ def selection_problems(plan: Plan, accepted: Iterable[str]) -> list[str]:
     return problems
 
 
-def build_change_set(library: Library, plan: Plan, accepted: Iterable[str]) -> ChangeSet:
-    """The whole-file changes of the accepted proposals, replayed in plan order on the library.
+def build_change_set(library: Library, plan: Plan, accepted: Iterable[str],
+                     reads: fingerprint.Reads | None = None) -> ChangeSet:
+    """The whole-file changes of the accepted proposals, replayed in plan order on the library
+    (``reads``: what the apply read so far, shared so that each file is read once).
 
     Raises :class:`PlanRefused` (nothing written) when a proposal would write a name RockBot
     refuses or a file that is not the file of a loaded skill of that name (a problem file, a
@@ -101,7 +104,7 @@ def build_change_set(library: Library, plan: Plan, accepted: Iterable[str]) -> C
     kept: dict[str, tuple[tuple[str, str], ...]] = {}  # unmodelled properties a save-over keeps
     if library.rules.resources:
         kept = {key: entry.skill.extra for key, entry in originals.items() if entry.skill.extra}
-    writes = Writes(layout)
+    writes = Writes(layout, reads)
     put = writes.put
     written: dict[str, Skill] = {}
     owners: dict[str, tuple[str, str]] = {}
@@ -149,13 +152,14 @@ def build_change_set(library: Library, plan: Plan, accepted: Iterable[str]) -> C
                      updated=tuple(dict.fromkeys(updated)), deleted=tuple(dict.fromkeys(deleted)))
 
 
-def checked(plan: Plan, library: Library) -> Plan:
+def checked(plan: Plan, library: Library, reads: fingerprint.Reads | None = None) -> Plan:
     """A copy of ``plan`` with every check run again on the library as it is now.
 
     The checks' findings stored in the plan are dropped and made again (a plan file can be edited
     by hand); findings made while reading the reply (the safety guard, ...) are kept, so this can
     only block more. Every proposal whose files changed since it was proposed is blocked as stale.
-    The fingerprint is kept: see :func:`recheck` for a library that changed.
+    The fingerprint is kept: see :func:`recheck` for a library that changed. ``reads``: what
+    the apply read so far (each file is read and hashed once).
     """
     fresh = plan.model_copy(deep=True)
     check_plan(fresh, CheckContext.of(library.skills(), library.problems, fresh.protected_prefixes, fresh,
@@ -164,8 +168,9 @@ def checked(plan: Plan, library: Library) -> Plan:
         for path, digest in proposal.touched.items():
             problem = touched_path_error(path)
             if problem is None:
+                where = library.agent_dir / path
                 try:
-                    now = sha256(fileio.read_or_none(library.agent_dir / path))
+                    now = reads.digest(where) if reads is not None else sha256(fileio.read_or_none(where))
                 except OSError as exc:
                     problem = f"{display_name(path)} cannot be read ({exc.strerror or exc})"
                 else:
@@ -176,11 +181,13 @@ def checked(plan: Plan, library: Library) -> Plan:
     return fresh
 
 
-def recheck(plan: Plan, library: Library) -> Plan:
+def recheck(plan: Plan, library: Library, taken: fingerprint.Fingerprint | None = None,
+            reads: fingerprint.Reads | None = None) -> Plan:
     """A copy of ``plan`` checked against the library as it is now (:func:`checked`), with the
-    library's fingerprint now, so that it can be applied to the library that changed."""
-    fresh = checked(plan, library)
-    fresh.fingerprint = fingerprint.take(library.layout)
+    library's fingerprint now (``taken``: one the caller just took), so that it can be applied to
+    the library that changed."""
+    fresh = checked(plan, library, reads)
+    fresh.fingerprint = taken if taken is not None else fingerprint.take(library.layout)
     return fresh
 
 
@@ -208,30 +215,50 @@ def touched_since(plan: Plan, library: Library) -> dict[str, list[str]]:
 
 
 def apply_plan(library: Library, plan: Plan, accepted: Iterable[str], recheck_first: bool = False,
-               crash_after: int | None = None) -> ApplyResult:
+               crash_after: int | None = None, progress: Progress | None = None) -> ApplyResult:
     """Apply the accepted proposals as one transaction (raises PlanRefused / LibraryError).
 
     Every check is run again first (:func:`checked`). ``recheck_first`` allows a library that
     changed since the plan: the plan is re-checked (see :func:`recheck`) and the accepted proposals
-    must still pass. ``crash_after`` is for tests.
+    must still pass. ``progress`` (default: the library's, e.g. the UI's operation runner) hears
+    every skill file checked and every file written, and may cancel until the write begins
+    (:class:`~rockskills_gui.core.storage.progress.Cancelled`, nothing written).
+    ``crash_after`` is for tests.
+
+    Each file is read and hashed once (:class:`fingerprint.Reads`): the files the change writes
+    are read first, and the fingerprint, the stale checks and the journal's copy of each file use
+    those very bytes; a file changed on disk after it was read is refused by the write's checked
+    swap (the transaction is rolled back), one changed before shows in the fingerprint.
     """
     ids = list(dict.fromkeys(accepted))
     if not ids:
         raise PlanRefused("no proposal accepted", [])
-    changed = library_changes(plan, library)
+    progress = progress if progress is not None else library.progress
+    reads = fingerprint.Reads()
+    change: ChangeSet | None = None
+    refused: PlanRefused | None = None
+    try:  # first, so that the fingerprint hashes the very bytes the change replaces
+        change = build_change_set(library, plan, ids, reads)
+    except PlanRefused as exc:  # said after the checks' own reasons, as before
+        refused = exc
+    now = fingerprint.take(library.layout, progress, reads)
+    changed = fingerprint.compare(plan.fingerprint, now).lines()
     if changed:
         if not recheck_first:
             raise PlanRefused("the library changed since the plan was made; re-check the plan to apply "
                               "it anyway", changed)
-        plan = recheck(plan, library)
+        plan = recheck(plan, library, now, reads)
     else:
-        plan = checked(plan, library)  # never the findings stored in the plan
+        plan = checked(plan, library, reads)  # never the findings stored in the plan
     problems = selection_problems(plan, ids)
     if problems:
         raise PlanRefused("the accepted proposals cannot be applied", problems)
-    change = build_change_set(library, plan, ids)
+    if refused is not None:
+        raise refused
+    assert change is not None
     if change.empty:
         return ApplyResult(None, ids, change)
+    before_shas = {fc.path: reads.digest(fc.path) for fc in change.files if fc.before is not None}
     box: dict[str, str] = {}
 
     def write(cs: ChangeSet) -> ChangeSet:
@@ -239,24 +266,29 @@ def apply_plan(library: Library, plan: Plan, accepted: Iterable[str], recheck_fi
                          meta={"plan": plan.fingerprint.digest, "accepted": ids,
                                "created": list(cs.created), "updated": list(cs.updated),
                                "deleted": list(cs.deleted)},
-                         crash_after=crash_after)
+                         crash_after=crash_after, progress=progress, before_shas=before_shas)
         box["id"] = tx.id
         return replace(cs, journal=("apply", tx.id))  # Edit ▸ Undo undoes it through the journal
 
-    recorded = library.apply_change_set(change, writer=write)
+    recorded = library.apply_change_set(change, writer=write, read_now=True)
     return ApplyResult(box.get("id"), ids, recorded)
 
 
-def undo_last(library: Library, crash_after: int | None = None) -> UndoResult:
+def undo_last(library: Library, crash_after: int | None = None,
+              progress: Progress | None = None) -> UndoResult:
     """Undo the last applied plan from its journal record, as one new journaled transaction.
 
-    Refused (nothing written) when a file it changed was changed again since.
+    Refused (nothing written) when a file it changed was changed again since. ``progress``
+    (default: the library's) hears each file checked and written and may cancel until the first
+    write, the "already undone" marker included.
     """
+    progress = progress if progress is not None else library.progress
     tx = journal.last_undoable(library.agent_dir)
     if tx is None:
         return UndoResult(None, None, None, "nothing to undo: no applied plan on record")
-    states = list(journal.states_of(tx, library.layout))
+    states = list(counted(journal.states_of(tx, library.layout), len(tx.files), CHECKING, progress))
     if all(current == entry.before_sha for entry, current in states):
+        progress.begin_write()  # the marker is a write: never after a cancel
         journal.mark_undone(library.agent_dir, tx.id, "already")
         return UndoResult(None, tx.id, None, f"'{tx.label}' was already undone")
     changed = [entry.path for entry, current in states if current != entry.after_sha]
@@ -268,13 +300,15 @@ def undo_last(library: Library, crash_after: int | None = None) -> UndoResult:
                                                                                  inverse=True)),
                        created=tuple(tx.meta.get("deleted", [])), updated=tuple(tx.meta.get("updated", [])),
                        deleted=tuple(tx.meta.get("created", [])))
+    # What each file holds now was just hashed: its after bytes, whose digest the entry keeps.
+    before_shas = {library.agent_dir / entry.path: entry.after_sha for entry, _current in states}
     box: dict[str, str] = {}
 
     def write(cs: ChangeSet) -> ChangeSet:
         undo_tx = journal.run(library.layout, cs.files, "undo", cs.label, undoes=tx.id,
-                              crash_after=crash_after)
+                              crash_after=crash_after, progress=progress, before_shas=before_shas)
         box["id"] = undo_tx.id
         return replace(cs, journal=("undo", tx.id))  # Edit ▸ Undo re-applies it through the journal
 
-    recorded = library.apply_change_set(change, writer=write)
+    recorded = library.apply_change_set(change, writer=write, read_now=True)
     return UndoResult(box.get("id"), tx.id, recorded, f"undid '{tx.label}'")

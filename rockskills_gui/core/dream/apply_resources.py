@@ -27,10 +27,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from rockskills_gui.core.dream.fingerprint import Reads
 from rockskills_gui.core.library.rockbot_library import Library, SkillEntry, manifest_of, with_manifest
 from rockskills_gui.core.model.names import display_name, fold
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
-from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.changes import FileChange, LibraryError
 from rockskills_gui.core.storage.layout import Layout
 
@@ -44,11 +44,13 @@ class PlanRefused(LibraryError):
 
 
 class Writes:
-    """The whole-file writes of one apply: a path's ``before`` is read from disk on first use,
-    its ``after`` is the last bytes put there (None: removed)."""
+    """The whole-file writes of one apply: a path's ``before`` is read from disk on first use
+    (through ``reads``, shared with the rest of the apply), its ``after`` is the last bytes put
+    there (None: removed)."""
 
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: Layout, reads: Reads | None = None) -> None:
         self.layout = layout
+        self.reads = reads if reads is not None else Reads()
         self.before: dict[Path, bytes | None] = {}
         self.after: dict[Path, bytes | None] = {}
 
@@ -56,7 +58,7 @@ class Writes:
         """What is on disk at ``path`` (None: nothing); PlanRefused when it cannot be read."""
         if path not in self.before:
             try:
-                self.before[path] = fileio.read_or_none(path)
+                self.before[path] = self.reads.read(path)
             except OSError as exc:
                 raise PlanRefused(f"cannot read {self.layout.display_path(path)} "
                                   f"({exc.strerror or exc}); nothing was written", []) from None

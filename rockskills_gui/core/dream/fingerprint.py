@@ -13,6 +13,7 @@ from rockskills_gui.core.model.problems import ProblemKind
 from rockskills_gui.core.storage import fileio, untrusted
 from rockskills_gui.core.storage.checksum import sha256
 from rockskills_gui.core.storage.layout import Layout
+from rockskills_gui.core.storage.progress import CHECKING, Progress, counted
 
 
 class Fingerprint(BaseModel):
@@ -36,18 +37,50 @@ def _skill_files(skills_dir: Path) -> tuple[list[Path], list[Path]]:
     return files, [path for path, problem in odd if problem.kind is not ProblemKind.NOT_A_FILE]
 
 
-def take(layout: Layout) -> Fingerprint:
-    """Fingerprint the skill files on disk now (never blocks on a FIFO)."""
+class Reads:
+    """The files one operation (a dream apply) read, so that each is read and hashed once.
+
+    :meth:`read` keeps a file's bytes (the files a change set writes: few); :meth:`digest` keeps
+    only the sha256 of a file it had to read for it (every skill file: many). A digest is always
+    of the very bytes :meth:`read` returns for that path, so a file changed on disk between two
+    looks is never half-noticed: the operation goes on with what it read, and the write's checked
+    swap refuses the file that changed since."""
+
+    def __init__(self) -> None:
+        self._data: dict[Path, bytes | None] = {}
+        self._digests: dict[Path, str | None] = {}
+
+    def read(self, path: Path) -> bytes | None:
+        """``path``'s bytes (None: absent), read once; OSError (NotRegularFile...) as
+        :func:`fileio.read_or_none` raises it."""
+        if path not in self._data:
+            self._data[path] = fileio.read_or_none(path)
+            self._digests.pop(path, None)  # a digest taken before is of an earlier read
+        return self._data[path]
+
+    def digest(self, path: Path) -> str | None:
+        """sha256 of ``path``'s bytes (None: absent): of the bytes :meth:`read` kept, else read
+        and hashed now without keeping the bytes."""
+        if path not in self._digests:
+            data = self._data[path] if path in self._data else fileio.read_or_none(path)
+            self._digests[path] = sha256(data)
+        return self._digests[path]
+
+
+def take(layout: Layout, progress: Progress | None = None, reads: Reads | None = None) -> Fingerprint:
+    """Fingerprint the skill files on disk now (never blocks on a FIFO). ``progress`` hears each
+    file checked and may cancel; ``reads`` shares what this operation read (see :class:`Reads`)."""
     files: dict[str, str] = {}
     regular, odd = _skill_files(layout.skills_dir)
-    for path in regular:
+    for path in counted(regular, len(regular), CHECKING, progress):
         try:
-            digest = sha256(fileio.read_regular(path))
+            digest = sha256(fileio.read_regular(path)) if reads is None else reads.digest(path)
         except OSError as exc:
             if isinstance(exc, fileio.NotRegularFile):  # swapped for a FIFO meanwhile
                 files[layout.display_path(path)] = NOT_A_FILE + exc.kind
             continue
-        assert digest is not None
+        if digest is None:  # gone since the folder was listed
+            continue
         files[layout.display_path(path)] = digest
     for path in odd:
         files[layout.display_path(path)] = NOT_A_FILE + (untrusted.not_regular(path) or "?")

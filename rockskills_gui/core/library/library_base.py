@@ -36,6 +36,7 @@ from rockskills_gui.core.storage.changes import (
 )
 from rockskills_gui.core.storage.journal import RecoveryReport
 from rockskills_gui.core.storage.layout import Layout
+from rockskills_gui.core.storage.progress import SILENT, Progress
 
 Clock = Callable[[], Timestamp]
 Writer = Callable[[ChangeSet], object]
@@ -113,12 +114,12 @@ class FileWrites:
         return tuple(w for w in self._by_path.values() if w.before != w.after)
 
 
-class WriteGate(Protocol):
-    """How a caller running an operation on another thread takes part in its write (the UI's
-    operation runner): told just before files are written (from then on it must not be
-    cancelled), and handed the in-memory update to run where readers are (their thread)."""
-
-    def before_write(self) -> None: ...
+class WriteGate(Progress, Protocol):
+    """How a caller running an operation on another thread takes part in it (the UI's operation
+    runner): told how far the operation is and asked whether to stop while it only reads (the
+    :class:`~rockskills_gui.core.storage.progress.Progress` calls), told just before files are
+    written (``begin_write``: from then on it is never cancelled), and handed the in-memory update
+    to run where readers are (their thread)."""
 
     def take_in(self, update: Callable[[], None]) -> None: ...
 
@@ -372,13 +373,28 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
 
     # ---------------------------------------------------------------- the one writer
 
-    def apply_change_set(self, change: ChangeSet, writer: Writer | None = None) -> ChangeSet:
+    def apply_change_set(self, change: ChangeSet, writer: Writer | None = None,
+                         read_now: bool = False) -> ChangeSet:
         """Apply a change set built elsewhere (e.g. an accepted dream plan) as one undoable step.
 
         Refused like any operation when a file changed on disk. ``writer`` replaces the plain file
         writer (e.g. a journaled transaction); it must write all or nothing, raising LibraryError.
+        ``read_now``: the caller read every ``before`` from disk during this operation, so they are
+        not read again (the checked swap of each file still refuses one changed since).
         """
-        return self._apply(change, record=True, writer=writer)
+        return self._apply(change, record=True, writer=writer, read_now=read_now)
+
+    @property
+    def progress(self) -> Progress:
+        """Where a long operation on this library reports how far it is (the write gate while an
+        operation runner drives it, else nowhere)."""
+        return self.write_gate if self.write_gate is not None else SILENT
+
+    def begin_write(self) -> None:
+        """The point of no return of an operation that writes without :meth:`_apply` (e.g. a
+        journal marker): raises :class:`~rockskills_gui.core.storage.progress.Cancelled` when
+        it was cancelled, and from then on it is not."""
+        self.progress.begin_write()
 
     def check_conflicts(self, change: ChangeSet) -> list[Path]:
         """Files whose disk bytes are not what ``change`` expects to replace."""
@@ -396,16 +412,17 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
                     f"Cannot bring '{name}' back: {self.layout.display_path(entry.path)} now holds "
                     f"a skill named '{entry.skill.name}'. Rename or delete it first.")
 
-    def _apply(self, change: ChangeSet, record: bool, writer: Writer | None = None) -> ChangeSet:
+    def _apply(self, change: ChangeSet, record: bool, writer: Writer | None = None,
+               read_now: bool = False) -> ChangeSet:
         """Write ``change``; a ``writer`` may return the change set to record instead (the same
-        change, linked to the journal transaction it wrote)."""
+        change, linked to the journal transaction it wrote). A write gate hears how far the
+        checks and the write are, may cancel until the write begins, and takes in the update."""
         if change.empty:
             return change
         gate = self.write_gate
-        if gate is not None:
-            gate.before_write()  # may refuse (cancelled): nothing is written yet
         layout = self.journal_layout(fc.path for fc in change.files)
-        written = change_writer.write_change(layout, change, self._conflict, writer)
+        written = change_writer.write_change(layout, change, self._conflict, writer,
+                                             progress=self.progress, read_now=read_now)
         if gate is None:
             self._take_in(change)
         else:  # readers see the whole state before or after, never a half-updated index
@@ -418,7 +435,8 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
 
     def _journaled(self, change: ChangeSet, kind: str, undoes: str | None) -> str:
         layout = self.journal_layout(fc.path for fc in change.files)
-        tx = journal.run(layout, change.files, kind, change.label, undoes=undoes)
+        tx = journal.run(layout, change.files, kind, change.label, undoes=undoes,
+                         progress=self.progress)
         return tx.id if undoes is None else undoes
 
     def _conflict(self, paths: list[Path]) -> ConflictError:

@@ -17,27 +17,30 @@ The library object is not thread-safe, so the runner keeps three rules:
   (the library's ``_apply``, which conflict-checks, journals and swaps the files atomically); the
   phase then becomes :attr:`Phase.WRITING` and cancel is refused.
 
-The runner takes part through the library's ``write_gate`` (core ``library_base.WriteGate``),
-set for the duration of one off-thread run: the one writer every operation goes through tells it
-before it writes and hands it the in-memory update; the core knows nothing of threads or Qt.
-
-No core operation reports progress yet, so the UI shows a busy (indeterminate) state with the
-operation's label and phase.
+The runner takes part through the library's ``write_gate`` (core ``library_base.WriteGate``, a
+``core.storage.progress.Progress``), set for the duration of one off-thread run: the long core
+operations report how far they are to it ("Checking 12,000 of 100,000 files", "Writing 40 of
+500") and ask it whether to stop while they only read; the one writer every operation goes
+through tells it before it writes and hands it the in-memory update; the core knows nothing of
+threads or Qt. Reports reach the UI thread at most every :data:`PROGRESS_EVERY_S` (and at each
+phase's start and end), so a loop over 100,000 files does not flood the event queue.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
 
 from rockskills_gui.core.storage.changes import ChangeSet, LibraryError
+from rockskills_gui.core.storage.progress import Cancelled
 
 # Above this many skills (a bulk move or delete) or files (an undo or redo) an operation runs off
 # the UI thread. A journaled write costs about 0.5-1 ms a file, so below it the work takes under
@@ -45,6 +48,7 @@ from rockskills_gui.core.storage.changes import ChangeSet, LibraryError
 # Measured by tests/benchmarks/bench_operation_runner.py.
 LONG_CHANGE = 100
 SERVICE_EVERY_S = 0.005  # how often a UI thread waiting for the worker applies its memory updates
+PROGRESS_EVERY_S = 0.05  # at most ~20 progress updates a second reach the UI thread
 log = logging.getLogger(__name__)
 
 
@@ -55,10 +59,9 @@ class Phase(Enum):
     DONE = "done"
 
 
-class OperationCancelled(Exception):
-    """Raised inside a cancelled operation just before it would have written anything.
-
-    Not a ``LibraryError`` on purpose: nothing in the core may catch it as a refusal."""
+class OperationCancelled(Cancelled):
+    """Raised inside a cancelled operation while it still only reads, at the latest just before
+    it would have written anything (the core's :class:`Cancelled`)."""
 
 
 @dataclass(frozen=True)
@@ -83,11 +86,15 @@ class OperationTicket(QObject):
 
     Signals:
         phaseChanged(str): the :class:`Phase` value it moved to.
+        progressChanged(str, int, int): what the operation reported (its phase's text, e.g.
+            "Checking", and done of total files), throttled; ``done`` never goes down within a
+            phase.
         finished(object): its :class:`OperationResult`, on the UI thread, after the context
             emitted the library signals (``changeApplied``, ``historyChanged``, ...).
     """
 
     phaseChanged = Signal(str)
+    progressChanged = Signal(str, int, int)
     finished = Signal(object)
 
     def __init__(self, runner: OperationRunner, library: Any, call: Callable[[], ChangeSet | None],
@@ -104,8 +111,13 @@ class OperationTicket(QObject):
         self.cancel_requested = False
         self.worker_thread: int | None = None  # the thread the operation ran on (for tests)
         self.ended = threading.Event()  # the operation itself returned (set by the worker)
+        self.progress: tuple[str, int, int] | None = None  # the last report shown (UI thread)
         self._lock = threading.Lock()
         self._delivered = False
+        self._latest: tuple[str, int, int] | None = None  # the worker's newest report
+        self._reported: tuple[str, int, int] | None = None  # the last report sent (worker)
+        self._reported_at = 0.0
+        self._catch_up: QTimer | None = None  # a look at the newest report (UI thread)
 
     @property
     def done(self) -> bool:
@@ -131,6 +143,25 @@ class OperationTicket(QObject):
         emitted before this returns. For tests, shutdown and callers that need the result now."""
         return self.runner._wait_for(self)
 
+    def _report(self, phase: str, done: int, total: int) -> None:
+        """A progress report from the worker: passed on to the UI thread when its phase is new,
+        when the phase is complete, or :data:`PROGRESS_EVERY_S` after the last one passed on (the
+        UI thread looks at the newest one a moment after each, so a pause shows where it is)."""
+        self._latest = (phase, done, total)
+        last = self._reported
+        now = time.monotonic()
+        if last is not None and last[0] == phase and done != total \
+                and now - self._reported_at < PROGRESS_EVERY_S:
+            return
+        self._reported = (phase, done, total)
+        self._reported_at = now
+        self.runner._signals.progress.emit(self, phase, done, total)
+
+    def _check(self) -> None:
+        """Called on the worker while it only reads: stop here if a cancel was asked."""
+        if self.cancel_requested and self.phase is Phase.PREPARING:
+            raise OperationCancelled(self.label)
+
     def _begin_write(self) -> None:
         """Called on the worker as the write starts: cancel is refused from here on."""
         with self._lock:
@@ -140,6 +171,10 @@ class OperationTicket(QObject):
                 self.phase = Phase.WRITING
                 self.runner._signals.phase.emit(self, Phase.WRITING.value)
 
+    def _show_progress(self, report: tuple[str, int, int]) -> None:
+        self.progress = report
+        self.progressChanged.emit(*report)
+
     def _set_phase(self, phase: Phase) -> None:
         self.phase = phase
         self.phaseChanged.emit(phase.value)
@@ -148,6 +183,7 @@ class OperationTicket(QObject):
 class _Signals(QObject):
     ended = Signal(object)  # ticket: the worker is done with it
     phase = Signal(object, str)  # ticket, phase value
+    progress = Signal(object, str, int, int)  # ticket, phase text, done, total
     take_in = Signal()  # a memory update waits for the UI thread
 
 
@@ -188,6 +224,7 @@ class OperationRunner(QObject):
         self._signals = _Signals(self)
         self._signals.ended.connect(self._on_ended)
         self._signals.phase.connect(self._on_phase)
+        self._signals.progress.connect(self._on_progress)
         self._signals.take_in.connect(self._service)
         self._queue: deque[OperationTicket] = deque()
         self._current: OperationTicket | None = None
@@ -246,7 +283,7 @@ class OperationRunner(QObject):
         restore = self._gate(ticket) if ticket.off_thread else None
         try:
             change = ticket.call()
-        except OperationCancelled:
+        except Cancelled:
             return OperationResult(ticket.label, cancelled=True)
         except LibraryError as exc:
             return OperationResult(ticket.label, error=str(exc), exception=exc)
@@ -269,7 +306,13 @@ class OperationRunner(QObject):
         runner = self
 
         class Gate:
-            def before_write(self) -> None:
+            def report(self, phase: str, done: int, total: int) -> None:
+                ticket._report(phase, done, total)
+
+            def check(self) -> None:
+                ticket._check()
+
+            def begin_write(self) -> None:
                 ticket._begin_write()
 
             def take_in(self, update: Callable[[], None]) -> None:
@@ -336,6 +379,29 @@ class OperationRunner(QObject):
     def _on_phase(self, ticket: OperationTicket, phase: str) -> None:
         if not ticket.done:
             ticket.phaseChanged.emit(phase)
+
+    @Slot(object, str, int, int)
+    def _on_progress(self, ticket: OperationTicket, phase: str, done: int, total: int) -> None:
+        if ticket.done:
+            return
+        ticket._show_progress((phase, done, total))
+        timer = ticket._catch_up
+        if timer is None:  # one look at the newest report a moment after the last one passed on
+            timer = ticket._catch_up = QTimer(ticket)
+            timer.setSingleShot(True)
+            timer.setTimerType(Qt.TimerType.PreciseTimer)
+            timer.setInterval(int(PROGRESS_EVERY_S * 1500))  # the throttle's window, and then some
+            timer.timeout.connect(lambda: self._caught_up(ticket))
+        timer.start()  # (again): the reports the throttle held back are all older than this
+
+    def _caught_up(self, ticket: OperationTicket) -> None:
+        """Show the worker's newest report when it went further in the phase shown (the reports
+        after the last one passed on were held back by the throttle, e.g. before a pause)."""
+        latest, shown = ticket._latest, ticket.progress
+        if ticket.done or latest is None or shown is None:
+            return
+        if latest[0] == shown[0] and latest[2] == shown[2] and latest[1] > shown[1]:
+            ticket._show_progress(latest)
 
     @Slot(object)
     def _on_ended(self, ticket: OperationTicket) -> None:

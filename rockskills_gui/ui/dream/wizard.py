@@ -25,7 +25,6 @@ from rockskills_gui.core.dream.apply import (
     UndoResult,
     apply_plan,
     checked,
-    library_changes,
     recheck,
     selection_problems,
     touched_since,
@@ -350,8 +349,9 @@ class DreamWizard(QWizard):
         unsaved = self.unsaved_conflicts()
         if unsaved:
             return unsaved_message(unsaved)
-        if library_changes(plan, self.ctx.library):
-            return "the library changed since the plan was made; re-check the plan first"
+        # A library changed since the plan is refused by the apply itself, on the worker with
+        # progress and Cancel (the Apply page blocks it beforehand): reading every skill file
+        # here too would freeze the window for seconds at 100,000 skills.
         box: dict[str, ApplyResult] = {}
 
         def operation(library: Library) -> ChangeSet:
