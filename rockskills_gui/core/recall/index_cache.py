@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import os
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from rockskills_gui.core.recall.bm25_state import IndexState, restore, snapshot
 from rockskills_gui.core.recall.index_text import session_index_text
 from rockskills_gui.core.recall.skill_recall import RecallBuilder, SkillRecall
 from rockskills_gui.core.storage.gcpause import gc_paused
+from rockskills_gui.core.storage.tempfiles import replaced_privately
 
 FORMAT = 1
 MAGIC = "rockskills-recall-index"
@@ -117,8 +117,6 @@ class RecallCache:
 
     def save(self, pairs: Pairs, state: IndexState, session_text: str | None) -> None:
         """Replace the file (atomically; a failure leaves no file, never a broken one)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        temp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         digest = hashlib.blake2b(digest_size=16)
 
         def write(handle: BinaryIO, tag: str, value: Any) -> None:
@@ -127,32 +125,22 @@ class RecallCache:
             handle.write(len(blob).to_bytes(8, "little"))
             handle.write(blob)
 
-        try:
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0),
-                         0o600)  # the skills' names and summaries: the user's only
-            with open(fd, "wb") as handle:
-                write(handle, "identity", self.identity)
-                lists: dict[str, Sequence[Any]] = {"names": [name for name, _ in pairs],
-                         "summaries": [summary for _, summary in pairs],
-                         "keys": state.keys, "texts": state.texts, "free": state.free,
-                         "terms": state.terms, "windows": state.windows, "runs": state.runs}
-                for tag, items in lists.items():
-                    for chunk in _chunks(items):
-                        write(handle, tag, chunk)
-                        time.sleep(0)  # the UI thread gets the interpreter between chunks
-                for tag, value in (("length", state.length), ("pos", state.pos),
-                                   ("next_pos", state.next_pos), ("session", session_text)):
-                    write(handle, tag, value)
-                blob = marshal.dumps(("end", digest.digest()))
-                handle.write(len(blob).to_bytes(8, "little"))
-                handle.write(blob)
-            os.replace(temp, self.path)
-        except (OSError, ValueError):
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
-            raise
+        with replaced_privately(self.path) as handle:  # names and summaries: the user's only
+            write(handle, "identity", self.identity)
+            lists: dict[str, Sequence[Any]] = {"names": [name for name, _ in pairs],
+                     "summaries": [summary for _, summary in pairs],
+                     "keys": state.keys, "texts": state.texts, "free": state.free,
+                     "terms": state.terms, "windows": state.windows, "runs": state.runs}
+            for tag, items in lists.items():
+                for chunk in _chunks(items):
+                    write(handle, tag, chunk)
+                    time.sleep(0)  # the UI thread gets the interpreter between chunks
+            for tag, value in (("length", state.length), ("pos", state.pos),
+                               ("next_pos", state.next_pos), ("session", session_text)):
+                write(handle, tag, value)
+            blob = marshal.dumps(("end", digest.digest()))
+            handle.write(len(blob).to_bytes(8, "little"))
+            handle.write(blob)
 
 
 def _record(data: memoryview, offset: int) -> tuple[memoryview, int]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -114,6 +113,8 @@ def _prepare_in(layout: Layout, changes: Sequence[FileChange], kind: str, label:
         fileio.checkpoint()
         os.fsync(pack.fileno())
     fileio.checkpoint()
+    import socket  # (loads with the first journaled write, not at start-up)
+
     owner = {"pid": os.getpid(), "host": socket.gethostname()}
     where = {"skillsDir": layout.display_path(layout.skills_dir)}  # recovery's bounds (several roots)
     tx = Transaction(folder, tx_id, kind, label, TxState.PREPARED, datetime.now(UTC).isoformat(),

@@ -13,7 +13,9 @@ import secrets
 import stat
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 TEMP_SUFFIX = ".rsg-tmp"
 NAME_MAX = 255  # bytes in one file name on every file system we target
@@ -97,3 +99,22 @@ def remove_stale_temps(paths: list[Path]) -> list[Path]:
                 path.unlink()
                 removed.append(path)
     return removed
+
+
+@contextlib.contextmanager
+def replaced_privately(path: Path) -> Iterator[BinaryIO]:
+    """Write ``path`` (the app's own cache files, readable by the user only) through a temp
+    sibling that takes its place atomically when the block ends; on an error the temp file is
+    removed and ``path`` is left as it was."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0),
+                     0o600)
+        with open(fd, "wb") as handle:
+            yield handle
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise

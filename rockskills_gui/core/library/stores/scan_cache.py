@@ -38,6 +38,7 @@ from typing import Any, BinaryIO
 
 from rockskills_gui import __version__
 from rockskills_gui.core.model.rules import RockBotRules
+from rockskills_gui.core.storage.tempfiles import replaced_privately
 
 FORMAT = 1
 MAGIC = "rockskills-scan-cache"
@@ -134,24 +135,12 @@ class ScanCache:
 
     def save(self, entries: Iterable[tuple[str, Signature, Encoded]]) -> None:
         """Replace the cache file (atomically; a failure leaves no cache, never a broken one)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        temp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-        try:
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0),
-                         0o600)  # the skills' text: readable by the user only, as the library
-            with open(fd, "wb") as handle:
-                _write(handle, self.identity)
-                for chunk in _chunks(entries, CHUNK):
-                    _write(handle, chunk)
-                    time.sleep(0)  # let the UI thread have the interpreter between chunks
-                _write(handle, None)
-            os.replace(temp, self.path)
-        except (OSError, ValueError):
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
-            raise
+        with replaced_privately(self.path) as handle:  # the skills' text: the user's only
+            _write(handle, self.identity)
+            for chunk in _chunks(entries, CHUNK):
+                _write(handle, chunk)
+                time.sleep(0)  # let the UI thread have the interpreter between chunks
+            _write(handle, None)
 
     def clear(self) -> None:
         """Remove the cache file and the recall index kept beside it."""
