@@ -39,6 +39,7 @@ from rockskills_gui.core.recall.bm25_state import IndexState, restore, snapshot
 from rockskills_gui.core.recall.index_text import session_index_text
 from rockskills_gui.core.recall.skill_recall import RecallBuilder, SkillRecall
 from rockskills_gui.core.storage.gcpause import gc_paused
+from rockskills_gui.core.storage.records import record_bytes, write_record
 from rockskills_gui.core.storage.tempfiles import replaced_privately
 
 FORMAT = 1
@@ -91,7 +92,7 @@ class RecallCache:
         scalars: dict[str, Any] = {}
         first = True
         while True:
-            blob, offset = _record(data, offset)
+            blob, offset = record_bytes(data, offset)
             tag, value = marshal.loads(blob)
             if tag == "end":
                 if value != digest.digest():
@@ -120,10 +121,7 @@ class RecallCache:
         digest = hashlib.blake2b(digest_size=16)
 
         def write(handle: BinaryIO, tag: str, value: Any) -> None:
-            blob = marshal.dumps((tag, value))
-            digest.update(blob)
-            handle.write(len(blob).to_bytes(8, "little"))
-            handle.write(blob)
+            digest.update(write_record(handle, (tag, value)))
 
         with replaced_privately(self.path) as handle:  # names and summaries: the user's only
             write(handle, "identity", self.identity)
@@ -138,19 +136,7 @@ class RecallCache:
             for tag, value in (("length", state.length), ("pos", state.pos),
                                ("next_pos", state.next_pos), ("session", session_text)):
                 write(handle, tag, value)
-            blob = marshal.dumps(("end", digest.digest()))
-            handle.write(len(blob).to_bytes(8, "little"))
-            handle.write(blob)
-
-
-def _record(data: memoryview, offset: int) -> tuple[memoryview, int]:
-    """The record's bytes at ``offset`` and the offset after it (EOFError past the end)."""
-    if offset + 8 > len(data):
-        raise EOFError("truncated")
-    end = offset + 8 + int.from_bytes(data[offset:offset + 8], "little")
-    if end > len(data):
-        raise EOFError("truncated")
-    return data[offset + 8:end], end
+            write_record(handle, ("end", digest.digest()))
 
 
 def _chunks(items: Sequence[Any]) -> Iterator[list[Any]]:

@@ -28,16 +28,16 @@ beside the loader).
 from __future__ import annotations
 
 import hashlib
-import marshal
 import os
 import stat as stat_module
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from rockskills_gui import __version__
 from rockskills_gui.core.model.rules import RockBotRules
+from rockskills_gui.core.storage.records import read_record, write_record
 from rockskills_gui.core.storage.tempfiles import replaced_privately
 
 FORMAT = 1
@@ -122,10 +122,10 @@ class ScanCache:
             with open(self.path, "rb") as handle:
                 data = memoryview(handle.read())
             offset = 0
-            identity, offset = _record(data, offset)
+            identity, offset = read_record(data, offset)
             if identity != self.identity:
                 return {}
-            while (chunk_and_offset := _record(data, offset))[0] is not None:
+            while (chunk_and_offset := read_record(data, offset))[0] is not None:
                 chunk, offset = chunk_and_offset
                 for rel, sig, encoded in chunk:
                     entries[rel] = (sig, encoded)
@@ -136,11 +136,11 @@ class ScanCache:
     def save(self, entries: Iterable[tuple[str, Signature, Encoded]]) -> None:
         """Replace the cache file (atomically; a failure leaves no cache, never a broken one)."""
         with replaced_privately(self.path) as handle:  # the skills' text: the user's only
-            _write(handle, self.identity)
+            write_record(handle, self.identity)
             for chunk in _chunks(entries, CHUNK):
-                _write(handle, chunk)
+                write_record(handle, chunk)
                 time.sleep(0)  # let the UI thread have the interpreter between chunks
-            _write(handle, None)
+            write_record(handle, None)
 
     def clear(self) -> None:
         """Remove the cache file and the recall index kept beside it."""
@@ -149,24 +149,6 @@ class ScanCache:
                 os.unlink(path)
             except FileNotFoundError:
                 pass
-
-
-def _write(handle: BinaryIO, value: Any) -> None:
-    """One record: its length (8 bytes, little-endian), then the value marshalled."""
-    blob = marshal.dumps(value)
-    handle.write(len(blob).to_bytes(8, "little"))
-    handle.write(blob)
-
-
-def _record(data: memoryview, offset: int) -> tuple[Any, int]:
-    """The record at ``offset`` and the offset after it (EOFError past the end)."""
-    if offset + 8 > len(data):
-        raise EOFError("truncated")
-    size = int.from_bytes(data[offset:offset + 8], "little")
-    end = offset + 8 + size
-    if end > len(data):
-        raise EOFError("truncated")
-    return marshal.loads(data[offset + 8:end]), end
 
 
 def _chunks(items: Iterable[tuple[str, Signature, Encoded]], size: int

@@ -17,17 +17,17 @@ folder itself.
 
 from __future__ import annotations
 
-import marshal
 import os
 import pickle
 import sys
 from pathlib import Path
-from typing import Any, BinaryIO, NamedTuple
+from typing import BinaryIO, NamedTuple
 
 from rockskills_gui.core.library.stores.scan_cache import ScanCache, Signature
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.rules import RockBotRules
 from rockskills_gui.core.storage.helper_process import DrainedHelper, lower_priority
+from rockskills_gui.core.storage.records import read_record, write_record
 
 WALK_FROM_BYTES = 8_000_000  # a cache this big (some 5,000 skills) pays for a helper's start
 CHUNK = 5000  # files per record
@@ -80,10 +80,10 @@ class WalkHelper:
             return None
         data = memoryview(blob)
         try:
-            (temps, odd, links), offset = _record(data, 0)
+            (temps, odd, links), offset = read_record(data, 0)
             files: list[tuple[str, str]] = []
             signatures: list[Signature | None] = []
-            while (chunk := _record(data, offset))[0] is not None:
+            while (chunk := read_record(data, offset))[0] is not None:
                 (part, sigs), offset = chunk
                 files.extend(part)
                 signatures.extend(sigs)
@@ -114,30 +114,14 @@ def main() -> int:
     links: list[tuple[str, str]] = []
     files = _walk(Path(skills_dir), temps, odd, links, rules)
     out = sys.stdout.buffer
-    _write(out, ([os.fspath(t) for t in temps],
+    write_record(out, ([os.fspath(t) for t in temps],
                  [(p.path, p.kind.value, p.severity, p.message) for p in odd], links))
     for start in range(0, len(files), CHUNK):
         part = files[start:start + CHUNK]
-        _write(out, (part, [stat_signature(where) for where, _ in part]))
-    _write(out, None)
+        write_record(out, (part, [stat_signature(where) for where, _ in part]))
+    write_record(out, None)
     out.flush()
     return 0
-
-
-def _write(out: BinaryIO, value: Any) -> None:
-    blob = marshal.dumps(value)
-    out.write(len(blob).to_bytes(8, "little"))
-    out.write(blob)
-
-
-def _record(data: memoryview, offset: int) -> tuple[Any, int]:
-    """The record at ``offset`` and the offset after it (EOFError past the end)."""
-    if offset + 8 > len(data):
-        raise EOFError("truncated")
-    end = offset + 8 + int.from_bytes(data[offset:offset + 8], "little")
-    if end > len(data):
-        raise EOFError("truncated")
-    return marshal.loads(data[offset + 8:end]), end
 
 
 def wait_listing(helper: WalkHelper, cancelled: object) -> Listing | None:
