@@ -54,3 +54,23 @@ def test_run_writes_the_layout_and_the_log_and_keeps_the_exit_status(tmp_path: P
     assert "geometry" in text  # QSettings writes when freed, which os._exit skips: synced on close
     logs = list((tmp_path / "data").rglob("rockskills-gui.log"))
     assert len(logs) == 1 and "rockskills-gui exiting" in logs[0].read_text(encoding="utf-8")
+
+
+# An idle pool worker (a ThreadPoolExecutor left open) waits on its queue forever unless Python's
+# shutdown wakes it: ``run`` must do that, as the interpreter would, and not hang.
+POOL_SCRIPT = SCRIPT.replace("gui_app.run()", """
+from concurrent.futures import ThreadPoolExecutor
+pool = ThreadPoolExecutor(max_workers=1)
+pool.submit(lambda: None).result()
+gui_app.run()""")
+
+
+def test_run_does_not_wait_forever_for_an_idle_pool(tmp_path: Path) -> None:
+    demo = shutil.copytree(resource_dir("demo-library"), tmp_path / "demo")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen",
+           "ROCKSKILLS_CONFIG_DIR": str(tmp_path / "config"),
+           "ROCKSKILLS_DATA_DIR": str(tmp_path / "data"),
+           "ROCKSKILLS_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", POOL_SCRIPT, str(demo)], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=120)
+    assert done.returncode == 7, done.stderr[-3000:]

@@ -218,10 +218,16 @@ def run() -> NoReturn:
     when made); what Python would still do that matters is done here: wait for running threads,
     run the exit handlers, close the log, flush."""
     code = main()
-    current = threading.current_thread()
-    for thread in threading.enumerate():
-        if thread is not current and not thread.daemon:
-            thread.join()
+    # What Python's own shutdown does first: wake pooled workers (concurrent.futures registers
+    # that with threading), then wait for every non-daemon thread.
+    shutdown = getattr(threading, "_shutdown", None)
+    if shutdown is not None:
+        shutdown()
+    else:
+        current = threading.current_thread()
+        for thread in threading.enumerate():
+            if thread is not current and not thread.daemon:
+                thread.join()
     atexit._run_exitfuncs()
     logging.shutdown()
     for stream in (sys.stdout, sys.stderr):
