@@ -74,3 +74,53 @@ def test_run_does_not_wait_forever_for_an_idle_pool(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", POOL_SCRIPT, str(demo)], capture_output=True,
                           text=True, env=env, cwd=tmp_path, timeout=120)
     assert done.returncode == 7, done.stderr[-3000:]
+
+
+# Once the window is up, the settings schema is validated on a thread (and the log starts).
+WARM_SCRIPT = """
+import sys, time
+from rockskills_gui.ui.shell import app as gui_app
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+start_loading = gui_app._start_loading
+
+
+def start(window, path, format=None):
+    began = time.monotonic()
+
+    def check():
+        if window.ctx.preferences.loaded:
+            print("pydantic" in sys.modules, flush=True)
+            QApplication.instance().exit(0)
+        elif time.monotonic() - began > 30:
+            QApplication.instance().exit(3)
+        else:
+            QTimer.singleShot(20, check)
+
+    first = "pydantic" in sys.modules
+    print(first, flush=True)
+    check()
+    start_loading(window, path, format)
+
+
+gui_app._start_loading = start
+gui_app.run()
+"""
+
+
+def test_the_settings_schema_loads_after_the_window_is_up(tmp_path: Path) -> None:
+    demo = shutil.copytree(resource_dir("demo-library"), tmp_path / "demo")
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.json").write_text('{"theme": "dark", "timeout": 2}', "utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen",
+           "ROCKSKILLS_CONFIG_DIR": str(tmp_path / "config"),
+           "ROCKSKILLS_DATA_DIR": str(tmp_path / "data"),
+           "ROCKSKILLS_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", WARM_SCRIPT, str(demo)], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["False", "True"]  # not before the window; then validated
+    log = next((tmp_path / "data").rglob("rockskills-gui.log")).read_text(encoding="utf-8")
+    assert "starting" in log
+    assert "setting 'timeout' was invalid" in log  # (2 s is below its range)

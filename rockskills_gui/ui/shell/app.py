@@ -192,7 +192,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.screenshot is not None:
             return _screenshot(app, window, args)
         _once(window.loadFinished, lambda _error: _apply_start_options(window, args))
-        _once(window.loadFinished, lambda _error: QTimer.singleShot(AFTER_START_MS, _log_start))
+        _once(window.loadFinished,
+              lambda _error: QTimer.singleShot(AFTER_START_MS, lambda: _after_start(ctx)))
         window.show()
         _start_loading(window, args.path, args.format)
         return app.exec()
@@ -238,11 +239,14 @@ def run() -> NoReturn:
     os._exit(code)
 
 
-def _log_start() -> None:
-    """The start line of the log, written once the window is up (the first record opens the log
-    file)."""
+def _after_start(ctx: AppContext) -> None:
+    """Once the window is up: the log's start line (the first record opens the log file), and
+    the settings schema (pydantic, ~0.1 s) validated on a thread, so that the first dialog that
+    needs it (Preferences, the dream wizard) does not wait, and a damaged setting is logged."""
     log.info("rockskills-gui %s starting (Python %s, Qt %s, %s)", __version__,
              platform.python_version(), qVersion(), platform.platform())
+    threading.Thread(target=lambda: ctx.preferences.settings, name="settings-schema",
+                     daemon=True).start()
 
 
 def _wait_for_workers(window: MainWindow) -> None:
