@@ -38,14 +38,19 @@ print("never reached")
 """
 
 
-def test_run_writes_the_layout_and_the_log_and_keeps_the_exit_status(tmp_path: Path) -> None:
+def run_gui(script: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``script`` on a copy of the demo library, with the app's folders under ``tmp_path``."""
     demo = shutil.copytree(resource_dir("demo-library"), tmp_path / "demo")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen",
            "ROCKSKILLS_CONFIG_DIR": str(tmp_path / "config"),
            "ROCKSKILLS_DATA_DIR": str(tmp_path / "data"),
            "ROCKSKILLS_CACHE_DIR": str(tmp_path / "cache")}
-    done = subprocess.run([sys.executable, "-c", SCRIPT, str(demo)], capture_output=True,
+    return subprocess.run([sys.executable, "-c", script, str(demo)], capture_output=True,
                           text=True, env=env, cwd=tmp_path, timeout=120)
+
+
+def test_run_writes_the_layout_and_the_log_and_keeps_the_exit_status(tmp_path: Path) -> None:
+    done = run_gui(SCRIPT, tmp_path)
     assert done.returncode == 7, done.stderr[-3000:]
     assert done.stdout.split() == ["started"]  # stdout flushed; nothing ran after run()
     layouts = list((tmp_path / "config").rglob("ui.ini"))
@@ -66,13 +71,7 @@ gui_app.run()""")
 
 
 def test_run_does_not_wait_forever_for_an_idle_pool(tmp_path: Path) -> None:
-    demo = shutil.copytree(resource_dir("demo-library"), tmp_path / "demo")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen",
-           "ROCKSKILLS_CONFIG_DIR": str(tmp_path / "config"),
-           "ROCKSKILLS_DATA_DIR": str(tmp_path / "data"),
-           "ROCKSKILLS_CACHE_DIR": str(tmp_path / "cache")}
-    done = subprocess.run([sys.executable, "-c", POOL_SCRIPT, str(demo)], capture_output=True,
-                          text=True, env=env, cwd=tmp_path, timeout=120)
+    done = run_gui(POOL_SCRIPT, tmp_path)
     assert done.returncode == 7, done.stderr[-3000:]
 
 
@@ -110,15 +109,9 @@ gui_app.run()
 
 
 def test_the_settings_schema_loads_after_the_window_is_up(tmp_path: Path) -> None:
-    demo = shutil.copytree(resource_dir("demo-library"), tmp_path / "demo")
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "settings.json").write_text('{"theme": "dark", "timeout": 2}', "utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen",
-           "ROCKSKILLS_CONFIG_DIR": str(tmp_path / "config"),
-           "ROCKSKILLS_DATA_DIR": str(tmp_path / "data"),
-           "ROCKSKILLS_CACHE_DIR": str(tmp_path / "cache")}
-    done = subprocess.run([sys.executable, "-c", WARM_SCRIPT, str(demo)], capture_output=True,
-                          text=True, env=env, cwd=tmp_path, timeout=120)
+    done = run_gui(WARM_SCRIPT, tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.split() == ["False", "True"]  # not before the window; then validated
     log = next((tmp_path / "data").rglob("rockskills-gui.log")).read_text(encoding="utf-8")
