@@ -30,8 +30,12 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     # ``rockskills-gui DEMO`` until the tree of the demo library is painted: the recall index
     # (numpy) of a small library is built after that paint, the Recall tab when first shown; the
     # settings schema (pydantic) when first needed (core.app.settings_store).
+    # The Skill tab's editor, the health table and the accessible names: after that paint too
+    # (ui.shell.window_deferred).
     "gui": (*HEAVY, *LATE, "pydantic", "rockskills_gui.core.app.settings", "yaml", "markdown_it",
-            "rockskills_gui.core.recall.bm25_index", "rockskills_gui.ui.recall"),
+            "rockskills_gui.core.recall.bm25_index", "rockskills_gui.ui.recall",
+            "rockskills_gui.ui.editor.editor_pane", "rockskills_gui.ui.editor.editor_layout",
+            "rockskills_gui.ui.health", "rockskills_gui.ui.common.accessibility"),
 }
 
 
@@ -52,9 +56,11 @@ def cli_script(argv: list[str]) -> str:
 
 # Start the GUI on PATH as the ``rockskills-gui`` command does (``app.run``: the app module first,
 # it loads the core before Qt), report the modules and quit as soon as the Library tree has
-# painted a row of the library.
+# painted a row of the library. The moment of that paint is printed on stderr as ``PAINTED
+# <time.time()>`` (and the bare window's first paint likewise: bench_startup's "to paint").
 GUI_SCRIPT = """
 import sys
+import time
 from rockskills_gui.ui.shell import app as gui_app
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
@@ -75,6 +81,7 @@ class Painted(QObject):
     def eventFilter(self, watched, event):
         if event.type() == QEvent.Type.Paint and self.view.model().rowCount() > 0:
             watched.removeEventFilter(self)
+            print("PAINTED", time.time(), file=sys.stderr, flush=True)
             QTimer.singleShot(0, finish)
         return False
 
@@ -106,6 +113,7 @@ def start(window, path, format=None):""")
 # The same, for a bare PySide6 window: start, show, painted, quit.
 BARE_QT_SCRIPT = """
 import sys
+import time
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QMainWindow, QLabel
 
@@ -119,6 +127,7 @@ class Painted(QObject):
     def eventFilter(self, watched, event):
         if event.type() == QEvent.Type.Paint:
             watched.removeEventFilter(self)
+            print("PAINTED", time.time(), file=sys.stderr, flush=True)
             QTimer.singleShot(0, lambda: app.exit(0))
         return False
 

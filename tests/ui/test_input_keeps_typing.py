@@ -233,3 +233,19 @@ def test_move_dialog_error_is_not_clipped(win: MainWindow, qtbot, tmp_path: Path
     qtbot.waitUntil(lambda: message.height() >= message.heightForWidth(message.width()))
     assert_fits(dialog, message)
     dialog.grab().save(str(tmp_path / "move.png"))
+
+
+def test_an_inline_rename_keeps_its_text_when_the_row_changes(win: MainWindow, qtbot) -> None:
+    """Last-use times and lint marks arrive after the tree's first paint; a save elsewhere marks
+    rows: each repaints the row being renamed, and what was typed stays."""
+    pane = tree_of(win)
+    pane.view.setFocus()
+    assert pane.reveal("mcp/calendar")
+    qtbot.keyClick(pane.view, Qt.Key.Key_F2)
+    editor = inline_editor(pane)
+    editor.selectAll()
+    qtbot.keyClicks(editor, "mcp/calendar-renamed")
+    pane.model.set_last_used({"mcp/calendar": win.ctx.library.get("mcp/email").created_at})
+    pane.model.set_lint({"mcp/calendar": ["a lint mark"]})
+    pane.model.set_dirty(["mcp/calendar"])
+    assert inline_editor(pane) is editor and editor.text() == "mcp/calendar-renamed"

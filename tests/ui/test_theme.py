@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QIcon, QImage, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
 from rockskills_gui.ui.common.actions import ACTIONS
-from rockskills_gui.ui.common.icons import app_icon, icons_dir, themed_icon
+from rockskills_gui.ui.common.icons import APP_ICON_SIZES, app_icon, icons_dir, themed_icon
 from rockskills_gui.ui.common.theme import (
     DARK,
     LIGHT,
@@ -176,10 +176,13 @@ def test_every_shipped_icon_is_used_or_the_app_icon() -> None:
 def test_the_application_icon_renders_at_every_size(themed: QApplication) -> None:
     icon = app_icon()
     assert not icon.isNull()
-    sizes = {(s.width(), s.height()) for s in icon.availableSizes()}
-    assert {(16, 16), (48, 48), (256, 256)} <= sizes
-    image = icon.pixmap(QSize(64, 64)).toImage()
-    assert QColor.fromRgba(image.pixel(32, 32)).alpha() == 255
+    for side in APP_ICON_SIZES:  # sharp at each size and scale: drawn for it, not scaled
+        for scale in (1.0, 2.0):
+            pixmap = icon.pixmap(QSize(side, side), scale)
+            assert pixmap.size() == QSize(round(side * scale), round(side * scale))
+            image = pixmap.toImage()
+            centre = round(side * scale) // 2
+            assert QColor.fromRgba(image.pixel(centre, centre)).alpha() == 255, (side, scale)
 
 
 def test_toolbar_actions_carry_the_themed_icons(window: MainWindow) -> None:

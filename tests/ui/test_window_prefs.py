@@ -78,6 +78,8 @@ def test_window_geometry_and_splitters_are_remembered(qtbot, agent: Path,
 
 
 def test_every_control_has_an_accessible_name(qtbot, window: MainWindow) -> None:
+    # The names are given after the first paint, with the parts built then (window_deferred).
+    qtbot.waitUntil(lambda: window.startup_finished, timeout=5000)
     assert [(type(w).__name__, w.objectName()) for w in unnamed_controls(window)] == []
     assert window.library_pane.view.accessibleName() == "Skills in the library"
     assert window.skill_pane.editor.accessibleName() == "Markdown source"

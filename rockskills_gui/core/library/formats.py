@@ -13,14 +13,20 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from rockskills_gui.core.library.profile_settings import Override, apply_overrides
 from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
-from rockskills_gui.core.library.stores import cortex
 from rockskills_gui.core.library.stores.rockbot import Progress, ScanCancelled, SkillsRead
-from rockskills_gui.core.library.stores.skillmd import PROFILES, SIDECAR_NAME, SKIP_DIRS, Profile, Root
+from rockskills_gui.core.library.stores.skillmd_profiles import (
+    CORTEX_DB_NAME,
+    CORTEX_SKILLS_SUBDIR,
+    PROFILES,
+    SIDECAR_NAME,
+    SKIP_DIRS,
+    Profile,
+    Root,
+    find_memory_db,
+)
 from rockskills_gui.core.model.rules import (
     EMBEDDINGS_DIR,
     LEDGER_FILE,
@@ -32,6 +38,10 @@ from rockskills_gui.core.model.rules import (
 )
 from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.layout import SKILLS_DIR, NotALibraryError
+
+if TYPE_CHECKING:  # (a SKILL.md library's code loads when one is opened)
+    from rockskills_gui.core.library.profile_settings import Override
+    from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
 
 FORMATS = ("rockbot", "agentskills", "picobot", "carpenter", "cortex")
 FORMAT_LABELS = {
@@ -202,7 +212,7 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
         raise NotALibraryError(f"{path}: no such file or directory")
     path = path.resolve()
     if path.is_file():
-        if path.name == cortex.DB_NAME:
+        if path.name == CORTEX_DB_NAME:
             project = path.parent.parent if path.parent.name == ".cortex" else path.parent
             return _cortex(project, path, "a CortexPrism memory.db")
         if path.name in SKILL_FILE_NAMES:
@@ -215,9 +225,9 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
             (path.name == "skills" and path.parent.name == ".cortex"):
         project = (path.parent.parent if path.name == "skills"
                    else path.parent if path.name == ".cortex" else path)
-        return _cortex(project, cortex.find_memory_db(project), "a .cortex folder")
-    if cortex.find_memory_db(path) is not None and not (path / SKILLS_DIR).is_dir():
-        return _cortex(path, cortex.find_memory_db(path), "a CortexPrism memory.db")
+        return _cortex(project, find_memory_db(project), "a .cortex folder")
+    if find_memory_db(path) is not None and not (path / SKILLS_DIR).is_dir():
+        return _cortex(path, find_memory_db(path), "a CortexPrism memory.db")
     skills = path / SKILLS_DIR if (path / SKILLS_DIR).is_dir() else path if path.name == SKILLS_DIR else None
     seen = evidence(skills) if skills is not None and not any(
         (skills / n).is_file() for n in SKILL_FILE_NAMES) else Evidence()
@@ -244,7 +254,7 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
 
 
 def _cortex(project: Path, db: Path | None, reason: str) -> Detection:
-    skills = project / cortex.SKILLS_SUBDIR
+    skills = project / CORTEX_SKILLS_SUBDIR
     return Detection("cortex", project, (Root(skills),), db, reason)
 
 
@@ -262,7 +272,7 @@ def _forced(path: Path, format: str) -> Detection:
             path = path.parent.parent
         elif path.name == ".cortex":
             path = path.parent
-        return _cortex(path, cortex.find_memory_db(path), "chosen by the user")
+        return _cortex(path, find_memory_db(path), "chosen by the user")
     profile = PROFILES[PROFILE_OF[format]]
     roots = tuple(Root(path / m) for m in profile.project_roots if (path / m).is_dir())
     return Detection(format, path, roots or (Root(path),), reason="chosen by the user")
@@ -305,6 +315,8 @@ def open_library(path: Path | str, format: str | None = None,
     if skillmd_settings is not None:
         include_user, overrides = skillmd_settings()
     if profile is None and overrides and overrides.get(PROFILE_OF[found.format]):
+        from rockskills_gui.core.library.profile_settings import apply_overrides
+
         profile = apply_overrides(PROFILES[PROFILE_OF[found.format]],
                                   overrides[PROFILE_OF[found.format]])
     chosen = profile or PROFILES[PROFILE_OF[found.format]]
@@ -317,6 +329,8 @@ def open_library(path: Path | str, format: str | None = None,
         roots += [r for r in user_roots(chosen) if r.path not in {x.path for x in roots}]
     if cancel is not None and cancel():
         raise ScanCancelled()
+    from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+
     library = SkillMdLibrary(found.base, roots, chosen, found.format, found.memory_db)
     library.detection_note = detection_note(found)
     if progress is not None:

@@ -16,14 +16,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from rockskills_gui.core.library.summary_rule import SummaryRule
 from rockskills_gui.core.model.names import fold, sort_key
 from rockskills_gui.core.model.problems import Problem
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
-from rockskills_gui.core.storage import change_writer, fileio, journal
+from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.changes import (
     ChangeSet,
     ConflictError,
@@ -34,9 +34,11 @@ from rockskills_gui.core.storage.changes import (
     UndoRedo,
     rename_label,
 )
-from rockskills_gui.core.storage.journal import RecoveryReport
 from rockskills_gui.core.storage.layout import Layout
 from rockskills_gui.core.storage.progress import SILENT, Progress
+
+if TYPE_CHECKING:  # (the journal and the change writer load with the first write, issue 19)
+    from rockskills_gui.core.storage.journal import RecoveryReport
 
 Clock = Callable[[], Timestamp]
 Writer = Callable[[ChangeSet], object]
@@ -398,6 +400,8 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
 
     def check_conflicts(self, change: ChangeSet) -> list[Path]:
         """Files whose disk bytes are not what ``change`` expects to replace."""
+        from rockskills_gui.core.storage import change_writer
+
         return change_writer.check_conflicts(change)
 
     def _check_replay(self, change: ChangeSet) -> None:
@@ -420,6 +424,8 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
         if change.empty:
             return change
         gate = self.write_gate
+        from rockskills_gui.core.storage import change_writer
+
         layout = self.journal_layout(fc.path for fc in change.files)
         written = change_writer.write_change(layout, change, self._conflict, writer,
                                              progress=self.progress, read_now=read_now)
@@ -434,6 +440,8 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
         return change
 
     def _journaled(self, change: ChangeSet, kind: str, undoes: str | None) -> str:
+        from rockskills_gui.core.storage import journal
+
         layout = self.journal_layout(fc.path for fc in change.files)
         tx = journal.run(layout, change.files, kind, change.label, undoes=undoes,
                          progress=self.progress)
@@ -449,5 +457,7 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
         """Remove temp files a crashed writer left (:attr:`recovery` lists them)."""
         removed = fileio.remove_stale_temps(list(temps))
         if removed:
+            from rockskills_gui.core.storage.journal import RecoveryReport
+
             self.recovery = self.recovery or RecoveryReport()
             self.recovery.removed_temps.extend(self.layout.display_path(p) for p in removed)

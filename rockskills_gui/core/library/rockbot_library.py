@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rockskills_gui.core.library.library_base import (
     BaseLibrary,
@@ -51,8 +51,11 @@ from rockskills_gui.core.storage.changes import (
     LibraryError,
 )
 from rockskills_gui.core.storage.gcpause import gc_paused
-from rockskills_gui.core.storage.journal import RecoveryReport, journal_problems, recover_if_needed
+from rockskills_gui.core.storage.journal_paths import journal_found
 from rockskills_gui.core.storage.layout import Layout
+
+if TYPE_CHECKING:  # (the journal's code loads when a journal is found or written)
+    from rockskills_gui.core.storage.journal import RecoveryReport
 
 PATH_MAX = 4096  # bytes in a whole path (Linux); Windows is stricter unless long paths are on
 __all__ = ["Clock", "DiskChanges", "Library", "NameTakenError", "Reference", "Resource",
@@ -162,12 +165,19 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
         problems, without reading every file.
         """
         layout = Layout.locate(Path(path))
-        recovery = recover_if_needed(layout)
+        recovery = None
+        if journal_found(layout.agent_dir):  # (else the journal's code is not even loaded)
+            from rockskills_gui.core.storage.journal import recover_if_needed
+
+            recovery = recover_if_needed(layout)
         library = cls(layout, clock, progress, cancel, on_skills, rules, cache_dir)
         library.recovery = recovery
         library._remove_stale_temps(library._temps)
-        library.journal_problems = journal_problems(library.recovery)
-        library.problems.extend(library.journal_problems)
+        if library.recovery is not None:
+            from rockskills_gui.core.storage.journal import journal_problems
+
+            library.journal_problems = journal_problems(library.recovery)
+            library.problems.extend(library.journal_problems)
         return library
 
     def reload(self, progress: Progress | None = None, cancel: Callable[[], bool] | None = None,

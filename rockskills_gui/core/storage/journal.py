@@ -39,6 +39,7 @@ from rockskills_gui.core.storage.journal_entries import (
     transactions,
     untrusted_entries,
 )
+from rockskills_gui.core.storage.journal_paths import JOURNAL_DIR, journal_root
 from rockskills_gui.core.storage.journal_recover import (
     RecoveryReport,
     journal_problems,
@@ -48,7 +49,6 @@ from rockskills_gui.core.storage.journal_recover import (
 from rockskills_gui.core.storage.journal_tx import (
     BLOBS_FILE,
     EPHEMERAL_KINDS,
-    JOURNAL_DIR,
     JOURNAL_FILE,
     JOURNAL_FORMAT,
     KEEP_FINISHED,
@@ -58,7 +58,6 @@ from rockskills_gui.core.storage.journal_tx import (
     TxState,
     UntrustedJournal,
     changes_of,
-    journal_root,
     states_of,
 )
 from rockskills_gui.core.storage.journal_write import check_target, prepare, run

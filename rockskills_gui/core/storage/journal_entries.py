@@ -12,14 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from rockskills_gui.core.storage import fileio, journal_seal
+from rockskills_gui.core.storage.journal_paths import JOURNAL_DIR, journal_root, root_link
 from rockskills_gui.core.storage.journal_tx import (
-    JOURNAL_DIR,
     JOURNAL_FILE,
     KEEP_FINISHED,
     Transaction,
     TxState,
-    journal_root,
-    root_link,
 )
 
 

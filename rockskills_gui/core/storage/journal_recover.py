@@ -19,15 +19,13 @@ from rockskills_gui.core.storage.journal_entries import (
     mark_undone,
     scan,
 )
+from rockskills_gui.core.storage.journal_paths import JOURNAL_DIR, journal_found
 from rockskills_gui.core.storage.journal_tx import (
-    JOURNAL_DIR,
     JOURNAL_FILE,
     Transaction,
     TxState,
     UntrustedJournal,
     is_inside,
-    journal_root,
-    root_link,
 )
 from rockskills_gui.core.storage.journal_write import check_target, finish, remove_created_dirs
 from rockskills_gui.core.storage.layout import Layout
@@ -210,7 +208,7 @@ def _in_progress(tx: Transaction) -> bool:
 def recover_if_needed(layout: Layout) -> RecoveryReport | None:
     """:func:`recover` when a transaction is pending or the journal holds something that is not
     ours, else None (cheap when there is no journal folder)."""
-    if root_link(layout.agent_dir) is None and not journal_root(layout.agent_dir).is_dir():
+    if not journal_found(layout.agent_dir):
         return None
     if not has_pending(layout.agent_dir):
         return None

@@ -21,9 +21,9 @@ from typing import Any
 from rockskills_gui.core.storage import fileio, journal_seal
 from rockskills_gui.core.storage.changes import FileChange, LibraryError
 from rockskills_gui.core.storage.checksum import sha256
+from rockskills_gui.core.storage.journal_paths import root_link
 from rockskills_gui.core.storage.layout import Layout
 
-JOURNAL_DIR = Path(".rockskills") / "journal"
 JOURNAL_FILE = "journal.json"
 JOURNAL_FORMAT = "rockskills-journal"
 BLOBS_FILE = "blobs"
@@ -147,27 +147,6 @@ class Transaction:
 
 _PACKED = re.compile(r"pack:(\d{1,15}):(\d{1,15})")
 _LEGACY_BLOB = re.compile(r"\d{1,9}\.(?:before|after)")
-
-
-def journal_root(agent_dir: Path) -> Path:
-    return Path(agent_dir) / JOURNAL_DIR
-
-
-def root_link(agent_dir: Path) -> Path | None:
-    """``.rockskills`` or ``.rockskills/journal`` when either is a symbolic link or not a folder
-    (it could lead anywhere: the journal is never read or written through it)."""
-    current = Path(agent_dir)
-    for part in JOURNAL_DIR.parts:
-        current = current / part
-        try:
-            mode = current.lstat().st_mode
-        except FileNotFoundError:
-            return None
-        except OSError:
-            return current
-        if not stat.S_ISDIR(mode):
-            return current
-    return None
 
 
 def check_root(agent_dir: Path) -> None:

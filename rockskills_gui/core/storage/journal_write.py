@@ -14,6 +14,7 @@ from rockskills_gui.core.storage import fileio, journal_seal
 from rockskills_gui.core.storage.changes import ConflictError, FileChange, LibraryError
 from rockskills_gui.core.storage.checksum import sha256
 from rockskills_gui.core.storage.journal_entries import mark_undone, prune_finished
+from rockskills_gui.core.storage.journal_paths import journal_root
 from rockskills_gui.core.storage.journal_tx import (
     BLOBS_FILE,
     JOURNAL_FILE,
@@ -23,7 +24,6 @@ from rockskills_gui.core.storage.journal_tx import (
     TxState,
     check_root,
     is_inside,
-    journal_root,
     new_id,
 )
 from rockskills_gui.core.storage.layout import Layout

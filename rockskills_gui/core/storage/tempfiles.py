@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import stat
 import sys
 import time
@@ -26,7 +25,7 @@ def temp_path_for(path: Path) -> Path:
 
     The original name is shortened when needed so that the temp name fits in NAME_MAX bytes.
     """
-    tail = f".{os.getpid()}-{secrets.token_hex(4)}{TEMP_SUFFIX}"
+    tail = f".{os.getpid()}-{os.urandom(4).hex()}{TEMP_SUFFIX}"
     base = path.name
     room = NAME_MAX - 1 - len(tail.encode())
     if len(base.encode("utf-8", "surrogateescape")) > room:

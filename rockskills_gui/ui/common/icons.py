@@ -107,16 +107,19 @@ def themed_icon(name: str) -> QIcon | None:
     return QIcon(ThemedSvgEngine(path.read_bytes(), name))
 
 
-APP_ICON_SIZES = (16, 22, 24, 32, 48, 64, 128, 256)
+APP_ICON_SIZES = (16, 22, 24, 32, 48, 64, 128, 256)  # what a platform asks of a scalable icon
 
 
 def app_icon() -> QIcon:
-    """The application icon (a full-colour SVG), rendered at the usual sizes, 1x and 2x."""
+    """The application icon (a full-colour SVG), drawn at whatever size and scale it is asked
+    for, when asked (Qt's SVG icon engine; without it, the rendered sizes as pixmaps)."""
     path = icon_path(APP_ICON)
-    icon = QIcon()
     if path is None:
-        return icon
+        return QIcon()
+    if _svg_icon_engine():
+        return QIcon(str(path))  # rendered on demand: nothing drawn before the first paint
     renderer = QSvgRenderer(str(path))
+    icon = QIcon()
     for side in APP_ICON_SIZES:
         for scale in (1, 2):
             image = QImage(side * scale, side * scale, QImage.Format.Format_ARGB32_Premultiplied)
@@ -129,3 +132,15 @@ def app_icon() -> QIcon:
             pixmap.setDevicePixelRatio(scale)
             icon.addPixmap(pixmap)
     return icon
+
+
+@cache
+def _svg_icon_engine() -> bool:
+    """Qt's SVG icon engine plugin is installed (PySide6's wheels ship it)."""
+    from PySide6.QtCore import QCoreApplication
+
+    for folder in QCoreApplication.libraryPaths():
+        engines = Path(folder) / "iconengines"
+        if engines.is_dir() and any("svg" in p.name.casefold() for p in engines.iterdir()):
+            return True
+    return False

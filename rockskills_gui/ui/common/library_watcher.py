@@ -15,6 +15,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
+DEFER_FROM = 5_000  # skills from which watching (and see-also candidates) wait for the next event
 MAX_FOLDERS = 2000  # beyond this only the top of the tree is watched (the poll covers open files)
 WATCH_BATCH = 250  # folders handed to the watcher per event (2,000 at once stall the UI ~40 ms)
 
@@ -129,8 +130,11 @@ class LibraryWatcher(QObject):
         path = Path(folder)
         if path.is_dir():
             known = set(self._watcher.directories())
-            fresh = [str(p) for p in path.iterdir()
-                     if p.is_dir() and not p.name.startswith(".") and str(p) not in known]
+            try:
+                fresh = [str(p) for p in path.iterdir()
+                         if p.is_dir() and not p.name.startswith(".") and str(p) not in known]
+            except OSError:  # gone meanwhile (a delete running on a worker): noted below
+                fresh = []
             if fresh and len(known) < MAX_FOLDERS:
                 self._add(fresh)
                 self._pending.update(Path(p) for p in fresh)

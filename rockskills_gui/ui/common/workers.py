@@ -26,7 +26,6 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
 from rockskills_gui.core.library.formats import FORMATS, FormatSettings, open_library
 from rockskills_gui.core.library.rockbot_library import Library, ScanCancelled
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.storage.appdirs import cache_dir, demo_library_dir
 from rockskills_gui.core.storage.changes import LibraryError
@@ -36,6 +35,11 @@ from rockskills_gui.ui.common.usage_prefetch import UsagePrefetch
 
 if TYPE_CHECKING:
     from rockskills_gui.core.app.settings import Settings
+    from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+
+    AnyLibrary = Library | SkillMdLibrary
+else:
+    AnyLibrary = Library  # (annotations only: a SKILL.md library's code loads when one is opened)
 
 PROGRESS_EVERY_S = 0.05
 FREEZE_FROM = 10_000  # skills from which a loaded library is frozen out of the collector's way
@@ -67,7 +71,6 @@ class Feed(Protocol):
     def feed(self, skills: Iterable[Skill]) -> None: ...
 
 
-AnyLibrary = Library | SkillMdLibrary
 Opener = Callable[..., AnyLibrary]  # opener() or opener(control: LoadControl)
 Preparer = Callable[..., object]  # prepare(library), or prepare(library, feed) with a feed
 

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from rockskills_gui.ui.common.buffers import Buffer
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.library_watcher import LibraryWatcher
-from rockskills_gui.ui.common.theme import heading, secondary
+from rockskills_gui.ui.editor.editor_face import EmptySkillPage
 from rockskills_gui.ui.editor.preview_view import PreviewView
 from rockskills_gui.ui.editor.resource_view import ResourceView
 from rockskills_gui.ui.editor.skill_header import SkillHeader
@@ -39,9 +39,6 @@ AGENT_NOTICE = (
     "saves this skill (it does so whenever it uses a skill, to record lastUsedAt)."
 )
 
-EMPTY_TEXT = "Select a skill in the Library, or press Ctrl+P to go to one by name."
-NO_LIBRARY_TEXT = ("No library is open. Open one with File ▸ Open Library… (Ctrl+O), or try the "
-                   "demo library (File ▸ Open Demo Library).")
 BODY_PLACEHOLDER = ("Write this skill's instructions in Markdown: when to use it, the steps to "
                     "follow, and an example. The summary above is what recall matches.")
 
@@ -127,19 +124,8 @@ class EditorLayout(_PaneBase):
     # ---------------------------------------------------------------- construction
 
     def _build(self) -> None:
-        self.empty = QWidget(self)
-        empty_layout = QVBoxLayout(self.empty)
-        self.empty_title = heading(QLabel("No skill open", self.empty), scale=1.25)
-        self.empty_label = secondary(QLabel(EMPTY_TEXT, self.empty))
-        self.empty_label.setObjectName("editorEmptyText")
-        self.empty_label.setWordWrap(True)
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        empty_layout.addStretch(1)
-        empty_layout.addWidget(self.empty_title, 0, Qt.AlignmentFlag.AlignHCenter)
-        # Full width (text centred by the label): an aligned word-wrapped label gets one line's
-        # height from the layout and clips its second line.
-        empty_layout.addWidget(self.empty_label)
-        empty_layout.addStretch(2)
+        self.empty = EmptySkillPage(self)
+        self.empty_title, self.empty_label = self.empty.title, self.empty.label
 
         self.page = QWidget(self)
         self.header = SkillHeader(self.page)

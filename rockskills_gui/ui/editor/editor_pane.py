@@ -27,14 +27,14 @@ from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.ui.common.actions import ActionRegistry
 from rockskills_gui.ui.common.buffers import Buffer, document_text
 from rockskills_gui.ui.common.context import AppContext
-from rockskills_gui.ui.common.library_watcher import LibraryWatcher
-from rockskills_gui.ui.editor.editor_layout import (
-    AGENT_NOTICE,
-    BODY_PLACEHOLDER,
+from rockskills_gui.ui.common.library_watcher import DEFER_FROM, LibraryWatcher
+from rockskills_gui.ui.editor.editor_face import (
+    EDITOR_COMMANDS,
     EMPTY_TEXT,
     NO_LIBRARY_TEXT,
-    NoticeBar,
+    listed_names,
 )
+from rockskills_gui.ui.editor.editor_layout import AGENT_NOTICE, BODY_PLACEHOLDER, NoticeBar
 from rockskills_gui.ui.editor.editor_navigation import MODES, EditorNavigation
 from rockskills_gui.ui.editor.editor_outside_changes import EditorOutsideChanges
 from rockskills_gui.ui.editor.editor_saving import AGENT_NOTICE_KEY, EditorSaving
@@ -47,18 +47,12 @@ if TYPE_CHECKING:  # (loaded when first used: not before the window's first pain
 
 MAX_CLEAN_BUFFERS = 30  # clean buffers kept (with their undo history) besides the dirty ones
 RENDER_DELAY_MS = 120
-DEFER_FROM = 5_000  # skills from which watching and see-also candidates wait for the next event
 
 __all__ = [  # names that lived here before the pane was split
     "AGENT_NOTICE", "AGENT_NOTICE_KEY", "BODY_PLACEHOLDER", "DEFER_FROM", "EMPTY_TEXT",
     "MAX_CLEAN_BUFFERS", "MODES", "NO_LIBRARY_TEXT", "RENDER_DELAY_MS", "EditorPane", "NoticeBar",
     "listed_names",
 ]
-
-
-def listed_names(library: Library) -> list[str]:
-    """Skill names in RockBot's List order: the see-also candidates (a loader preparer too)."""
-    return [s.name for s in library.listed()]
 
 
 class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
@@ -74,8 +68,8 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
     saveStateChanged = Signal()
     modeChanged = Signal(str)
 
-    def __init__(self, ctx: AppContext, remember: bool = True,
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, remember: bool = True, parent: QWidget | None = None,
+                 watcher: LibraryWatcher | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("editorPane")
         self.ctx = ctx
@@ -98,8 +92,12 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(RENDER_DELAY_MS)
         self._render_timer.timeout.connect(self._render_preview)
-        self.watcher = LibraryWatcher(self)
-        self.watcher.changed.connect(self.check_disk)
+        # The window's watcher, which it points at each library and whose reports it follows
+        # itself (before this pane exists too); else this pane's own.
+        self._own_watcher = watcher is None
+        self.watcher = watcher if watcher is not None else LibraryWatcher(self)
+        if self._own_watcher:
+            self.watcher.changed.connect(self.check_disk)
 
         ctx.libraryChanged.connect(self._on_library_changed)
         ctx.currentSkillChanged.connect(self.show_skill)
@@ -117,27 +115,17 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
         """The header's summary field."""
         return self.header.summary
 
-    def connect_actions(self, registry: ActionRegistry) -> None:
-        """Wire this pane's commands (declared in :mod:`rockskills_gui.ui.common.actions`)."""
-        for action_id, slot in (
-            ("file.save", self.save),
-            ("file.save_all", self.save_all),
-            ("edit.find", self.find),
-            ("edit.find_next", self.find_next),
-            ("edit.find_previous", self.find_previous),
-            ("edit.goto_skill", self.go_to_skill),
-            ("view.layout_editor", lambda: self.set_mode("editor")),
-            ("view.layout_split", lambda: self.set_mode("split")),
-            ("view.layout_preview", lambda: self.set_mode("preview")),
-            ("view.focus_editor", self.focus_editor),
-            ("view.focus_preview", self.focus_preview),
-            ("view.skill", None),
-        ):
+    def adopt_actions(self, registry: ActionRegistry) -> None:
+        """Keep the states of this pane's commands (enabled, the layout in force), whose
+        triggers someone else runs: the window, which wires them before the pane is built."""
+        for action_id in (*EDITOR_COMMANDS, "view.skill"):
             self._actions[action_id] = registry[action_id]
-            if slot is not None:
-                registry.on(action_id, slot)
         self.set_mode(self.mode)  # check the layout action that is in force
         self._update_actions()
+
+    def focus_when_shown(self, name: str) -> None:
+        """Give ``name``'s text the focus when it is next shown (a skill just created)."""
+        self._created = name
 
     def changeEvent(self, event: QEvent) -> None:
         """A new palette (light/dark switch): recolour the Markdown highlighting."""
@@ -175,8 +163,9 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
         def watch_and_list() -> None:
             if self.ctx.library is not library:
                 return  # another library arrived meanwhile
-            self.watcher.watch(library.skill_roots() if library is not None else None,
-                               folders if isinstance(folders, list) else None)
+            if self._own_watcher:
+                self.watcher.watch(library.skill_roots() if library is not None else None,
+                                   folders if isinstance(folders, list) else None)
             self._refresh_candidates(names if isinstance(names, list) else None)
 
         if library is not None and len(library) >= DEFER_FROM:

@@ -14,12 +14,12 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QStyle
 
 from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.ui.common.models import NAME_ROLE, Column, RowModel
 
 if TYPE_CHECKING:
+    from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
     from rockskills_gui.core.lint.linter import Finding
 else:
     Finding = object  # the linter imports numpy: only the worker thread loads it

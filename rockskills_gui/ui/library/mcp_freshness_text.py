@@ -3,8 +3,6 @@ a short dimmed marker after the name and tooltip lines (no Qt; the model draws t
 
 from __future__ import annotations
 
-import html
-
 from rockskills_gui.core.model.mcp_freshness import SkillFreshness
 
 
@@ -18,6 +16,8 @@ def freshness_marker(found: SkillFreshness) -> str:
 
 def freshness_tip(found: SkillFreshness) -> list[str]:
     """Tooltip lines (HTML): the status with RockBot's reason, then the baseline it rests on."""
+    import html  # (tooltips are asked for on hover: not at start)
+
     lines = [f"MCP freshness: <b>{found.status}</b>"
              + (f" — {html.escape(found.reason)}" if found.reason else "")]
     base = found.baseline

@@ -48,10 +48,10 @@ from rockskills_gui.ui.library.lint_rows import (
     lint_findings,
     lint_summary,
 )
-from rockskills_gui.ui.library.tree_dialogs import RawFileDialog
 
 if TYPE_CHECKING:
     from rockskills_gui.core.lint.linter import Finding  # numpy: imported by the lint worker
+    from rockskills_gui.ui.library.tree_dialogs import RawFileDialog  # (when first shown)
 
 LOAD_GROUP, LINT_GROUP = 0, 1
 LINT_DEBOUNCE_MS = 400  # lint waits for a pause in changes (a typing burst of saves runs it once)
@@ -348,6 +348,8 @@ class ProblemsPane(QWidget):
                               f"{problem.kind.value}: {problem.message}")
 
     def _show_raw(self, path: Path, shown: str, reason: str) -> RawFileDialog:
+        from rockskills_gui.ui.library.tree_dialogs import RawFileDialog
+
         viewer = RawFileDialog(path, shown, reason, self)
         viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         viewer.destroyed.connect(lambda: setattr(self, "viewer", None))

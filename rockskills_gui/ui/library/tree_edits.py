@@ -17,10 +17,12 @@ from rockskills_gui.core.model.names import fold, name_error
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.operation_runner import LONG_CHANGE, OperationResult
-from rockskills_gui.ui.library.tree_dialogs import MoveDialog, NewSkillDialog, RenamePreviewDialog, delete_box
 from rockskills_gui.ui.library.tree_model import SkillTreeModel
 from rockskills_gui.ui.library.tree_roles import Index
 from rockskills_gui.ui.library.tree_view import SkillTreeView
+
+if TYPE_CHECKING:  # (the dialogs load when first shown: not before the first paint, issue 19)
+    from rockskills_gui.ui.library.tree_dialogs import MoveDialog, NewSkillDialog, RenamePreviewDialog
 
 if TYPE_CHECKING:  # the pane is a QWidget; at run time this is a plain mixin
     _PaneBase = QWidget
@@ -67,6 +69,8 @@ class TreeEdits(_PaneBase):
             folder = node if node is not None and node.children else (
                 node.parent if node is not None else None)
             prefix = f"{folder.path}/" if folder is not None and folder.path else ""
+        from rockskills_gui.ui.library.tree_dialogs import NewSkillDialog
+
         dialog = NewSkillDialog(prefix, self._creation_error, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self.create_skill(dialog.name.text(),
@@ -131,6 +135,8 @@ class TreeEdits(_PaneBase):
             return None
         what = f"'{nodes[0].path}'" if len(nodes) == 1 else f"{len(nodes)} items"
         folders = [n.path for n in self.model.tree if n.children]
+        from rockskills_gui.ui.library.tree_dialogs import MoveDialog
+
         dialog = MoveDialog(what, folders, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         start = nodes[0].parent
@@ -174,6 +180,8 @@ class TreeEdits(_PaneBase):
         if len(mapping) == 1 and not references:
             self._rename_now(mapping, reveal)
             return None
+        from rockskills_gui.ui.library.tree_dialogs import RenamePreviewDialog
+
         dialog = RenamePreviewDialog(mapping, references, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self._rename_now(mapping, reveal))
@@ -239,6 +247,8 @@ class TreeEdits(_PaneBase):
         if not names:
             return
         dangling = [r for r in library.references_to(names) if fold(r.referrer) not in seen]
+        from rockskills_gui.ui.library.tree_dialogs import delete_box
+
         box = delete_box(names, len(dangling), self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.buttonClicked.connect(

@@ -4,7 +4,6 @@ the UI thread and handed back by ticket; and the tree built on the loader's work
 from __future__ import annotations
 
 import gc
-import os
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QRunnable, Signal
@@ -13,7 +12,6 @@ from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.tree import SkillTree, last_used_by_name
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.gcpause import gc_paused
-from rockskills_gui.core.storage.layout import USAGE_DIR
 from rockskills_gui.ui.common.usage_prefetch import UsagePrefetch
 
 FREEZE_EVENTS = 20_000  # usage events from which the result is frozen (see UsageJob.run)
@@ -95,14 +93,3 @@ def prepare_tree(library: Library) -> SkillTree:
     tree = SkillTree(library.skills())
     tree.folder_count()
     return tree
-
-
-def usage_bytes(agent_dir: Path) -> int:
-    """Total size of ``skill-usage/*.jsonl`` (0 when there is none)."""
-    folder = agent_dir / USAGE_DIR
-    try:
-        return sum(entry.stat().st_size for entry in os.scandir(folder)
-                   if entry.name.endswith(".jsonl") and entry.is_file())
-    except OSError:
-        return 0
-

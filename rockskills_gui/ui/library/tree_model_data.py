@@ -4,7 +4,6 @@ spans, the summary snippet, tooltips, flags; an inline edit asks for a rename. A
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -150,6 +149,8 @@ class TreeItemData(_ModelBase):
         return None
 
     def _resource_data(self, row: ResourceRow, role: int) -> object:
+        import html  # (tooltips are asked for on hover: not at start)
+
         resource = row.resource
         if role == Qt.ItemDataRole.DisplayRole:
             return resource.filename
@@ -189,6 +190,8 @@ class TreeItemData(_ModelBase):
         return (freshness_marker(found), []) if found is not None else None
 
     def tooltip(self, node: Node) -> str:
+        import html  # (tooltips are asked for on hover: not at start)
+
         lines = [f"<b>{html.escape(node.path)}</b>"]
         skill = node.skill
         if skill is not None:

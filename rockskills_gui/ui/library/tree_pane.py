@@ -30,8 +30,10 @@ from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.actions import ActionRegistry
+from rockskills_gui.ui.common.after_paint import AfterPaint
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.theme import secondary
+from rockskills_gui.ui.common.usage_prefetch import usage_bytes
 from rockskills_gui.ui.library.tree_edits import TreeEdits
 from rockskills_gui.ui.library.tree_filtering import (
     DEBOUNCE_LARGE_MS,
@@ -40,12 +42,12 @@ from rockskills_gui.ui.library.tree_filtering import (
     UNUSED_CHOICES,
     TreeFiltering,
 )
-from rockskills_gui.ui.library.tree_jobs import JobSignals, LintJob, UsageJob, prepare_tree, usage_bytes
+from rockskills_gui.ui.library.tree_jobs import JobSignals, LintJob, UsageJob, prepare_tree
 from rockskills_gui.ui.library.tree_model import SkillTreeModel
 from rockskills_gui.ui.library.tree_view import PILL_TEXT, SkillTreeView, TreeDelegate
 
 USAGE_START_DELAY_MS = 150
-SYNC_USAGE_BYTES = 2_000_000  # usage logs up to this size are read on the UI thread (~tens of ms)
+SYNC_USAGE_BYTES = 2_000_000  # usage logs up to this size are read as soon as the tree has painted
 LINT_MAX_SKILLS = 5_000  # the tree's lint marks are computed only for libraries up to this size
 
 __all__ = [  # names that lived here before the pane was split (the shell, tests, benchmarks)
@@ -224,18 +226,18 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
         self._update_actions()
 
     def _load_usage(self, library: Library | None) -> None:
-        """Last-use times from the usage logs: read at once when small, else off the UI thread."""
+        """Last-use times from the usage logs, read off the UI thread once the tree has painted
+        (the pills follow a frame later: the tree paints first, issue 19)."""
         self._usage_ticket += 1
         if library is None:
             return
-        job = UsageJob(self._usage_ticket, library.agent_dir, self._usage_signals,
-                       self.ctx.prepared.get("usage"))  # read while the library loaded, if so
+        self._pending_usage = UsageJob(self._usage_ticket, library.agent_dir, self._usage_signals,
+                                       self.ctx.prepared.get("usage"))  # (read while it loaded)
         if usage_bytes(library.agent_dir) <= SYNC_USAGE_BYTES:
-            job.run()  # a few hundred kB: quicker than a round trip, and the first paint is right
+            AfterPaint(self.view.viewport(), self._start_pending_usage, self)  # a few hundred kB
         else:
-            # After the new tree's first paint: a Python worker started now would make each of
-            # the paint's calls into Python wait for the GIL (a 60-70 ms stall at 10,000 skills).
-            self._pending_usage = job
+            # Not at once after that paint either: a Python worker started then would make each
+            # of the next paint's calls into Python wait for the GIL (60-70 ms at 10,000 skills).
             QTimer.singleShot(USAGE_START_DELAY_MS, self, self._start_pending_usage)
 
     def _start_pending_usage(self) -> None:

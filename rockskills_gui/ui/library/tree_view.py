@@ -233,6 +233,14 @@ class TreeDelegate(QStyledItemDelegate):
             self._editing = QPersistentModelIndex(index)
         return editor
 
+    def setEditorData(self, editor: QWidget, index: Index) -> None:
+        """The node's path, unless the user has typed in the editor: Qt asks again whenever the
+        row's data changes (last-use times or lint marks arriving, a save elsewhere), and what
+        was typed is kept."""
+        if isinstance(editor, QLineEdit) and editor.isModified():
+            return
+        super().setEditorData(editor, index)
+
     def eventFilter(self, editor: QObject, event: QEvent) -> bool:
         """Enter on a name that would be refused keeps the editor open (Escape cancels)."""
         if isinstance(editor, QLineEdit) and isinstance(event, QKeyEvent) \

@@ -19,7 +19,6 @@ import argparse
 import atexit
 import logging
 import os
-import platform
 import re
 import sys
 import threading
@@ -40,7 +39,6 @@ import rockskills_gui.core.app.settings_store
 import rockskills_gui.core.library.resources
 import rockskills_gui.core.library.tree
 import rockskills_gui.core.model.mcp_freshness
-import rockskills_gui.core.text.fuzzy
 
 from PySide6.QtCore import (
     QMessageLogContext,
@@ -57,7 +55,7 @@ import rockskills_gui.ui.common.pyside_scan  # noqa: F401  (installs itself: PyS
 
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.icons import app_icon
-from rockskills_gui.ui.common.theme import set_identity
+from rockskills_gui.ui.common.theme import apply_theme, set_identity
 from rockskills_gui.ui.shell.crash import CrashReporter
 from rockskills_gui.ui.shell.main_window import PANES, MainWindow
 
@@ -65,6 +63,7 @@ DEFAULT_SIZE = (1400, 900)
 SCREENSHOT_TIMEOUT_MS = 120_000
 SETTLE_ROUNDS = 5
 AFTER_START_MS = 500  # the log's start line waits until the window has had its first frames
+SHOW_WAIT_MS = 100  # a library loaded within this is in the window's first frame
 # Printed by Qt's offscreen platform plugin for every top-level window; it means nothing here.
 OFFSCREEN_NOISE = (
     "This plugin does not support propagateSizeHints()",
@@ -178,8 +177,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     log_file = configure_logging(ctx.keys.known_keys)
     # (where API keys are kept is logged when the keyring is first consulted, not at start)
     reporter: CrashReporter | None = None
+    theme = args.theme or ctx.preferences.startup().theme
+    apply_theme(app, theme)  # before the window: its widgets are made in these colours
     window = MainWindow(ctx, interactive=args.screenshot is None)
-    window.apply_theme_mode(args.theme or ctx.preferences.startup().theme, override=args.theme is not None)
+    window.apply_theme_mode(theme, override=args.theme is not None, applied=True)
     if args.screenshot is None:
         reporter = CrashReporter(log_file, ctx.keys.known_keys, lambda: window, app)
         reporter.install()
@@ -194,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _once(window.loadFinished, lambda _error: _apply_start_options(window, args))
         _once(window.loadFinished,
               lambda _error: QTimer.singleShot(AFTER_START_MS, lambda: _after_start(ctx)))
-        window.show()
+        _show_when_loaded(window)
         _start_loading(window, args.path, args.format)
         return app.exec()
     finally:
@@ -243,10 +244,29 @@ def _after_start(ctx: AppContext) -> None:
     """Once the window is up: the log's start line (the first record opens the log file), and
     the settings schema (pydantic, ~0.1 s) validated on a thread, so that the first dialog that
     needs it (Preferences, the dream wizard) does not wait, and a damaged setting is logged."""
+    import platform  # (its import is not for the start)
+
     log.info("rockskills-gui %s starting (Python %s, Qt %s, %s)", __version__,
              platform.python_version(), qVersion(), platform.platform())
     threading.Thread(target=lambda: ctx.preferences.settings, name="settings-schema",
                      daemon=True).start()
+
+
+def _show_when_loaded(window: MainWindow) -> None:
+    """Show the window as soon as the library has loaded, so that its first frame has the tree
+    (not an empty one a moment before), or after :data:`SHOW_WAIT_MS` if the load takes longer
+    (a large library: the window shows how far it is)."""
+    wait = QTimer(window)
+    wait.setSingleShot(True)
+
+    def show(_error: str = "") -> None:
+        wait.stop()
+        if not window.isVisible():
+            window.show()
+
+    wait.timeout.connect(show)
+    _once(window.loadFinished, show)
+    wait.start(SHOW_WAIT_MS)
 
 
 def _wait_for_workers(window: MainWindow) -> None:

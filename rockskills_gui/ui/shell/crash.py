@@ -16,12 +16,15 @@ import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QGuiApplication
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QGuiApplication
 
 from rockskills_gui.core.app.logs import redact
+
+if TYPE_CHECKING:  # (the dialog's classes load with the first crash, not at start)
+    from PySide6.QtWidgets import QMessageBox, QWidget
 
 log = logging.getLogger("rockskills_gui.crash")
 ExcHook = Callable[[type[BaseException], BaseException, TracebackType | None], object]
@@ -95,6 +98,8 @@ class CrashReporter(QObject):
         self.reported.emit(summary)
         if self.dialog is not None or QGuiApplication.instance() is None:
             return
+        from PySide6.QtWidgets import QMessageBox
+
         box = QMessageBox(self._parent_window())
         box.setObjectName("crashDialog")
         box.setIcon(QMessageBox.Icon.Critical)
@@ -118,6 +123,9 @@ class CrashReporter(QObject):
         self.dialog = None
 
     def open_log_folder(self) -> bool:
+        from PySide6.QtCore import QUrl
+        from PySide6.QtGui import QDesktopServices
+
         return QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.log_path.parent)))
 
 

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QProgressBar,
     QStackedWidget,
     QTabWidget,
@@ -27,20 +26,19 @@ from PySide6.QtWidgets import (
 )
 
 from rockskills_gui import __version__
-from rockskills_gui.ui.common.accessibility import name_controls
 from rockskills_gui.ui.common.actions import ActionRegistry
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.library_watcher import folders_to_watch
 from rockskills_gui.ui.common.operation_status import OperationStatus
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.common.workers import LibraryLoader
-from rockskills_gui.ui.editor.editor_pane import EditorPane, listed_names
-from rockskills_gui.ui.health.health_table import HealthPane
+from rockskills_gui.ui.editor.editor_face import listed_names
 from rockskills_gui.ui.library.problems_pane import ProblemsPane, skill_problems
 from rockskills_gui.ui.library.tree_pane import TreePane, prepare_tree
 from rockskills_gui.ui.shell.no_library_page import NoLibraryPage
 from rockskills_gui.ui.shell.recall_warmup import LargeLibraryFeed, RecallWarmup, prepare_large_recall
 from rockskills_gui.ui.shell.status_bar import ElidingStatusBar
+from rockskills_gui.ui.shell.window_deferred import WindowDeferred
 from rockskills_gui.ui.shell.window_loading import FREEZE_FROM, WindowLoading, _plural
 from rockskills_gui.ui.shell.window_menus import (
     TextWidget,
@@ -54,6 +52,8 @@ from rockskills_gui.ui.shell.window_prefs import SplitterMemory
 from rockskills_gui.ui.shell.window_tabs import WindowTabs
 
 if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
+    from PySide6.QtWidgets import QMessageBox
+
     from rockskills_gui.ui.budget.budget_pane import BudgetPane
     from rockskills_gui.ui.dream.wizard import DreamWizard
     from rockskills_gui.ui.recall.recall_pane import RecallPane
@@ -72,7 +72,8 @@ __all__ = [  # names that lived here before the window was split
 ]
 
 
-class MainWindow(WindowTabs, WindowLoading, WindowMenus, WindowPreferences, QMainWindow):
+class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowPreferences,
+                 QMainWindow):
     """The workbench window for one :class:`AppContext`.
 
     ``interactive=False`` (screenshots) shows no dialogs on errors, does not restore or save the
@@ -110,7 +111,6 @@ class MainWindow(WindowTabs, WindowLoading, WindowMenus, WindowPreferences, QMai
         self._on_library_changed(None)
         if interactive:
             self._restore_layout()
-        name_controls(self)
 
     # ---------------------------------------------------------------- construction
 
@@ -118,8 +118,7 @@ class MainWindow(WindowTabs, WindowLoading, WindowMenus, WindowPreferences, QMai
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("workspaceTabs")
         self.tabs.setDocumentMode(True)
-        self.skill_pane = EditorPane(self.ctx, remember=self.interactive, parent=self.tabs)
-        self.tabs.addTab(self.skill_pane, "Skill")
+        self._place_deferred_parts()  # the Skill tab's editor: after the first paint
         # The Recall tab, too, holds a placeholder until first shown (or ``recall_pane`` is asked
         # for); its index is built after the tree's first paint (recall_warmup, issue 19).
         self._recall_pane: RecallPane | None = None
@@ -150,7 +149,6 @@ class MainWindow(WindowTabs, WindowLoading, WindowMenus, WindowPreferences, QMai
         self.library_dock.setObjectName("libraryDock")
         self.library_pane = TreePane(self.ctx, self.library_dock)
         self.library_pane.openRequested.connect(lambda _name: self.show_pane("editor"))
-        self.library_pane.resourceSelected.connect(self.skill_pane.show_resource)
         self.library_dock.setWidget(self.library_pane)
         self.recall_warmup = RecallWarmup(self.ctx, self.library_pane.view,
                                           lambda: self._recall_pane is not None, self)
@@ -164,10 +162,7 @@ class MainWindow(WindowTabs, WindowLoading, WindowMenus, WindowPreferences, QMai
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems_dock)
         self.health_dock = QDockWidget("Skill health", self)
         self.health_dock.setObjectName("healthDock")
-        self.health_pane = HealthPane(self.ctx, self.health_dock)
-        self.health_pane.openSkillRequested.connect(self._open_from_health)
-        self.health_pane.availabilityChanged.connect(self._on_health_available)
-        self.health_dock.setWidget(self.health_pane)
+        # (its table, health_pane, is built after the first paint: window_deferred)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.health_dock)
         self.tabifyDockWidget(self.problems_dock, self.health_dock)
         self.health_dock.hide()
@@ -255,7 +250,7 @@ class MainWindow(WindowTabs, WindowLoading, WindowMenus, WindowPreferences, QMai
         a.on("app.preferences", self.show_preferences)
         a.on("view.focus_tree", lambda: self.show_pane("tree"))
         self.library_pane.bind_actions(a)
-        self.skill_pane.connect_actions(a)
+        self._wire_deferred_parts()
 
         self.ctx.libraryChanged.connect(self._on_library_changed)
         self.ctx.historyChanged.connect(self._update_history_actions)
@@ -270,7 +265,7 @@ class MainWindow(WindowTabs, WindowLoading, WindowMenus, WindowPreferences, QMai
         self.loader.add_preparer("tree", prepare_tree)
         self.loader.add_preparer("skill_problems", skill_problems)
         self.loader.add_preparer("recall", prepare_large_recall, feed=LargeLibraryFeed)
-        self.loader.add_preparer("listed_names", listed_names)
+        self.loader.add_preparer("listed_names", listed_names)  # the editor's see-also names
         self.loader.add_preparer("watch_folders", lambda library: folders_to_watch(library.skill_roots()))
         self.loader.busyChanged.connect(self._on_busy_changed)
         self.loader.loaded.connect(self._on_loaded)
@@ -326,11 +321,14 @@ class MainWindow(WindowTabs, WindowLoading, WindowMenus, WindowPreferences, QMai
     def show_command_palette(self) -> None:
         from rockskills_gui.ui.shell.palette import CommandPalette
 
+        self._build_skill_pane()  # the editor's commands show their real states
         palette = CommandPalette(self.commands, self)
         palette.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         palette.open()
 
     def show_about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.about(
             self, "About rockskills-gui",
             f"<p><b>rockskills-gui {__version__}</b></p>"
@@ -344,6 +342,8 @@ class MainWindow(WindowTabs, WindowLoading, WindowMenus, WindowPreferences, QMai
             return
         if self.error_box is not None:
             self.error_box.close()
+        from PySide6.QtWidgets import QMessageBox
+
         box = QMessageBox(QMessageBox.Icon.Warning, title, message,
                           QMessageBox.StandardButton.Ok, self)
         box.setObjectName("errorBox")
@@ -378,9 +378,9 @@ class MainWindow(WindowTabs, WindowLoading, WindowMenus, WindowPreferences, QMai
         settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not self._close_confirmed and self.skill_pane.unsaved_buffers():
+        if not self._close_confirmed and self.unsaved_edits():
             event.ignore()  # ask first (Save all / Discard / Cancel), then close again
-            self.skill_pane.resolve_unsaved(self._close_after_prompt)
+            self.resolve_unsaved(self._close_after_prompt)
             return
         if self.interactive:
             self.save_layout()

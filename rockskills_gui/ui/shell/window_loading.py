@@ -7,8 +7,6 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog
-
 from rockskills_gui.core.library.formats import OPEN_FORMAT_LABELS, format_label
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.storage.changes import ChangeSet
@@ -55,11 +53,13 @@ class WindowLoading(WindowState):
             self.show_error("Not now", "an operation on the library is still running; open the "
                             "library again when it has finished")
             return
-        self.skill_pane.resolve_unsaved(lambda: self.loader.load(opener, description),
-                                        "opening another library")
+        self.resolve_unsaved(lambda: self.loader.load(opener, description),
+                             "opening another library")
 
     def choose_library(self) -> None:
         start = str(self.ctx.library.agent_dir.parent) if self.ctx.library else str(Path.home())
+        from PySide6.QtWidgets import QFileDialog
+
         chosen = QFileDialog.getExistingDirectory(
             self, "Open a skill library folder (RockBot, SKILL.md skills or CortexPrism)", start)
         if chosen:

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QActionGroup, QDesktopServices, QGuiApplication
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QActionGroup, QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from rockskills_gui.core.app.logs import log_dir
-from rockskills_gui.ui.common.accessibility import name_controls
-from rockskills_gui.ui.common.theme import apply_theme
+from rockskills_gui.ui.common.theme import apply_theme, current_kind
 from rockskills_gui.ui.shell.window_prefs import apply_editor_font
 from rockskills_gui.ui.shell.window_state import WindowState
 
 if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
+    from rockskills_gui.ui.editor.editor_pane import EditorPane
     from rockskills_gui.ui.shell.preferences import PreferencesDialog
 
 
@@ -34,21 +34,24 @@ class WindowPreferences(WindowState):
             group.addAction(action)
             self.commands.on(f"view.theme_{mode}", lambda m=mode: self.choose_theme(m))
         self.ctx.preferencesChanged.connect(self._on_preferences_changed)
-        self.skill_pane.modeChanged.connect(self._remember_preview_layout)
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_system_scheme_changed)
-        self._on_preferences_changed(frozenset({"editor_font", "editor_font_size",
-                                                "preview_layout"}))
         self._check_theme_action()
 
     def _on_preferences_changed(self, changed: frozenset[str]) -> None:
         prefs = self.ctx.preferences.startup()  # (all it uses; no schema before the first paint)
-        if changed & {"editor_font", "editor_font_size"}:
-            apply_editor_font(self.skill_pane.editor, prefs)
-        if "preview_layout" in changed and self.skill_pane.mode != prefs.preview_layout:
-            self.skill_pane.set_mode(prefs.preview_layout)
+        if self._skill_pane is not None:  # (a pane built later takes them as it is built)
+            self._apply_editor_prefs(self._skill_pane, changed)
         if "theme" in changed:
             self.theme_override = None
             self.apply_theme_mode(prefs.theme)
+
+    def _apply_editor_prefs(self, pane: EditorPane, changed: frozenset[str]) -> None:
+        """The editor font and the preview layout, where ``changed`` names them."""
+        prefs = self.ctx.preferences.startup()
+        if changed & {"editor_font", "editor_font_size"}:
+            apply_editor_font(pane.editor, prefs)
+        if "preview_layout" in changed and pane.mode != prefs.preview_layout:
+            pane.set_mode(prefs.preview_layout)
 
     def _remember_preview_layout(self, mode: str) -> None:
         if self.interactive and mode != self.ctx.preferences.startup().preview_layout:
@@ -61,12 +64,17 @@ class WindowPreferences(WindowState):
             self.apply_theme_mode(mode)
         self.ctx.preferences.update(theme=mode)
 
-    def apply_theme_mode(self, mode: str, override: bool = False) -> str:
-        """Apply ``system``, ``light`` or ``dark`` to the whole application; returns light/dark."""
+    def apply_theme_mode(self, mode: str, override: bool = False, applied: bool = False) -> str:
+        """Apply ``system``, ``light`` or ``dark`` to the whole application; returns light/dark.
+        ``applied``: the application has it already (applied before this window was built, so
+        that its widgets were made in its colours): only note it."""
         if override:
             self.theme_override = mode
         app = QApplication.instance()
-        kind = apply_theme(app, mode) if isinstance(app, QApplication) else "light"
+        if not isinstance(app, QApplication):
+            kind = "light"
+        else:
+            kind = current_kind(app) if applied else apply_theme(app, mode)
         self._check_theme_action()
         return kind
 
@@ -85,7 +93,7 @@ class WindowPreferences(WindowState):
             dialog = PreferencesDialog(self.ctx, self)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             dialog.destroyed.connect(self._forget_preferences)
-            name_controls(dialog)
+            self._name_controls_of(dialog)
             self.preferences_dialog = dialog
         self.preferences_dialog.load(self.ctx.prefs)
         self.preferences_dialog.open()
@@ -104,5 +112,8 @@ class WindowPreferences(WindowState):
     def show_log_folder(self) -> None:
         folder = log_dir()
         folder.mkdir(parents=True, exist_ok=True)
+        from PySide6.QtCore import QUrl
+        from PySide6.QtGui import QDesktopServices
+
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder))):
             self.statusBar().showMessage(f"The log is in {folder}", 15000)

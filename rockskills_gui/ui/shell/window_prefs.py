@@ -60,14 +60,16 @@ def remembered_splitters(root: QWidget) -> dict[str, QSplitter]:
 class SplitterMemory(QObject):
     """Restores each remembered splitter the first time it is shown (a hidden tab's splitter has
     no size before that, so restoring earlier would be lost), and saves only splitters that were
-    shown in this session (the others keep what was saved before)."""
+    shown in this session (the others keep what was saved before).
+
+    The window starts without a splitter of its own (a scan of all its widgets costs milliseconds
+    before the first paint); each pane that has one is watched as it is built (:meth:`watch`)."""
 
     def __init__(self, root: QWidget, settings: QSettings) -> None:
         super().__init__(root)
         self._root = root
         self._settings = settings
         self._shown: set[int] = set()
-        self.watch(root)
 
     def watch(self, widget: QWidget) -> None:
         """Remember the splitters under ``widget`` too (a pane built after the window was)."""

@@ -24,8 +24,6 @@ from rockskills_gui.ui.common.actions import ActionRegistry
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.operation_status import OperationStatus
 from rockskills_gui.ui.common.workers import LibraryLoader
-from rockskills_gui.ui.editor.editor_pane import EditorPane
-from rockskills_gui.ui.health.health_table import HealthPane
 from rockskills_gui.ui.library.problems_pane import ProblemsPane
 from rockskills_gui.ui.library.tree_pane import TreePane
 from rockskills_gui.ui.shell.no_library_page import NoLibraryPage
@@ -33,8 +31,15 @@ from rockskills_gui.ui.shell.recall_warmup import RecallWarmup
 from rockskills_gui.ui.shell.window_prefs import SplitterMemory
 
 if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
+    from collections.abc import Callable
+
+    from PySide6.QtCore import QObject
+
     from rockskills_gui.ui.budget.budget_pane import BudgetPane
+    from rockskills_gui.ui.common.buffers import Buffer
     from rockskills_gui.ui.dream.wizard import DreamWizard
+    from rockskills_gui.ui.editor.editor_pane import EditorPane
+    from rockskills_gui.ui.health.health_table import HealthPane
     from rockskills_gui.ui.recall.recall_pane import RecallPane
     from rockskills_gui.ui.shell.preferences import PreferencesDialog
     from rockskills_gui.ui.usage.usage_pane import UsagePane
@@ -62,7 +67,8 @@ class WindowState(_WindowBase):
     splitter_memory: SplitterMemory | None
     commands: ActionRegistry
     tabs: QTabWidget
-    skill_pane: EditorPane
+    skill_pane: EditorPane  # (properties of window_deferred: built after the first paint)
+    _skill_pane: EditorPane | None
     _recall_pane: RecallPane | None
     _recall_placeholder: QWidget
     _usage_pane: UsagePane | None
@@ -92,6 +98,9 @@ class WindowState(_WindowBase):
     theme_override: str | None
 
     if TYPE_CHECKING:  # behaviour from the other parts (MainWindow and its mixins)
+        def unsaved_edits(self) -> list[Buffer]: ...
+        def resolve_unsaved(self, then: Callable[[], None], doing: str = "closing") -> None: ...
+        def _name_controls_of(self, root: QObject) -> None: ...
         def show_pane(self, name: str) -> None: ...
         def show_error(self, title: str, message: str) -> None: ...
         def open_path(self, path: Path | str, format: str | None = None) -> None: ...

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QWidget
 
-from rockskills_gui.ui.common.accessibility import name_controls
 from rockskills_gui.ui.shell.window_state import WindowState
 
 if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
@@ -29,11 +28,11 @@ class WindowTabs(WindowState):
             pane = RecallPane(self.ctx, self.tabs)
             pane.openSkillRequested.connect(lambda _name: self.show_pane("editor"))
             pane.set_edits_provider(
-                lambda: [b.edited_skill() for b in self.skill_pane.unsaved_buffers()])
+                lambda: [b.edited_skill() for b in self.unsaved_edits()])
             self._recall_pane = pane
             self._swap_tab(self._recall_placeholder, pane, "Recall")
             self._recall_placeholder.deleteLater()
-            name_controls(pane)
+            self._name_controls_of(pane)
             if self.splitter_memory is not None:
                 self.splitter_memory.watch(pane)
         return self._recall_pane
@@ -54,7 +53,7 @@ class WindowTabs(WindowState):
             self._usage_pane = pane
             self._swap_tab(self._usage_placeholder, pane, "Usage")
             self._usage_placeholder.deleteLater()
-            name_controls(pane)
+            self._name_controls_of(pane)
             if self.splitter_memory is not None:
                 self.splitter_memory.watch(pane)
         return self._usage_pane
@@ -82,7 +81,7 @@ class WindowTabs(WindowState):
             self._budget_pane = pane
             self._swap_tab(self._budget_placeholder, pane, "Budget")
             self._budget_placeholder.deleteLater()
-            name_controls(pane)
+            self._name_controls_of(pane)
         return self._budget_pane
 
     def _build_shown_tab(self, index: int) -> None:

@@ -14,16 +14,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rockskills_gui.core.library.stores.skillmd_profiles import (
+    CORTEX_DB_CANDIDATES,
+    CORTEX_DB_NAME,
+    CORTEX_SKILLS_SUBDIR,
+)
 from rockskills_gui.core.model import frontmatter as fm
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import MIN_VALUE, Timestamp, TimestampError
 
-SKILLS_SUBDIR = ".cortex/skills"
-DB_NAME = "memory.db"
-# Where memory.db is looked for, relative to the project folder (assumed: the DB's location is
-# configuration-dependent upstream; formats.md names only the file).
-DB_CANDIDATES = (DB_NAME, f".cortex/{DB_NAME}", f".cortex/data/{DB_NAME}")
+SKILLS_SUBDIR = CORTEX_SKILLS_SUBDIR  # (these are defined beside the profiles: format detection)
+DB_NAME = CORTEX_DB_NAME
+DB_CANDIDATES = CORTEX_DB_CANDIDATES
 TABLE = "procedural_memory"
 LIFECYCLES = ("candidate", "verified", "released", "degraded", "deprecated", "archived")
 INACTIVE_LIFECYCLES = frozenset({"deprecated", "archived"})
@@ -195,12 +198,3 @@ def read_memory_db(path: Path, display: str) -> tuple[list[CortexRow], list[Prob
             continue
         rows.append(CortexRow(values, _row_skill(values)))
     return [CortexRow(r.values, r.skill, health(r.values, raw_rows)) for r in rows], problems
-
-
-def find_memory_db(project: Path) -> Path | None:
-    """The project's ``memory.db`` (see ``DB_CANDIDATES``), if any."""
-    for candidate in DB_CANDIDATES:
-        path = project / candidate
-        if path.is_file():
-            return path
-    return None

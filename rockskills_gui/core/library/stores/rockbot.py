@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import pickle  # (small; the helper-process modules, subprocess and selectors, load with them)
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -323,6 +322,8 @@ class _Worker:
     def send(self) -> None:
         """The request, as scan_worker reads it: the prefix, then the file list in pickles of
         REQUEST_CHUNK (one pickle of 50,000 paths holds the GIL, and the UI, for ~35 ms)."""
+        import pickle  # (with the helper processes: a large library's scan)
+
         stdin = self.proc.stdin
         assert stdin is not None
         pickle.dump(self.prefix, stdin, protocol=pickle.HIGHEST_PROTOCOL)
@@ -339,6 +340,8 @@ class _Worker:
         if len(header) < 8:
             return 0
         blob = self.proc.stdout.read(int.from_bytes(header, "little"))
+        import pickle
+
         items = pickle.loads(blob)
         offset = len(self.results)
         chunk = [decode(item, self.paths(self.part[offset + i][0]))
@@ -387,6 +390,7 @@ def _read_in_processes(files: list[tuple[str, str]], prefix: str, count: int,
             return _read_here(files, prefix, progress, cancel, on_skills, signatures)
         total = len(files)
         shown_total = total if grand_total is None else grand_total
+        import pickle  # (the helper processes' records; loaded by their requests already)
         import selectors
 
         selector = selectors.DefaultSelector()

@@ -20,6 +20,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from rockskills_gui.core.library.stores.skillmd_profiles import (
+    AGENT_SKILLS,
+    CARPENTER,
+    CORTEX_FS,
+    PICOBOT,
+    PROFILES,
+    SEE_ALSO_KEY,
+    SIDECAR_NAME,
+    SKIP_DIRS,
+    Profile,
+    Root,
+)
 from rockskills_gui.core.model import frontmatter as fm
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.skill import Skill
@@ -27,73 +39,14 @@ from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, untrusted
 from rockskills_gui.core.storage.fileio import TEMP_SUFFIX
 
-SIDECAR_NAME = ".skillgui.json"
-SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".skillgui", ".hg", ".svn", ".rockskills"})
-SEE_ALSO_KEY = "see-also"  # under ``metadata`` (the spec's extension point)
-
-
-@dataclass(frozen=True)
-class Profile:
-    """One SKILL.md system's rules, as settings (formats.md §A.3, §B.4, §C.3, §D)."""
-
-    id: str
-    label: str
-    file_names: tuple[str, ...] = ("SKILL.md", "skill.md")
-    require_description: bool = True
-    require_name: bool = False  # else a missing name falls back to the folder name
-    recursive: bool = True  # look for skill folders below the root, not only one level down
-    resource_dirs: tuple[str, ...] = ("scripts", "references", "assets")
-    export_keys: tuple[str, ...] | None = None  # keys a fresh export writes (None: all it has)
-    plain: str = "yaml"  # "line": line-based readers keep quotes literally, so avoid them
-    description_limit: int | None = 1024
-    compatibility_limit: int | None = 500
-    spec_names: bool = True  # lowercase a-z0-9 and single hyphens, <= 64, equal to the folder
-    allowed_keys: tuple[str, ...] | None = (
-        "name", "description", "license", "compatibility", "metadata", "allowed-tools")
-    project_roots: tuple[str, ...] = (".agents/skills", ".claude/skills")
-    user_roots: tuple[str, ...] = ("~/.agents/skills", "~/.claude/skills")
-    max_index_chars: int | None = None
-    max_listed_skills: int | None = None
-    unverified: tuple[str, ...] = ()  # settings that come from a brief, not from public code
-
-    def with_settings(self, **settings: Any) -> Profile:
-        """A copy with some settings changed (raises TypeError for an unknown setting)."""
-        return dataclasses.replace(self, **settings)
-
-
-AGENT_SKILLS = Profile(id="agentskills", label="Agent Skills")
-PICOBOT = Profile(
-    id="picobot", label="PicoBot (assumed)", resource_dirs=(), export_keys=("name", "description"),
-    plain="line", description_limit=None, compatibility_limit=None, spec_names=False,
-    allowed_keys=None, project_roots=(".picobot/skills",), user_roots=("~/.picobot/skills",),
-    unverified=("require_description", "require_name", "max_index_chars", "max_listed_skills",
-                "project_roots", "user_roots"),
-)
-CARPENTER = Profile(
-    id="carpenter", label="carpenter legacy SKILL.md (assumed)", resource_dirs=("resources",),
-    spec_names=False, allowed_keys=None, project_roots=("skills",), user_roots=(),
-    unverified=("file_names", "require_description", "require_name", "resource_dirs",
-                "description_limit", "project_roots"),
-)
-CORTEX_FS = Profile(
-    id="cortex-fs", label="CortexPrism", file_names=("SKILL.md",), require_description=False,
-    require_name=True, recursive=False, resource_dirs=(),
-    export_keys=("name", "description", "trigger_pattern"), plain="line", description_limit=None,
-    compatibility_limit=None, spec_names=False, allowed_keys=None,
-    project_roots=(".cortex/skills",), user_roots=(),
-)
-PROFILES: dict[str, Profile] = {p.id: p for p in (AGENT_SKILLS, PICOBOT, CARPENTER, CORTEX_FS)}
-
+__all__ = [  # (the profiles and roots are defined in .skillmd_profiles)
+    "AGENT_SKILLS", "CARPENTER", "CORTEX_FS", "PICOBOT", "PROFILES", "SEE_ALSO_KEY", "SIDECAR_NAME",
+    "SKIP_DIRS", "Profile", "Root", "SkillMdEntry", "display_path", "edited_bytes",
+    "list_resources", "new_skill_bytes", "read_skill_md", "resource_warnings", "see_also_from",
+    "walk_skill_folders", "with_new_body",
+]
 
 # ---------------------------------------------------------------- finding skill files
-
-
-@dataclass(frozen=True)
-class Root:
-    """One folder of skill folders, with its scope (project skills win name collisions)."""
-
-    path: Path
-    scope: str = "project"  # "project" | "user"
 
 
 def walk_skill_folders(start: Path, parts: tuple[str, ...],
