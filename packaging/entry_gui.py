@@ -1,8 +1,6 @@
 """PyInstaller entry point for ``rockskills-gui`` (the desktop app)."""
 
-import sys
-
-from rockskills_gui.ui.shell.app import main
+from rockskills_gui.ui.shell.launch import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -54,61 +54,57 @@ def cli_script(argv: list[str]) -> str:
             f"except SystemExit as exc:\n    code = exc.code\n{_REPORT}\nsys.exit(code or 0)\n")
 
 
-# Start the GUI on PATH as the ``rockskills-gui`` command does (``app.run``: the app module first,
-# it loads the core before Qt), report the modules and quit as soon as the Library tree has
-# painted a row of the library. The moment of that paint is printed on stderr as ``PAINTED
-# <time.time()>`` (and the bare window's first paint likewise: bench_startup's "to paint").
+# Start the GUI on PATH as the ``rockskills-gui`` command does (``launch.run``: the collector
+# paused, then the app module, which loads the core before Qt), report the modules and quit as
+# soon as the Library tree has painted a row of the library. The moment of that paint is printed
+# on stderr as ``PAINTED <time.time()>`` (and the bare window's first paint likewise:
+# bench_startup's "to paint").
 GUI_SCRIPT = """
 import sys
 import time
-from rockskills_gui.ui.shell import app as gui_app
-from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QApplication
-
-start_loading = gui_app._start_loading
+from rockskills_gui.ui.shell import launch
 
 
-def finish():
-    """ + _REPORT.replace("; ", "\n    ") + """
-    QApplication.instance().exit(0)
+def prepare(gui_app):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    start_loading = gui_app._start_loading
+
+    def finish():
+        """ + _REPORT.replace("; ", "\n        ") + """
+        QApplication.instance().exit(0)
+
+    def start(window, path, format=None):
+        view = window.library_pane.view
+
+        def painted():  # (SkillTreeView.painted: the viewport's paint, emitted as it ends)
+            if view.model().rowCount() > 0:
+                view.painted.disconnect(painted)
+                print("PAINTED", time.time(), file=sys.stderr, flush=True)
+                QTimer.singleShot(0, finish)
+
+        view.painted.connect(painted)
+        start_loading(window, path, format)
+
+    gui_app._start_loading = start
 
 
-class Painted(QObject):
-    def __init__(self, view):
-        super().__init__(view)
-        self.view = view
-
-    def eventFilter(self, watched, event):
-        if event.type() == QEvent.Type.Paint and self.view.model().rowCount() > 0:
-            watched.removeEventFilter(self)
-            print("PAINTED", time.time(), file=sys.stderr, flush=True)
-            QTimer.singleShot(0, finish)
-        return False
-
-
-def start(window, path, format=None):
-    view = window.library_pane.view
-    view.viewport().installEventFilter(Painted(view))
-    start_loading(window, path, format)
-
-
-gui_app._start_loading = start
-gui_app.run()
+launch.run(prepare)
 """
 
 # The same, but quit only once the recall index, built after that paint (ui/shell/recall_warmup),
 # is ready for the Recall tab: what the deferral costs in all (bench_startup's last GUI row).
 GUI_RECALL_SCRIPT = GUI_SCRIPT.replace(
-    "            QTimer.singleShot(0, finish)",
-    "            wait_for_recall(self.view.window())",
-).replace("def start(window, path, format=None):", """def wait_for_recall(window):
-    if window.ctx.prepared.get("recall") is not None:
-        finish()
-    else:
-        QTimer.singleShot(2, lambda: wait_for_recall(window))
+    "                QTimer.singleShot(0, finish)",
+    "                wait_for_recall(window)",
+).replace("    def start(window, path, format=None):", """    def wait_for_recall(window):
+        if window.ctx.prepared.get("recall") is not None:
+            finish()
+        else:
+            QTimer.singleShot(2, lambda: wait_for_recall(window))
 
-
-def start(window, path, format=None):""")
+    def start(window, path, format=None):""")
 
 # The same, for a bare PySide6 window: start, show, painted, quit.
 BARE_QT_SCRIPT = """

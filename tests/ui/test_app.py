@@ -103,6 +103,17 @@ def test_version_and_usage_errors(capsys) -> None:
     assert app.main(["--pane", "nowhere"]) == 2
 
 
+@pytest.mark.parametrize("argv", [[], ["lib"], ["a folder/with spaces"], [""], ["x.json"]])
+def test_the_usual_start_reads_as_the_parser_would(argv: list[str]) -> None:
+    assert app.parse_args(argv) == app.build_parser().parse_args(argv)
+
+
+def test_options_go_through_the_parser() -> None:
+    assert app.parse_args(["lib", "--pane", "recall"]).pane == "recall"
+    with pytest.raises(SystemExit):
+        app.parse_args(["lib", "--pane", "nowhere"])
+
+
 def test_parse_size() -> None:
     assert app.parse_size("1400x900") == (1400, 900)
     assert app.parse_size(" 800 X 600 ") == (800, 600)

@@ -17,14 +17,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.stores.rockbot import Progress, ScanCancelled, SkillsRead
-from rockskills_gui.core.library.stores.skillmd_profiles import (
+from rockskills_gui.core.library.stores.skill_dirs import (
     CORTEX_DB_NAME,
     CORTEX_SKILLS_SUBDIR,
-    PROFILES,
     SIDECAR_NAME,
     SKIP_DIRS,
-    Profile,
-    Root,
     find_memory_db,
 )
 from rockskills_gui.core.model.rules import (
@@ -42,6 +39,7 @@ from rockskills_gui.core.storage.layout import SKILLS_DIR, NotALibraryError
 if TYPE_CHECKING:  # (a SKILL.md library's code loads when one is opened)
     from rockskills_gui.core.library.profile_settings import Override
     from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+    from rockskills_gui.core.library.stores.skillmd_profiles import Profile, Root
 
 FORMATS = ("rockbot", "agentskills", "picobot", "carpenter", "cortex")
 FORMAT_LABELS = {
@@ -201,6 +199,8 @@ def _find_skill_md(folder: Path, depth: int = SEARCH_DEPTH) -> bool:
 
 def user_roots(profile: Profile) -> list[Root]:
     """The profile's user-scope roots that exist (e.g. ``~/.agents/skills``)."""
+    from rockskills_gui.core.library.stores.skillmd_profiles import Root
+
     roots = [Root(Path(p).expanduser(), "user") for p in profile.user_roots]
     return [r for r in roots if r.path.is_dir()]
 
@@ -235,6 +235,8 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
         return _rockbot(path, f"{seen.rockbot} RockBot skill file(s) under skills/" + _also_seen(seen),
                         seen)
     also = _also_seen(seen)
+    from rockskills_gui.core.library.stores.skillmd_profiles import PROFILES, Root  # (SKILL.md)
+
     for name, marker in (("picobot", ".picobot/skills"), ("agentskills", ".agents/skills"),
                          ("agentskills", ".claude/skills")):
         if (path / marker).is_dir():
@@ -255,6 +257,8 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
 
 def _cortex(project: Path, db: Path | None, reason: str) -> Detection:
     skills = project / CORTEX_SKILLS_SUBDIR
+    from rockskills_gui.core.library.stores.skillmd_profiles import Root
+
     return Detection("cortex", project, (Root(skills),), db, reason)
 
 
@@ -273,6 +277,8 @@ def _forced(path: Path, format: str) -> Detection:
         elif path.name == ".cortex":
             path = path.parent
         return _cortex(path, find_memory_db(path), "chosen by the user")
+    from rockskills_gui.core.library.stores.skillmd_profiles import PROFILES, Root
+
     profile = PROFILES[PROFILE_OF[format]]
     roots = tuple(Root(path / m) for m in profile.project_roots if (path / m).is_dir())
     return Detection(format, path, roots or (Root(path),), reason="chosen by the user")
@@ -312,6 +318,8 @@ def open_library(path: Path | str, format: str | None = None,
                               rules=found.rules or ROCKBOT_64E82CC, cache_dir=cache_dir)
         opened.detection_note = detection_note(found)
         return opened
+    from rockskills_gui.core.library.stores.skillmd_profiles import PROFILES, Root
+
     if skillmd_settings is not None:
         include_user, overrides = skillmd_settings()
     if profile is None and overrides and overrides.get(PROFILE_OF[found.format]):

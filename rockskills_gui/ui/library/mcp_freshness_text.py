@@ -3,7 +3,10 @@ a short dimmed marker after the name and tooltip lines (no Qt; the model draws t
 
 from __future__ import annotations
 
-from rockskills_gui.core.model.mcp_freshness import SkillFreshness
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rockskills_gui.core.model.mcp_freshness import SkillFreshness
 
 
 def freshness_marker(found: SkillFreshness) -> str:

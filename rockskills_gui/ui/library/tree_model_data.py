@@ -18,10 +18,8 @@ from rockskills_gui.core.library.tree import (
     match_spans,
     summary_snippet,
 )
-from rockskills_gui.core.model.mcp_freshness import SkillFreshness, skill_freshness
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.models import NAME_ROLE
-from rockskills_gui.ui.library.mcp_freshness_text import freshness_marker, freshness_tip
 from rockskills_gui.ui.library.tree_roles import (
     BADGE_TIPS,
     BADGES_ROLE,
@@ -43,6 +41,9 @@ _TOP_FLAGS = Qt.ItemFlag.ItemIsDropEnabled
 _RESOURCE_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 
+
+if TYPE_CHECKING:  # (MCP freshness: RockBot (current) only, loaded with its first mcp/ skill)
+    from rockskills_gui.core.model.mcp_freshness import SkillFreshness
 
 if TYPE_CHECKING:  # the model is a QAbstractItemModel; at run time this is a plain mixin
     _ModelBase = QAbstractItemModel
@@ -183,11 +184,17 @@ class TreeItemData(_ModelBase):
         library, skill = self.library, node.skill
         if skill is None or not isinstance(library, Library) or not library.rules.current:
             return None
+        from rockskills_gui.core.model.mcp_freshness import skill_freshness  # (RockBot (current))
+
         return skill_freshness(skill)
 
     def _freshness_marker(self, node: Node) -> tuple[str, list[tuple[int, int]]] | None:
         found = self.freshness(node)
-        return (freshness_marker(found), []) if found is not None else None
+        if found is None:
+            return None
+        from rockskills_gui.ui.library.mcp_freshness_text import freshness_marker
+
+        return freshness_marker(found), []
 
     def tooltip(self, node: Node) -> str:
         import html  # (tooltips are asked for on hover: not at start)
@@ -199,6 +206,8 @@ class TreeItemData(_ModelBase):
             lines.append(html.escape(summary))
             found = self.freshness(node)
             if found is not None:
+                from rockskills_gui.ui.library.mcp_freshness_text import freshness_tip
+
                 lines.extend(freshness_tip(found))
             used = self.facts.last_use(skill)
             lines.append(f"Updated {_when(skill.updated_at)} · "

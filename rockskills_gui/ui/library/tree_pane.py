@@ -234,7 +234,7 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
         self._pending_usage = UsageJob(self._usage_ticket, library.agent_dir, self._usage_signals,
                                        self.ctx.prepared.get("usage"))  # (read while it loaded)
         if usage_bytes(library.agent_dir) <= SYNC_USAGE_BYTES:
-            AfterPaint(self.view.viewport(), self._start_pending_usage, self)  # a few hundred kB
+            AfterPaint(self.view.painted, self._start_pending_usage, self)  # a few hundred kB
         else:
             # Not at once after that paint either: a Python worker started then would make each
             # of the next paint's calls into Python wait for the GIL (60-70 ms at 10,000 skills).

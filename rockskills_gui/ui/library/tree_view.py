@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, QPersistentModelIndex, QPoint, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -263,7 +263,14 @@ class TreeDelegate(QStyledItemDelegate):
 
 
 class SkillTreeView(QTreeView):
-    """The tree widget: drag and drop moves, keyboard as in a file manager."""
+    """The tree widget: drag and drop moves, keyboard as in a file manager.
+
+    Signals:
+        painted(): the rows were painted (work that waits for the first paint listens: asking
+            for ``viewport()`` instead costs PySide ~5 ms the first time, before that paint).
+    """
+
+    painted = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -294,6 +301,7 @@ class SkillTreeView(QTreeView):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
+        self.painted.emit()
         model = self.model()
         if not self.empty_text or model is None or model.rowCount() > 0:
             return

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import gc
 import logging
 import os
 import re
@@ -38,7 +39,6 @@ import rockskills_gui.core.app.recent
 import rockskills_gui.core.app.settings_store
 import rockskills_gui.core.library.resources
 import rockskills_gui.core.library.tree
-import rockskills_gui.core.model.mcp_freshness
 
 from PySide6.QtCore import (
     QMessageLogContext,
@@ -64,6 +64,7 @@ SCREENSHOT_TIMEOUT_MS = 120_000
 SETTLE_ROUNDS = 5
 AFTER_START_MS = 500  # the log's start line waits until the window has had its first frames
 SHOW_WAIT_MS = 100  # a library loaded within this is in the window's first frame
+RESUME_GC_MS = 3_000  # the cycle collector runs again (ui.shell.launch) at the latest after this
 # Printed by Qt's offscreen platform plugin for every top-level window; it means nothing here.
 OFFSCREEN_NOISE = (
     "This plugin does not support propagateSizeHints()",
@@ -112,6 +113,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """The command line. The usual start (no option, at most a PATH) does not build the parser
+    (~2 ms before the first paint); its values are the parser's own defaults (tested)."""
+    if len(argv) <= 1 and not any(arg.startswith("-") for arg in argv):
+        return argparse.Namespace(path=Path(argv[0]) if argv else None, format=None, pane=None,
+                                  select=None, query=None, plan=None, theme=None,
+                                  screenshot=None, size=None)
+    return build_parser().parse_args(argv)
+
+
 def _needs_offscreen() -> bool:
     """True on a Linux/BSD box without X11 or Wayland when no platform was chosen."""
     if os.environ.get("QT_QPA_PLATFORM"):
@@ -157,9 +168,8 @@ def _once(signal: object, slot: Callable[[str], None]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the GUI (returns the application's exit status)."""
-    parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parse_args(sys.argv[1:] if argv is None else argv)
     except SystemExit as exc:  # --help, --version and usage errors
         return int(exc.code or 0)
 
@@ -195,6 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _once(window.loadFinished, lambda _error: _apply_start_options(window, args))
         _once(window.loadFinished,
               lambda _error: QTimer.singleShot(AFTER_START_MS, lambda: _after_start(ctx)))
+        QTimer.singleShot(RESUME_GC_MS, gc.enable)  # (a library that never finishes loading)
         _show_when_loaded(window)
         _start_loading(window, args.path, args.format)
         return app.exec()
@@ -241,11 +252,13 @@ def run() -> NoReturn:
 
 
 def _after_start(ctx: AppContext) -> None:
-    """Once the window is up: the log's start line (the first record opens the log file), and
-    the settings schema (pydantic, ~0.1 s) validated on a thread, so that the first dialog that
+    """Once the window is up: the cycle collector runs again (paused while the program started,
+    ui.shell.launch), the log's start line (the first record opens the log file), and the
+    settings schema (pydantic, ~0.1 s) validated on a thread, so that the first dialog that
     needs it (Preferences, the dream wizard) does not wait, and a damaged setting is logged."""
     import platform  # (its import is not for the start)
 
+    gc.enable()
     log.info("rockskills-gui %s starting (Python %s, Qt %s, %s)", __version__,
              platform.python_version(), qVersion(), platform.platform())
     threading.Thread(target=lambda: ctx.preferences.settings, name="settings-schema",

@@ -150,7 +150,7 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self.library_pane = TreePane(self.ctx, self.library_dock)
         self.library_pane.openRequested.connect(lambda _name: self.show_pane("editor"))
         self.library_dock.setWidget(self.library_pane)
-        self.recall_warmup = RecallWarmup(self.ctx, self.library_pane.view,
+        self.recall_warmup = RecallWarmup(self.ctx, self.library_pane.view.painted,
                                           lambda: self._recall_pane is not None, self)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.library_dock)
 

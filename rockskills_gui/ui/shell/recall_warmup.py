@@ -15,8 +15,9 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QRunnable, QThreadPool, QTimer, Signal
-from PySide6.QtWidgets import QAbstractScrollArea
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, SignalInstance
+
+from rockskills_gui.ui.common.after_paint import AfterPaint
 
 if TYPE_CHECKING:
     from rockskills_gui.core.library.rockbot_library import Library
@@ -105,7 +106,7 @@ class RecallWarmup(QObject):
     """Builds the open library's recall index on a worker after the tree's first paint, unless it
     was prepared while the library loaded or the Recall tab (``pane_built()``) has its own."""
 
-    def __init__(self, ctx: AppContext, view: QAbstractScrollArea, pane_built: Callable[[], bool],
+    def __init__(self, ctx: AppContext, painted: SignalInstance, pane_built: Callable[[], bool],
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.pool = QThreadPool(self)  # created before the signals object: destroyed first, waits
@@ -113,7 +114,8 @@ class RecallWarmup(QObject):
         self._signals = _Signals(self)
         self._signals.done.connect(self._on_done)
         self.ctx = ctx
-        self._view = view
+        self._painted = painted  # the tree's paint signal (SkillTreeView.painted)
+        self._after_paint: AfterPaint | None = None
         self._pane_built = pane_built
         self._ticket = 0
         self._timer = QTimer(self)
@@ -130,14 +132,15 @@ class RecallWarmup(QObject):
     def _on_library_changed(self, _library: object) -> None:
         self._ticket += 1
         self._timer.stop()
-        if self._wanted():
-            self._view.viewport().installEventFilter(self)  # start after the next paint
+        if self._after_paint is not None:
+            self._after_paint.cancel()
+            self._after_paint = None
+        if self._wanted():  # start after the next paint
+            self._after_paint = AfterPaint(self._painted, self._after_painted, self)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Paint:
-            watched.removeEventFilter(self)
-            self._timer.start()
-        return False
+    def _after_painted(self) -> None:
+        self._after_paint = None
+        self._timer.start()
 
     def _on_change_applied(self, _change: ChangeSet) -> None:
         """An index built or prepared before a change is out of date: drop it, build anew."""

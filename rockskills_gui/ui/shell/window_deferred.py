@@ -178,7 +178,7 @@ class WindowDeferred(WindowState):
 
     def _finish_after_paint(self, _error: str = "") -> None:
         if self._deferred and self._finishing is None:
-            self._finishing = AfterPaint(self.library_pane.view.viewport(), self._next_deferred,
+            self._finishing = AfterPaint(self.library_pane.view.painted, self._next_deferred,
                                          self, FINISH_DELAY_MS)
 
     def _next_deferred(self) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.library.stores.skillmd_profiles import (
+from rockskills_gui.core.library.stores.skill_dirs import (
     CORTEX_DB_CANDIDATES,
     CORTEX_DB_NAME,
     CORTEX_SKILLS_SUBDIR,

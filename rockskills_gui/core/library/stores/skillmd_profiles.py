@@ -1,8 +1,6 @@
-"""What telling SKILL.md-style libraries apart needs, without their readers (format detection
-runs at every open; issue 19): each SKILL.md system's rules as a :class:`Profile`, a
-:class:`Root` of skill folders, the folders never read, and where CortexPrism keeps its
-``memory.db``. :mod:`.skillmd` and :mod:`.cortex` export these names too.
-"""
+"""Each SKILL.md system's rules as a :class:`Profile`, and a :class:`Root` of skill folders:
+what opening a SKILL.md library starts from, without its readers (:mod:`.skillmd` exports these
+names too). A RockBot library's open does not load this module (issue 19)."""
 
 from __future__ import annotations
 
@@ -11,9 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SIDECAR_NAME = ".skillgui.json"
-SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".skillgui", ".hg", ".svn", ".rockskills"})
-SEE_ALSO_KEY = "see-also"  # under ``metadata`` (the spec's extension point)
+from rockskills_gui.core.library.stores.skill_dirs import SEE_ALSO_KEY, SIDECAR_NAME, SKIP_DIRS
+
+__all__ = ["AGENT_SKILLS", "CARPENTER", "CORTEX_FS", "PICOBOT", "PROFILES", "SEE_ALSO_KEY",
+           "SIDECAR_NAME", "SKIP_DIRS", "Profile", "Root"]
 
 
 @dataclass(frozen=True)
@@ -76,20 +75,3 @@ class Root:
     path: Path
     scope: str = "project"  # "project" | "user"
 
-
-# ---------------------------------------------------------------- CortexPrism's files
-
-CORTEX_SKILLS_SUBDIR = ".cortex/skills"
-CORTEX_DB_NAME = "memory.db"
-# Where memory.db is looked for, relative to the project folder (assumed: the DB's location is
-# configuration-dependent upstream; formats.md names only the file).
-CORTEX_DB_CANDIDATES = (CORTEX_DB_NAME, f".cortex/{CORTEX_DB_NAME}", f".cortex/data/{CORTEX_DB_NAME}")
-
-
-def find_memory_db(project: Path) -> Path | None:
-    """The project's ``memory.db`` (see ``CORTEX_DB_CANDIDATES``), if any."""
-    for candidate in CORTEX_DB_CANDIDATES:
-        path = project / candidate
-        if path.is_file():
-            return path
-    return None
