@@ -253,7 +253,7 @@ def child(mode: str, agent: Path | None, cancel_after: float, launched: float) -
         return "recall" in moments
 
     window.show()
-    window.open_path(agent)  # as the app does at start: show the window, start loading
+    window.open_path(agent)  # (the app shows it when loaded, at the latest after 0.1 s: at once)
     wait_until(lambda: bool(watch.first))
     result["first_frame_ms"] = (watch.first - start) * 1000
     beat.reset()  # from the first frame on, every stall is the load's

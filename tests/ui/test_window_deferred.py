@@ -95,3 +95,36 @@ def test_quitting_before_the_editor_exists_asks_nothing(qtbot, agent: Path) -> N
     assert window.unsaved_edits() == []
     assert window.close()
     assert window._skill_pane is None
+
+
+def test_the_first_frame_is_laid_out_for_the_library(qtbot, tmp_path: Path) -> None:
+    """The window shows as its library arrives (app.main: show_when_loaded): the first frame the
+    tree paints is already laid out for that library (the Problems tabs' new titles fit, the
+    status message has the room beside the path) — no frame with a stale layout."""
+    import shutil
+
+    from tests.ui.conftest import make_writable
+
+    demo = make_writable(shutil.copytree(Path(__file__).parents[2] / "resources" / "demo-library",
+                                         tmp_path / "demo"))
+    window = MainWindow(AppContext(), interactive=False)
+    qtbot.addWidget(window)
+    window.resize(1400, 900)
+    seen: dict[str, object] = {}
+
+    def painted() -> None:
+        if "bar" not in seen and window.library_pane.model.rowCount() > 0:
+            bar = window.problems_pane.groups
+            seen["bar"] = (bar.width(), bar.sizeHint().width(), bar.tabText(0))
+            seen["message"] = window.statusBar().currentMessage()
+
+    window.library_pane.view.painted.connect(painted)
+    window.show_when_loaded(60_000)
+    assert not window.isVisible()
+    with qtbot.waitSignal(window.loadFinished, timeout=10_000):
+        window.open_path(demo)
+    assert window.isVisible()
+    qtbot.waitUntil(lambda: "bar" in seen, timeout=5000)
+    width, wanted, title = seen["bar"]  # type: ignore[misc]
+    assert title.startswith("Load problems (") and width >= wanted, seen
+    assert seen["message"] == window.statusBar().full_message(), seen  # not elided

@@ -206,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _once(window.loadFinished,
               lambda _error: QTimer.singleShot(AFTER_START_MS, lambda: _after_start(ctx)))
         QTimer.singleShot(RESUME_GC_MS, gc.enable)  # (a library that never finishes loading)
-        _show_when_loaded(window)
+        window.show_when_loaded(SHOW_WAIT_MS)  # its first frame has the tree (window_loading)
         _start_loading(window, args.path, args.format)
         return app.exec()
     finally:
@@ -263,23 +263,6 @@ def _after_start(ctx: AppContext) -> None:
              platform.python_version(), qVersion(), platform.platform())
     threading.Thread(target=lambda: ctx.preferences.settings, name="settings-schema",
                      daemon=True).start()
-
-
-def _show_when_loaded(window: MainWindow) -> None:
-    """Show the window as soon as the library has loaded, so that its first frame has the tree
-    (not an empty one a moment before), or after :data:`SHOW_WAIT_MS` if the load takes longer
-    (a large library: the window shows how far it is)."""
-    wait = QTimer(window)
-    wait.setSingleShot(True)
-
-    def show(_error: str = "") -> None:
-        wait.stop()
-        if not window.isVisible():
-            window.show()
-
-    wait.timeout.connect(show)
-    _once(window.loadFinished, show)
-    wait.start(SHOW_WAIT_MS)
 
 
 def _wait_for_workers(window: MainWindow) -> None:

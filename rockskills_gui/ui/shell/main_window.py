@@ -100,6 +100,7 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self._opening: Path | None = None  # the folder the current load opens, as given
         self._opening_format: str | None = None  # the format the user chose for it, if any
         self._opened: dict[int, Path] = {}  # the open library's folder as given (Reopen As)
+        self._show_pending = False  # shown when its library arrives (show_when_loaded)
         self.splitter_memory: SplitterMemory | None = None  # interactive windows only
         self.setWindowTitle("No library")
 
@@ -270,8 +271,7 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self.loader.busyChanged.connect(self._on_busy_changed)
         self.loader.loaded.connect(self._on_loaded)
         self.loader.failed.connect(self._on_load_failed)
-        self.loader.cancelled.connect(lambda: self.statusBar().showMessage("Opening cancelled",
-                                                                           5000))
+        self.loader.cancelled.connect(self._on_load_cancelled)
         self.cancel_button.clicked.connect(self.loader.cancel)
 
     # ---------------------------------------------------------------- commands

@@ -7,6 +7,8 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication, QEvent, QTimer
+
 from rockskills_gui.core.library.formats import OPEN_FORMAT_LABELS, format_label
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.storage.changes import ChangeSet
@@ -65,7 +67,24 @@ class WindowLoading(WindowState):
         if chosen:
             self.open_path(chosen)
 
+    def show_when_loaded(self, wait_ms: int) -> None:
+        """Show the window as the library it is opening arrives, so that its first frame has the
+        tree (not an empty one a moment before), or after ``wait_ms`` if the load takes longer (a
+        large library: the window shows how far it is)."""
+        self._show_pending = True
+        QTimer.singleShot(wait_ms, self, self._show_now)
+
+    def _show_now(self) -> bool:
+        """Show the window if it waits for its library (before the library is installed: the
+        panes then take it in at the window's real size); True if it was shown now."""
+        if not self._show_pending:
+            return False
+        self._show_pending = False
+        self.show()
+        return True
+
     def _on_loaded(self, library: Library) -> None:
+        first_frame = self._show_now()
         big = len(library) >= FREEZE_FROM
         if big:
             # A big library's objects live as long as it is open: keep the cyclic collector from
@@ -77,6 +96,8 @@ class WindowLoading(WindowState):
         self.ctx.set_library(library, remember=self.interactive, prepared=self.loader.prepared,
                              chosen_format=self._opening_format)
         self.loader.prepared = {}
+        if first_frame:  # what the library changed (tab titles, counts) is laid out before it
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         if big:
             gc.freeze()  # and what the panes built for it
         elif previous is not None:
@@ -107,7 +128,12 @@ class WindowLoading(WindowState):
             f"{done:,} of {total:,} skill files read"
         self.statusBar().showMessage(f"{self._load_text} {step}")
 
+    def _on_load_cancelled(self) -> None:
+        self._show_now()
+        self.statusBar().showMessage("Opening cancelled", 5000)
+
     def _on_load_failed(self, message: str) -> None:
+        self._show_now()
         self.show_error("Could not open the library", message)
         self.loadFinished.emit(message)
 

@@ -64,6 +64,7 @@ class WindowState(_WindowBase):
     _opening: Path | None
     _opening_format: str | None
     _opened: dict[int, Path]
+    _show_pending: bool
     splitter_memory: SplitterMemory | None
     commands: ActionRegistry
     tabs: QTabWidget
