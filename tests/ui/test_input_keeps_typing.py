@@ -43,6 +43,18 @@ def tree_of(window: MainWindow) -> TreePane:
     return pane
 
 
+def type_inline_rename(qtbot, win: MainWindow, name: str, text: str) -> tuple[TreePane, QLineEdit]:
+    """F2 on skill ``name`` in the tree, then ``text`` typed over its path."""
+    pane = tree_of(win)
+    pane.view.setFocus()
+    assert pane.reveal(name)
+    qtbot.keyClick(pane.view, Qt.Key.Key_F2)
+    editor = inline_editor(pane)
+    editor.selectAll()
+    qtbot.keyClicks(editor, text)
+    return pane, editor
+
+
 def inline_editor(pane: TreePane) -> QLineEdit:
     editors = [e for e in pane.view.findChildren(QLineEdit, "inlineRename") if e.isVisible()]
     assert len(editors) == 1, editors
@@ -105,13 +117,7 @@ def test_see_also_comma_ends_a_name_like_enter(win: MainWindow, qtbot) -> None:
 
 def test_f2_rename_with_an_invalid_name_keeps_the_editor_and_the_text(
         win: MainWindow, qtbot) -> None:
-    pane = tree_of(win)
-    pane.view.setFocus()
-    assert pane.reveal("mcp/calendar")
-    qtbot.keyClick(pane.view, Qt.Key.Key_F2)
-    editor = inline_editor(pane)
-    editor.selectAll()
-    qtbot.keyClicks(editor, "mcp/cal endar")
+    pane, editor = type_inline_rename(qtbot, win, "mcp/calendar", "mcp/cal endar")
     qtbot.keyClick(editor, Qt.Key.Key_Return)
     # refused with RockBot's message; still editing what was typed
     assert inline_editor(pane) is editor and editor.text() == "mcp/cal endar"
@@ -238,13 +244,7 @@ def test_move_dialog_error_is_not_clipped(win: MainWindow, qtbot, tmp_path: Path
 def test_an_inline_rename_keeps_its_text_when_the_row_changes(win: MainWindow, qtbot) -> None:
     """Last-use times and lint marks arrive after the tree's first paint; a save elsewhere marks
     rows: each repaints the row being renamed, and what was typed stays."""
-    pane = tree_of(win)
-    pane.view.setFocus()
-    assert pane.reveal("mcp/calendar")
-    qtbot.keyClick(pane.view, Qt.Key.Key_F2)
-    editor = inline_editor(pane)
-    editor.selectAll()
-    qtbot.keyClicks(editor, "mcp/calendar-renamed")
+    pane, editor = type_inline_rename(qtbot, win, "mcp/calendar", "mcp/calendar-renamed")
     pane.model.set_last_used({"mcp/calendar": win.ctx.library.get("mcp/email").created_at})
     pane.model.set_lint({"mcp/calendar": ["a lint mark"]})
     pane.model.set_dirty(["mcp/calendar"])

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QWidget
 
 from rockskills_gui.ui.common.after_paint import AfterPaint
 from rockskills_gui.ui.common.library_watcher import DEFER_FROM, LibraryWatcher
@@ -92,11 +93,7 @@ class WindowDeferred(WindowState):
             pane.adopt_actions(self.commands)
             pane.modeChanged.connect(self._remember_preview_layout)
             self._apply_editor_prefs(pane, EDITOR_PREFS)
-            self._swap_tab(self._skill_placeholder, pane, "Skill")
-            self._skill_placeholder.deleteLater()
-            self._name_controls_of(pane)
-            if self.splitter_memory is not None:
-                self.splitter_memory.watch(pane)
+            self._install_pane(self._skill_placeholder, pane, "Skill")
         return self._skill_pane
 
     @property
@@ -199,7 +196,7 @@ class WindowDeferred(WindowState):
         return not self._deferred
 
     if TYPE_CHECKING:  # from the other parts of the window
-        def _swap_tab(self, placeholder: QObject, pane: QObject, label: str) -> None: ...
+        def _install_pane(self, placeholder: QWidget, pane: QWidget, label: str) -> None: ...
         def _remember_preview_layout(self, mode: str) -> None: ...
         def _apply_editor_prefs(self, pane: EditorPane, changed: frozenset[str]) -> None: ...
         def _open_from_health(self, name: str) -> None: ...

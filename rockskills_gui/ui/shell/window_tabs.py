@@ -30,11 +30,7 @@ class WindowTabs(WindowState):
             pane.set_edits_provider(
                 lambda: [b.edited_skill() for b in self.unsaved_edits()])
             self._recall_pane = pane
-            self._swap_tab(self._recall_placeholder, pane, "Recall")
-            self._recall_placeholder.deleteLater()
-            self._name_controls_of(pane)
-            if self.splitter_memory is not None:
-                self.splitter_memory.watch(pane)
+            self._install_pane(self._recall_placeholder, pane, "Recall")
         return self._recall_pane
 
     @property
@@ -51,12 +47,17 @@ class WindowTabs(WindowState):
             pane = UsagePane(self.ctx, self.tabs)
             pane.openSkillRequested.connect(lambda _name: self.show_pane("editor"))
             self._usage_pane = pane
-            self._swap_tab(self._usage_placeholder, pane, "Usage")
-            self._usage_placeholder.deleteLater()
-            self._name_controls_of(pane)
-            if self.splitter_memory is not None:
-                self.splitter_memory.watch(pane)
+            self._install_pane(self._usage_placeholder, pane, "Usage")
         return self._usage_pane
+
+    def _install_pane(self, placeholder: QWidget, pane: QWidget, label: str) -> None:
+        """A pane built late takes its placeholder's tab; its controls are named and its
+        splitters remembered like the window's own."""
+        self._swap_tab(placeholder, pane, label)
+        placeholder.deleteLater()
+        self._name_controls_of(pane)
+        if self.splitter_memory is not None:
+            self.splitter_memory.watch(pane)
 
     def _swap_tab(self, placeholder: QWidget, pane: QWidget, label: str) -> None:
         """Put ``pane`` in ``placeholder``'s tab, keeping which tab is current."""
@@ -79,9 +80,7 @@ class WindowTabs(WindowState):
 
             pane = BudgetPane(self.ctx, self.tabs)
             self._budget_pane = pane
-            self._swap_tab(self._budget_placeholder, pane, "Budget")
-            self._budget_placeholder.deleteLater()
-            self._name_controls_of(pane)
+            self._install_pane(self._budget_placeholder, pane, "Budget")
         return self._budget_pane
 
     def _build_shown_tab(self, index: int) -> None:
