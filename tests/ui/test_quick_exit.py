@@ -117,3 +117,47 @@ def test_the_settings_schema_loads_after_the_window_is_up(tmp_path: Path) -> Non
     log = next((tmp_path / "data").rglob("rockskills-gui.log")).read_text(encoding="utf-8")
     assert "starting" in log
     assert "setting 'timeout' was invalid" in log  # (2 s is below its range)
+
+
+# ``rockskills-gui`` as its console script runs it (``launch.run``): is the cycle collector on at
+# the tree's first paint, and once the window has started (the log's start line)?
+COLLECTOR_SCRIPT = """
+import gc
+import sys
+from rockskills_gui.ui.shell import launch
+
+
+def prepare(gui_app):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    start_loading = gui_app._start_loading
+
+    def start(window, path, format=None):
+        view = window.library_pane.view
+
+        def painted():
+            if view.model().rowCount() > 0:
+                view.painted.disconnect(painted)
+                print("at-paint", gc.isenabled(), flush=True)
+                QTimer.singleShot(gui_app.AFTER_START_MS + 300, later)
+
+        def later():
+            print("started", gc.isenabled(), flush=True)
+            QApplication.instance().exit(0)
+
+        view.painted.connect(painted)
+        start_loading(window, path, format)
+
+    gui_app._start_loading = start
+
+
+print("before", gc.isenabled(), flush=True)
+launch.run(prepare)
+"""
+
+
+def test_the_collector_waits_while_the_window_starts(tmp_path: Path) -> None:
+    done = run_gui(COLLECTOR_SCRIPT, tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["before", "True", "at-paint", "False", "started", "True"]

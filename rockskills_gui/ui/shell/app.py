@@ -200,12 +200,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.resize(*DEFAULT_SIZE)
 
     try:
+        QTimer.singleShot(RESUME_GC_MS, gc.enable)  # (paused by ui.shell.launch; at the latest)
         if args.screenshot is not None:
             return _screenshot(app, window, args)
         _once(window.loadFinished, lambda _error: _apply_start_options(window, args))
         _once(window.loadFinished,
               lambda _error: QTimer.singleShot(AFTER_START_MS, lambda: _after_start(ctx)))
-        QTimer.singleShot(RESUME_GC_MS, gc.enable)  # (a library that never finishes loading)
         window.show_when_loaded(SHOW_WAIT_MS)  # its first frame has the tree (window_loading)
         _start_loading(window, args.path, args.format)
         return app.exec()
