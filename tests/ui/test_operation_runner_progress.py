@@ -27,6 +27,7 @@ from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.storage import journal
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.core.storage.progress import CHECKING, JOURNALING, WRITING
+from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.operation_runner import PROGRESS_EVERY_S, OperationTicket, Phase
 from rockskills_gui.ui.common.operation_status import OperationStatus
 from tests.conftest import tree_hashes
@@ -99,14 +100,20 @@ def consolidation(agent: Path, merges: int) -> Plan:
     return run_dream(library, options, PastedReplies([reply]))
 
 
-def test_a_big_delete_reports_its_progress_monotonic_to_the_total_and_throttled(
-        qtbot, big: Path) -> None:  # noqa: F811
-    ctx = context_on(big)
+def deleting(qtbot, agent: Path,
+             groups: range) -> tuple[AppContext, Library, list[str], OperationStatus]:
+    """A context on ``agent``, the skills of ``groups`` to delete, and an operation status bar."""
+    ctx = context_on(agent)
     library = ctx.library
-    assert library is not None
-    doomed = [n for g in range(0, 15) for n in names_in(library, g)]
+    assert isinstance(library, Library)
     status = OperationStatus(ctx)
     qtbot.addWidget(status)
+    return ctx, library, [n for g in groups for n in names_in(library, g)], status
+
+
+def test_a_big_delete_reports_its_progress_monotonic_to_the_total_and_throttled(
+        qtbot, big: Path) -> None:  # noqa: F811
+    ctx, library, doomed, status = deleting(qtbot, big, range(0, 15))
     maxima: set[int] = set()
     started = time.monotonic()
     ticket = ctx.run(lambda lib: lib.delete_many(doomed), f"Deleting {len(doomed):,} skills")
@@ -168,12 +175,7 @@ def test_the_status_bar_shows_the_files_checked_and_cancel_then_writes_nothing(
 
 def test_once_writing_the_cancel_button_is_off_and_the_bar_counts_the_writes(
         qtbot, big: Path) -> None:  # noqa: F811
-    ctx = context_on(big)
-    library = ctx.library
-    assert library is not None
-    doomed = [n for g in range(3, 8) for n in names_in(library, g)]
-    status = OperationStatus(ctx)
-    qtbot.addWidget(status)
+    ctx, library, doomed, status = deleting(qtbot, big, range(3, 8))
     status.show()
     gates: list[Held] = []
 
