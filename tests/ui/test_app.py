@@ -105,7 +105,7 @@ def test_version_and_usage_errors(capsys) -> None:
 
 @pytest.mark.parametrize("argv", [[], ["lib"], ["a folder/with spaces"], [""], ["x.json"]])
 def test_the_usual_start_reads_as_the_parser_would(argv: list[str]) -> None:
-    assert app.parse_args(argv) == app.build_parser().parse_args(argv)
+    assert vars(app.parse_args(argv)) == vars(app.build_parser().parse_args(argv))
 
 
 def test_options_go_through_the_parser() -> None:

@@ -349,7 +349,7 @@ def test_pane_dream_with_plan_starts_on_the_review_page(qtbot, main: MainWindow,
                                                         tmp_path: Path) -> None:
     path = tmp_path / "plan.json"
     scripted_plan(agent, EXAMPLE["llm_result"], path)
-    args = app.build_parser().parse_args([str(agent), "--pane", "dream", "--plan", str(path)])
+    args = app.parse_args([str(agent), "--pane", "dream", "--plan", str(path)])
     app._apply_start_options(main, args)
     wizard = main.dream_wizard
     assert wizard is not None and wizard.currentId() == wizard.page_id("review")

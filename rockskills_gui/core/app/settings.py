@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from rockskills_gui.core.app.endpoint_presets import PRESET_BY_ID, PRESETS, EndpointPreset, PresetId
 from rockskills_gui.core.app.settings_fields import (
     DEFAULT_PREVIEW_LAYOUT,
     DEFAULT_THEME,
@@ -32,11 +33,7 @@ from rockskills_gui.core.app.settings_fields import (
     GROUP_LOOKS,
     GROUPS,
     MIN_FONT_SIZE,
-    PRESET_BY_ID,
-    PRESETS,
     DreamProposer,
-    EndpointPreset,
-    PresetId,
     PreviewLayout,
     ThemeMode,
 )

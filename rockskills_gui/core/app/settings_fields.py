@@ -1,4 +1,4 @@
-"""The settings' names, choices and endpoint presets, and the few values the first paint needs,
+"""The settings' names and choices, and the few values the first paint needs,
 read without pydantic (issue 19: the window paints before the schema is built).
 
 :class:`~rockskills_gui.core.app.settings.Settings` (pydantic) is the schema and the one validator;
@@ -23,37 +23,6 @@ GROUP_FORMATS = "Skill formats"
 GROUPS = (GROUP_LLM, GROUP_LOOKS, GROUP_EDITOR, GROUP_DREAM, GROUP_FORMATS)
 
 
-@dataclass(frozen=True)
-class EndpointPreset:
-    """A known OpenAI-compatible server: its usual base URL and whether it wants an API key."""
-
-    id: str
-    title: str
-    base_url: str
-    needs_key: bool
-    hint: str
-
-
-PRESETS: tuple[EndpointPreset, ...] = (
-    EndpointPreset("openai", "OpenAI", "https://api.openai.com/v1", True,
-                   "Needs an API key from platform.openai.com."),
-    EndpointPreset("ollama", "Ollama", "http://127.0.0.1:11434/v1", False,
-                   "Local: run `ollama serve` and `ollama pull <model>`; no key needed."),
-    EndpointPreset("lmstudio", "LM Studio", "http://127.0.0.1:1234/v1", False,
-                   "Local: start the server in LM Studio's Developer tab; no key needed."),
-    EndpointPreset("vllm", "vLLM", "http://127.0.0.1:8000/v1", False,
-                   "Local or on your network: `vllm serve <model>`; a key only if started with "
-                   "--api-key."),
-    EndpointPreset("llamacpp", "llama.cpp server", "http://127.0.0.1:8080/v1", False,
-                   "Local: `llama-server -m model.gguf`; a key only if started with --api-key."),
-    EndpointPreset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1", True,
-                   "Needs an API key from openrouter.ai; model names look like vendor/model."),
-    EndpointPreset("custom", "Custom base URL", "", False,
-                   "Any OpenAI-compatible server: give its base URL (it usually ends in /v1)."),
-)
-PRESET_BY_ID = {p.id: p for p in PRESETS}
-
-PresetId = Literal["openai", "ollama", "lmstudio", "vllm", "llamacpp", "openrouter", "custom"]
 ThemeMode = Literal["system", "light", "dark"]
 PreviewLayout = Literal["split", "editor", "preview"]
 DreamProposer = Literal["llm", "offline"]

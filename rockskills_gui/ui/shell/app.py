@@ -15,7 +15,6 @@ shows a dialog naming it instead of ending the program.
 
 from __future__ import annotations
 
-import argparse
 import atexit
 import gc
 import logging
@@ -25,7 +24,8 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, NoReturn
 
 # isort: off
 # The pure-Python modules the window starts with are imported before PySide6: from its import on,
@@ -59,6 +59,9 @@ from rockskills_gui.ui.common.theme import apply_theme, set_identity
 from rockskills_gui.ui.shell.crash import CrashReporter
 from rockskills_gui.ui.shell.main_window import PANES, MainWindow
 
+if TYPE_CHECKING:
+    import argparse
+
 DEFAULT_SIZE = (1400, 900)
 SCREENSHOT_TIMEOUT_MS = 120_000
 SETTLE_ROUNDS = 5
@@ -76,6 +79,8 @@ log = logging.getLogger("rockskills_gui")
 
 def parse_size(text: str) -> tuple[int, int]:
     """``1400x900`` -> (1400, 900)."""
+    import argparse  # (the parser's own type: only when it parses)
+
     match = re.fullmatch(r"\s*(\d{2,5})\s*[xX×]\s*(\d{2,5})\s*", text)
     if not match:
         raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1400x900, got {text!r}")
@@ -83,6 +88,8 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse  # (not for the usual start: see parse_args)
+
     parser = argparse.ArgumentParser(
         prog="rockskills-gui",
         description="Curate an AI agent's skill library (RockBot, Agent Skills SKILL.md, PicoBot, "
@@ -113,14 +120,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    """The command line. The usual start (no option, at most a PATH) does not build the parser
-    (~2 ms before the first paint); its values are the parser's own defaults (tested)."""
+def parse_args(argv: Sequence[str]) -> SimpleNamespace:
+    """The command line's options. The usual start (no option, at most a PATH) neither builds
+    the parser nor imports argparse (~3 ms before the first paint); its values are the parser's
+    own defaults (tested)."""
     if len(argv) <= 1 and not any(arg.startswith("-") for arg in argv):
-        return argparse.Namespace(path=Path(argv[0]) if argv else None, format=None, pane=None,
-                                  select=None, query=None, plan=None, theme=None,
-                                  screenshot=None, size=None)
-    return build_parser().parse_args(argv)
+        return SimpleNamespace(path=Path(argv[0]) if argv else None, format=None, pane=None,
+                               select=None, query=None, plan=None, theme=None, screenshot=None,
+                               size=None)
+    return SimpleNamespace(**vars(build_parser().parse_args(argv)))
 
 
 def _needs_offscreen() -> bool:
@@ -282,7 +290,7 @@ def _start_loading(window: MainWindow, path: Path | None, format: str | None = N
         window.open_path(path, format)
 
 
-def _apply_start_options(window: MainWindow, args: argparse.Namespace) -> bool:
+def _apply_start_options(window: MainWindow, args: SimpleNamespace) -> bool:
     """Select the requested skill and bring the requested pane forward; False if not found."""
     found = True
     if args.select:
@@ -318,7 +326,7 @@ def _plan_problem(path: Path) -> str | None:
     return None
 
 
-def _screenshot(app: QApplication, window: MainWindow, args: argparse.Namespace) -> int:
+def _screenshot(app: QApplication, window: MainWindow, args: SimpleNamespace) -> int:
     """Load, apply the start options, let the event loop settle, save ``window.grab()``."""
     out: Path = args.screenshot
 

@@ -41,7 +41,6 @@ from rockskills_gui.ui.shell.status_bar import ElidingStatusBar
 from rockskills_gui.ui.shell.window_deferred import WindowDeferred
 from rockskills_gui.ui.shell.window_loading import FREEZE_FROM, WindowLoading, _plural
 from rockskills_gui.ui.shell.window_menus import (
-    TextWidget,
     WindowMenus,
     _can_edit,
     _escape_mnemonic,
@@ -57,6 +56,7 @@ if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis:
     from rockskills_gui.ui.budget.budget_pane import BudgetPane
     from rockskills_gui.ui.dream.wizard import DreamWizard
     from rockskills_gui.ui.recall.recall_pane import RecallPane
+    from rockskills_gui.ui.shell.window_menus import TextWidget
     from rockskills_gui.ui.usage.usage_pane import UsagePane
 
 PANES = ("tree", "editor", "recall", "heatmap", "dream")
@@ -67,7 +67,7 @@ SWITCH_INTERVAL_S = 0.0005
 
 
 __all__ = [  # names that lived here before the window was split
-    "FREEZE_FROM", "PANES", "SWITCH_INTERVAL_S", "MainWindow", "NoLibraryPage", "TextWidget",
+    "FREEZE_FROM", "PANES", "SWITCH_INTERVAL_S", "MainWindow", "NoLibraryPage",
     "_can_edit", "_escape_mnemonic", "_plural", "_text_widget",
 ]
 
@@ -235,7 +235,7 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         a.on("edit.cut", lambda: self._edit_text("cut"))
         a.on("edit.copy", lambda: self._edit_text("copy"))
         a.on("edit.paste", lambda: self._edit_text("paste"))
-        self._text_target: TextWidget | None = None
+        self._text_target: TextWidget | None = None  # (window_menus)
         app = QApplication.instance()
         if isinstance(app, QApplication):
             app.focusChanged.connect(self._on_focus_changed)

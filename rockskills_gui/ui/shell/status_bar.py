@@ -31,8 +31,10 @@ class ElidingStatusBar(QStatusBar):
 
     def message_room(self) -> int:
         """Pixels a message may take: up to the first visible permanent widget."""
-        lefts = [child.geometry().left() for child in self.findChildren(QWidget)
-                 if child.parent() is self and child.isVisible() and child.geometry().left() > 0]
+        # (direct children only: a recursive search wraps every descendant, text documents too)
+        children = self.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+        lefts = [child.geometry().left() for child in children
+                 if child.isVisible() and child.geometry().left() > 0]
         right = min(lefts) if lefts else self.width()
         return right - GAP - self.contentsMargins().left() - 4
 

@@ -4,16 +4,10 @@ problems docks. A mixin of ``MainWindow``."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import (
-    QAbstractSpinBox,
-    QApplication,
-    QComboBox,
-    QLineEdit,
-    QPlainTextEdit,
-    QTextEdit,
-    QWidget,
-)
+from PySide6.QtWidgets import QApplication, QLineEdit, QWidget
 
 from rockskills_gui.core.library.formats import OPEN_FORMAT_LABELS, OPEN_FORMATS, open_format_of
 from rockskills_gui.ui.shell.window_state import WindowState
@@ -23,16 +17,27 @@ def _escape_mnemonic(text: str) -> str:
     return text.replace("&", "&&")
 
 
-TextWidget = QLineEdit | QPlainTextEdit | QTextEdit
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QTextEdit
+
+    TextWidget = QLineEdit | QPlainTextEdit | QTextEdit
+
+# Asked by class name (QObject.inherits): the classes themselves, a few enum sets each, are not
+# loaded into Python for this at start (issue 19).
+TEXT_CLASSES = ("QLineEdit", "QPlainTextEdit", "QTextEdit")
 
 
 def _text_widget(widget: QWidget | None) -> TextWidget | None:
     """The text field Cut, Copy and Paste act on for the focused ``widget``, if any."""
-    if isinstance(widget, QComboBox):
-        widget = widget.lineEdit()
-    elif isinstance(widget, QAbstractSpinBox):
+    if widget is None:
+        return None
+    if widget.inherits("QComboBox"):
+        widget = cast("QComboBox", widget).lineEdit()
+    elif widget.inherits("QAbstractSpinBox"):
         widget = widget.findChild(QLineEdit)
-    return widget if isinstance(widget, (QLineEdit, QPlainTextEdit, QTextEdit)) else None
+    if widget is not None and any(widget.inherits(name) for name in TEXT_CLASSES):
+        return cast("TextWidget", widget)
+    return None
 
 
 def _can_edit(widget: TextWidget) -> tuple[bool, bool, bool]:

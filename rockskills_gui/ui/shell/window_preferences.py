@@ -11,7 +11,6 @@ from PySide6.QtWidgets import QApplication
 
 from rockskills_gui.core.app.logs import log_dir
 from rockskills_gui.ui.common.theme import apply_theme, current_kind
-from rockskills_gui.ui.shell.window_prefs import apply_editor_font
 from rockskills_gui.ui.shell.window_state import WindowState
 
 if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
@@ -49,6 +48,8 @@ class WindowPreferences(WindowState):
         """The editor font and the preview layout, where ``changed`` names them."""
         prefs = self.ctx.preferences.startup()
         if changed & {"editor_font", "editor_font_size"}:
+            from rockskills_gui.ui.editor.editor_font import apply_editor_font  # (with the editor)
+
             apply_editor_font(pane.editor, prefs)
         if "preview_layout" in changed and pane.mode != prefs.preview_layout:
             pane.set_mode(prefs.preview_layout)

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
-    QMessageBox,
     QProgressBar,
     QStackedWidget,
     QTabWidget,
@@ -34,6 +33,7 @@ if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis:
     from collections.abc import Callable
 
     from PySide6.QtCore import QObject
+    from PySide6.QtWidgets import QMessageBox
 
     from rockskills_gui.ui.budget.budget_pane import BudgetPane
     from rockskills_gui.ui.common.buffers import Buffer

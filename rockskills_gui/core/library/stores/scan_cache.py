@@ -27,13 +27,17 @@ beside the loader).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat as stat_module
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+try:  # hashlib.blake2b is this very function; importing hashlib loads OpenSSL (~2.5 ms at start)
+    from _blake2 import blake2b
+except ImportError:  # (a Python built without it)
+    from hashlib import blake2b
 
 from rockskills_gui import __version__
 from rockskills_gui.core.model.rules import RockBotRules
@@ -85,7 +89,7 @@ def code_fingerprint(code: tuple[str, ...] = _CODE) -> str:
     and folders of modules), with the package version (all there is without source files)."""
     known = _fingerprints.get(code)
     if known is None:
-        digest = hashlib.blake2b(f"{FORMAT} {__version__}".encode(), digest_size=16)
+        digest = blake2b(f"{FORMAT} {__version__}".encode(), digest_size=16)
         package = Path(__file__).resolve().parents[3]
         for rel in code:
             path = package / rel
@@ -105,7 +109,7 @@ class ScanCache:
     def __init__(self, folder: Path, skills_dir: Path, prefix: str, rules: RockBotRules) -> None:
         where = os.fspath(skills_dir.resolve())
         self.identity = (MAGIC, FORMAT, code_fingerprint(), where, prefix, repr(rules))
-        name = hashlib.blake2b(where.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+        name = blake2b(where.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
         self.path = folder / f"scan-{name}.bin"
         self.recall_path = folder / f"recall-{name}.bin"  # the recall index (core.recall.index_cache)
         self.hits = 0  # results used by the last scan (tests, the benchmark)

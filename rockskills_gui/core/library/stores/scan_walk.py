@@ -18,7 +18,6 @@ folder itself.
 from __future__ import annotations
 
 import os
-import pickle
 import sys
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
@@ -48,6 +47,8 @@ class WalkHelper:
 
     def __init__(self, skills_dir: Path, rules: RockBotRules) -> None:
         def feed(stdin: BinaryIO) -> None:
+            import pickle  # (a large library's scan only: not for the app's start)
+
             pickle.dump((os.fspath(skills_dir), rules), stdin, protocol=pickle.HIGHEST_PROTOCOL)
 
         self._helper = DrainedHelper("rockskills_gui.core.library.stores.scan_walk",
@@ -104,6 +105,8 @@ class WalkHelper:
 
 def main() -> int:
     """The helper: list the folder as the scan does and take each file's signature."""
+    import pickle
+
     lower_priority()
     skills_dir, rules = pickle.load(sys.stdin.buffer)
     from rockskills_gui.core.library.stores.scan_cache import stat_signature

@@ -10,11 +10,8 @@ only when nothing wrote the file while it was read). Nothing else is written to 
 
 from __future__ import annotations
 
-import pickle
 import sys
 from typing import Any, BinaryIO
-
-from rockskills_gui.core.storage.helper_process import lower_priority
 
 CHUNK = 1000
 REQUEST_CHUNK = 5000  # paths per pickle of the request
@@ -38,6 +35,8 @@ def encode(result: Any) -> Encoded:
 
 
 def _request(stream: BinaryIO) -> tuple[str, list[tuple[str, str]]]:
+    import pickle  # (the helper process only: not for the app's start)
+
     prefix = pickle.load(stream)
     files: list[tuple[str, str]] = []
     while (part := pickle.load(stream)) is not None:
@@ -46,8 +45,12 @@ def _request(stream: BinaryIO) -> tuple[str, list[tuple[str, str]]]:
 
 
 def main() -> int:
+    from rockskills_gui.core.storage.helper_process import lower_priority  # (helper only)
+
     lower_priority()  # the app's own threads first: the UI must not wait for a core
     prefix, files = _request(sys.stdin.buffer)  # before the imports: the parent waits
+    import pickle
+
     from rockskills_gui.core.library.stores.rockbot_file import _read
     from rockskills_gui.core.library.stores.scan_cache import stat_signature
     from rockskills_gui.core.storage.gcpause import gc_paused
