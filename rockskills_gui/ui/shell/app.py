@@ -40,15 +40,19 @@ import rockskills_gui.core.app.settings_store
 import rockskills_gui.core.library.resources
 import rockskills_gui.core.library.tree
 
-from PySide6.QtCore import (
-    QMessageLogContext,
-    Qt,
-    QThreadPool,
-    QTimer,
-    QtMsgType,
-    qInstallMessageHandler,
-    qVersion,
-)
+from rockskills_gui.core.storage.appdirs import cache_dir
+from rockskills_gui.ui.common.pyside_support import support_code_cached
+
+with support_code_cached(cache_dir() / "pyside-support"):  # (~15 ms less at every start)
+    from PySide6.QtCore import (
+        QMessageLogContext,
+        Qt,
+        QThreadPool,
+        QTimer,
+        QtMsgType,
+        qInstallMessageHandler,
+        qVersion,
+    )
 from PySide6.QtWidgets import QApplication, QWidget
 import rockskills_gui.ui.common.pyside_scan  # noqa: F401  (installs itself: PySide6 is loaded)
 # isort: on
