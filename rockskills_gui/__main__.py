@@ -1,7 +1,5 @@
-"""``python -m rockskills_gui`` runs the headless CLI."""
+"""``python -m rockskills_gui`` runs the headless CLI (as the ``rockskills`` command does)."""
 
-import sys
+from rockskills_gui.cli import run
 
-from rockskills_gui.cli import main
-
-sys.exit(main())
+run()

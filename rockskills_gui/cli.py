@@ -10,6 +10,10 @@ from collections.abc import Sequence
 
 from rockskills_gui import __version__
 
+TYPE_CHECKING = False  # (typing's own import, ~2 ms, is not for --version)
+if TYPE_CHECKING:
+    from typing import NoReturn
+
 # Modules exposing ``register(subparsers)``; each subcommand sets ``func(args) -> int``.
 COMMAND_MODULES = (
     "rockskills_gui.commands.library_cmds",
@@ -100,5 +104,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def run() -> NoReturn:
+    """The ``rockskills`` command: :func:`main`, with the start-up code cache
+    (:mod:`~rockskills_gui.core.app.code_cache`) for a command (``--version`` needs none)."""
+    argv = sys.argv[1:]
+    if list(argv[:1]) == ["--version"]:
+        sys.exit(main(argv))
+    from rockskills_gui.core.app import code_cache
+    from rockskills_gui.core.storage.appdirs import cache_dir
+
+    cache = code_cache.start(cache_dir())
+    try:
+        code = main(argv)
+    finally:
+        cache.save()
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -21,10 +21,12 @@ pass``; the GUI at most 2x the bare window's time from process start to the firs
 issue's "process start -> demo tree painted": each child prints ``PAINTED <time.time()>`` as it
 paints, measured from the moment before its spawn; the whole run to the exit is shown beside it)
 and at most 2x its memory. Children get
-``QT_QPA_PLATFORM=offscreen``, private config/data folders and a private bytecode cache
-(``PYTHONPYCACHEPREFIX``; one warm-up round fills it, as an installed package has its .pyc files
-even where ``PYTHONDONTWRITEBYTECODE`` is set for development). ``--source`` runs the same children
-against other source trees (e.g. an export of the previous commit): a before/after comparison.
+``QT_QPA_PLATFORM=offscreen``, private config/data/cache folders and a private bytecode cache
+(``PYTHONPYCACHEPREFIX``; one warm-up round fills it and the start-up code cache
+(core/app/code_cache), as an installed package has its .pyc files even where
+``PYTHONDONTWRITEBYTECODE`` is set for development, and a user's second start has the code cache).
+``--source`` runs the same children against other source trees (e.g. an export of the previous
+commit): a before/after comparison (their CLI as ``python -m rockskills_gui``).
 
 ``--recall`` adds, end to end: ``rockskills recall LIB --queries-file Q --top 50 --json`` on a
 generated library of 10,000 skills (``bench_scale``'s generator, kept under ``--dir``) and 300
@@ -81,9 +83,14 @@ for query in Path(sys.argv[2]).read_text("utf-8").splitlines():
 """
 
 
-def console_script(name: str) -> list[str]:
+def console_script(name: str, source: Path = ROOT) -> list[str]:
+    """The installed command for this checkout; ``python -m rockskills_gui`` for another source
+    tree (the console script imports this checkout's entry point, which an older tree may not
+    have)."""
     script = Path(sys.executable).with_name(name)
-    return [str(script)] if script.exists() else [sys.executable, "-m", "rockskills_gui"]
+    if script.exists() and source.resolve() == ROOT:
+        return [str(script)]
+    return [sys.executable, "-m", "rockskills_gui"]
 
 
 def source_scripts(source: Path) -> tuple[str, str, str]:
@@ -100,7 +107,7 @@ def source_scripts(source: Path) -> tuple[str, str, str]:
 
 
 def entries(demo: Path, source: Path = ROOT) -> dict[str, list[str]]:
-    cli = console_script("rockskills")
+    cli = console_script("rockskills", source)
     gui_script, gui_recall_script, bare_script = source_scripts(source)
     return {
         "python -c pass": [sys.executable, "-c", "pass"],
@@ -178,7 +185,8 @@ def measure(sources: list[Path], repeat: int, work: Path,
         env.update(QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(source),
                    PYTHONPYCACHEPREFIX=str(work / f"pycache-{abs(hash(str(source)))}"),
                    ROCKSKILLS_CONFIG_DIR=str(work / "config"),
-                   ROCKSKILLS_DATA_DIR=str(work / "data"))
+                   ROCKSKILLS_DATA_DIR=str(work / "data"),
+                   ROCKSKILLS_CACHE_DIR=str(work / f"cache-{abs(hash(str(source)))}"))
         plans.append((source, env, {**entries(demo, source), **(extra or {})}))
     samples: dict[Path, dict[str, list[Sample]]] = {
         source: {name: [] for name in commands} for source, _env, commands in plans}

@@ -17,9 +17,15 @@ from typing import NoReturn
 
 
 def run(prepare: Callable[[ModuleType], None] | None = None) -> NoReturn:
-    """Pause the collector, import the window's start (``ui.shell.app``) and run it;
-    ``prepare(app_module)`` runs in between (the start-up benchmark hooks the first paint)."""
+    """Pause the collector, take compiled code from the start-up code cache
+    (:mod:`~rockskills_gui.core.app.code_cache`), import the window's start (``ui.shell.app``)
+    and run it; ``prepare(app_module)`` runs in between (the start-up benchmark hooks the first
+    paint)."""
     gc.disable()
+    from rockskills_gui.core.app import code_cache
+    from rockskills_gui.core.storage.appdirs import cache_dir
+
+    code_cache.start(cache_dir())
     from rockskills_gui.ui.shell import app
 
     if prepare is not None:
