@@ -123,6 +123,14 @@ def _pieces() -> st.SearchStrategy[str]:
     return st.lists(st.one_of(sequence, grouped), min_size=1, max_size=3).map("|".join)
 
 
+def _at_module_level(pattern: str | bytes, flags: int) -> Any:
+    """``pattern`` compiled by a module's top-level code (what the cache keeps), past ``re``'s
+    own in-process cache."""
+    namespace: dict[str, Any] = {"pattern": pattern, "flags": int(flags)}  # (as re._compile)
+    exec("import re\nresult = re._compiler.compile(pattern, flags)", namespace)
+    return namespace["result"]
+
+
 @contextmanager
 def _two_caches(tmp_path: Path) -> Iterator[Callable[[str | bytes, int], tuple[Any, Any]]]:
     """Compile through a cold cache, save, and through the warm one; yield a function giving
@@ -131,11 +139,11 @@ def _two_caches(tmp_path: Path) -> Iterator[Callable[[str | bytes, int], tuple[A
 
     def both(pattern: str | bytes, flags: int) -> tuple[Any, Any]:
         with installed(path) as cold:
-            first = re._compiler.compile(pattern, flags)  # type: ignore[attr-defined]
+            first = _at_module_level(pattern, flags)
             cold.save()
         with installed(path) as warm:
-            second = re._compiler.compile(pattern, flags)  # type: ignore[attr-defined]
-        assert warm.misses == 0
+            second = _at_module_level(pattern, flags)
+        assert cold.misses == 1 and (warm.hits, warm.misses) == (1, 0)
         return first, second
 
     yield both
@@ -174,8 +182,27 @@ def test_a_bad_pattern_fails_as_re_fails(tmp_path: Path) -> None:
     with pytest.raises(re.error) as plain:
         re._compiler.compile("a(b", 0)  # type: ignore[attr-defined]
     with installed(tmp_path / FILE_NAME) as cache, pytest.raises(re.error) as cached:
-        re._compiler.compile("a(b", 0)  # type: ignore[attr-defined]
+        _at_module_level("a(b", 0)
     assert str(cached.value) == str(plain.value) and not cache.dirty
+
+
+def test_patterns_made_at_run_time_are_never_written(tmp_path: Path) -> None:
+    """A pattern built while the program runs may hold data: an API key (the log's redaction),
+    a search. Only patterns of a module's own top-level code are kept."""
+    from rockskills_gui.core.text.redact import secret_pattern
+
+    secret = "sk-test-Zq8Lw3Nv5Tb7Yc9Xd"
+    with installed(tmp_path / FILE_NAME) as cache:
+        pattern = secret_pattern(secret)
+        re.compile("find (this|that) " + "user text", re.IGNORECASE)
+        _at_module_level(r"\bconstant\b", 0)  # (a module's own: kept)
+        cache.save()
+    assert pattern.search(f"key={secret}") and cache.misses == 1
+    data = (tmp_path / FILE_NAME).read_bytes()
+    for text in (secret, "Zq8Lw3", "user text"):
+        assert text.encode() not in data and text.encode("utf-16-le") not in data
+    reopened = CodeCache(tmp_path / FILE_NAME)
+    assert len(reopened._regex) == 1 and not reopened._code
 
 
 @pytest.mark.parametrize("content", [b"", b"\x00\x01garbage", b"\xe9", None])

@@ -75,8 +75,8 @@ def test_long_agent_skills_description_wraps_from_its_start_and_round_trips(
     shown = first.selectedText()
     assert shown and description.startswith(shown.rstrip())  # the first visible line is its start
     assert field.verticalScrollBar().value() == 0
-    qtbot.wait(50)  # the header re-laid out for the taller field
-    assert not field.geometry().intersects(pane.header.see_also.geometry())
+    # the header re-lays out for the taller field (waited for, not slept: a busy machine is slower)
+    qtbot.waitUntil(lambda: not field.geometry().intersects(pane.header.see_also.geometry()))
     window.grab().save(str(tmp_path / "header.png"))
     pane.header.grab().save(str(tmp_path / "header-only.png"))
 

@@ -6,8 +6,9 @@ from text in every process, before anything can be shown:
 - each dataclass's methods (``__init__``, ``__eq__``, ``__repr__``, ...), which
   :mod:`dataclasses` writes as source and hands to ``exec``: ~150 pieces, ~12 ms at the window's
   start;
-- regular expressions (``re.compile``), ours and our libraries': ~35 patterns, ~14 ms, most of them
-  PySide6's own;
+- regular expressions compiled as modules load (``re.compile`` in a module's top-level code),
+  ours and our libraries': ~35 patterns, ~14 ms, most of them PySide6's own. A pattern made while
+  the program runs (from a search, from an API key the log must not show) is never kept;
 - PySide6's signature support (``ui/common/pyside_support``), ~15 ms.
 
 A :class:`CodeCache` keeps what these compilations give in one file in the user's cache folder,
@@ -32,7 +33,7 @@ import threading
 from collections.abc import Callable
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
-from types import CodeType
+from types import CodeType, FrameType
 from typing import Any
 
 try:  # hashlib.blake2b is this very function; importing hashlib loads OpenSSL (~2.5 ms at start)
@@ -210,7 +211,8 @@ def _regex_compiler(cache: CodeCache) -> Callable[..., Any] | None:
         return made
 
     def compile_(p: Any, flags: int = 0) -> Any:
-        if not isinstance(p, (str, bytes)) or type(flags) is not int or flags & re.DEBUG:
+        if not isinstance(p, (str, bytes)) or type(flags) is not int or flags & re.DEBUG \
+                or not _written_in_a_module():
             return original(p, flags)
         try:
             return sre.compile(p, *cache.regex(p, flags, checked))
@@ -218,6 +220,17 @@ def _regex_compiler(cache: CodeCache) -> Callable[..., Any] | None:
             return original(p, flags)
 
     return compile_
+
+
+def _written_in_a_module() -> bool:
+    """Whether the pattern being compiled comes from a module's own top-level code (a constant of
+    the program, compiled as the module loads). A pattern made while the program runs may hold
+    data (a search the user typed, an API key to redact from the log): it is never written to
+    the cache."""
+    frame: FrameType | None = sys._getframe(2)
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "re":
+        frame = frame.f_back
+    return frame is not None and frame.f_code.co_name == "<module>"
 
 
 class _NotTheSame(Exception):
