@@ -162,8 +162,10 @@ if not queries.is_file():
     queries.write_text("".join(gen.query() + "\\n" for _ in range({RECALL_QUERIES})), "utf-8")
 """], check=True)
     return {
-        "rockskills recall (10k × 300)": [*console_script("rockskills"), "recall", str(agent),
-                                           "--queries-file", str(queries), "--top", "50", "--json"],
+        # (``python -m``: the same entry as the command, and each --source tree's own)
+        "rockskills recall (10k × 300)": [sys.executable, "-m", "rockskills_gui", "recall",
+                                           str(agent), "--queries-file", str(queries), "--top",
+                                           "50", "--json"],
         "rank-bm25 script (10k × 300)": [sys.executable, "-c", RANK_BM25_SCRIPT, str(agent),
                                          str(queries)],
     }

@@ -116,10 +116,13 @@ def write_new(path: Path, data: bytes) -> None:
     _write_fsynced(path, data)
 
 
+READ_CHUNK = 1 << 20  # what read_regular asks for after the size it saw
+
+
 class NotRegularFile(OSError):
     """A path that is not a plain file (a FIFO, device, socket or folder): never read or replaced."""
 
-    def __init__(self, path: Path, kind: str) -> None:
+    def __init__(self, path: Path | str, kind: str) -> None:
         super().__init__(errno.EINVAL, f"{path}: is a {kind}, not a regular file")
         self.path = path
         self.kind = kind
@@ -135,7 +138,7 @@ def file_kind(mode: int) -> str:
     return "regular file" if stat.S_ISREG(mode) else "special file"
 
 
-def read_regular(path: Path) -> bytes:
+def read_regular(path: Path | str) -> bytes:
     """The bytes of ``path``, which must be a regular file (a symlink to one is followed).
 
     Opened non-blocking and checked with ``fstat`` before reading, so a FIFO, device or socket
@@ -150,8 +153,12 @@ def read_regular(path: Path) -> bytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFile(path, file_kind(info.st_mode))
-        with open(fd, "rb", closefd=False) as handle:
-            return handle.read()
+        # Read to the end with plain reads (no file object: a tenth of a 10,000-file open): the
+        # size the file has (and a byte more), then until a read gives nothing, in case it grew.
+        parts = [os.read(fd, info.st_size + 1)]
+        while parts[-1]:
+            parts.append(os.read(fd, READ_CHUNK))
+        return parts[0] if len(parts) == 2 else b"".join(parts)
     finally:
         os.close(fd)
 

@@ -198,12 +198,13 @@ def _read_here(files: list[tuple[str, str]], prefix: str, progress: Progress | N
     results: list[LoadedFile | Problem] = []
     total = len(files)
     shown_total = total if grand_total is None else grand_total
+    paths = PathMaker()
     for start in range(0, total, CHUNK):
         if cancel is not None and cancel():
             raise ScanCancelled(f"cancelled after {start:,} of {total:,} files")
         chunk = []
         for where, rel in files[start:start + CHUNK]:
-            chunk.append(_read(None, where, rel, prefix))
+            chunk.append(_read(None, where, rel, prefix, paths))
             if signatures is not None:
                 signatures.append(stat_signature(where))
         results.extend(chunk)

@@ -53,11 +53,13 @@ def outside_link(layout: Layout, path: Path, name: str | None = None) -> Problem
                                       "but never written through")
 
 
-def _read(path: Path | None, where: str, rel: str, prefix: str) -> LoadedFile | Problem:
-    """Read ``where`` (``rel`` below the skills folder; ``prefix`` + ``rel`` is shown)."""
+def _read(path: Path | None, where: str, rel: str, prefix: str,
+          paths: PathMaker | None = None) -> LoadedFile | Problem:
+    """Read ``where`` (``rel`` below the skills folder; ``prefix`` + ``rel`` is shown); the
+    skill's path is ``path``, else made by ``paths`` (a scan's), else parsed from ``where``."""
     shown = prefix + rel
     try:
-        raw = fileio.read_regular(Path(where))  # never blocks on a FIFO swapped in meanwhile
+        raw = fileio.read_regular(where)  # never blocks on a FIFO swapped in meanwhile
     except OSError as exc:
         if isinstance(exc, fileio.NotRegularFile) and exc.kind == "folder" \
                 and not os.path.islink(where):
@@ -87,7 +89,9 @@ def _read(path: Path | None, where: str, rel: str, prefix: str) -> LoadedFile | 
                     f"RockBot would load it as '{skill.name}' and a later save or delete "
                     f"would use skills/{skill.name}.json",
         )
-    return LoadedFile(path=path if path is not None else Path(where), skill=skill, raw=raw)
+    if path is None:
+        path = paths(where) if paths is not None else Path(where)
+    return LoadedFile(path=path, skill=skill, raw=raw)
 
 
 class PathMaker:
