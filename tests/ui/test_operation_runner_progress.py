@@ -135,6 +135,34 @@ def test_a_big_delete_reports_its_progress_monotonic_to_the_total_and_throttled(
     assert maxima == {len(doomed)}  # a determinate bar, never a busy one once reports came
 
 
+def test_a_report_sent_before_the_newest_shown_never_moves_the_bar_back(
+        qtbot, big: Path) -> None:  # noqa: F811
+    """The catch-up look (the worker's newest report, after a pause) may show a report newer
+    than one still on its way to the UI thread: that older one must not move the bar back (a
+    full run once showed 578, then 577 of 1,500)."""
+    ctx, _library, doomed, _status = deleting(qtbot, big, range(0, 15))
+    gates: list[Held] = []
+
+    def operation(lib: Library) -> ChangeSet:
+        gates.append(held(lib, lambda phase, done, total: phase == CHECKING and done >= 300))
+        return lib.delete_many(doomed)
+
+    ticket = ctx.run(operation, "Deleting")
+    assert ticket is not None
+    qtbot.waitUntil(lambda: bool(gates) and gates[0].held.is_set(), timeout=WAIT_S * 1000)
+    qtbot.waitUntil(lambda: ticket.progress is not None and ticket.progress[1] >= 300)
+    shown = ticket.progress
+    assert shown is not None
+    seen = collect(ticket)
+    ctx.runner._signals.progress.emit(ticket, CHECKING, shown[1] - 1, shown[2])  # (a late one)
+    qtbot.wait(10)
+    assert ticket.progress == shown and seen == []
+    gates[0].release.set()
+    with qtbot.waitSignal(ticket.finished, timeout=WAIT_S * 1000) as blocker:
+        pass
+    assert blocker.args[0].ok
+
+
 def test_the_status_bar_shows_the_files_checked_and_cancel_then_writes_nothing(
         qtbot, big: Path, tmp_path: Path) -> None:  # noqa: F811
     plan = consolidation(big, 40)

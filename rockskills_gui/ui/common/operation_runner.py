@@ -384,6 +384,9 @@ class OperationRunner(QObject):
     def _on_progress(self, ticket: OperationTicket, phase: str, done: int, total: int) -> None:
         if ticket.done:
             return
+        shown = ticket.progress
+        if shown is not None and shown[0] == phase and shown[2] == total and done < shown[1]:
+            return  # sent before the newest one, which a catch-up already showed: never back
         ticket._show_progress((phase, done, total))
         timer = ticket._catch_up
         if timer is None:  # one look at the newest report a moment after the last one passed on
