@@ -89,11 +89,21 @@ _int, _float = int.__repr__, float.__repr__  # ... an int, a float (also of a su
 _NOT_FINITE = (": inf", ": -inf", ": nan")  # float.__repr__'s; json.dumps writes Infinity, NaN
 
 
-def _parts(parts: dict[str, Contribution]) -> str:
-    return ", ".join(
-        f'{_text(t)}: {{"df": {_int(c.df)}, "idf": {_float(c.idf)}, "tf": {_int(c.tf)}, '
-        f'"tfn": {_float(c.tfn)}, "contribution": {_float(c.contribution)}}}'
-        for t, c in parts.items())
+Head = tuple[int, float, str]  # a term's df and idf, and the text they start its entry with
+
+
+def _parts(parts: dict[str, Contribution], heads: dict[str, Head]) -> str:
+    """The entries of ``parts``; ``heads`` keeps each term's start (its df and idf are the same
+    in every hit of a query): a third of the formatting."""
+    entries = []
+    for t, c in parts.items():
+        head = heads.get(t)
+        if head is None or head[0] != c.df or head[1] != c.idf:
+            head = heads[t] = (c.df, c.idf,
+                               f'{_text(t)}: {{"df": {_int(c.df)}, "idf": {_float(c.idf)}, ')
+        entries.append(f'{head[2]}"tf": {_int(c.tf)}, "tfn": {_float(c.tfn)}, '
+                       f'"contribution": {_float(c.contribution)}}}')
+    return ", ".join(entries)
 
 
 def result_line(query: str, hits: list[RecallHit]) -> str:
@@ -101,11 +111,13 @@ def result_line(query: str, hits: list[RecallHit]) -> str:
     directly (300 queries x 50 explained hits: a third of the time; tests/core/
     test_recall_json_line.py compares the two)."""
     empty: dict[str, Contribution] = {}
+    terms: dict[str, Head] = {}
+    phrases: dict[str, Head] = {}
     try:
         line = f'{{"query": {_text(query)}, "results": [' + ", ".join(
             f'{{"rank": {_int(hit.rank)}, "name": {_text(hit.name)}, "score": {_float(hit.score)}, '
-            f'"terms": {{{_parts(hit.explanation.terms if hit.explanation else empty)}}}, '
-            f'"phrases": {{{_parts(hit.explanation.phrases if hit.explanation else empty)}}}}}'
+            f'"terms": {{{_parts(hit.explanation.terms if hit.explanation else empty, terms)}}}, '
+            f'"phrases": {{{_parts(hit.explanation.phrases if hit.explanation else empty, phrases)}}}}}'
             for hit in hits) + "]}"
     except TypeError:  # not a plain number somewhere: json.dumps says what
         line = ""

@@ -49,9 +49,6 @@ from rockskills_gui.core.recall.bm25 import (
     idf,
     length_norm,
     parse_query,
-    phrase_contribution,
-    term_contribution,
-    tf_norm,
     tokenize,
 )
 from rockskills_gui.core.recall.bm25_build import WINDOW as _WINDOW
@@ -479,17 +476,21 @@ class Bm25Index:
                               True))
         norms = self._norm[wanted].tolist()
         explanations: list[Explanation] = []
+        k1_plus_1 = K1 + 1
         for i, norm in enumerate(norms):
             terms: dict[str, Contribution] = {}
             phrases: dict[str, Contribution] = {}
             for text, df, value, found, is_phrase in parts:
                 f = found[i]
                 if f:
-                    tfn = tf_norm(f, norm)
+                    # tf_norm, term_contribution and phrase_contribution written out (the same
+                    # operations in the same order: the same floats; 55,000 calls less per
+                    # 300 explained queries; tests/core/test_recall_index.py adds them up to the
+                    # scores)
+                    tfn = f * k1_plus_1 / (f + norm)
                     if is_phrase:
-                        phrases[text] = Contribution(df, value, f, tfn,
-                                                     phrase_contribution(value, tfn))
+                        phrases[text] = Contribution(df, value, f, tfn, PHRASE_WEIGHT * value * tfn)
                     else:
-                        terms[text] = Contribution(df, value, f, tfn, term_contribution(value, tfn))
+                        terms[text] = Contribution(df, value, f, tfn, value * tfn)
             explanations.append(Explanation(terms, phrases))
         return explanations
