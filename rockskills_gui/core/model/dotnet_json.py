@@ -252,7 +252,9 @@ def _loads(text: str, hook: Any) -> Any:
 
 
 def _check(text: str, value: Any) -> None:
-    if _ESCAPED_SURROGATE.search(text) is not None or _LONE_SURROGATE.search(text) is not None:
+    # (the quick tests first: no "\u" means no escaped surrogate, ASCII text no lone one)
+    if ("\\u" in text and _ESCAPED_SURROGATE.search(text) is not None) or \
+            (not text.isascii() and _LONE_SURROGATE.search(text) is not None):
         _check_strings(value)
     if text.count("[") + text.count("{") > MAX_DEPTH and _depth(value) > MAX_DEPTH:
         raise JsonReadError(f"JSON nested deeper than {MAX_DEPTH} levels")
