@@ -111,9 +111,8 @@ def run() -> NoReturn:
     if list(argv[:1]) == ["--version"]:
         sys.exit(main(argv))
     from rockskills_gui.core.app import code_cache
-    from rockskills_gui.core.storage.appdirs import cache_dir
 
-    cache = code_cache.start(cache_dir())
+    cache = code_cache.start()
     try:
         code = main(argv)
     finally:

@@ -73,8 +73,7 @@ import builtins, json, sys
 real = builtins.compile
 from rockskills_gui.ui.shell import launch
 from rockskills_gui.core.app import code_cache
-from rockskills_gui.core.storage.appdirs import cache_dir
-cache = code_cache.start(cache_dir())  # (as launch.run does)
+cache = code_cache.start()  # (as launch.run does)
 import rockskills_gui.ui.shell.app  # (imports PySide6 through the cache)
 from PySide6.QtWidgets import QApplication, QWidget
 app = QApplication([])

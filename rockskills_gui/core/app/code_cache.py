@@ -268,8 +268,13 @@ def installed() -> CodeCache | None:
     return _installed
 
 
-def start(folder: Path) -> CodeCache:
-    """Read the cache file in ``folder`` and :func:`install` it."""
+def start(folder: Path | None = None) -> CodeCache:
+    """Read the cache file in ``folder`` (default: the user's cache folder) and :func:`install`
+    it."""
+    if folder is None:
+        from rockskills_gui.core.storage.appdirs import cache_dir
+
+        folder = cache_dir()
     cache = CodeCache(folder / FILE_NAME)
     install(cache)
     return cache

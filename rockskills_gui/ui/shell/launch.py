@@ -23,9 +23,8 @@ def run(prepare: Callable[[ModuleType], None] | None = None) -> NoReturn:
     paint)."""
     gc.disable()
     from rockskills_gui.core.app import code_cache
-    from rockskills_gui.core.storage.appdirs import cache_dir
 
-    code_cache.start(cache_dir())
+    code_cache.start()
     from rockskills_gui.ui.shell import app
 
     if prepare is not None:
