@@ -218,3 +218,23 @@ def test_screenshot_of_the_dark_review(qtbot, agent: Path, tmp_path: Path, qapp)
         apply_theme(qapp, "light")
         if window.dream_wizard is not None:
             window.dream_wizard.close()
+
+
+def test_the_text_field_behind_each_kind_of_focused_widget(qtbot) -> None:
+    """Cut, Copy and Paste find the text field of a combo box, a spin box, a plain or rich text
+    editor (asked by class name: the classes are not loaded at start), and none elsewhere."""
+    from PySide6.QtWidgets import QComboBox, QPlainTextEdit, QPushButton, QSpinBox, QTextEdit
+
+    from rockskills_gui.ui.shell.window_menus import _text_widget
+
+    combo, spin = QComboBox(), QSpinBox()
+    combo.setEditable(True)
+    plain, rich, button, line = QPlainTextEdit(), QTextEdit(), QPushButton("x"), QLineEdit()
+    for widget in (combo, spin, plain, rich, button, line):
+        qtbot.addWidget(widget)
+    assert _text_widget(combo) is combo.lineEdit()
+    assert _text_widget(spin) is spin.findChild(QLineEdit)
+    assert _text_widget(plain) is plain and _text_widget(rich) is rich
+    assert _text_widget(line) is line
+    assert _text_widget(button) is None and _text_widget(None) is None
+    assert _text_widget(QComboBox()) is None  # not editable: no text field
