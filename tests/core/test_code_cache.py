@@ -188,7 +188,7 @@ def test_a_bad_pattern_fails_as_re_fails(tmp_path: Path) -> None:
 
 def test_patterns_made_at_run_time_are_never_written(tmp_path: Path) -> None:
     """A pattern built while the program runs may hold data: an API key (the log's redaction),
-    a search. Only patterns of a module's own top-level code are kept."""
+    a search. Only patterns of a module's own top-level code (or a class body) are kept."""
     from rockskills_gui.core.text.redact import secret_pattern
 
     secret = "sk-test-Zq8Lw3Nv5Tb7Yc9Xd"
@@ -203,6 +203,37 @@ def test_patterns_made_at_run_time_are_never_written(tmp_path: Path) -> None:
         assert text.encode() not in data and text.encode("utf-16-le") not in data
     reopened = CodeCache(tmp_path / FILE_NAME)
     assert len(reopened._regex) == 1 and not reopened._code
+
+
+def test_patterns_of_class_bodies_and_trusted_support_code_are_kept(tmp_path: Path) -> None:
+    """A class body's patterns are constants like a module's; so are those a library's trusted
+    support code builds in functions as it loads (PySide6's signature parser). A function
+    elsewhere, with the same pattern text, still keeps nothing."""
+    class_body = "import re\nclass Style:\n    pattern = re._compiler.compile(r'%\\(\\w+\\)s', 0)\n"
+    support = ("import re\ndef build(level):\n    return re._compiler.compile(r'a{%d}b' % level, 0)\n"
+               "made = build(3)\n")
+    elsewhere = ("import re\ndef build(level):\n    return re._compiler.compile(r'a{%d}c' % level, 0)\n"
+                 "made = build(3)\n")
+    with installed(tmp_path / FILE_NAME) as cache:
+        exec(compile(class_body, "styles.py", "exec"), {})
+        assert cache.misses == 1
+        exec(compile(elsewhere, "mine/helpers.py", "exec"), {})
+        assert cache.misses == 1  # (a function: not kept)
+        code_cache.trust_patterns_of("trusted-support/")
+        try:
+            exec(compile(support, "trusted-support/parser.py", "exec"), {})
+            exec(compile(elsewhere, "mine/helpers.py", "exec"), {})
+        finally:
+            code_cache._trusted_prefixes = ()
+        assert cache.misses == 2
+        cache.save()
+    reopened = CodeCache(tmp_path / FILE_NAME)
+    assert len(reopened._regex) == 2
+    with installed(tmp_path / FILE_NAME) as warm:
+        namespace: dict[str, Any] = {}
+        exec(compile(class_body, "styles.py", "exec"), namespace)
+    assert (warm.hits, warm.misses) == (1, 0)
+    assert namespace["Style"].pattern == re._compiler.compile(r"%\(\w+\)s", 0)  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("content", [b"", b"\x00\x01garbage", b"\xe9", None])

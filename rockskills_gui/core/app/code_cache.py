@@ -6,9 +6,11 @@ from text in every process, before anything can be shown:
 - each dataclass's methods (``__init__``, ``__eq__``, ``__repr__``, ...), which
   :mod:`dataclasses` writes as source and hands to ``exec``: ~150 pieces, ~12 ms at the window's
   start;
-- regular expressions compiled as modules load (``re.compile`` in a module's top-level code),
-  ours and our libraries': ~35 patterns, ~14 ms, most of them PySide6's own. A pattern made while
-  the program runs (from a search, from an API key the log must not show) is never kept;
+- regular expressions compiled as modules load (``re.compile`` in a module's top-level code or a
+  class body, and in the support code of a library that asked for it with
+  :func:`trust_patterns_of`), ours and our libraries': ~35 patterns, ~24 ms, most of them
+  PySide6's own. A pattern made while the program runs (from a search, from an API key the log
+  must not show) is never kept;
 - PySide6's signature support (``ui/common/pyside_support``), ~15 ms.
 
 A :class:`CodeCache` keeps what these compilations give in one file in the user's cache folder,
@@ -212,7 +214,7 @@ def _regex_compiler(cache: CodeCache) -> Callable[..., Any] | None:
 
     def compile_(p: Any, flags: int = 0) -> Any:
         if not isinstance(p, (str, bytes)) or type(flags) is not int or flags & re.DEBUG \
-                or not _written_in_a_module():
+                or not _a_program_constant():
             return original(p, flags)
         try:
             return sre.compile(p, *cache.regex(p, flags, checked))
@@ -222,15 +224,33 @@ def _regex_compiler(cache: CodeCache) -> Callable[..., Any] | None:
     return compile_
 
 
-def _written_in_a_module() -> bool:
-    """Whether the pattern being compiled comes from a module's own top-level code (a constant of
-    the program, compiled as the module loads). A pattern made while the program runs may hold
-    data (a search the user typed, an API key to redact from the log): it is never written to
-    the cache."""
+# Code flags of a function's frame (inspect.CO_OPTIMIZED | inspect.CO_NEWLOCALS); a module's
+# top-level code and a class body have neither.
+_FUNCTION_FLAGS = 0x1 | 0x2
+_trusted_prefixes: tuple[str, ...] = ()
+
+
+def trust_patterns_of(prefix: str) -> None:
+    """Keep the patterns that code whose file name starts with ``prefix`` compiles, wherever in
+    it (a library's own support code that builds its constant patterns in functions run as it
+    loads; it must never compile a pattern from the program's data)."""
+    global _trusted_prefixes
+    if prefix and prefix not in _trusted_prefixes:
+        _trusted_prefixes = (*_trusted_prefixes, prefix)
+
+
+def _a_program_constant() -> bool:
+    """Whether the pattern being compiled is a constant of the program: compiled by a module's
+    top-level code or a class body (as the module loads), or by trusted support code
+    (:func:`trust_patterns_of`). A pattern made in a function may hold data (a search the user
+    typed, an API key to redact from the log): it is never written to the cache."""
     frame: FrameType | None = sys._getframe(2)
     while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "re":
         frame = frame.f_back
-    return frame is not None and frame.f_code.co_name == "<module>"
+    if frame is None:
+        return False
+    code = frame.f_code
+    return not code.co_flags & _FUNCTION_FLAGS or code.co_filename.startswith(_trusted_prefixes)
 
 
 class _NotTheSame(Exception):

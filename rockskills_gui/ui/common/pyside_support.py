@@ -6,7 +6,8 @@ first window can exist; its ``.pyc`` caching only applies once those files are u
 installation (``SBK_EMBED=0``, which writes into site-packages). While :func:`support_code_cached`
 is active, ``compile`` takes the code of those modules from the start-up code cache
 (:mod:`~rockskills_gui.core.app.code_cache`): the very code objects compiling them gives. Any
-other ``compile`` is the real one.
+other ``compile`` is the real one. The regular expressions that code builds as it loads (~10 ms:
+its signature parser's, its stub generator's, all constants of PySide6) are kept by the cache too.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from rockskills_gui.core.app.code_cache import CodeCache, caller_flags
+from rockskills_gui.core.app.code_cache import CodeCache, caller_flags, trust_patterns_of
 
 SUPPORT_PREFIX = "shibokensupport/"  # the file names shiboken6 compiles its support code under
 
@@ -28,6 +29,7 @@ def support_code_cached(cache: CodeCache | None) -> Iterator[None]:
     if cache is None:
         yield
         return
+    trust_patterns_of(SUPPORT_PREFIX)
     real = builtins.compile
 
     def compile_(source: Any, filename: Any, mode: str, flags: int = 0,
