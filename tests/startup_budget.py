@@ -36,6 +36,10 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
             "rockskills_gui.core.recall.bm25_index", "rockskills_gui.ui.recall",
             "rockskills_gui.ui.editor.editor_pane", "rockskills_gui.ui.editor.editor_layout",
             "rockskills_gui.ui.health", "rockskills_gui.ui.common.accessibility"),
+    # The Usage tab's code, which the UI thread loads when the tab is first shown: scipy's
+    # clustering (~0.1 s to import) loads on the worker that orders the matrix (scipy.sparse,
+    # which the recall index loads on its worker after the first paint, is no matter).
+    "usage_tab": ("scipy.cluster", "scipy.spatial"),
 }
 
 
@@ -143,3 +147,8 @@ def loaded_modules(stdout: str) -> list[str]:
             names: list[str] = json.loads(line[len("MODULES "):])
             return names
     raise AssertionError(f"the script reported no modules; its output ended:\n{stdout[-2000:]}")
+
+
+# Import the Usage tab's code as its first showing does (PySide6 through the code cache first).
+USAGE_TAB_SCRIPT = ("import rockskills_gui.ui.shell.app\n"
+                    "import rockskills_gui.ui.usage.usage_pane\n" + _REPORT + "\n")

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from rockskills_gui.resources import resource_dir
-from tests.startup_budget import GUI_SCRIPT, forbidden_loaded, loaded_modules
+from tests.startup_budget import GUI_SCRIPT, USAGE_TAB_SCRIPT, forbidden_loaded, loaded_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,6 +29,17 @@ def test_gui_start_until_the_tree_is_painted_imports_no_heavy_module(tmp_path: P
     modules = loaded_modules(done.stdout)
     assert "rockskills_gui.ui.shell.main_window" in modules  # the real startup path ran
     assert forbidden_loaded(modules, "gui") == []
+
+
+def test_the_usage_tab_s_code_leaves_clustering_to_its_worker() -> None:
+    """What the UI thread imports to build the Usage tab: not scipy's clustering (~0.1 s)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", USAGE_TAB_SCRIPT], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    modules = loaded_modules(done.stdout)
+    assert "rockskills_gui.core.usage.matrix_order" in modules  # (the tab's ordering code)
+    assert forbidden_loaded(modules, "usage_tab") == []
 
 
 def test_the_usage_tab_is_built_when_first_shown(window) -> None:

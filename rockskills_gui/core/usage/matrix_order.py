@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 import numpy as np
-from scipy.cluster.hierarchy import leaves_list, linkage, optimal_leaf_ordering
-from scipy.spatial.distance import squareform
 
 from rockskills_gui.core.model.names import fold, sort_key
 from rockskills_gui.core.usage.matrix import CoMatrix, Measure
@@ -107,6 +105,11 @@ def order_by_cluster(matrix: CoMatrix, olo_max: int = OPTIMAL_LEAF_ORDER_MAX) ->
     if len(clustered) <= 2:
         leaves = list(range(len(clustered)))
     else:
+        # (scipy's clustering, ~0.1 s to import, loads here, on the worker that orders the
+        # matrix, not with the Usage tab on the UI thread)
+        from scipy.cluster.hierarchy import leaves_list, linkage, optimal_leaf_ordering
+        from scipy.spatial.distance import squareform
+
         jaccard = sub.take(clustered.tolist()).values(Measure.JACCARD)
         distance = 1.0 - jaccard
         np.fill_diagonal(distance, 0.0)

@@ -56,8 +56,9 @@ class WindowDeferred(WindowState):
         self._health_pane = None
         self._finishing = None
         self.watcher = LibraryWatcher(self)
-        self._deferred = [self._name_window_controls, self._build_skill_pane,
-                          self._build_health_pane]
+        # (the editor's modules load a turn before it is built: two short stalls, not one)
+        self._deferred = [self._name_window_controls, self._load_editor_code,
+                          self._build_skill_pane, self._build_health_pane]
 
     def _wire_deferred_parts(self) -> None:
         """Editor commands run the editor (built then if need be); until it exists no skill is
@@ -111,6 +112,9 @@ class WindowDeferred(WindowState):
             if pane.available:  # the open library has CortexPrism stats: show them
                 self._on_health_available(True)
         return self._health_pane
+
+    def _load_editor_code(self) -> None:
+        import rockskills_gui.ui.editor.editor_pane  # noqa: F401
 
     def _build_skill_pane(self) -> None:
         _ = self.skill_pane
