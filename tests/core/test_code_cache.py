@@ -214,11 +214,15 @@ def test_patterns_of_class_bodies_and_trusted_support_code_are_kept(tmp_path: Pa
                "made = build(3)\n")
     elsewhere = ("import re\ndef build(level):\n    return re._compiler.compile(r'a{%d}c' % level, 0)\n"
                  "made = build(3)\n")
+    in_a_function = ("import re\ndef make(secret):\n    class Redactor:\n"
+                     "        pattern = re._compiler.compile(secret, 0)\n    return Redactor\n"
+                     "made = make('sk-class-Qx7Zr2')\n")
     with installed(tmp_path / FILE_NAME) as cache:
         exec(compile(class_body, "styles.py", "exec"), {})
         assert cache.misses == 1
         exec(compile(elsewhere, "mine/helpers.py", "exec"), {})
-        assert cache.misses == 1  # (a function: not kept)
+        exec(compile(in_a_function, "mine/redact.py", "exec"), {})
+        assert cache.misses == 1  # (a function, a class made by one: not kept)
         code_cache.trust_patterns_of("trusted-support/")
         try:
             exec(compile(support, "trusted-support/parser.py", "exec"), {})
@@ -229,6 +233,7 @@ def test_patterns_of_class_bodies_and_trusted_support_code_are_kept(tmp_path: Pa
         cache.save()
     reopened = CodeCache(tmp_path / FILE_NAME)
     assert len(reopened._regex) == 2
+    assert b"sk-class-Qx7Zr2" not in (tmp_path / FILE_NAME).read_bytes()
     with installed(tmp_path / FILE_NAME) as warm:
         namespace: dict[str, Any] = {}
         exec(compile(class_body, "styles.py", "exec"), namespace)

@@ -247,10 +247,15 @@ def _a_program_constant() -> bool:
     frame: FrameType | None = sys._getframe(2)
     while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "re":
         frame = frame.f_back
-    if frame is None:
-        return False
-    code = frame.f_code
-    return not code.co_flags & _FUNCTION_FLAGS or code.co_filename.startswith(_trusted_prefixes)
+    if frame is not None and frame.f_code.co_filename.startswith(_trusted_prefixes):
+        return True
+    # A class body counts only where the module itself runs it (a class made in a function may
+    # take the function's data into its body).
+    while frame is not None and not frame.f_code.co_flags & _FUNCTION_FLAGS \
+            and frame.f_code.co_name != "<module>":
+        frame = frame.f_back
+    return frame is not None and frame.f_code.co_name == "<module>" \
+        and not frame.f_code.co_flags & _FUNCTION_FLAGS
 
 
 class _NotTheSame(Exception):
