@@ -196,6 +196,21 @@ def read_regular(path: Path | str, limit: int | None = None) -> bytes:
         os.close(fd)
 
 
+def read_head(path: Path | str, limit: int) -> tuple[bytes, int]:
+    """The first ``limit`` bytes of the regular file ``path`` (at most; fewer at its end) and its
+    size: for showing the start of a file that may be huge (never blocks, see :func:`open_regular`)."""
+    fd, size = open_regular(path)
+    try:
+        parts: list[bytes] = []
+        got = 0
+        while got < limit and (part := os.read(fd, min(READ_CHUNK, limit - got))):
+            parts.append(part)
+            got += len(part)
+        return b"".join(parts), max(size, got)
+    finally:
+        os.close(fd)
+
+
 def is_regular(path: Path) -> bool:
     """True when ``path`` is a regular file (following symlinks), without opening it."""
     try:

@@ -39,7 +39,7 @@ def read_lines(path: Path | str, line_limit: int, file_limit: int) -> Iterator[t
     :class:`~.fileio.TooLarge` (over ``file_limit``) before the first line, and TooLarge as well
     when the file grows past ``file_limit`` while it is read.
     """
-    fd, _size = open_regular(path, file_limit)
+    fd, _ = open_regular(path, file_limit)
     try:
         number = 0
         total = 0

@@ -13,7 +13,7 @@ from PySide6.QtCore import QRect
 from PySide6.QtGui import QImage, QPainter, QPalette
 from PySide6.QtWidgets import QFileDialog, QTreeWidgetItem
 
-from rockskills_gui.core.usage.heatmap import heatmap_csv
+from rockskills_gui.core.usage.heatmap import save_heatmap_csv
 from rockskills_gui.core.usage.report import UsageReport
 from rockskills_gui.core.usage.stats import TOP_PAIRS, PairView, UsageStats
 from rockskills_gui.ui.common.context import AppContext
@@ -180,7 +180,7 @@ class UsageReportView(UsageLayout):
     def export_csv(self, path: Path | str) -> None:
         if self.report is None:
             return
-        Path(path).write_text(heatmap_csv(self.report.heatmap), encoding="utf-8")
+        save_heatmap_csv(self.report.heatmap, Path(path))
 
     def _export_start(self, suffix: str) -> str:
         library = self.ctx.library
