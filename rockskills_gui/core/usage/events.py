@@ -8,6 +8,7 @@ sorts ascending (stable) and takes the *first* ``max``.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -17,6 +18,7 @@ from typing import Any, Generic, TypeVar
 
 from rockskills_gui.core.model import dotnet_json
 from rockskills_gui.core.model.names import is_dotnet_whitespace, is_null_or_whitespace
+from rockskills_gui.core.model.problems import ProblemKind
 from rockskills_gui.core.model.rules import RESOURCE_USAGE_FILE
 from rockskills_gui.core.model.size_limits import LOG_FILE_MAX_BYTES, LOG_LINE_MAX_BYTES, shown_size
 from rockskills_gui.core.model.timestamps import MIN_VALUE, Timestamp, TimestampError
@@ -87,11 +89,13 @@ class ConversationTurn:
 
 @dataclass(frozen=True, slots=True)
 class MalformedLine:
-    """A line RockBot would skip: file (relative to the agent dir), 1-based line number, reason."""
+    """A line RockBot would skip: file (relative to the agent dir), 1-based line number, reason.
+    Line 0 is the whole file, not read (a FIFO, too large: ``kind`` says which)."""
 
     path: str
     line: int
     reason: str
+    kind: ProblemKind = ProblemKind.MALFORMED_LINES
 
 
 @dataclass
@@ -201,9 +205,10 @@ def _read_lines(path: Path, shown: str, parse: Callable[[dict[str, Any]], E],
             except (dotnet_json.JsonReadError, _LineError) as exc:
                 log.malformed.append(MalformedLine(shown, number, str(exc)))
     except fileio.TooLarge as exc:
-        log.malformed.append(MalformedLine(shown, 0, exc.reason))
+        log.malformed.append(MalformedLine(shown, 0, exc.reason, ProblemKind.TOO_LARGE))
     except OSError as exc:
-        log.malformed.append(MalformedLine(shown, 0, f"cannot read: {untrusted.reason(path, exc)}"))
+        log.malformed.append(MalformedLine(shown, 0, f"cannot read: {untrusted.reason(path, exc)}",
+                                           ProblemKind.UNREADABLE))
 
 
 def _listed(path: Path) -> bool:
@@ -225,9 +230,25 @@ def _read_folder(agent_dir: Path, folder: str, parse: Callable[[dict[str, Any]],
     return log
 
 
+_last_usage: tuple[Path, LogSignature, weakref.ref[EventLog[UsageEvent]]] | None = None
+
+
 def read_usage(agent_dir: Path) -> EventLog[UsageEvent]:
-    """``skill-usage/*.jsonl`` (top level only, files in sorted name order)."""
-    return _read_folder(agent_dir, USAGE_DIR, _usage, _USAGE_LINE, _plain_usage)
+    """``skill-usage/*.jsonl`` (top level only, files in sorted name order).
+
+    While a log read before is still in use and no log file changed since (same names, sizes
+    and times: :func:`usage_log_signature`), that very log is given again (treat it as read-only):
+    a dream run reads the log for its passes and again for its recall guard, each ~4 s at
+    1,000,000 events."""
+    global _last_usage
+    signature = usage_log_signature(agent_dir)
+    if _last_usage is not None and _last_usage[0] == agent_dir and _last_usage[1] == signature:
+        kept = _last_usage[2]()
+        if kept is not None:
+            return kept
+    log = _read_folder(agent_dir, USAGE_DIR, _usage, _USAGE_LINE, _plain_usage)
+    _last_usage = (agent_dir, signature, weakref.ref(log))
+    return log
 
 
 def read_resource_usage(agent_dir: Path) -> EventLog[ResourceCheckout]:

@@ -86,8 +86,10 @@ class UsageReportView(UsageLayout):
         if stats.skipped:
             parts.append(f"{len(stats.skipped)} event(s) without skill name or session id "
                          "(RockBot's dream would fail on them)")
-        if report.log.malformed:
-            parts.append(f"{len(report.log.malformed)} unreadable line(s) skipped")
+        unread = [m for m in report.log.malformed if m.line == 0]  # whole files (FIFO, too large)
+        parts.extend(f"{m.path} not read ({m.reason})" for m in unread)
+        if len(report.log.malformed) > len(unread):
+            parts.append(f"{len(report.log.malformed) - len(unread)} unreadable line(s) skipped")
         if data.note:
             parts.append(data.note)
         parts.append(f"computed in {report.seconds * 1000:.0f} ms")
