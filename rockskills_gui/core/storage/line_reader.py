@@ -47,7 +47,7 @@ def read_lines(path: Path | str, line_limit: int, file_limit: int) -> Iterator[t
         skipping = False  # inside a line already reported as too long
         first = True
         while True:
-            chunk = os.read(fd, CHUNK)
+            chunk = os.read(fd, max(CHUNK, len(BOM)) if first else CHUNK)  # (the BOM whole)
             if not chunk:
                 break
             total += len(chunk)
