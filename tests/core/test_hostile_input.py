@@ -791,19 +791,22 @@ def test_the_query_set_writer_refuses_links_and_writes_atomically(agent_copy: Pa
     assert json.loads(real.read_text())["queries"][0]["query"] == "calendar"
 
 
-def test_a_link_planted_at_a_cache_file_is_replaced_not_written_through(agent_copy: Path,
-                                                                        tmp_path: Path) -> None:
-    """The app's own cache writer (scan and recall caches, the code cache) never follows a link."""
+def test_a_link_planted_at_a_cache_files_temp_name_is_never_written_through(agent_copy: Path,
+                                                                           tmp_path: Path) -> None:
+    """The app's own cache writer (scan and recall caches, the code cache) wrote its temp file
+    ``<name>.<pid>.tmp`` with O_TRUNC: a link planted under that name was written through."""
     victim = tmp_path / "victim.txt"
     victim.write_text("kept\n")
-    cache_dir = tmp_path / "scan-cache"
-    lib = Library.open(agent_copy, cache_dir=cache_dir)
+    lib = Library.open(agent_copy, cache_dir=tmp_path / "scan-cache")
     assert lib.scan_cache is not None
-    lib.scan_cache.path.parent.mkdir(parents=True, exist_ok=True)
-    lib.scan_cache.path.unlink(missing_ok=True)
-    lib.scan_cache.path.symlink_to(victim)
+    cache = lib.scan_cache.path
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.with_name(f"{cache.name}.{os.getpid()}.tmp").symlink_to(victim)
+    cache.unlink(missing_ok=True)
+    cache.symlink_to(victim)  # and one at the name itself: replaced, not followed
     lib.scan_cache.save([])
-    assert victim.read_text() == "kept\n" and not lib.scan_cache.path.is_symlink()
+    assert victim.read_text() == "kept\n"
+    assert cache.is_file() and not cache.is_symlink()
 
 
 # ---------------------------------------------------------------- the preview
