@@ -388,6 +388,17 @@ def test_one_hostile_skill_file_is_a_problem_and_the_rest_opens(agent_copy: Path
     assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
 
 
+def test_a_journal_entry_nested_deep_is_refused_and_the_library_opens(agent_copy: Path) -> None:
+    """The crash journal's entry file is read at every open: a deeply nested one crashed them all."""
+    entry = agent_copy / ".rockskills" / "journal" / "planted"
+    entry.mkdir(parents=True)
+    (entry / "journal.json").write_text('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    listed = rockskills("list", agent_copy)
+    assert listed.returncode == 0 and "mcp/email" in listed.stdout, listed.stderr
+    assert "untrusted-journal" in listed.stderr and "nested deeper than 64" in listed.stderr
+    assert (entry / "journal.json").is_file()
+
+
 def test_a_thousand_nested_folders_under_skills_are_cut_and_reported(
         agent_copy: Path, nested: Callable[[Path, int], Path]) -> None:
     """Format detection recursed once per folder (os.walk), even with ``--format``: the library
