@@ -87,7 +87,7 @@ class UsageReportView(UsageLayout):
             parts.append(f"{len(stats.skipped)} event(s) without skill name or session id "
                          "(RockBot's dream would fail on them)")
         unread = [m for m in report.log.malformed if m.line == 0]  # whole files (FIFO, too large)
-        parts.extend(f"{m.path} not read ({m.reason})" for m in unread)
+        parts.extend(f"{m.path}: {m.reason}" for m in unread)
         if len(report.log.malformed) > len(unread):
             parts.append(f"{len(report.log.malformed) - len(unread)} unreadable line(s) skipped")
         if data.note:
