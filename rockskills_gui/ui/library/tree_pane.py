@@ -278,7 +278,18 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
 
     def _on_change_applied(self, change: ChangeSet) -> None:
         self._load_lint(self.ctx.library)  # the marks follow saves, renames and deletes
-        self.model.apply_change(change)
+        # A removed row moves the view's current index to a neighbour: that is not the user
+        # choosing it (a renamed skill stays current: the context already follows it).
+        following, self._following = self._following, True
+        try:
+            self.model.apply_change(change)
+        finally:
+            self._following = following
+        current = self.ctx.current_skill
+        if not (current and self.reveal(current)):
+            node = self.current_node()  # the current skill went: the row now current is chosen
+            if node is not None and node.skill is not None and not current:
+                self.ctx.select_skill(node.name)
         self._update_count()
         self._update_actions()
 

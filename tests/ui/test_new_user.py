@@ -1,0 +1,66 @@
+"""What a new user hit (issue 35, items 1–8), each against the real window offscreen."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from rockskills_gui.ui.shell.main_window import MainWindow
+from tests.ui.conftest import open_window
+from tests.ui.test_editor_pane import editor_text, open_skill, type_at_end
+from tests.ui.test_tree_pane import inline_editor, pane_of, select
+
+
+def write_skill_md(folder: Path, name: str, description: str, body: str) -> Path:
+    path = folder / name / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(f"---\nname: {name}\ndescription: {description}\n---\n\n{body}\n")
+    return path
+
+
+@pytest.fixture
+def claude_project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    skills = root / ".claude" / "skills"
+    write_skill_md(skills, "foo", "Foo does foo things.", "# Foo\n\nThe foo body.")
+    write_skill_md(skills, "bar", "Bar does bar things.", "# Bar\n\nThe bar body.")
+    return root
+
+
+@pytest.fixture
+def md_window(qtbot, claude_project: Path) -> Iterator[MainWindow]:
+    win = open_window(qtbot, claude_project)
+    yield win
+    win._close_confirmed = True
+    win.loader.cancel()
+    win.loader.wait()
+
+
+# ---------------------------------------------------------------- 1. rename follows the editor
+
+
+@pytest.mark.parametrize("edited", [False, True])
+def test_skill_md_rename_keeps_the_renamed_skill_in_the_editor(md_window: MainWindow, qtbot,
+                                                                edited: bool) -> None:
+    editor = open_skill(md_window, "foo")
+    if edited:
+        type_at_end(qtbot, editor, "\nUnsaved line.")
+    tree = pane_of(md_window)
+    select(tree, "foo")
+    tree.view.setFocus()
+    md_window.commands["tree.rename"].trigger()
+    line = inline_editor(tree)
+    line.selectAll()
+    qtbot.keyClicks(line, "foo2")
+    qtbot.keyClick(line, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: md_window.ctx.library.get("foo2") is not None)
+    qtbot.wait(50)
+    assert md_window.ctx.current_skill == "foo2"
+    assert tree.model.node(tree.view.currentIndex()).path == "foo2"
+    assert editor.current is not None and editor.current.name == "foo2"
+    assert "The foo body." in editor_text(editor)
+    assert ("Unsaved line." in editor_text(editor)) is edited
+    assert editor.current.dirty is edited
