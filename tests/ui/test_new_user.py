@@ -64,3 +64,24 @@ def test_skill_md_rename_keeps_the_renamed_skill_in_the_editor(md_window: MainWi
     assert "The foo body." in editor_text(editor)
     assert ("Unsaved line." in editor_text(editor)) is edited
     assert editor.current.dirty is edited
+
+
+# ---------------------------------------------------------------- 2. F2 from any focus
+
+
+def test_f2_in_the_editor_renames_the_skill_being_edited(md_window: MainWindow, qtbot) -> None:
+    editor = open_skill(md_window, "foo")
+    md_window.activateWindow()
+    qtbot.waitActive(md_window)
+    body = editor_text(editor)
+    editor.editor.setFocus()
+    qtbot.keyClick(editor.editor, Qt.Key.Key_F2)
+    tree = pane_of(md_window)
+    line = inline_editor(tree)  # the tree's inline rename of the skill in the editor
+    assert line.text() == "foo" and line.hasFocus()
+    line.selectAll()
+    qtbot.keyClicks(line, "foo3")
+    qtbot.keyClick(line, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: md_window.ctx.library.get("foo3") is not None)
+    assert editor.current.name == "foo3"
+    assert editor_text(editor) == body  # the body was not touched by the key presses

@@ -181,10 +181,12 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
         commands.on("tree.move", self.move_selected)
         commands.on("tree.delete", self.delete_selected)
         commands.on("tree.filter", self.focus_filter)
-        for action_id in ("tree.rename", "tree.delete"):
-            action = commands[action_id]
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            self.addAction(action)
+        # Del edits text elsewhere, so it acts only in this pane; F2 renames from any focus
+        # (the skill in the editor when the focus is outside the tree).
+        delete = commands["tree.delete"]
+        delete.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.addAction(delete)
+        commands["tree.rename"].setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self._update_actions()
 
     def _action(self, action_id: str, text: str, slot: object, menu: QMenu) -> QAction:
