@@ -85,3 +85,30 @@ def test_f2_in_the_editor_renames_the_skill_being_edited(md_window: MainWindow, 
     qtbot.waitUntil(lambda: md_window.ctx.library.get("foo3") is not None)
     assert editor.current.name == "foo3"
     assert editor_text(editor) == body  # the body was not touched by the key presses
+
+
+# ---------------------------------------------------------------- 3. a folded description
+
+
+def test_appending_to_a_folded_description_keeps_the_block(qtbot, tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    path = root / ".claude" / "skills" / "team" / "SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_text("---\nname: team\ndescription: >\n  Helps with team\n  collaboration.\n"
+                    "license: MIT\n---\n\nBody.\n")
+    window = open_window(qtbot, root)
+    try:
+        editor = open_skill(window, "team")
+        field = editor.summary
+        assert field.toPlainText() == "Helps with team collaboration."  # no line break shown
+        field.setFocus()
+        qtbot.keyClick(field, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
+        qtbot.keyClicks(field, " Edited.")
+        window.commands["file.save"].trigger()
+        assert path.read_text() == ("---\nname: team\ndescription: >\n  Helps with team\n"
+                                    "  collaboration. Edited.\nlicense: MIT\n---\n\nBody.\n")
+        assert field.toPlainText() == "Helps with team collaboration. Edited."
+    finally:
+        window._close_confirmed = True
+        window.loader.cancel()
+        window.loader.wait()
