@@ -387,7 +387,7 @@ def _fold(paragraph: str, old_lines: list[str], width: int) -> list[str]:
     lines: list[str] = []
     rest = paragraph
     for line in old_lines:
-        if rest == line or rest.startswith(line + " ") and not rest.startswith(line + "  "):
+        if rest == line or (rest.startswith(line + " ") and not rest.startswith(line + "  ")):
             lines.append(line)
             rest = rest[len(line) + 1:]
         else:

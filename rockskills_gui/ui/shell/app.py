@@ -62,11 +62,11 @@ from rockskills_gui.ui.common.icons import app_icon
 from rockskills_gui.ui.common.theme import apply_theme, set_identity
 from rockskills_gui.ui.shell.crash import CrashReporter
 from rockskills_gui.ui.shell.main_window import PANES, MainWindow
+from rockskills_gui.ui.shell.window_geometry import DEFAULT_SIZE
 
 if TYPE_CHECKING:
     import argparse
 
-DEFAULT_SIZE = (1400, 900)
 SCREENSHOT_TIMEOUT_MS = 120_000
 SETTLE_ROUNDS = 5
 AFTER_START_MS = 500  # the log's start line waits until the window has had its first frames
@@ -207,9 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         reporter = CrashReporter(log_file, ctx.keys.known_keys, lambda: window, app)
         reporter.install()
     if args.size is not None or args.screenshot is not None:
-        window.resize(*(args.size or DEFAULT_SIZE))
-    elif not ctx.settings.contains("window/geometry"):
-        window.resize(*DEFAULT_SIZE)
+        window.resize(*(args.size or DEFAULT_SIZE))  # (else the window placed itself: window_geometry)
 
     try:
         QTimer.singleShot(RESUME_GC_MS, gc.enable)  # (paused by ui.shell.launch; at the latest)

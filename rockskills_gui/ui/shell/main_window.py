@@ -39,6 +39,7 @@ from rockskills_gui.ui.shell.no_library_page import NoLibraryPage
 from rockskills_gui.ui.shell.recall_warmup import LargeLibraryFeed, RecallWarmup, prepare_large_recall
 from rockskills_gui.ui.shell.status_bar import ElidingStatusBar
 from rockskills_gui.ui.shell.window_deferred import WindowDeferred
+from rockskills_gui.ui.shell.window_geometry import restore_geometry
 from rockskills_gui.ui.shell.window_loading import FREEZE_FROM, WindowLoading, _plural
 from rockskills_gui.ui.shell.window_menus import (
     WindowMenus,
@@ -359,10 +360,8 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
 
     def _restore_layout(self) -> None:
         settings = self.ctx.settings
-        geometry = settings.value("window/geometry")
         state = settings.value("window/state")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
+        restore_geometry(self, settings.value("window/geometry"))  # only what fits a screen now
         self.splitter_memory = SplitterMemory(self, settings)
         if isinstance(state, QByteArray):
             # After restoring, the Problems dock still follows the library (hidden when empty).
