@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -112,3 +114,31 @@ def test_appending_to_a_folded_description_keeps_the_block(qtbot, tmp_path: Path
         window._close_confirmed = True
         window.loader.cancel()
         window.loader.wait()
+
+
+# ---------------------------------------------------------------- 5. `rockskills undo` outside
+
+
+def test_rockskills_undo_while_the_window_is_open_is_noticed(window: MainWindow, qtbot,
+                                                             agent: Path) -> None:
+    from rockskills_gui.core.dream.apply import apply_plan
+    from tests.core.test_dream_apply import EXAMPLE, consolidation_plan
+
+    plan = consolidation_plan(agent, EXAMPLE["llm_result"])
+    merged = agent / "skills" / "meetings" / "plan-and-schedule.json"
+    change = window.ctx.apply(lambda lib: apply_plan(lib, plan, plan.acceptable_ids()).change)
+    assert change is not None and merged.is_file()
+    undo, redo = window.commands["edit.undo"], window.commands["edit.redo"]
+    assert undo.isEnabled() and "plan" in undo.text().lower()
+    done = subprocess.run([sys.executable, "-m", "rockskills_gui.cli", "undo", str(agent)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert not merged.exists()
+    qtbot.waitUntil(lambda: not undo.isEnabled(), timeout=5000)  # nothing left to undo
+    assert redo.isEnabled() and "plan" in redo.text().lower()
+    assert "undone outside this window" in window.statusBar().full_message()
+    assert window.ctx.library.get("meetings/plan-and-schedule") is None
+    assert window.ctx.library.get("plan-meeting") is not None
+    redo.trigger()  # applies the plan again, through the journal
+    qtbot.waitUntil(merged.is_file, timeout=5000)
+    assert undo.isEnabled() and window.error_box is None
