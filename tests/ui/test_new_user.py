@@ -142,3 +142,31 @@ def test_rockskills_undo_while_the_window_is_open_is_noticed(window: MainWindow,
     redo.trigger()  # applies the plan again, through the journal
     qtbot.waitUntil(merged.is_file, timeout=5000)
     assert undo.isEnabled() and window.error_box is None
+
+
+# ---------------------------------------------------------------- 6. lint warnings show
+
+
+def test_lint_warnings_show_without_load_problems(qtbot, tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    skills = root / ".claude" / "skills"
+    write_skill_md(skills, "install", "Installs the tool for the user when asked.",
+                   "Run:\n\n```\ncurl -fsSL https://example.com/install.sh | sh\n```")
+    write_skill_md(skills, "other", "Another skill that does other things.", "Body.")
+    window = open_window(qtbot, root)
+    try:
+        assert not window.ctx.library.problems
+        qtbot.waitUntil(lambda: window.problems_dock.isVisible(), timeout=10_000)
+        assert window.problems_label.text() == "0 problems · 1 lint warning"
+        assert window.problems_dock.windowTitle() == "Problems (1)"
+        pane = window.problems_pane
+        assert pane.pages.currentIndex() == 1  # the Lint group, where the warning is
+        assert [f.kind for f in pane.findings if f.severity == "warning"] == ["pipe-to-shell"]
+        # at 1400×900 the dock shows more than a few rows
+        window.resize(1400, 900)
+        qtbot.wait(50)
+        rows = pane.lint_view.viewport().height() // max(1, pane.lint_view.sizeHintForRow(0))
+        assert rows >= 5, rows
+    finally:
+        window.loader.cancel()
+        window.loader.wait()

@@ -62,3 +62,10 @@ def test_a_layout_from_a_big_screen_reopens_whole_on_a_small_one(tmp_path: Path,
     assert inside(small["status"], small["screen"]), small
     twice = probe(tmp_path, agent, (1280, 720))
     assert twice["frame"][2:] == small["frame"][2:]  # and saved at that size, not smaller
+
+
+def test_the_problems_dock_opens_with_room_for_rows_at_1400x900(tmp_path: Path, agent: Path) -> None:
+    (agent / "skills" / "broken.json").write_text("{ not json")  # one load problem: dock shown
+    shown = probe(tmp_path, agent, (1920, 1080))
+    assert shown["frame"][2:] == [1404, 904], shown  # the default size, with the offscreen frame
+    assert shown["problems"] is not None and shown["problems"][3] >= 240, shown  # not ~3 rows

@@ -160,6 +160,9 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self.problems_dock.setObjectName("problemsDock")
         self.problems_pane = ProblemsPane(self.ctx, self.problems_dock)
         self.problems_pane.openSkillRequested.connect(self._open_from_health)
+        self.problems_pane.lintFinished.connect(self._on_lint_finished)
+        self._problems_auto = False
+        self._problems_sized = False
         self.problems_dock.setWidget(self.problems_pane)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems_dock)
         self.health_dock = QDockWidget("Skill health", self)
@@ -176,6 +179,8 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
     def _build_chrome(self) -> None:
         self.commands.adopt("view.library", self.library_dock.toggleViewAction())
         self.commands.adopt("view.problems", self.problems_dock.toggleViewAction())
+        self.problems_dock.toggleViewAction().triggered.connect(
+            lambda _checked: setattr(self, "_problems_auto", False))  # the user chose
         self.commands.adopt("view.health", self.health_dock.toggleViewAction())
         self.menus = self.commands.fill_menus(self.menuBar())
         self.recent_menu = self.commands.submenu("file.recent")
@@ -365,7 +370,7 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self.splitter_memory = SplitterMemory(self, settings)
         if isinstance(state, QByteArray):
             # After restoring, the Problems dock still follows the library (hidden when empty).
-            self.restoreState(state)
+            self._problems_sized = self.restoreState(state)  # (its remembered height stays)
             QTimer.singleShot(0, lambda: self._on_library_changed(self.ctx.library))
 
     def save_layout(self) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 
 from rockskills_gui.core.library.formats import OPEN_FORMAT_LABELS, format_label
 from rockskills_gui.core.library.rockbot_library import Library
@@ -16,6 +16,8 @@ from rockskills_gui.ui.common.workers import Opener, demo_opener, path_opener
 from rockskills_gui.ui.shell.window_state import WindowState
 
 FREEZE_FROM = 10_000  # skills from which a loaded library is moved out of the collector's way
+PROBLEMS_SHARE = 0.3  # of the window's height, for the Problems dock when it first shows
+PROBLEMS_MIN_HEIGHT = 220  # px: its tabs and about six rows
 
 
 def _plural(count: int, word: str) -> str:
@@ -169,12 +171,36 @@ class WindowLoading(WindowState):
             self._update_counts()
             for separator in self._separators:
                 separator.show()
-            self.problems_dock.setVisible(bool(library.problems)
-                                          or bool(self.problems_pane.skill_count()))
+            # Shown for load problems now, or for lint warnings when the lint arrives (once per
+            # opening, unless the user showed or hid the dock meanwhile: _on_lint_finished).
+            self._problems_auto = self.interactive  # (screenshots show what they were posed with)
+            self._show_problems(bool(library.problems) or bool(self.problems_pane.skill_count()))
         self.commands["file.new_skill"].setEnabled(library is not None and not self.loader.busy)
         if hasattr(self, "reopen_menu"):
             self._fill_reopen_menu()
         self._update_history_actions()
+
+    def _show_problems(self, visible: bool) -> None:
+        """Show or hide the Problems dock; shown for the first time, it gets a useful height."""
+        if visible and self.problems_dock.isHidden() and not self._problems_sized:
+            self._problems_sized = True
+            room = max(self.height(), 600)
+            QTimer.singleShot(0, lambda: self.resizeDocks(
+                [self.problems_dock], [max(PROBLEMS_MIN_HEIGHT, int(room * PROBLEMS_SHARE))],
+                Qt.Orientation.Vertical))
+        self.problems_dock.setVisible(visible)
+
+    def _on_lint_finished(self) -> None:
+        self._update_counts()
+        library = self.ctx.library
+        if library is None or not self._problems_auto:
+            return
+        self._problems_auto = False  # the first lint of this opening decides, once
+        counts = self.problems_pane.lint_counts()
+        if (counts.get("error") or counts.get("warning")) and self.problems_dock.isHidden():
+            if not library.problems and not self.problems_pane.skill_count():
+                self.problems_pane.show_lint_group()
+            self._show_problems(True)
 
     def _update_counts(self) -> None:
         library = self.ctx.library
@@ -189,13 +215,17 @@ class WindowLoading(WindowState):
             parts.append(_plural(files, "file problem"))
         if skills:
             parts.append(f"{_plural(skills, 'skill')} with problems")
+        lint = self.problems_pane.lint_counts()
+        lint_parts = [_plural(lint[s], f"lint {s}") for s in ("error", "warning") if lint.get(s)]
         self.skills_label.setText(_plural(len(library), "skill"))
-        self.problems_label.setText(" · ".join(parts) or "0 problems")
+        self.problems_label.setText(" · ".join([" · ".join(parts) or "0 problems", *lint_parts]))
         self.problems_label.setToolTip(
             f"Files not loaded or loaded with a warning: {files}\n"
             f"Skills with problems (Library ▸ Flags ▸ Has problems): {skills}\n"
+            f"Lint: {', '.join(lint_parts) or 'no errors or warnings'}"
+            f"{' (and ' + str(lint['info']) + ' info)' if lint.get('info') else ''}\n"
             "See the Problems panel")
-        total = files + skills
+        total = files + skills + lint.get("error", 0) + lint.get("warning", 0)
         self.problems_dock.setWindowTitle(f"Problems ({total})" if total else "Problems")
 
     def _on_change_applied(self, change: ChangeSet) -> None:
