@@ -16,8 +16,11 @@ from rockskills_gui.ui.common.workers import Opener, demo_opener, path_opener
 from rockskills_gui.ui.shell.window_state import WindowState
 
 FREEZE_FROM = 10_000  # skills from which a loaded library is moved out of the collector's way
-PROBLEMS_SHARE = 0.3  # of the window's height, for the Problems dock when it first shows
-PROBLEMS_MIN_HEIGHT = 220  # px: its tabs and about six rows
+# The Problems dock's first height: up to 30% of the window's, leaving the tabs above at least
+# CENTRAL_ROOM px (a 720 px high window keeps the old 160 px; 1400×900 gets 270, about 8 rows).
+PROBLEMS_SHARE = 0.3
+PROBLEMS_MIN_HEIGHT = 160
+CENTRAL_ROOM = 560
 
 
 def _plural(count: int, word: str) -> str:
@@ -184,10 +187,10 @@ class WindowLoading(WindowState):
         """Show or hide the Problems dock; shown for the first time, it gets a useful height."""
         if visible and self.problems_dock.isHidden() and not self._problems_sized:
             self._problems_sized = True
-            room = max(self.height(), 600)
-            QTimer.singleShot(0, lambda: self.resizeDocks(
-                [self.problems_dock], [max(PROBLEMS_MIN_HEIGHT, int(room * PROBLEMS_SHARE))],
-                Qt.Orientation.Vertical))
+            height = self.height()
+            wanted = max(PROBLEMS_MIN_HEIGHT, min(int(height * PROBLEMS_SHARE), height - CENTRAL_ROOM))
+            QTimer.singleShot(0, lambda: self.resizeDocks([self.problems_dock], [wanted],
+                                                          Qt.Orientation.Vertical))
         self.problems_dock.setVisible(visible)
 
     def _on_lint_finished(self) -> None:
