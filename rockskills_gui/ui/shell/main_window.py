@@ -37,7 +37,7 @@ from rockskills_gui.ui.library.problems_pane import ProblemsPane, skill_problems
 from rockskills_gui.ui.library.tree_pane import TreePane, prepare_tree
 from rockskills_gui.ui.shell.no_library_page import NoLibraryPage
 from rockskills_gui.ui.shell.recall_warmup import LargeLibraryFeed, RecallWarmup, prepare_large_recall
-from rockskills_gui.ui.shell.status_bar import ElidingStatusBar
+from rockskills_gui.ui.shell.status_bar import ElidingStatusBar, PathLabel
 from rockskills_gui.ui.shell.window_deferred import WindowDeferred
 from rockskills_gui.ui.shell.window_geometry import restore_geometry
 from rockskills_gui.ui.shell.window_loading import FREEZE_FROM, WindowLoading, _plural
@@ -212,7 +212,7 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self.cancel_button.setObjectName("cancelLoad")
         self.cancel_button.setText("Cancel")
         self.cancel_button.setToolTip("Stop waiting for this library")
-        self.path_label = QLabel(status)
+        self.path_label = PathLabel(status)  # a long path is elided: the message keeps room
         self.path_label.setObjectName("statusPath")
         self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.skills_label = QLabel(status)

@@ -1,6 +1,6 @@
 """Where the main window opens: its remembered geometry when that fits a screen there is now,
-else the default size where it fits, else maximized on the available part of the screen (a
-1280×720 screen never gets a 1400×900 window with its status bar below the edge)."""
+else the default size where it fits, else the available part of the screen (a 1280×720 screen
+never gets a 1400×900 window with its status bar below the edge)."""
 
 from __future__ import annotations
 
@@ -15,16 +15,15 @@ SMALLEST = QSize(640, 400)  # a remembered window smaller than this is not worth
 
 
 def place_default(window: QWidget) -> None:
-    """The default size where it fits the available screen with its frame, else maximized."""
+    """The default size where it fits the available screen with its frame, else the whole
+    available screen (less the frame's room), at its top left."""
     room = available(window)
     want = QSize(*DEFAULT_SIZE)
     if room is None or (want.width() + FRAME_ALLOWANCE.width() <= room.width()
                         and want.height() + FRAME_ALLOWANCE.height() <= room.height()):
         window.resize(want)
         return
-    inner = (room.size() - FRAME_ALLOWANCE).boundedTo(want)
-    window.setGeometry(QRect(room.topLeft(), inner))  # the size it has when un-maximized
-    window.setWindowState(window.windowState() | Qt.WindowState.WindowMaximized)
+    window.setGeometry(QRect(room.topLeft(), (room.size() - FRAME_ALLOWANCE).boundedTo(want)))
 
 
 def restore_geometry(window: QWidget, saved: object) -> bool:
