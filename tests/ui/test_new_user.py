@@ -170,3 +170,50 @@ def test_lint_warnings_show_without_load_problems(qtbot, tmp_path: Path) -> None
     finally:
         window.loader.cancel()
         window.loader.wait()
+
+
+# ---------------------------------------------------------------- 8. "Why not?"
+
+
+def why_pane(window: MainWindow):
+    window.show_pane("recall")
+    pane = window.recall_pane
+    assert pane.recall is not None
+    return pane
+
+
+def test_one_enter_in_the_why_not_list_pins_the_skill(window: MainWindow, qtbot) -> None:
+    pane = why_pane(window)
+    pane.set_query("summarize the meeting notes", immediate=True)
+    edit = pane.why_panel.edit
+    edit.setFocus()
+    qtbot.keyClicks(edit, "calend")
+    popup = edit.completer_.popup()
+    qtbot.waitUntil(popup.isVisible)
+    qtbot.keyClick(popup, Qt.Key.Key_Down)  # the list has the keyboard while it shows
+    qtbot.keyClick(popup, Qt.Key.Key_Return)  # one press
+    assert pane.pins == ["mcp/calendar"] and edit.text() == ""
+    qtbot.keyClicks(edit, "write-rep")  # typed whole, no row chosen in the list
+    qtbot.waitUntil(popup.isVisible)
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    assert pane.pins == ["mcp/calendar", "write-report"]
+
+
+def test_why_not_says_when_the_session_hides_the_skill(window: MainWindow) -> None:
+    pane = why_pane(window)
+    query = "summarize the meeting notes"
+    pane.set_query(query, immediate=True)
+    first = pane.hits[0].name
+    pane.pin(first)
+    [card] = pane.why_panel.card_widgets()
+    assert "#1" in card.title.text() and "session" not in card.title.text()
+    pane.add_turn()  # the agent injects it now: hidden for the rest of the session
+    pane.set_query(query, immediate=True)
+    [report] = pane.pin_reports
+    assert report.rank == 1 and report.hidden is not None
+    [card] = pane.why_panel.card_widgets()
+    assert "this session hides it" in card.title.text()
+    assert "injected on turn 1" in card.details.text()
+    pane.reset_session()
+    [card] = pane.why_panel.card_widgets()
+    assert "session" not in card.title.text()
