@@ -217,3 +217,29 @@ def test_why_not_says_when_the_session_hides_the_skill(window: MainWindow) -> No
     pane.reset_session()
     [card] = pane.why_panel.card_widgets()
     assert "session" not in card.title.text()
+
+
+# ---------------------------------------------------------------- 8. each format's own notes
+
+
+@pytest.mark.parametrize(("folder", "says"), [(".claude/skills", "Agent Skills"),
+                                              (".picobot/skills", None)])
+def test_the_agent_note_after_a_save_is_the_formats_own(qtbot, tmp_path: Path, folder: str,
+                                                        says: str | None) -> None:
+    root = tmp_path / "project"
+    write_skill_md(root / folder, "foo", "Foo does foo things.", "Body.")
+    window = open_window(qtbot, root)
+    try:
+        editor = open_skill(window, "foo")
+        type_at_end(qtbot, editor, " More.")
+        window.commands["file.save"].trigger()
+        message = window.statusBar().full_message()
+        assert message.startswith("Save") and "RockBot" not in editor.agent_notice.text.text()
+        if says is None:  # PicoBot's agents: nothing is known, nothing is claimed
+            assert not editor.agent_notice.isVisible() and "agent" not in message
+        else:
+            assert editor.agent_notice.isVisible() and says in editor.agent_notice.text.text()
+            assert window.ctx.library.agent_note().short in message
+    finally:
+        window.loader.cancel()
+        window.loader.wait()

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
+from rockskills_gui.core.library.agent_note import AgentNote
 from rockskills_gui.core.library.summary_rule import SummaryRule
 from rockskills_gui.core.model.names import fold, sort_key
 from rockskills_gui.core.model.problems import Problem
@@ -150,6 +151,10 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
     @abstractmethod
     def summary_rule(self) -> SummaryRule:
         """What this format asks of a summary / description."""
+
+    def agent_note(self) -> AgentNote | None:
+        """What a running agent of this format does with edited skills (None: not known)."""
+        return None
 
     @abstractmethod
     def reload(self) -> None:
