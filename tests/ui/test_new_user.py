@@ -243,3 +243,32 @@ def test_the_agent_note_after_a_save_is_the_formats_own(qtbot, tmp_path: Path, f
     finally:
         window.loader.cancel()
         window.loader.wait()
+
+
+# ---------------------------------------------------------------- 8. opening a skill's file
+
+
+def test_opening_a_skill_md_file_opens_its_project_and_shows_the_skill(qtbot,
+                                                                      claude_project: Path) -> None:
+    skill_file = claude_project / ".claude" / "skills" / "bar" / "SKILL.md"
+    window = open_window(qtbot, skill_file)
+    try:
+        assert window.ctx.library.agent_dir == claude_project.resolve()
+        assert window.ctx.current_skill == "bar"
+        assert window.skill_pane.current is not None and window.skill_pane.current.name == "bar"
+        assert "showing 'bar'" in window.statusBar().full_message()
+    finally:
+        window.loader.cancel()
+        window.loader.wait()
+
+
+def test_opening_a_rockbot_skill_file_opens_its_agent_and_shows_the_skill(qtbot, agent: Path) -> None:
+    window = open_window(qtbot, agent / "skills" / "mcp" / "email.json")
+    try:
+        assert window.ctx.library.format == "rockbot"
+        assert window.ctx.library.agent_dir == agent.resolve()
+        assert window.ctx.current_skill == "mcp/email"
+        assert window.tabs.currentWidget() is window.skill_pane
+    finally:
+        window.loader.cancel()
+        window.loader.wait()

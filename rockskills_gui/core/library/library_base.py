@@ -253,6 +253,18 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
         entry = self._entries.get(fold(name))
         return entry.path if entry is not None else self.layout.path_for(name)
 
+    def name_of_file(self, path: Path) -> str | None:
+        """The skill loaded from file ``path`` (compared resolved), if one was."""
+        try:
+            wanted = Path(path).resolve()
+        except OSError:
+            return None
+        for entry in self._entries.values():  # (resolved only where the file name matches)
+            if entry.path.name == wanted.name and (entry.path == wanted
+                                                   or entry.path.resolve() == wanted):
+                return entry.skill.name
+        return None
+
     def is_read_only(self, name: str) -> bool:
         """True for a skill this app only reads (a CortexPrism memory.db row with no SKILL.md)."""
         entry = self._entries.get(fold(name))

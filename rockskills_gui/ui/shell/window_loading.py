@@ -114,6 +114,16 @@ class WindowLoading(WindowState):
         note = getattr(library, "detection_note", "")
         if note:
             message += f" — {note}"
+        opened_file = self._opening if self._opening is not None and self._opening.is_file() else None
+        if opened_file is not None:  # a skill's own file: its library is open, the skill shown
+            name = library.name_of_file(opened_file)
+            if name is not None and self.ctx.select_skill(name):
+                self.library_pane.reveal(name)
+                self.show_pane("editor")
+                message += f" — showing '{name}', the skill in {opened_file.name}"
+            else:
+                message += f" — {opened_file.name} did not load as a skill: see Problems"
+                note = note or "file"
         self.statusBar().showMessage(message, 15000 if note else 8000)
         self.loadFinished.emit("")
 
