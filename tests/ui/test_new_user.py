@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
+from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.ui.conftest import open_window
 from tests.ui.test_editor_pane import editor_text, open_skill, type_at_end
@@ -272,3 +273,17 @@ def test_opening_a_rockbot_skill_file_opens_its_agent_and_shows_the_skill(qtbot,
     finally:
         window.loader.cancel()
         window.loader.wait()
+
+
+# ---------------------------------------------------------------- 8. Dream… needs a library
+
+
+def test_dream_is_offered_only_with_a_library(qtbot, tmp_path: Path, agent: Path) -> None:
+    window = MainWindow(AppContext(), interactive=False)
+    qtbot.addWidget(window)
+    dream = window.commands["tools.dream"]
+    assert not dream.isEnabled()  # no library: nothing to dream over
+    with qtbot.waitSignal(window.loadFinished, timeout=10_000):
+        window.open_path(agent)
+    assert dream.isEnabled()
+    window.loader.wait()

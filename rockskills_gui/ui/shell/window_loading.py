@@ -189,6 +189,7 @@ class WindowLoading(WindowState):
             self._problems_auto = self.interactive  # (screenshots show what they were posed with)
             self._show_problems(bool(library.problems) or bool(self.problems_pane.skill_count()))
         self.commands["file.new_skill"].setEnabled(library is not None and not self.loader.busy)
+        self.commands["tools.dream"].setEnabled(library is not None)  # nothing to dream over
         if hasattr(self, "reopen_menu"):
             self._fill_reopen_menu()
         self._update_history_actions()
