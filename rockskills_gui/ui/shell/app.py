@@ -265,16 +265,17 @@ def run() -> NoReturn:
 def _after_start(ctx: AppContext) -> None:
     """Once the window is up: the cycle collector runs again (paused while the program started,
     ui.shell.launch), the log's start line (the first record opens the log file), and the
-    settings schema (pydantic, ~0.1 s) validated on a thread, so that the first dialog that
-    needs it (Preferences, the dream wizard) does not wait, and a damaged setting is logged."""
+    settings schema (pydantic, ~0.1 s) validated and the system keyring chosen (~0.4 s) on a
+    thread, so that the first dialog that needs them (Preferences, the dream wizard) does not
+    wait, and a damaged setting is logged."""
     import platform  # (its import is not for the start)
 
     gc.enable()
     _save_code_cache()
     log.info("rockskills-gui %s starting (Python %s, Qt %s, %s)", __version__,
              platform.python_version(), qVersion(), platform.platform())
-    threading.Thread(target=lambda: ctx.preferences.settings, name="settings-schema",
-                     daemon=True).start()
+    threading.Thread(target=lambda: (ctx.preferences.settings, ctx.keys.status),
+                     name="settings-schema", daemon=True).start()  # (and the keyring: ~0.4 s)
 
 
 def _save_code_cache() -> None:
