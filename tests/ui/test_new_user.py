@@ -287,3 +287,18 @@ def test_dream_is_offered_only_with_a_library(qtbot, tmp_path: Path, agent: Path
         window.open_path(agent)
     assert dream.isEnabled()
     window.loader.wait()
+
+
+# ---------------------------------------------------------------- 8. Ctrl+P with a space
+
+
+def test_go_to_skill_finds_words_separated_by_a_space(window: MainWindow, qtbot) -> None:
+    open_skill(window, "a2a")
+    window.commands["edit.goto_skill"].trigger()
+    dialog = window.skill_pane.goto_dialog
+    assert dialog is not None and dialog.isVisible()
+    qtbot.keyClicks(dialog.query, "sched meet")
+    qtbot.waitUntil(lambda: bool(dialog.model.matches))
+    assert dialog.model.matches[0].name == "schedule-meeting"
+    qtbot.keyClick(dialog.query, Qt.Key.Key_Return)
+    assert window.ctx.current_skill == "schedule-meeting"
