@@ -302,3 +302,26 @@ def test_go_to_skill_finds_words_separated_by_a_space(window: MainWindow, qtbot)
     assert dialog.model.matches[0].name == "schedule-meeting"
     qtbot.keyClick(dialog.query, Qt.Key.Key_Return)
     assert window.ctx.current_skill == "schedule-meeting"
+
+
+# ---------------------------------------------------------------- 8. a refused name, at the field
+
+
+def test_a_refused_rename_is_said_at_the_inline_editor(window: MainWindow, qtbot) -> None:
+    tree = pane_of(window)
+    tree.view.setFocus()
+    select(tree, "a2a")  # the first row: the message goes below the editor
+    window.commands["tree.rename"].trigger()
+    line = inline_editor(tree)
+    line.selectAll()
+    qtbot.keyClicks(line, "bad name")
+    message = tree.message
+    assert "invalid characters" in message.text() and message.isVisible()
+    at = message.mapTo(tree.view.viewport(), message.rect().topLeft())
+    editor = line.geometry()
+    assert message.parentWidget() is tree.view.viewport()
+    assert abs(at.y() - editor.bottom()) <= 4 and abs(at.x() - editor.left()) <= 4  # right there
+    qtbot.keyClick(line, Qt.Key.Key_Return)  # refused: the editor stays, and so does the reason
+    assert inline_editor(tree) is line and message.isVisible() and window.error_box is None
+    qtbot.keyClick(line, Qt.Key.Key_Escape)
+    assert not message.isVisible()

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, SignalInstance
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QLineEdit, QWidget
 
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.tree import Node, is_inside, problems_by_name
@@ -113,8 +113,22 @@ class TreeEdits(_PaneBase):
         self._show_message(error)
 
     def _show_message(self, text: str | None) -> None:
+        """Say why the name in the inline editor would be refused, at that editor."""
         self.message.setText(text or "")
-        self.message.setVisible(bool(text))
+        editors = [e for e in self.view.findChildren(QLineEdit, "inlineRename") if e.isVisible()]
+        if not text or not editors:
+            self.message.hide()
+            return
+        editor = editors[0].geometry()  # (in the viewport, the message's parent)
+        room = self.view.viewport().rect()
+        self.message.setFixedWidth(max(120, min(room.width() - 4, editor.width())))
+        self.message.adjustSize()
+        below = editor.bottom() + 2
+        top = below if below + self.message.height() <= room.bottom() \
+            else max(0, editor.top() - 2 - self.message.height())
+        self.message.move(max(2, min(editor.left(), room.right() - self.message.width())), top)
+        self.message.raise_()
+        self.message.show()
 
     def _inline_rename_error(self, index: Index, text: str) -> str | None:
         """Why Enter in the inline editor cannot rename (RockBot's message), or None."""

@@ -12,9 +12,10 @@ the UI thread); this module composes them and follows the library and the select
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import (
     QApplication,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -129,9 +130,16 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
         self.delegate.closeEditor.connect(lambda *_args: self._show_message(None))
         self.view.setItemDelegate(self.delegate)
         self.view.setModel(self.model)
-        self.message = QLabel(self)
+        # Why a name typed in the inline editor would be refused: shown at that editor, over
+        # the rows just below it (above it at the bottom of the tree).
+        self.message = QLabel(self.view.viewport())
         self.message.setObjectName("libraryMessage")
         self.message.setWordWrap(True)
+        self.message.setFrameShape(QFrame.Shape.Box)
+        self.message.setMargin(3)
+        self.message.setAutoFillBackground(True)
+        self.message.setBackgroundRole(QPalette.ColorRole.ToolTipBase)
+        self.message.setForegroundRole(QPalette.ColorRole.ToolTipText)
         self.message.hide()
         self.count = secondary(QLabel(self))
         self.count.setObjectName("libraryCount")
@@ -145,7 +153,6 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
         layout.setSpacing(4)
         layout.addLayout(top)
         layout.addWidget(self.view, 1)
-        layout.addWidget(self.message)
         layout.addWidget(self.count)
 
         self._debounce = QTimer(self)
