@@ -27,7 +27,6 @@ from rockskills_gui.core.library.rockbot_library import DiskChanges, Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.storage.appdirs import config_dir, demo_library_dir
 from rockskills_gui.core.storage.changes import ChangeSet
-from rockskills_gui.ui.common.journal_watcher import JournalWatcher
 from rockskills_gui.ui.common.operation_runner import (
     LONG_CHANGE,
     OperationResult,
@@ -97,7 +96,6 @@ class AppContext(QObject):
         self.runner = OperationRunner(self._delivered, self)
         self._deferred_paths: list[Path] = []  # news from disk that arrived during a long operation
         self.runner.busyChanged.connect(self._runner_busy)
-        self.journal_watcher = JournalWatcher(self)  # `rockskills undo` while the window is open
 
     @property
     def prefs(self) -> Settings:

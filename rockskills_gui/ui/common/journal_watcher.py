@@ -9,14 +9,10 @@ operation of this window runs (its own journal writes are not news): then it loo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
 
 from rockskills_gui.core.storage.journal_paths import journal_root, root_link
-
-if TYPE_CHECKING:
-    from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.context import AppContext
 
 DEBOUNCE_MS = 300
 
@@ -24,8 +20,8 @@ DEBOUNCE_MS = 300
 class JournalWatcher(QObject):
     """Follows the journal of ``ctx``'s library for outside undos (see the module)."""
 
-    def __init__(self, ctx: AppContext) -> None:
-        super().__init__(ctx)
+    def __init__(self, ctx: AppContext, parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self.ctx = ctx
         self._watcher = QFileSystemWatcher(self)
         self._watcher.directoryChanged.connect(lambda _path: self._debounce.start())

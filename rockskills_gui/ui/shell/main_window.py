@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from rockskills_gui import __version__
 from rockskills_gui.ui.common.actions import ActionRegistry
 from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.journal_watcher import JournalWatcher
 from rockskills_gui.ui.common.library_watcher import folders_to_watch
 from rockskills_gui.ui.common.operation_status import OperationStatus
 from rockskills_gui.ui.common.theme import secondary
@@ -260,6 +261,7 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self._wire_deferred_parts()
 
         self.ctx.libraryChanged.connect(self._on_library_changed)
+        self.journal_watcher = JournalWatcher(self.ctx, self)  # `rockskills undo` meanwhile
         self.ctx.historyChanged.connect(self._update_history_actions)
         self.ctx.changeApplied.connect(self._on_change_applied)
         self.ctx.statusMessage.connect(self.statusBar().showMessage)
