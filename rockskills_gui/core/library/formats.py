@@ -203,6 +203,29 @@ def user_roots(profile: Profile) -> list[Root]:
     return [r for r in roots if r.path.is_dir()]
 
 
+PROJECT_SKILL_DIRS = (".agents", ".claude", ".picobot", ".cortex")  # {dir}/skills/ in a project
+
+
+def library_of_file(path: Path) -> Path:
+    """The folder of the library holding skill file ``path``: for a SKILL.md, the project of the
+    nearest ``.claude/skills`` (``.agents``, ``.picobot``, ``.cortex``) above it, else the folder
+    holding the nearest ``skills/``, else its skill folder's parent; for a RockBot ``.json``, the
+    agent directory holding the nearest ``skills/``. Raises NotALibraryError for other files."""
+    if path.name in SKILL_FILE_NAMES:
+        for ancestor in path.parents[1:]:
+            if ancestor.name == SKILLS_DIR:
+                inside = ancestor.parent.name in PROJECT_SKILL_DIRS
+                return ancestor.parent.parent if inside else ancestor.parent
+        return path.parent.parent
+    if path.suffix.lower() == ".json":
+        for ancestor in path.parents:
+            if ancestor.name == SKILLS_DIR:
+                return ancestor.parent
+        raise NotALibraryError(f"{path}: a JSON file outside any skills/ folder (open the agent "
+                               "directory that holds it)")
+    raise NotALibraryError(f"{path}: not a directory (expected a skill library folder)")
+
+
 def detect(path: Path | str, format: str | None = None) -> Detection:
     """Detect (or, with ``format``, resolve) what ``path`` holds; raises NotALibraryError."""
     path = Path(path).expanduser()
@@ -213,10 +236,7 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
         if path.name == CORTEX_DB_NAME:
             project = path.parent.parent if path.parent.name == ".cortex" else path.parent
             return _cortex(project, path, "a CortexPrism memory.db")
-        if path.name in SKILL_FILE_NAMES:
-            path = path.parent.parent
-        else:
-            raise NotALibraryError(f"{path}: not a directory (expected a skill library folder)")
+        path = library_of_file(path)
     if format is not None:
         return _forced(path, format)
     if (path / ".cortex").is_dir() or path.name == ".cortex" or \

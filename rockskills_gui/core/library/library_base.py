@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
+from rockskills_gui.core.library.agent_note import AgentNote
 from rockskills_gui.core.library.summary_rule import SummaryRule
 from rockskills_gui.core.model.names import fold, sort_key
 from rockskills_gui.core.model.problems import Problem
@@ -152,6 +153,10 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
     def summary_rule(self) -> SummaryRule:
         """What this format asks of a summary / description."""
 
+    def agent_note(self) -> AgentNote | None:
+        """What a running agent of this format does with edited skills (None: not known)."""
+        return None
+
     @abstractmethod
     def reload(self) -> None:
         """Read everything from disk again (the history is kept; undo re-checks files)."""
@@ -248,6 +253,18 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
         skill (e.g. deleted on disk), the file creating or restoring it would write."""
         entry = self._entries.get(fold(name))
         return entry.path if entry is not None else self.layout.path_for(name)
+
+    def name_of_file(self, path: Path) -> str | None:
+        """The skill loaded from file ``path`` (compared resolved), if one was."""
+        try:
+            wanted = Path(path).resolve()
+        except OSError:
+            return None
+        for entry in self._entries.values():  # (resolved only where the file name matches)
+            if entry.path.name == wanted.name and (entry.path == wanted
+                                                   or entry.path.resolve() == wanted):
+                return entry.skill.name
+        return None
 
     def is_read_only(self, name: str) -> bool:
         """True for a skill this app only reads (a CortexPrism memory.db row with no SKILL.md)."""

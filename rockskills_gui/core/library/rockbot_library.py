@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rockskills_gui.core.library.agent_note import ROCKBOT_NOTE, AgentNote
 from rockskills_gui.core.library.library_base import (
     BaseLibrary,
     Clock,
@@ -124,6 +125,10 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
     def summary_rule(self) -> SummaryRule:
         """What RockBot asks of a summary: one sentence of 15 words or fewer."""
         return ROCKBOT_SUMMARY
+
+    def agent_note(self) -> AgentNote:
+        """RockBot reads its skills only at start, and saves a skill whenever it uses one."""
+        return ROCKBOT_NOTE
 
     def _as_editable(self, entry: SkillEntry) -> SkillEntry:
         """Every RockBot skill can be edited (problem files are not skills)."""

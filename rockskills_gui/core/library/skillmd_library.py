@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from rockskills_gui.core.library.agent_note import AgentNote
 from rockskills_gui.core.library.library_base import (
     BaseLibrary,
     Clock,
@@ -106,6 +107,10 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
     def summary_rule(self) -> SummaryRule:
         """What this format asks of a description (the profile's limit, e.g. 1024 characters)."""
         return skill_md_rule(self.profile.label, self.profile.description_limit)
+
+    def agent_note(self) -> AgentNote | None:
+        """What the profile says its running agents do with edits (None: it does not say)."""
+        return self.profile.agent_note
 
     def _as_editable(self, entry: SkillMdEntry | DbEntry) -> SkillMdEntry | None:
         """None for a CortexPrism memory.db row with no SKILL.md (this app only reads the db)."""
