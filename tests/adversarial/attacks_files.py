@@ -533,6 +533,12 @@ def attack_skillmd_not_a_file(trials: int, workdir: Path) -> tuple[int, int]:
 # ---------------------------------------------------------------- issue 35, 12 and 18: one hostile file
 
 
+def _fresh_agent(workdir: Path, name: str, trial: int) -> tuple[random.Random, Path, Path]:
+    """``(random source, trial folder, a copy of the sample agent in it)`` for one trial."""
+    folder = _trial_dir(workdir, name, trial)
+    return _rng(name, trial), folder, _copy_agent(folder)
+
+
 def _hostile_file(rng: random.Random, agent: Path) -> tuple[str, str]:
     """Plant one hostile thing in ``agent`` (random kind, place and size): ``(path shown, what)``."""
     kind = rng.choice(("deep-json", "digits", "sparse-skill", "nested", "sparse-log", "long-line"))
@@ -572,9 +578,7 @@ def attack_unopenable(trials: int, workdir: Path) -> tuple[int, int]:
     loads, and list or lint names the file."""
     failures = 0
     for trial in range(trials):
-        rng = _rng("unopenable", trial)
-        folder = _trial_dir(workdir, "unopenable", trial)
-        agent = _copy_agent(folder)
+        rng, folder, agent = _fresh_agent(workdir, "unopenable", trial)
         why: list[str] = []
         clean = cli(workdir, "list", agent)
         expected = len(clean.out.splitlines())
@@ -609,9 +613,7 @@ def attack_blocking_inputs(trials: int, workdir: Path) -> tuple[int, int]:
     from rockskills_gui.core.app.code_cache import FILE_NAME
 
     for trial in range(trials):
-        rng = _rng("blocking", trial)
-        folder = _trial_dir(workdir, "blocking", trial)
-        agent = _copy_agent(folder)
+        rng, folder, agent = _fresh_agent(workdir, "blocking", trial)
         why: list[str] = []
         kind = rng.choice(("fifo", "dev-zero", "sparse"))
         place = rng.choice(("against", "queries", "directive", "query-set", "plan", "code-cache"))
@@ -658,9 +660,7 @@ def attack_recall_tests_links(trials: int, workdir: Path) -> tuple[int, int]:
     nothing outside the library is written or created."""
     failures = 0
     for trial in range(trials):
-        rng = _rng("recall-links", trial)
-        folder = _trial_dir(workdir, "recall-links", trial)
-        agent = _copy_agent(folder)
+        rng, folder, agent = _fresh_agent(workdir, "recall-links", trial)
         canary = folder / "canary"
         canary.mkdir()
         (canary / "keep.txt").write_text("canary\n")
