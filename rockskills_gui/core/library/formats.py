@@ -8,7 +8,6 @@ profiles, partly assumed: formats.md §A.1, §C.1), ``cortex`` (``.cortex/skills
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from rockskills_gui.core.library.stores.skill_dirs import (
     SKIP_DIRS,
     find_memory_db,
 )
+from rockskills_gui.core.model import dotnet_json
 from rockskills_gui.core.model.rules import (
     EMBEDDINGS_DIR,
     LEDGER_FILE,
@@ -33,7 +33,7 @@ from rockskills_gui.core.model.rules import (
     RULES,
     RockBotRules,
 )
-from rockskills_gui.core.storage import fileio
+from rockskills_gui.core.storage import fileio, folder_walk
 from rockskills_gui.core.storage.layout import SKILLS_DIR, NotALibraryError
 
 if TYPE_CHECKING:  # (a SKILL.md library's code loads when one is opened)
@@ -109,9 +109,7 @@ CURRENT_KEYS = frozenset({"manifest", "surfacebaseline"})  # properties only Roc
 def _looks_like_rockbot_skill(path: Path) -> int:
     """0: not a RockBot skill file; 1: one; 2: one with RockBot (current)'s properties."""
     try:
-        if path.stat().st_size > MAX_JSON_BYTES:
-            return 0
-        data = json.loads(fileio.read_regular(path).decode("utf-8-sig"))
+        data = dotnet_json.loads_untrusted(fileio.read_regular(path, MAX_JSON_BYTES).decode("utf-8-sig"))
     except (OSError, ValueError):
         return 0
     if not (isinstance(data, dict) and isinstance(data.get("name"), str)
@@ -125,7 +123,7 @@ def evidence(folder: Path) -> Evidence:
     files, regular ones only). A SKILL.md skill's own folder counts as SKILL.md evidence and its
     JSON files (resources, examples, package.json) do not count at all."""
     rockbot = other = skill_md = opened = manifests = resource_dirs = 0
-    for dirpath, dirnames, filenames in os.walk(folder):
+    for dirpath, dirnames, filenames in folder_walk.walk(folder):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and d != EMBEDDINGS_DIR)
         resources = [d for d in dirnames if d.endswith(RESOURCE_SUFFIX)]
         if resources:  # a RockBot (current) skill's files: not weighed as skills

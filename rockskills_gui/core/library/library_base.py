@@ -22,6 +22,7 @@ from rockskills_gui.core.library.agent_note import AgentNote
 from rockskills_gui.core.library.summary_rule import SummaryRule
 from rockskills_gui.core.model.names import fold, sort_key
 from rockskills_gui.core.model.problems import Problem
+from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES, SKILL_FILE_MAX_BYTES, too_large
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio
@@ -440,6 +441,7 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
         checks and the write are, may cancel until the write begins, and takes in the update."""
         if change.empty:
             return change
+        self._check_sizes(change)
         gate = self.write_gate
         from rockskills_gui.core.storage import change_writer
 
@@ -455,6 +457,18 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
         if record:
             self.history.push(change)
         return change
+
+    def _check_sizes(self, change: ChangeSet) -> None:
+        """Refuse to write a skill file that the next open would not load (over its size limit,
+        ``core/model/size_limits``), or a resource over its own limit: nothing is written."""
+        for fc in change.files:
+            if fc.after is None:
+                continue
+            skill_file = fc.path.suffix == ".json" or fc.path.name.lower() == "skill.md"
+            limit = SKILL_FILE_MAX_BYTES if skill_file else RESOURCE_MAX_BYTES
+            if len(fc.after) > limit:
+                raise LibraryError(f"{self.layout.display_path(fc.path)} would be "
+                                   f"{too_large(len(fc.after), limit, 'not written')}")
 
     def _journaled(self, change: ChangeSet, kind: str, undoes: str | None) -> str:
         from rockskills_gui.core.storage import journal

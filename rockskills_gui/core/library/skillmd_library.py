@@ -47,6 +47,7 @@ from rockskills_gui.core.library.stores.skillmd_scan import scan_items
 from rockskills_gui.core.library.summary_rule import SummaryRule, skill_md_rule
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem
+from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, untrusted
@@ -292,7 +293,7 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
                 why = f"a symbolic link (to {untrusted.link_target(path)})"
             if why is None:
                 try:
-                    found.append((path, fileio.read_regular(path)))
+                    found.append((path, fileio.read_regular(path, RESOURCE_MAX_BYTES)))
                     continue
                 except OSError as exc:
                     why = untrusted.reason(path, exc)

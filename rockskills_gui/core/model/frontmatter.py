@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from rockskills_gui.core.model.size_limits import FRONTMATTER_MAX_BYTES, too_large
+
 if TYPE_CHECKING:  # PyYAML loads with the first frontmatter parsed or written (issue 19)
     import yaml
 
@@ -230,6 +232,12 @@ def _check_size(values: Any) -> None:
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
+        elif isinstance(item, int) and item.bit_length() > _INT_BITS:  # (0x... is not limited)
+            raise FrontmatterError(_HUGE_NUMBER, kind="too-large")
+
+
+_INT_BITS = 14_000  # a number Python can still print (it refuses more than 4,300 digits)
+_HUGE_NUMBER = "the frontmatter holds a number with more than 4,300 digits"
 
 
 def _compose_checked(text: str) -> tuple[dict[str, Any], dict[str, KeySpan], tuple[str, ...]]:
@@ -237,12 +245,22 @@ def _compose_checked(text: str) -> tuple[dict[str, Any], dict[str, KeySpan], tup
         values, spans, duplicates = _compose(text)
     except RecursionError:
         raise FrontmatterError("the frontmatter is nested too deeply", kind="too-deep") from None
+    except ValueError as exc:  # int(): "Exceeds the limit (4300 digits) for integer string conversion"
+        raise FrontmatterError(_HUGE_NUMBER if "integer string" in str(exc) else str(exc),
+                               kind="too-large") from None
     _check_size(values)
     return values, spans, duplicates
 
 
 def parse_frontmatter(text: str, first_line: int = 2) -> Frontmatter:
-    """Parse frontmatter text leniently (``first_line``: its 1-based line in the file, for messages)."""
+    """Parse frontmatter text leniently (``first_line``: its 1-based line in the file, for messages).
+
+    A block over :data:`FRONTMATTER_MAX_BYTES` is refused unread (kind ``too-large``): PyYAML
+    takes about a second per 64 KB of keys, and a 20 MB value took 20 s."""
+    size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+    if size > FRONTMATTER_MAX_BYTES:
+        raise FrontmatterError(f"the frontmatter is {too_large(size, FRONTMATTER_MAX_BYTES)}",
+                               line=first_line - 1, kind="too-large")
     import yaml
 
     try:
@@ -303,7 +321,7 @@ def _reads_back(key: str, text: str, value: Any) -> bool:
 
     try:
         loaded = yaml.load(f"{key}: {text}\n", Loader=_loader())
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError, RecursionError):  # (a number of 5,000 digits)
         return False
     return (isinstance(loaded, dict) and list(loaded) == [key] and loaded[key] == value
             and type(loaded[key]) is type(value))
