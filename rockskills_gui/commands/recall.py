@@ -6,6 +6,7 @@ import argparse
 import gc
 import json
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:  # the index (numpy) is imported by the command that runs, not
     from rockskills_gui.core.recall.bm25_index import Contribution
     from rockskills_gui.core.recall.queryset import QuerySetReport
     from rockskills_gui.core.recall.session import TurnResult
-    from rockskills_gui.core.recall.skill_recall import RecallHit
+    from rockskills_gui.core.recall.skill_recall import RecallHit, SkillRecall
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,7 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="one query per line ('-' = stdin), one result per line")
     recall.add_argument("--top", metavar="N", type=int, default=RECALL_TOP_N,
                         help=f"results per query (default {RECALL_TOP_N}; 0 = every match)")
-    recall.add_argument("--json", action="store_true", help="machine-readable output")
+    recall.add_argument("--json", action="store_true",
+                        help="machine-readable output (with --queries-file: rank, name and score "
+                             "of each hit; add --explain for the contributions)")
     recall.add_argument("--explain", action="store_true",
                         help="show each term's and phrase's contribution")
     add_library_options(recall)
@@ -175,7 +178,11 @@ def cmd_recall(args: argparse.Namespace) -> int:
         else:
             _print_hits(hits, args.explain)
         return 0
-    for i, query in enumerate(_read_queries(args.queries_file)):
+    queries = _read_queries(args.queries_file)
+    if args.json and not args.explain:
+        _write_ranked_lines(recall, queries, top)
+        return 0
+    for i, query in enumerate(queries):
         hits = recall.search(query, top=top, explain=explain)
         if args.json:
             write_exact(result_line(query, hits) + "\n")
@@ -183,6 +190,40 @@ def cmd_recall(args: argparse.Namespace) -> int:
             write_exact(("\n" if i else "") + f"# {query}\n")
             _print_hits(hits, args.explain)
     return 0
+
+
+LINES_PER_WRITE = 256
+
+
+def ranked_lines(recall: SkillRecall, queries: Iterable[str], top: int | None) -> Iterator[str]:
+    """One JSON line per query with each hit's rank, name and score -- no explanations (they cost
+    more than the ranking: ``--explain`` adds them) -- as ``json.dumps(ranked_json(...),
+    ensure_ascii=False)`` writes it (tests/core/test_recall_json_line.py compares the two)."""
+    index = recall.index
+    names: dict[str, str] = {}  # key -> its skill's name as JSON text
+    for query in queries:
+        parts = []
+        for rank, key, score, _ in index.search(query, top=top):
+            name = names.get(key)
+            if name is None:
+                name = names[key] = _text(recall.skill_of_key(key).name)
+            parts.append(f'{{"rank": {rank}, "name": {name}, "score": {_float(score)}}}')
+        yield f'{{"query": {_text(query)}, "results": [{", ".join(parts)}]}}'
+
+
+def ranked_json(query: str, hits: list[RecallHit]) -> dict[str, Any]:
+    return {"query": query, "results": [{"rank": hit.rank, "name": hit.name, "score": hit.score}
+                                        for hit in hits]}
+
+
+def _write_ranked_lines(recall: SkillRecall, queries: list[str], top: int | None) -> None:
+    lines: list[str] = []
+    for line in ranked_lines(recall, queries, top):
+        lines.append(line + "\n")
+        if len(lines) >= LINES_PER_WRITE:
+            write_exact("".join(lines))
+            lines.clear()
+    write_exact("".join(lines))
 
 
 # ---------------------------------------------------------------- simulate

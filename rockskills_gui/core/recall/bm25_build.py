@@ -116,9 +116,9 @@ def segment(texts: Sequence[str], words: Words) -> Segment:
     term_word, term_doc = np.divmod(keys, max(n, 1))
     del keys, doc_of
     # Pairs: one entry per occurrence, sorted by key then document (rows are in document order).
-    left, right = ids[ab[:, 0]], ids[ab[:, 1]]
-    words.mark_pairs(left, right)
-    pair_key = (left << KEY_SHIFT) | right
+    left_runs = np.unique(ab[:, 0])
+    words.mark_left(ids[left_runs], [run_text[i] for i in left_runs.tolist()])
+    pair_key = (ids[ab[:, 0]] << KEY_SHIFT) | ids[ab[:, 1]]
     order = np.argsort(pair_key, kind="stable")
     risky = np.zeros(n, dtype=bool)
     risky[row_doc[row_pos < 0]] = True  # read the slow way (U+212A): always recounted

@@ -33,9 +33,9 @@ as a dense vector. Scores accumulate in RockBot's order (terms, then phrases, ea
 ``np.add.at`` adds in array order, a dense vector adds 0.0 elsewhere) and every operation is an
 IEEE double operation on the same operands as the scalar formulas in ``bm25``, so scores are
 bit-identical to a naive evaluation and to a full rebuild. Ties are broken by candidate order
-(``pos``), never by slot. Top-k keeps only the documents above a bound -- the sum of the dense
-features' largest contributions, which no document matching only those can pass -- when at least
-k do, partitions those, and sorts only the k winners.
+(``pos``), never by slot. Top-k keeps only the documents above a threshold guessed from a sample
+of the scores, when at least k pass it (then the k best all do), partitions those, and sorts only
+the k winners.
 """
 
 from __future__ import annotations
@@ -67,8 +67,11 @@ from rockskills_gui.core.storage.gcpause import gc_paused
 
 __all__ = ["Bm25Index", "Contribution", "Explanation", "Hit", "QueryStats", "run_pairs"]
 
-CACHE_BYTES = 8 << 20  # resolved terms and phrases kept (their contributions; dense vectors)
+CACHE_BYTES = 12 << 20  # resolved terms and phrases kept (their contributions; dense vectors)
 DENSE_SHARE = 4  # a term or phrase in >= 1/DENSE_SHARE of the documents is kept as a vector
+SAMPLE_FROM = 8192  # from this many slots on, top-k first guesses a threshold from a sample ...
+SAMPLE = 1024  # ... of about this many scores ...
+WANTED = 512  # ... that about this many documents (and at least 4 x top) pass
 _MISSING = object()
 _K1_PLUS_1 = K1 + 1
 _new_hit = partial(tuple.__new__, Hit)
@@ -84,7 +87,6 @@ class _Feature(NamedTuple):
     slots: np.ndarray  # ascending
     contribution: np.ndarray | None  # per slot (None when kept dense)
     dense: np.ndarray | None  # per slot of the index (0.0 where absent)
-    bound: float  # the largest contribution
     f: np.ndarray | None  # occurrences per slot (phrases; None: all 1) ...
     lo: int  # ... terms: where its entries start in the term postings
 
@@ -362,7 +364,7 @@ class Bm25Index:
         return size
 
     def _term(self, term: str) -> _Feature | None:
-        wid = self._words.ids.get(term)
+        wid = self._words.get(term)
         if wid is None:
             return None
         ptr = self._terms.ptr
@@ -379,12 +381,11 @@ class Bm25Index:
 
     def _feature(self, text: str, phrase: bool, value: float, slots: np.ndarray,
                  contribution: np.ndarray, f: np.ndarray | None, lo: int) -> _Feature:
-        bound = float(contribution.max())
         if len(slots) * DENSE_SHARE >= self._count:
             dense = np.zeros(len(self._keys), dtype=np.float64)
             dense[slots] = contribution
-            return _Feature(text, phrase, len(slots), value, slots, None, dense, bound, f, lo)
-        return _Feature(text, phrase, len(slots), value, slots, contribution, None, bound, f, lo)
+            return _Feature(text, phrase, len(slots), value, slots, None, dense, f, lo)
+        return _Feature(text, phrase, len(slots), value, slots, contribution, None, f, lo)
 
     def _phrase(self, phrase: str) -> _Feature | None:
         found = self._phrase_rows(phrase)
@@ -509,7 +510,7 @@ class Bm25Index:
         if not features:
             return []
         scores = self._accumulate(features)
-        chosen = self._top(scores, features, top)
+        chosen = self._top(scores, top)
         slots = chosen.tolist()
         keys = self._keys
         ranks = range(1, len(slots) + 1)
@@ -520,32 +521,51 @@ class Bm25Index:
         return list(map(_new_hit, zip(ranks, map(keys.__getitem__, slots), scores[chosen].tolist(),
                                       repeat(None))))
 
-    def _top(self, scores: np.ndarray, features: list[_Feature], top: int | None) -> np.ndarray:
+    def _top(self, scores: np.ndarray, top: int | None) -> np.ndarray:
         """The slots of the ``top`` best scores (all > 0), in rank order, ties by position.
 
-        No document matching only dense features scores more than the sum of their largest
-        contributions: when ``top`` documents score more, the rest need not be looked at."""
+        One partition of the scores finds the ``top`` best; only when the score at the cut is
+        shared by documents left out are those ties decided by candidate position."""
         pos = self._pos
-        bound = 0.0
-        if top is not None:
-            for feature in features:
-                if feature.dense is not None:
-                    bound += feature.bound
-        matched = np.flatnonzero(scores > bound * 1.000001) if bound else np.flatnonzero(scores)
-        if top is not None and bound and len(matched) < top:
+        if top is None:
             matched = np.flatnonzero(scores)
-        if top is not None and len(matched) > top:
-            values = scores[matched]
-            cut = len(values) - top
-            threshold = np.partition(values, cut)[cut]
-            above = matched[values > threshold]
-            tied = matched[values == threshold]
-            need = top - len(above)  # >= 1: the threshold itself is among the best ``top``
-            if len(tied) > need:
-                tied = tied[np.argpartition(pos[tied], need - 1)[:need]]
-            matched = np.concatenate((above, tied))
-        order = np.lexsort((pos[matched], -scores[matched]))
-        return matched[order]
+            return matched[np.lexsort((pos[matched], -scores[matched]))]
+        values, index = scores, None
+        if len(scores) >= SAMPLE_FROM:
+            # A threshold that about WANTED documents pass, guessed from a strided sample; used
+            # only when at least ``top`` do pass (then the best ``top`` are all above it).
+            sample = scores[:: len(scores) // SAMPLE]
+            rank = max(1, len(sample) * max(WANTED, 4 * top) // len(scores))
+            if rank < len(sample):
+                guess = np.partition(sample, len(sample) - rank)[len(sample) - rank]
+                if guess > 0.0:
+                    above = np.flatnonzero(scores > guess)
+                    if len(above) >= top:
+                        values, index = scores[above], above
+        count = len(values)
+        if count > top:
+            part = np.argpartition(values, count - top)[count - top:]
+            best = values[part]
+            low = best.min()
+            if low == 0.0:  # fewer than ``top`` match
+                part = part[best > 0.0]
+                best = best[best > 0.0]
+            elif np.count_nonzero(values == low) > np.count_nonzero(best == low):
+                part = self._cut_ties(values, index, part[best > low], low, top)
+                best = values[part]
+        else:
+            part = np.flatnonzero(values)
+            best = values[part]
+        slots = part if index is None else index[part]
+        return slots[np.lexsort((pos[slots], -best))]
+
+    def _cut_ties(self, values: np.ndarray, index: np.ndarray | None, above: np.ndarray,
+                  low: float, top: int) -> np.ndarray:
+        """``above`` and, of the documents scoring ``low``, the first by candidate position."""
+        tied = np.flatnonzero(values == low)
+        need = top - len(above)
+        where = tied if index is None else index[tied]
+        return np.concatenate((above, tied[np.argpartition(self._pos[where], need - 1)[:need]]))
 
     def ranks(self, query: str | QueryPlan, keys: Iterable[str]) -> dict[str, int | None]:
         """Each key's 1-based rank in :meth:`search`'s full order (None: score 0 or not indexed),
@@ -558,7 +578,7 @@ class Bm25Index:
         scores, _stats = self.scores(query)
         hits: list[Hit] = []
         if top > 0:
-            chosen = self._top(scores, [], top).tolist()
+            chosen = self._top(scores, top).tolist()
             hits = [Hit(rank=i + 1, key=self._keys[slot], score=float(scores[slot]))  # type: ignore[arg-type]
                     for i, slot in enumerate(chosen)]
         ranks: dict[str, int | None] = {}

@@ -23,8 +23,8 @@ from rockskills_gui.core.recall.bm25_words import Words
 class IndexState:
     """Everything an index holds, as plain values (marshal-able): per slot its key (None: a free
     slot), the free slots, per slot its token count (float64 bytes) and candidate position (int64
-    bytes), the next position, the words (a word's id is its place) and which of them stand left /
-    right in run pairs (bool bytes), the term postings (ptr int64, slot int32, tf bytes and its
+    bytes), the next position, the words (a word's id is its place) and which of them stand left
+    in run pairs (bool bytes), the term postings (ptr int64, slot int32, tf bytes and its
     dtype), the pair postings (key int64, ptr int64, slot int32 bytes), the recounted documents'
     texts, and every text (a compressed block, its sizes, None for free slots)."""
 
@@ -34,7 +34,7 @@ class IndexState:
     pos: bytes
     next_pos: int
     words: list[str]
-    pair_words: tuple[bytes, bytes]
+    left_words: bytes
     terms: tuple[bytes, bytes, bytes, str]
     pairs: tuple[bytes, bytes, bytes]
     risky: list[tuple[int, str]]
@@ -51,13 +51,12 @@ def snapshot(index: Bm25Index) -> IndexState:
     for slot, text in enumerate(texts):
         if text is None:
             store.set(slot, None)
-    left, right = index._words.pair_flags()
     terms, pairs = index._terms, index._pairs
     return IndexState(
         keys=list(index._keys), free=list(index._free),
         length=index._length[:count].tobytes(), pos=index._pos[:count].tobytes(),
-        next_pos=index._next_pos, words=list(index._words.words),
-        pair_words=(left.tobytes(), right.tobytes()),
+        next_pos=index._next_pos, words=index._words.words(),
+        left_words=index._words.left_flags().tobytes(),
         terms=(terms.ptr.tobytes(), terms.slot.tobytes(), terms.tf.tobytes(), terms.tf.dtype.str),
         pairs=(pairs.key.tobytes(), pairs.ptr.tobytes(), pairs.slot.tobytes()),
         risky=sorted(index._risky.items()), texts=store.state())
@@ -88,8 +87,9 @@ def restore(state: IndexState) -> Bm25Index:
     index._count = live
     index._next_pos = state.next_pos
     index._total = int(index._length[:count].sum())
-    words = Words(state.words)
-    if len(words) != len(state.words):
+    words = Words()
+    words.map(list(state.words))
+    if len(words) != len(state.words) or len(set(state.words)) != len(state.words):
         raise BadState("a word listed twice")
     ptr, slot, tf, kind = state.terms
     terms = Terms(np.frombuffer(ptr, dtype=np.int64).copy(), np.frombuffer(slot, dtype=np.int32).copy(),
@@ -106,11 +106,11 @@ def restore(state: IndexState) -> Bm25Index:
         raise BadState("postings of the wrong shape")
     index._terms = terms
     index._pairs = Pairs.from_counts(pair_keys, pair_counts, slots)
-    left, right = (np.frombuffer(flags, dtype=bool) for flags in state.pair_words)
-    if len(left) != len(words) or len(right) != len(words):
+    left = np.frombuffer(state.left_words, dtype=bool)
+    if len(left) != len(words):
         raise BadState("word flags of the wrong length")
-    ids = np.arange(len(words), dtype=np.int64)
-    words.mark_pairs(ids[left], ids[right])
+    ids = np.flatnonzero(left)
+    words.mark_left(ids, [state.words[i] for i in ids.tolist()])
     index._words = words
     index._risky = dict(state.risky)
     index._texts = TextStore.from_state(*state.texts)

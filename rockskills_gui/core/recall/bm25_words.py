@@ -2,99 +2,147 @@
 token or run, and the runs a phrase's tokens can match.
 
 A phrase ``t1 t2`` matches a document wherever a run ending with ``t1`` is followed by one space
-and a run starting with ``t2`` (see the ``bm25_index`` module doc). The words that stand on the
-left of some run pair are kept sorted by their reversed text, those on the right by their text, so
-that both sets are two binary searches away (``bisect`` over Python strings). Words are never
-forgotten (a few bytes per distinct word).
+and a run starting with ``t2`` (see the ``bm25_index`` module doc). Words are kept as sorted
+fixed-width byte arrays (numpy searches them): all words by their text (a token's id, and the words
+starting with a token) and the words standing on the left of some run pair by their reversed
+text (the words ending with a token). Words longer than :data:`WIDE` characters (rare: a pasted
+blob) are kept apart and searched one by one. At 100,000 skills this is ~2 MB where a dictionary
+of Python strings takes ~10 MB. Words are never forgotten (a few bytes per distinct word).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from collections.abc import Iterable
-
 import numpy as np
 
-_AFTER = "{"  # sorts after every character of a run ([a-z0-9])
+WIDE = 40  # longer words are kept apart
+_AFTER = b"{"  # sorts after every character of a run ([a-z0-9])
+_I32 = np.int32
+
+
+def _joined(old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """``old`` and ``new`` (byte strings) in one array one byte wider than its longest string (so
+    that a prefix followed by one more character never gets cut)."""
+    width = max(old.dtype.itemsize - 1 if len(old) else 0, new.dtype.itemsize) + 1
+    kind = np.dtype(f"S{width}")
+    return np.concatenate((old.astype(kind), new.astype(kind)))
+
+
+def _sorted(texts: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    order = np.argsort(texts, kind="stable")
+    return texts[order], ids[order]
 
 
 class Words:
-    """Word ids (first seen first) and the left / right words of run pairs."""
+    """Word ids (first seen first) and the left words of run pairs."""
 
-    def __init__(self, words: Iterable[str] = ()) -> None:
-        self.ids: dict[str, int] = {}
-        self.words: list[str] = []
-        self._left = np.zeros(0, dtype=bool)  # id -> is the left run of some pair
-        self._right = np.zeros(0, dtype=bool)
-        self._left_reversed: list[str] = []  # sorted reversed texts of the left words
-        self._left_ids = np.zeros(0, dtype=np.int32)  # their ids, in that order
-        self._right_sorted: list[str] = []  # sorted texts of the right words
-        self._right_ids = np.zeros(0, dtype=np.int32)
-        for word in words:
-            self.add(word)
+    def __init__(self) -> None:
+        self.count = 0
+        self._text = np.zeros(0, dtype="S1")  # sorted words
+        self._text_id = np.zeros(0, dtype=_I32)
+        self._left = np.zeros(0, dtype=bool)  # id -> stands left in some run pair
+        self._left_text = np.zeros(0, dtype="S1")  # sorted reversed left words
+        self._left_id = np.zeros(0, dtype=_I32)
+        self._long: dict[str, int] = {}  # words longer than WIDE -> id
 
     def __len__(self) -> int:
-        return len(self.words)
+        return self.count
 
-    def add(self, word: str) -> int:
-        """The id of ``word``, a new one when it is new."""
-        found = self.ids.get(word)
-        if found is None:
-            found = self.ids[word] = len(self.words)
-            self.words.append(word)
-        return found
+    def get(self, word: str) -> int | None:
+        """The id of ``word`` (None: unknown)."""
+        if len(word) >= self._text.dtype.itemsize:
+            return self._long.get(word)
+        data = word.encode("ascii")
+        at = int(np.searchsorted(self._text, data))
+        if at < len(self._text) and self._text[at] == data:
+            return int(self._text_id[at])
+        return None
 
     def map(self, words: list[str]) -> np.ndarray:
-        """The ids of ``words`` (new ones added), as an int64 array."""
-        add = self.add
-        return np.fromiter((add(w) for w in words), dtype=np.int64, count=len(words))
+        """The ids of ``words`` (distinct, ASCII), new ones added in that order (int64)."""
+        out = np.empty(len(words), dtype=np.int64)
+        short = np.array([len(w) <= WIDE for w in words], dtype=bool)
+        for i in np.flatnonzero(~short).tolist():
+            word = words[i]
+            found = self._long.get(word)
+            if found is None:
+                found = self._long[word] = self.count
+                self.count += 1
+            out[i] = found
+        places = np.flatnonzero(short)
+        data = np.array([words[i].encode("ascii") for i in places.tolist()], dtype=bytes)
+        if len(data) == 0:
+            return out
+        known = np.zeros(len(data), dtype=bool)
+        at = np.zeros(len(data), dtype=np.intp)
+        if len(self._text):
+            fits = np.array([len(d) < self._text.dtype.itemsize for d in data.tolist()], dtype=bool)
+            at[fits] = np.minimum(np.searchsorted(self._text, data[fits]), len(self._text) - 1)
+            known[fits] = self._text[at[fits]] == data[fits]
+        out[places[known]] = self._text_id[at[known]]
+        new = np.flatnonzero(~known)
+        new_ids = np.arange(self.count, self.count + len(new), dtype=np.int64)
+        self.count += len(new)
+        out[places[new]] = new_ids
+        self._text, self._text_id = _sorted(_joined(self._text, data[new]),
+                                            np.concatenate((self._text_id, new_ids.astype(_I32))))
+        return out
 
-    def mark_pairs(self, left: np.ndarray, right: np.ndarray) -> None:
-        """Record the ids of words seen on the left / right of run pairs (ids already known)."""
-        size = len(self.words)
-        for name in ("_left", "_right"):
-            flags = getattr(self, name)
-            if len(flags) < size:
-                grown = np.zeros(size, dtype=bool)
-                grown[: len(flags)] = flags
-                setattr(self, name, grown)
-        new_left = np.unique(left[~self._left[left]]) if len(left) else left
-        new_right = np.unique(right[~self._right[right]]) if len(right) else right
-        self._left[new_left] = True
-        self._right[new_right] = True
-        words = self.words
-        if len(new_left) > 64 or len(new_right) > 64:  # many: sort everything again
-            lefts = np.flatnonzero(self._left).tolist()
-            rights = np.flatnonzero(self._right).tolist()
-            by_reversed = sorted((words[i][::-1], i) for i in lefts)
-            self._left_reversed = [text for text, _ in by_reversed]
-            self._left_ids = np.array([i for _, i in by_reversed], dtype=np.int32)
-            by_text = sorted((words[i], i) for i in rights)
-            self._right_sorted = [text for text, _ in by_text]
-            self._right_ids = np.array([i for _, i in by_text], dtype=np.int32)
+    def mark_left(self, ids: np.ndarray, texts: list[str]) -> None:
+        """Record the words ``ids`` (distinct; ``texts[i]`` is the text of ``ids[i]``) as
+        standing left in run pairs."""
+        if len(self._left) < self.count:
+            grown = np.zeros(self.count, dtype=bool)
+            grown[: len(self._left)] = self._left
+            self._left = grown
+        new = np.flatnonzero(~self._left[ids])
+        if not len(new):
             return
-        for i in new_left.tolist():
-            at = bisect_left(self._left_reversed, words[i][::-1])
-            self._left_reversed.insert(at, words[i][::-1])
-            self._left_ids = np.insert(self._left_ids, at, i)
-        for i in new_right.tolist():
-            at = bisect_left(self._right_sorted, words[i])
-            self._right_sorted.insert(at, words[i])
-            self._right_ids = np.insert(self._right_ids, at, i)
+        self._left[ids[new]] = True
+        short = [i for i in new.tolist() if len(texts[i]) <= WIDE]
+        if not short:
+            return
+        data = np.array([texts[i][::-1].encode("ascii") for i in short], dtype=bytes)
+        self._left_text, self._left_id = _sorted(
+            _joined(self._left_text, data),
+            np.concatenate((self._left_id, ids[short].astype(_I32))))
 
     def ending_with(self, token: str) -> np.ndarray:
         """Ids of the left words ending with ``token``."""
-        reversed_token = token[::-1]
-        lo = bisect_left(self._left_reversed, reversed_token)
-        hi = bisect_left(self._left_reversed, reversed_token + _AFTER, lo)
-        return self._left_ids[lo:hi]
+        found = self._range(self._left_text, self._left_id, token[::-1])
+        if self._long:
+            extra = [i for w, i in self._long.items() if w.endswith(token) and self._left[i]]
+            if extra:
+                return np.concatenate((found, np.array(extra, dtype=_I32)))
+        return found
 
     def starting_with(self, token: str) -> np.ndarray:
-        """Ids of the right words starting with ``token``."""
-        lo = bisect_left(self._right_sorted, token)
-        hi = bisect_left(self._right_sorted, token + _AFTER, lo)
-        return self._right_ids[lo:hi]
+        """Ids of the words starting with ``token``."""
+        found = self._range(self._text, self._text_id, token)
+        if self._long:
+            extra = [i for w, i in self._long.items() if w.startswith(token)]
+            if extra:
+                return np.concatenate((found, np.array(extra, dtype=_I32)))
+        return found
 
-    def pair_flags(self) -> tuple[np.ndarray, np.ndarray]:
-        """Which ids are left / right words (for a snapshot)."""
-        return self._left[: len(self.words)], self._right[: len(self.words)]
+    @staticmethod
+    def _range(texts: np.ndarray, ids: np.ndarray, prefix: str) -> np.ndarray:
+        if len(prefix) >= texts.dtype.itemsize:  # (the width is the longest word's + 1)
+            return ids[:0]
+        data = prefix.encode("ascii")
+        lo = int(np.searchsorted(texts, data))
+        hi = int(np.searchsorted(texts, data + _AFTER))
+        return ids[lo:hi]
+
+    def words(self) -> list[str]:
+        """Every word, by id (for a snapshot)."""
+        out = [""] * self.count
+        for text, i in zip(self._text.tolist(), self._text_id.tolist(), strict=True):
+            out[i] = text.decode("ascii")
+        for word, i in self._long.items():
+            out[i] = word
+        return out
+
+    def left_flags(self) -> np.ndarray:
+        flags = np.zeros(self.count, dtype=bool)
+        flags[: len(self._left)] = self._left[: self.count]
+        return flags

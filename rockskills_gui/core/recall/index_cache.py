@@ -116,7 +116,7 @@ class RecallCache:
         block, sizes = scalars["text_block"]
         state = IndexState(keys=lists["keys"], free=lists["free"], length=scalars["length"],
                            pos=scalars["pos"], next_pos=scalars["next_pos"], words=lists["words"],
-                           pair_words=tuple(scalars["pair_words"]), terms=tuple(scalars["terms"]),
+                           left_words=scalars["left_words"], terms=tuple(scalars["terms"]),
                            pairs=tuple(scalars["pairs"]),
                            risky=[tuple(item) for item in lists["risky"]],
                            texts=(block, sizes, [tuple(item) for item in lists["text_edits"]]))
@@ -140,7 +140,7 @@ class RecallCache:
                     write(handle, tag, chunk)
                     time.sleep(0)  # the UI thread gets the interpreter between chunks
             for tag, value in (("length", state.length), ("pos", state.pos),
-                               ("next_pos", state.next_pos), ("pair_words", state.pair_words),
+                               ("next_pos", state.next_pos), ("left_words", state.left_words),
                                ("terms", state.terms), ("pairs", state.pairs),
                                ("text_block", state.texts[:2]), ("session", session_text)):
                 write(handle, tag, value)
