@@ -69,12 +69,16 @@ __all__ = ["Bm25Index", "Contribution", "Explanation", "Hit", "QueryStats", "run
 
 CACHE_BYTES = 12 << 20  # resolved terms and phrases kept (their contributions; dense vectors)
 DENSE_SHARE = 4  # a term or phrase in >= 1/DENSE_SHARE of the documents is kept as a vector
-SAMPLE_FROM = 8192  # from this many slots on, top-k first guesses a threshold from a sample ...
-SAMPLE = 1024  # ... of about this many scores ...
-WANTED = 512  # ... that about this many documents (and at least 4 x top) pass
+SAMPLE = 256  # top-k guesses a threshold from about this many scores ...
+WANTED = 64  # ... that about this many documents (and at least 2 x top) pass
 _MISSING = object()
 _K1_PLUS_1 = K1 + 1
 _new_hit = partial(tuple.__new__, Hit)
+
+
+def _ranked(slots: np.ndarray, values: np.ndarray, position: np.ndarray | None) -> np.ndarray:
+    """``slots`` by ``values`` descending, equal values by ``position`` (None: by slot)."""
+    return slots[np.lexsort((slots if position is None else position[slots], -values))]
 
 
 class _Feature(NamedTuple):
@@ -99,7 +103,8 @@ class Bm25Index:
     """
 
     def __init__(self, documents: Iterable[tuple[str, str]] = ()) -> None:
-        self._keys: list[str | None] = []
+        self._keys = np.full(0, None, dtype=object)  # per slot its key (None: free)
+        self._n = 0  # slots in use or free
         self._slot_map: dict[str, int] | None = {}
         self._free: list[int] = []
         self._dying: set[int] = set()  # slots whose indexed entries must go
@@ -109,6 +114,7 @@ class Bm25Index:
         self._pos = np.zeros(0, dtype=np.int64)
         self._norm = np.zeros(0, dtype=np.float64)
         self._norm_avgdl: float | None = None  # avgdl that _norm was computed with
+        self._in_order = True  # positions increase with slots (then ties go by slot)
         self._count = 0
         self._next_pos = 0
         self._total = 0
@@ -131,20 +137,20 @@ class Bm25Index:
 
     def keys(self) -> list[str]:
         """Keys in candidate order."""
-        keys = self._keys
-        return [keys[s] for s in self._ordered().tolist()]  # type: ignore[misc]
+        keys: list[str] = self._keys[self._ordered()].tolist()
+        return keys
 
     def _ordered(self) -> np.ndarray:
-        slots = np.flatnonzero(self._alive[: len(self._keys)])
+        slots = np.flatnonzero(self._alive[: self._n])
         return slots[np.argsort(self._pos[slots], kind="stable")]
 
     def documents(self) -> Iterator[tuple[str, str]]:
         """``(key, text)`` in candidate order (what a full rebuild would be given)."""
-        texts = self._texts.all(len(self._keys))
-        keys = self._keys
-        for slot in self._ordered().tolist():
-            key, text = keys[slot], texts[slot]
-            assert key is not None and text is not None
+        texts = self._texts.all(self._n)
+        ordered = self._ordered()
+        for key, slot in zip(self._keys[ordered].tolist(), ordered.tolist(), strict=True):
+            text = texts[slot]
+            assert text is not None
             yield key, text
 
     def text(self, key: str) -> str:
@@ -171,7 +177,8 @@ class Bm25Index:
     def _slot_of(self) -> dict[str, int]:
         """Key -> slot (made when first needed: searching never needs it)."""
         if self._slot_map is None:
-            self._slot_map = {k: s for s, k in enumerate(self._keys) if k is not None}
+            self._slot_map = {k: s for s, k in enumerate(self._keys[: self._n].tolist())
+                              if k is not None}
         return self._slot_map
 
     # ---------------------------------------------------------------- updates
@@ -190,7 +197,8 @@ class Bm25Index:
             raise KeyError(f"{twice!r} is already indexed")
         count = len(keys)
         self._grow(count)
-        self._keys = keys  # type: ignore[assignment]
+        self._keys[:count] = keys
+        self._n = count
         self._slot_map = None
         self._alive[:count] = True
         self._pos[:count] = np.arange(count, dtype=np.int64)
@@ -207,10 +215,11 @@ class Bm25Index:
             raise KeyError(f"{key!r} is already indexed")
         if self._free:
             slot = self._free.pop()
+            self._in_order = False  # (until the next set_order finds otherwise)
         else:
-            slot = len(self._keys)
-            self._keys.append(None)
-            self._grow(slot + 1)
+            slot = self._n
+            self._n += 1
+            self._grow(self._n)
         self._pos[slot] = self._next_pos
         self._next_pos += 1
         slot_of[key] = slot
@@ -258,14 +267,15 @@ class Bm25Index:
         slots = np.fromiter((slot_of[k] for k in keys), dtype=np.intp, count=len(keys))
         self._pos[slots] = np.arange(len(keys), dtype=np.int64)
         self._next_pos = len(keys)
+        self._in_order = bool(np.all(np.diff(slots) > 0))
 
     def _grow(self, count: int) -> None:
         if count <= len(self._alive):
             return
         size = capacity(count)
-        for name in ("_alive", "_length", "_pos", "_norm"):
+        for name in ("_keys", "_alive", "_length", "_pos", "_norm"):
             old = getattr(self, name)
-            grown = np.zeros(size, dtype=old.dtype)
+            grown = np.full(size, None, dtype=object) if name == "_keys" else np.zeros(size, old.dtype)
             grown[: len(old)] = old
             setattr(self, name, grown)
 
@@ -274,7 +284,7 @@ class Bm25Index:
         if not (self._dying or self._pending):
             return
         if self._dying:
-            dead = np.zeros(len(self._keys), dtype=bool)
+            dead = np.zeros(self._n, dtype=bool)
             dying = np.fromiter(self._dying, dtype=np.int64, count=len(self._dying))
             dead[dying] = True
             self._terms = self._terms.purge(dead)
@@ -288,7 +298,7 @@ class Bm25Index:
             items = sorted(self._pending.items())
             self._pending.clear()
             self._index(np.array([s for s, _ in items], dtype=np.int64), [t for _, t in items])
-        self._texts.compact(len(self._keys))
+        self._texts.compact(self._n)
         self._cache.clear()
         self._cache_bytes = 0
         self._norm_avgdl = None
@@ -382,7 +392,7 @@ class Bm25Index:
     def _feature(self, text: str, phrase: bool, value: float, slots: np.ndarray,
                  contribution: np.ndarray, f: np.ndarray | None, lo: int) -> _Feature:
         if len(slots) * DENSE_SHARE >= self._count:
-            dense = np.zeros(len(self._keys), dtype=np.float64)
+            dense = np.zeros(self._n, dtype=np.float64)
             dense[slots] = contribution
             return _Feature(text, phrase, len(slots), value, slots, None, dense, f, lo)
         return _Feature(text, phrase, len(slots), value, slots, contribution, None, f, lo)
@@ -468,7 +478,7 @@ class Bm25Index:
     def _add(self, scores: np.ndarray | None, slots: list[np.ndarray],
              values: list[np.ndarray]) -> np.ndarray:
         if scores is None:
-            scores = np.zeros(len(self._keys), dtype=np.float64)
+            scores = np.zeros(self._n, dtype=np.float64)
         if len(slots) == 1:
             np.add.at(scores, slots[0], values[0])
         elif slots:
@@ -502,70 +512,57 @@ class Bm25Index:
         """Documents with score > 0, best first, ties in candidate order; ``top=None``: all."""
         if top is not None and top <= 0:
             return []
-        tokens = self._plan_tokens(query)
+        tokens = query.tokens if isinstance(query, QueryPlan) else tokenize(query)
         if not tokens:
             return []
-        self._ready()
+        if self._norm_avgdl is None or self._pending or self._dying:
+            self._ready()
         features = self._features(tokens)
         if not features:
             return []
         scores = self._accumulate(features)
         chosen = self._top(scores, top)
-        slots = chosen.tolist()
-        keys = self._keys
-        ranks = range(1, len(slots) + 1)
+        keys = self._keys[chosen].tolist()
+        ranks = range(1, len(keys) + 1)
         if explain:
             explanations = self._explain_slots(chosen, features)
-            return list(map(_new_hit, zip(ranks, map(keys.__getitem__, slots),
-                                          scores[chosen].tolist(), explanations, strict=True)))
-        return list(map(_new_hit, zip(ranks, map(keys.__getitem__, slots), scores[chosen].tolist(),
-                                      repeat(None))))
+            return list(map(_new_hit, zip(ranks, keys, scores[chosen].tolist(), explanations,
+                                          strict=True)))
+        return list(map(_new_hit, zip(ranks, keys, scores[chosen].tolist(), repeat(None))))
 
     def _top(self, scores: np.ndarray, top: int | None) -> np.ndarray:
         """The slots of the ``top`` best scores (all > 0), in rank order, ties by position.
 
-        One partition of the scores finds the ``top`` best; only when the score at the cut is
-        shared by documents left out are those ties decided by candidate position."""
-        pos = self._pos
-        if top is None:
-            matched = np.flatnonzero(scores)
-            return matched[np.lexsort((pos[matched], -scores[matched]))]
-        values, index = scores, None
-        if len(scores) >= SAMPLE_FROM:
-            # A threshold that about WANTED documents pass, guessed from a strided sample; used
-            # only when at least ``top`` do pass (then the best ``top`` are all above it).
-            sample = scores[:: len(scores) // SAMPLE]
-            rank = max(1, len(sample) * max(WANTED, 4 * top) // len(scores))
+        A threshold that about ``max(WANTED, 2 * top)`` documents pass is guessed from a strided
+        sample of the scores; when at least ``top`` pass it, the best ``top`` are all among them
+        (ties at the cut too), and one sort of those few by score and position gives the
+        answer. Otherwise one partition of all the scores finds the best ``top``."""
+        tie_key = None if self._in_order else self._pos
+        if top is not None:
+            count = len(scores)
+            sample = scores[:: count // SAMPLE] if count >= 2 * SAMPLE else scores
+            rank = max(1, len(sample) * max(WANTED, 2 * top) // count)
             if rank < len(sample):
-                guess = np.partition(sample, len(sample) - rank)[len(sample) - rank]
+                guess = sample[np.argpartition(sample, len(sample) - rank)[len(sample) - rank]]
                 if guess > 0.0:
                     above = np.flatnonzero(scores > guess)
                     if len(above) >= top:
-                        values, index = scores[above], above
-        count = len(values)
-        if count > top:
-            part = np.argpartition(values, count - top)[count - top:]
-            best = values[part]
-            low = best.min()
-            if low == 0.0:  # fewer than ``top`` match
-                part = part[best > 0.0]
-                best = best[best > 0.0]
-            elif np.count_nonzero(values == low) > np.count_nonzero(best == low):
-                part = self._cut_ties(values, index, part[best > low], low, top)
-                best = values[part]
-        else:
-            part = np.flatnonzero(values)
-            best = values[part]
-        slots = part if index is None else index[part]
-        return slots[np.lexsort((pos[slots], -best))]
-
-    def _cut_ties(self, values: np.ndarray, index: np.ndarray | None, above: np.ndarray,
-                  low: float, top: int) -> np.ndarray:
-        """``above`` and, of the documents scoring ``low``, the first by candidate position."""
-        tied = np.flatnonzero(values == low)
-        need = top - len(above)
-        where = tied if index is None else index[tied]
-        return np.concatenate((above, tied[np.argpartition(self._pos[where], need - 1)[:need]]))
+                        return _ranked(above, scores[above], tie_key)[:top]
+        matched = np.flatnonzero(scores)
+        if top is None or len(matched) <= top:
+            return _ranked(matched, scores[matched], tie_key)
+        values = scores[matched]
+        cut = len(values) - top
+        threshold = np.partition(values, cut)[cut]
+        above = matched[values > threshold]
+        tied = matched[values == threshold]  # ascending slots
+        need = top - len(above)  # >= 1: the threshold itself is among the best ``top``
+        if tie_key is None:
+            tied = tied[:need]
+        elif len(tied) > need:
+            tied = tied[np.argpartition(tie_key[tied], need - 1)[:need]]
+        chosen = np.concatenate((above, tied))
+        return _ranked(chosen, scores[chosen], tie_key)
 
     def ranks(self, query: str | QueryPlan, keys: Iterable[str]) -> dict[str, int | None]:
         """Each key's 1-based rank in :meth:`search`'s full order (None: score 0 or not indexed),
@@ -579,7 +576,7 @@ class Bm25Index:
         hits: list[Hit] = []
         if top > 0:
             chosen = self._top(scores, top).tolist()
-            hits = [Hit(rank=i + 1, key=self._keys[slot], score=float(scores[slot]))  # type: ignore[arg-type]
+            hits = [Hit(rank=i + 1, key=self._keys[slot], score=float(scores[slot]))
                     for i, slot in enumerate(chosen)]
         ranks: dict[str, int | None] = {}
         slot_of = self._slot_of

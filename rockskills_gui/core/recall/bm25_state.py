@@ -44,7 +44,7 @@ class IndexState:
 def snapshot(index: Bm25Index) -> IndexState:
     """The whole state of ``index`` (copies: later edits of the index do not change it)."""
     index._apply()
-    count = len(index._keys)
+    count = index._n
     store = TextStore()
     texts = index._texts.all(count)
     store.set_block([text or "" for text in texts])
@@ -53,7 +53,7 @@ def snapshot(index: Bm25Index) -> IndexState:
             store.set(slot, None)
     terms, pairs = index._terms, index._pairs
     return IndexState(
-        keys=list(index._keys), free=list(index._free),
+        keys=index._keys[:count].tolist(), free=list(index._free),
         length=index._length[:count].tobytes(), pos=index._pos[:count].tobytes(),
         next_pos=index._next_pos, words=index._words.words(),
         left_words=index._words.left_flags().tobytes(),
@@ -77,13 +77,15 @@ def restore(state: IndexState) -> Bm25Index:
             or any(not 0 <= slot < count or state.keys[slot] is not None for slot in free):
         raise BadState("slots neither used once nor free")
     index = Bm25Index()
-    index._keys = list(state.keys)
     index._slot_map = None
     index._free = list(state.free)
     index._grow(count)
+    index._keys[:count] = state.keys
+    index._n = count
     index._length[:count] = np.frombuffer(state.length, dtype=np.float64)
     index._pos[:count] = np.frombuffer(state.pos, dtype=np.int64)
     index._alive[:count] = [key is not None for key in state.keys]
+    index._in_order = bool(np.all(np.diff(index._pos[np.flatnonzero(index._alive[:count])]) > 0))
     index._count = live
     index._next_pos = state.next_pos
     index._total = int(index._length[:count].sum())
