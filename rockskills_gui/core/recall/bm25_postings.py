@@ -12,6 +12,7 @@ from rockskills_gui.core.recall.bm25_build import Segment
 
 _I64 = np.int64
 _SHIFT = 32  # (row, slot) packed into one int64 to sort and search entries
+FEW = 256  # entries merged one by one (into their rows' ranges) rather than by sorting
 
 
 def narrow(values: np.ndarray) -> np.ndarray:
@@ -46,12 +47,12 @@ class Terms(NamedTuple):
 
     def purge(self, dead: np.ndarray) -> Terms:
         """Without the entries of the slots marked in ``dead``."""
-        gone = dead[self.slot]
-        if not gone.any():
+        gone = np.flatnonzero(dead[self.slot])
+        if not len(gone):
             return self
-        counts = np.diff(self.ptr) - np.bincount(self.rows()[gone], minlength=len(self.ptr) - 1)
-        keep = ~gone
-        return Terms(_ptr(counts), self.slot[keep], self.tf[keep])
+        rows = np.searchsorted(self.ptr, gone, side="right") - 1
+        counts = np.diff(self.ptr) - np.bincount(rows, minlength=len(self.ptr) - 1)
+        return Terms(_ptr(counts), np.delete(self.slot, gone), np.delete(self.tf, gone))
 
     def merge(self, n_words: int, word: np.ndarray, slot: np.ndarray, tf: np.ndarray) -> Terms:
         """With the entries ``(word, slot, tf)`` (sorted by word, then slot) added."""
@@ -61,10 +62,25 @@ class Terms(NamedTuple):
         new_slot = slot.astype(np.int32)
         if len(self.slot) == 0:
             return Terms(_ptr(counts), new_slot, narrow(tf))
-        at = np.searchsorted((self.rows() << _SHIFT) | self.slot, (word << _SHIFT) | slot)
+        if len(word) <= FEW:  # a few documents edited: each entry's place in its word's range
+            known = len(self.ptr) - 1
+            at = np.array([_place(self.slot, self.ptr, w, s, known)
+                           for w, s in zip(word.tolist(), slot.tolist(), strict=True)], dtype=_I64)
+        else:
+            at = np.searchsorted((self.rows() << _SHIFT) | self.slot, (word << _SHIFT) | slot)
         kind = np.promote_types(self.tf.dtype, narrow(tf).dtype)
         return Terms(_ptr(counts), np.insert(self.slot, at, new_slot),
                      np.insert(self.tf.astype(kind), at, tf.astype(kind)))
+
+
+def _place(slots: np.ndarray, ptr: np.ndarray, row: int, slot: int, rows: int,
+           side: str = "left") -> int:
+    """Where ``slot`` goes in row ``row``'s (sorted) range; a row past the ``rows`` known ends
+    after all of them."""
+    if row >= rows:
+        return int(ptr[-1])
+    lo, hi = int(ptr[row]), int(ptr[row + 1])
+    return lo + int(np.searchsorted(slots[lo:hi], slot, side=side))  # type: ignore[call-overload]
 
 
 class Pairs(NamedTuple):
@@ -91,27 +107,58 @@ class Pairs(NamedTuple):
         return np.repeat(np.arange(len(self.key), dtype=_I64), np.diff(self.ptr))
 
     def purge(self, dead: np.ndarray) -> Pairs:
-        gone = dead[self.slot]
-        if not gone.any():
+        gone = np.flatnonzero(dead[self.slot])
+        if not len(gone):
             return self
-        rows = self.rows()
-        counts = np.diff(self.ptr) - np.bincount(rows[gone], minlength=len(self.key))
-        keep = ~gone
-        return _with_multi(self.key, counts, self.slot[keep], rows[keep])
+        rows = np.searchsorted(self.ptr, gone, side="right") - 1
+        counts = np.diff(self.ptr) - np.bincount(rows, minlength=len(self.key))
+        multi = self.multi.copy()
+        slots = np.delete(self.slot, gone)
+        ptr = _ptr(counts)
+        for row in np.unique(rows[multi[rows]]).tolist():  # ranges that had a slot twice
+            part = slots[ptr[row]:ptr[row + 1]]
+            multi[row] = bool(np.any(part[1:] == part[:-1]))
+        return Pairs(self.key, ptr, slots, multi)
 
     def merge(self, key: np.ndarray, slot: np.ndarray) -> Pairs:
         """With the occurrences ``(key, slot)`` (sorted by key, then slot) added."""
-        keys = np.union1d(self.key, key) if len(self.key) else np.unique(key)
-        new_rows = np.searchsorted(keys, key)
-        counts = np.bincount(new_rows, minlength=len(keys)).astype(_I64)
+        new_keys = _distinct(key)
         if len(self.slot) == 0:
-            return _with_multi(keys, counts, slot.astype(np.int32), new_rows)
+            rows = np.searchsorted(new_keys, key)
+            counts = np.bincount(rows, minlength=len(new_keys)).astype(_I64)
+            return _with_multi(new_keys, counts, slot.astype(np.int32), rows)
+        at = np.searchsorted(self.key, new_keys)
+        inside = at < len(self.key)
+        known = np.zeros(len(new_keys), dtype=bool)
+        known[inside] = self.key[at[inside]] == new_keys[inside]
+        missing = new_keys[~known]
+        keys = np.insert(self.key, at[~known], missing)
+        counts = np.insert(np.diff(self.ptr), at[~known], 0)
+        new_rows = np.searchsorted(keys, key)
+        counts += np.bincount(new_rows, minlength=len(keys))
+        if len(key) <= FEW:
+            ptr = _ptr(counts - np.bincount(new_rows, minlength=len(keys)))  # the old entries
+            places = [_place(self.slot, ptr, r, s, len(keys), "right")
+                      for r, s in zip(new_rows.tolist(), slot.tolist(), strict=True)]
+            slots = np.insert(self.slot, places, slot.astype(np.int32))
+            multi = np.insert(self.multi, at[~known], False)
+            new_ptr = _ptr(counts)
+            for row in np.unique(new_rows).tolist():
+                part = slots[new_ptr[row]:new_ptr[row + 1]]
+                multi[row] = bool(np.any(part[1:] == part[:-1]))
+            return Pairs(keys, new_ptr, slots, multi)
         old_rows = np.searchsorted(keys, self.key)[self.rows()]
-        counts[np.searchsorted(keys, self.key)] += np.diff(self.ptr)
-        at = np.searchsorted((old_rows << _SHIFT) | self.slot, (new_rows << _SHIFT) | slot,
-                             side="right")
-        return _with_multi(keys, counts, np.insert(self.slot, at, slot.astype(np.int32)),
-                           np.insert(old_rows, at, new_rows))
+        place = np.searchsorted((old_rows << _SHIFT) | self.slot, (new_rows << _SHIFT) | slot,
+                                side="right")
+        return _with_multi(keys, counts, np.insert(self.slot, place, slot.astype(np.int32)),
+                           np.insert(old_rows, place, new_rows))
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values of a sorted array."""
+    if not len(values):
+        return values
+    return values[np.concatenate(([True], values[1:] != values[:-1]))]
 
 
 def _with_multi(key: np.ndarray, counts: np.ndarray, slot: np.ndarray, rows: np.ndarray) -> Pairs:
