@@ -7,6 +7,7 @@ import gc
 import json
 import sys
 from collections.abc import Iterable, Iterator
+from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -195,20 +196,38 @@ def cmd_recall(args: argparse.Namespace) -> int:
 LINES_PER_WRITE = 256
 
 
+class _Names(dict[str, str]):
+    """Index key -> its skill's name as JSON text, made when first asked for."""
+
+    def __init__(self, recall: SkillRecall) -> None:
+        super().__init__()
+        self.recall = recall
+
+    def __missing__(self, key: str) -> str:
+        value = self[key] = _text(self.recall.skill_of_key(key).name)
+        return value
+
+
+_RANKS: list[str] = []  # '{"rank": N, "name": ' for N = 0, 1, ...
+
+
 def ranked_lines(recall: SkillRecall, queries: Iterable[str], top: int | None) -> Iterator[str]:
     """One JSON line per query with each hit's rank, name and score -- no explanations (they cost
     more than the ranking: ``--explain`` adds them) -- as ``json.dumps(ranked_json(...),
     ensure_ascii=False)`` writes it (tests/core/test_recall_json_line.py compares the two)."""
     index = recall.index
-    names: dict[str, str] = {}  # key -> its skill's name as JSON text
+    names = _Names(recall)
     for query in queries:
-        parts = []
-        for rank, key, score, _ in index.search(query, top=top):
-            name = names.get(key)
-            if name is None:
-                name = names[key] = _text(recall.skill_of_key(key).name)
-            parts.append(f'{{"rank": {rank}, "name": {name}, "score": {_float(score)}}}')
-        yield f'{{"query": {_text(query)}, "results": [{", ".join(parts)}]}}'
+        hits = index.search(query, top=top)
+        if not hits:
+            yield f'{{"query": {_text(query)}, "results": []}}'
+            continue
+        ranks, keys, scores, _ = zip(*hits, strict=True)
+        while len(_RANKS) <= len(hits):
+            _RANKS.append(f'{{"rank": {len(_RANKS)}, "name": ')
+        body = "}, ".join(map("".join, zip(map(_RANKS.__getitem__, ranks), map(names.__getitem__, keys),
+                                           repeat(', "score": '), map(_float, scores))))
+        yield f'{{"query": {_text(query)}, "results": [{body}}}]}}'
 
 
 def ranked_json(query: str, hits: list[RecallHit]) -> dict[str, Any]:
