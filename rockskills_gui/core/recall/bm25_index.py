@@ -76,8 +76,12 @@ _K1_PLUS_1 = K1 + 1
 _new_hit = partial(tuple.__new__, Hit)
 
 
-def _ranked(slots: np.ndarray, values: np.ndarray, position: np.ndarray | None) -> np.ndarray:
-    """``slots`` by ``values`` descending, equal values by ``position`` (None: by slot)."""
+def _ranked(slots: np.ndarray, values: np.ndarray, position: np.ndarray | None,
+            ascending: bool = False) -> np.ndarray:
+    """``slots`` by ``values`` descending, equal values by ``position`` (None: by slot; then
+    ``ascending`` slots need only a stable sort by value)."""
+    if position is None and ascending:
+        return slots[np.argsort(-values, kind="stable")]
     return slots[np.lexsort((slots if position is None else position[slots], -values))]
 
 
@@ -547,10 +551,10 @@ class Bm25Index:
                 if guess > 0.0:
                     above = np.flatnonzero(scores > guess)
                     if len(above) >= top:
-                        return _ranked(above, scores[above], tie_key)[:top]
+                        return _ranked(above, scores[above], tie_key, ascending=True)[:top]
         matched = np.flatnonzero(scores)
         if top is None or len(matched) <= top:
-            return _ranked(matched, scores[matched], tie_key)
+            return _ranked(matched, scores[matched], tie_key, ascending=True)
         values = scores[matched]
         cut = len(values) - top
         threshold = np.partition(values, cut)[cut]
