@@ -17,12 +17,14 @@ import os
 import stat
 from pathlib import Path
 
+from rockskills_gui.core.storage import open_writers
 from rockskills_gui.core.storage.atomic_exchange import NO_EXCHANGE, mark_unsupported
 from rockskills_gui.core.storage.atomic_exchange import exchange as exchange
 from rockskills_gui.core.storage.atomic_exchange import exchange_supported as exchange_supported
 from rockskills_gui.core.storage.crash_hook import CRASH_ENV as CRASH_ENV
 from rockskills_gui.core.storage.crash_hook import arm_crash as arm_crash
 from rockskills_gui.core.storage.crash_hook import checkpoint as checkpoint
+from rockskills_gui.core.storage.crash_hook import set_checkpoint_hook as set_checkpoint_hook
 from rockskills_gui.core.storage.crash_hook import steps as steps
 from rockskills_gui.core.storage.tempfiles import NAME_MAX as NAME_MAX
 from rockskills_gui.core.storage.tempfiles import TEMP_SUFFIX as TEMP_SUFFIX
@@ -276,8 +278,9 @@ def _create_exclusive(path: Path, data: bytes) -> None:
 
 
 def _swap_checked(path: Path, expected: bytes, data: bytes) -> None:
-    """Replace ``path`` only if it holds ``expected``: an atomic exchange where the system has one
-    (what was swapped out is then exactly what is checked), else the hard-link method."""
+    """Replace ``path`` only if it holds ``expected``: our new file is swapped in (an atomic
+    exchange where the system has one, else hard links and renames) and what came out is checked;
+    a file another writer wrote into or holds open goes back (:func:`_keep_newest`)."""
     current = read_or_none(path)
     if current is None:
         raise ChangedOnDisk(path, "was deleted by someone else")
@@ -286,102 +289,123 @@ def _swap_checked(path: Path, expected: bytes, data: bytes) -> None:
     tmp = temp_path_for(path)
     try:
         _write_fsynced(tmp, data)
-        if exchange_supported(path.parent) and _swap_by_exchange(path, tmp, expected):
+        ours = os.lstat(tmp)
+        try:
+            _swap(tmp, path)
+        except _NoLinks:  # neither an exchange nor hard links here: check, then rename
+            if read_or_none(path) != expected:
+                raise ChangedOnDisk(path) from None
+            os.replace(tmp, path)
+            checkpoint()
+            _fsync_dir(path.parent)
             return
-        _swap_by_link(path, tmp, expected, data)
+        checkpoint("swapped")
+        out = open_writers.look(tmp)
+        if out is not None and out.data == expected and not out.held:
+            _fsync_dir(path.parent)
+            return
+        _keep_newest(path, tmp, {(ours.st_dev, ours.st_ino): data}, out)
+        raise _refusal(path, out, expected)
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
 
 
-def _swap_by_exchange(path: Path, tmp: Path, expected: bytes) -> bool:
-    """Exchange ``tmp`` (our new file) with ``path``, then check what came out; on a mismatch the
-    other writer's file goes back (False: the exchange is not available here after all).
-
-    A writer that renames its file into place before the exchange has its file swapped out and
-    put back; one that renames after it replaces ours, as it would without us. Nothing it saved
-    is ever lost, however it saves.
-    """
-    ours = os.lstat(tmp)
-    try:
-        exchange(tmp, path)
-    except OSError as exc:
-        if exc.errno in NO_EXCHANGE:
-            mark_unsupported(path.parent)
-            return False
-        if exc.errno == errno.ENOENT:
-            raise ChangedOnDisk(path, "was deleted by someone else") from None
-        raise
-    checkpoint()
-    try:
-        out = read_regular(tmp)
-    except OSError:
-        out = None
-    if out == expected:
-        _fsync_dir(path.parent)
-        return True
-    _put_back(path, tmp, (ours.st_dev, ours.st_ino))
-    raise ChangedOnDisk(path, "was written by someone else while saving")
+class _NoLinks(Exception):
+    """Neither an atomic exchange nor hard links on this file system."""
 
 
-def _put_back(path: Path, tmp: Path, displaced: tuple[int, int], tries: int = 1000) -> None:
-    """Exchange the other writer's file in ``tmp`` back into ``path``, where ``displaced`` (ours)
-    should be. If a newer file was renamed over ours meanwhile, the exchange brings that one out
-    instead: it goes back in, and so on until what comes out is the file we put in last (each
-    round only ever swaps out a version older than the one it puts in)."""
-    for _ in range(tries):
-        put_in = os.lstat(tmp)
-        exchange(tmp, path)
-        checkpoint()
-        out = os.lstat(tmp)
-        if (out.st_dev, out.st_ino) == displaced:
+def _swap(tmp: Path, path: Path) -> None:
+    """Put the file at ``tmp`` at ``path``, and the one that was at ``path`` at ``tmp``: an atomic
+    exchange, or (a file system without one) a hard link of the old file, a rename over it, and
+    the old one renamed to ``tmp`` (a rename-writer's save landing between the link and the
+    rename is then replaced; an in-place writer loses nothing either way)."""
+    if exchange_supported(path.parent):
+        try:
+            exchange(tmp, path)
             return
-        displaced = (put_in.st_dev, put_in.st_ino)
+        except OSError as exc:
+            if exc.errno == errno.ENOENT and tmp.exists():
+                raise ChangedOnDisk(path, "was deleted by someone else") from None
+            if exc.errno not in NO_EXCHANGE:
+                raise
+            mark_unsupported(path.parent)
+    aside = temp_path_for(path)
+    try:
+        os.link(path, aside)
+    except FileNotFoundError:
+        raise ChangedOnDisk(path, "was deleted by someone else") from None
+    except OSError as exc:
+        if exc.errno in _NO_LINKS:
+            raise _NoLinks from None
+        raise
+    try:
+        checkpoint()
+        os.replace(tmp, path)
+        checkpoint()
+        os.replace(aside, tmp)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            aside.unlink()
+        raise
+
+
+_HELD = object()  # the baseline of a file that was open for writing when it went in
+
+
+def _keep_newest(path: Path, tmp: Path, baseline: dict[tuple[int, int], object],
+                 out: open_writers.Look | None, tries: int = 1000) -> None:
+    """After a refused swap, leave the other writer's newest version at ``path``.
+
+    ``out`` (at ``tmp``) was written into or is held open by the other writer during its turn at
+    the path, so it holds that writer's newest version: it goes back. What the swap brings out
+    is checked the same way, against its bytes when it went in (``baseline``): our file, or one a
+    rename-writer put there, that someone wrote into or opened for writing meanwhile is newer
+    still (a single sequential writer's write into the file it opened after a swap is newer than
+    one into the file it opened before) and goes back in turn, until what comes out is untouched
+    and can go (it is removed with ``tmp``)."""
+    for _ in range(tries):
+        if out is None:
+            return  # nothing at tmp to put back
+        baseline[out.ident] = _HELD if out.held else out.data
+        try:
+            _swap(tmp, path)
+        except ChangedOnDisk:  # the path was deleted meanwhile: the other version goes back
+            with contextlib.suppress(OSError):
+                os.link(tmp, path)
+            return
+        checkpoint("put back")
+        came = open_writers.look(tmp)
+        if came is None:
+            return
+        known = baseline.get(came.ident, _HELD)
+        if not came.held and known is not _HELD and came.data == known:
+            return
+        out = came
     raise ChangedOnDisk(path, "is being replaced continuously by another writer")
 
 
-def _swap_by_link(path: Path, tmp: Path, expected: bytes, data: bytes) -> None:
-    """The fallback without an atomic exchange: keep the old file hard-linked, replace, re-check."""
-    old = temp_path_for(path)  # the replaced file, kept to verify nobody wrote into it meanwhile
-    try:
-        try:
-            os.link(path, old)
-            linked = True
-        except FileNotFoundError:
-            raise ChangedOnDisk(path, "was deleted by someone else") from None
-        except OSError as exc:
-            if exc.errno not in _NO_LINKS:
-                raise
-            linked = False
-        checkpoint()
-        current = read_regular(old) if linked else read_or_none(path)
-        if current != expected:
-            raise ChangedOnDisk(path)
-        os.replace(tmp, path)
-        checkpoint()
-        if linked and read_regular(old) != expected:
-            # Written into while we swapped: put the other writer's file back (unless it has
-            # already replaced ours too), and report the conflict.
-            if read_or_none(path) == data:
-                os.replace(old, path)
-                checkpoint()
-            raise ChangedOnDisk(path, "was written by someone else while saving")
-    finally:
-        with contextlib.suppress(OSError):
-            old.unlink()
-    checkpoint()
-    _fsync_dir(path.parent)
+def _refusal(path: Path, out: open_writers.Look | None, expected: bytes,
+             otherwise: str = "was written by someone else while saving") -> ChangedOnDisk:
+    if out is not None and out.held and out.data == expected:
+        return ChangedOnDisk(path, "is open for writing in another program (a running agent may be "
+                                   "saving it)")
+    return ChangedOnDisk(path, otherwise)
 
 
 def _delete_checked(path: Path, expected: bytes, stop_at: Path) -> None:
+    """Delete ``path`` only if it holds ``expected``: moved aside (from then on nobody can open it
+    by its name), then checked; one written into or held open for writing goes back, unless the
+    other writer has since saved the file anew (that version is newer)."""
     aside = temp_path_for(path)
     try:
-        os.rename(path, aside)  # atomic: from here on, nobody else can write into this file
+        os.rename(path, aside)
     except FileNotFoundError:
         raise ChangedOnDisk(path, "was already deleted by someone else") from None
-    checkpoint()
+    checkpoint("moved aside")
     try:
-        if aside.read_bytes() != expected:
+        out = open_writers.look(aside)
+        if out is None or out.data != expected or out.held:
             try:
                 os.link(aside, path)  # put it back unless someone created the file again
             except FileExistsError:
@@ -391,7 +415,7 @@ def _delete_checked(path: Path, expected: bytes, stop_at: Path) -> None:
                     raise
                 if not path.exists():
                     os.replace(aside, path)
-            raise ChangedOnDisk(path)
+            raise _refusal(path, out, expected, "changed on disk")
     finally:
         with contextlib.suppress(OSError):
             aside.unlink()
