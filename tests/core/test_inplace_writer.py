@@ -2,15 +2,20 @@
 the same file: no version of the agent's may be lost (issue 35, item 11).
 
 Each test plays the agent at an exact step of our checked writer through the checkpoint hook
-(:func:`fileio.set_checkpoint_hook`): it opens the path before we swap (and writes later), or
-writes into the file we swapped out and then into the one we swapped in. Whatever it wrote last
-must be at the path afterwards, and no temp file may stay behind. The time-bounded race against a
-real writer process is ``inplace_writer_race`` in ``tests/adversarial/attacks_journal.py``.
+(:func:`fileio.set_checkpoint_hook`). Where the system tells that a file is open for writing
+(Linux leases, :mod:`open_writers`): an agent holding the file open is refused before anything is
+swapped, and one opening it while we swap waits and then writes into the file at the path. Where
+it does not (simulated by turning the lease off, as on macOS): the agent writes into the file we
+swapped out and then into the one we swapped in, and the bytes tell which is newer. Whatever it
+wrote last must be at the path afterwards, and no temp file may stay behind. The time-bounded race
+against a real writer process is ``inplace_writer_race`` in ``tests/adversarial/attacks_journal.py``.
 """
 
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -76,13 +81,110 @@ def _only(path: Path) -> None:
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name], "a temp file was left"
 
 
-def _needs_leases(path: Path) -> None:
-    if not open_writers.detectable(path):
+@pytest.fixture
+def leases(tmp_path: Path) -> None:
+    """The system tells when a file is open for writing (skipped where it cannot)."""
+    probe = tmp_path / "probe"
+    probe.write_bytes(b"")
+    if not open_writers.detectable(probe):
         pytest.skip("this system cannot tell whether a file is open for writing")
+    probe.unlink()
+
+
+@pytest.fixture
+def no_leases(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on a system that cannot tell (macOS, Windows, a file of another owner): bytes only."""
+    monkeypatch.setattr(open_writers, "_SETLEASE", None)
+
+
+def _opens_in_a_thread(agent: InPlaceAgent, data: bytes) -> threading.Thread:
+    """The agent saves from another thread: its open waits while we hold the file's lease, so this
+    returns once the kernel shows our lease breaking (/proc/locks), i.e. the open is under way."""
+    ident = os.stat(agent.path)
+    thread = threading.Thread(target=agent.save, args=(data,))
+    thread.start()
+    wanted = f":{ident.st_ino:d} "
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with open("/proc/locks", encoding="ascii") as locks:
+            if any("BREAKING" in line and wanted in line for line in locks):
+                return thread
+        time.sleep(0.001)
+    raise AssertionError("the agent's open never reached our lease")
+
+
+# ---------------------------------------------------------------- where open writers are known
+
+
+def test_a_save_is_refused_while_the_agent_holds_the_file_open_to_write(tmp_path: Path, method: str,
+                                                                       leases: None) -> None:
+    """The agent opened the file and has not truncated it yet: its bytes are as expected, but its
+    write will land in that file. Refused before anything is swapped; its write lands at the path."""
+    path = tmp_path / "skill.json"
+    path.write_bytes(b"before")
+    agent = InPlaceAgent(path)
+    agent.open()
+    with pytest.raises(fileio.ChangedOnDisk, match="open for writing"):
+        fileio.replace_checked(path, b"before", b"ours", tmp_path)
+    agent.write(b"agent v1")
+    assert path.read_bytes() == b"agent v1"
+    _only(path)
+    fileio.replace_checked(path, b"agent v1", b"ours", tmp_path)  # closed: saved as usual
+    assert path.read_bytes() == b"ours"
+
+
+def test_a_delete_is_refused_while_the_agent_holds_the_file_open_to_write(tmp_path: Path,
+                                                                         leases: None) -> None:
+    path = tmp_path / "sub" / "skill.json"
+    path.parent.mkdir()
+    path.write_bytes(b"before")
+    agent = InPlaceAgent(path)
+    agent.open()
+    with pytest.raises(fileio.ChangedOnDisk, match="open for writing"):
+        fileio.replace_checked(path, b"before", None, tmp_path)
+    agent.write(b"agent v1")
+    assert path.read_bytes() == b"agent v1"
+    _only(path)
+
+
+@pytest.mark.parametrize("operation", ["save", "delete"])
+def test_an_agent_opening_the_file_while_we_swap_it_writes_at_the_path(tmp_path: Path, method: str,
+                                                                      leases: None, at_step,
+                                                                      operation: str) -> None:
+    """The agent opens the path just before our swap (it found the old file there): its open
+    waits for us, the old file goes back, and its write lands at the path."""
+    path = tmp_path / "sub" / "skill.json"
+    path.parent.mkdir()
+    path.write_bytes(b"before")
+    agent = InPlaceAgent(path)
+    threads: list[threading.Thread] = []
+    at_step("pinned", lambda: threads.append(_opens_in_a_thread(agent, b"agent v1")))
+    with pytest.raises(fileio.ChangedOnDisk, match="open for writing"):
+        fileio.replace_checked(path, b"before", b"ours" if operation == "save" else None, tmp_path)
+    threads[0].join(timeout=60)
+    assert path.read_bytes() == b"agent v1"
+    _only(path)
+
+
+def test_an_agent_opening_our_new_file_writes_into_it(tmp_path: Path, method: str, leases: None,
+                                                     at_step) -> None:
+    """Opened right after our swap: our save stands, and the agent's write lands in our file."""
+    path = tmp_path / "skill.json"
+    path.write_bytes(b"before")
+    agent = InPlaceAgent(path)
+    threads: list[threading.Thread] = []
+    at_step("swapped", lambda: threads.append(_opens_in_a_thread(agent, b"agent v1")))
+    fileio.replace_checked(path, b"before", b"ours", tmp_path)
+    threads[0].join(timeout=60)
+    assert path.read_bytes() == b"agent v1"
+    _only(path)
+
+
+# ---------------------------------------------------------------- where only the bytes tell
 
 
 def test_the_agents_write_into_the_file_we_swapped_in_is_kept(tmp_path: Path, method: str,
-                                                              at_step) -> None:
+                                                              no_leases: None, at_step) -> None:
     """The agent opened the file before our swap and writes into it after; then it saves again,
     into our new file. The put-back must keep that newer version, not delete it with our file."""
     path = tmp_path / "skill.json"
@@ -101,61 +203,21 @@ def test_the_agents_write_into_the_file_we_swapped_in_is_kept(tmp_path: Path, me
     _only(path)
 
 
-def test_the_file_the_agent_opened_during_the_put_back_stays(tmp_path: Path, method: str,
-                                                             at_step) -> None:
-    """The agent writes into the old file, then opens our new one and is about to write: the
-    file it holds is its newest and must end up at the path."""
+def test_the_agents_write_into_the_file_we_swapped_out_goes_back(tmp_path: Path, method: str,
+                                                                 no_leases: None, at_step) -> None:
     path = tmp_path / "skill.json"
     path.write_bytes(b"before")
     agent = InPlaceAgent(path)
     agent.open()
-
-    def agent_writes_then_opens_again() -> None:
-        agent.write(b"agent v1")
-        agent.open()  # our file, at the path now; its write comes after our put-back
-
-    at_step("swapped", agent_writes_then_opens_again)
-    _needs_leases(path)  # our file, untouched but open: only a lease tells
+    at_step("swapped", lambda: agent.write(b"agent v1"))
     with pytest.raises(fileio.ChangedOnDisk, match="while saving"):
         fileio.replace_checked(path, b"before", b"ours", tmp_path)
-    agent.write(b"agent v2")
-    assert path.read_bytes() == b"agent v2"
-    _only(path)
-
-
-def test_a_save_is_refused_while_the_agent_holds_the_file_open_to_write(tmp_path: Path, method: str,
-                                                                       at_step) -> None:
-    """The agent opened the file and has not truncated it yet when we swap: our check sees the
-    expected bytes, but its write will land in the old file. Refused, and the old file stays."""
-    path = tmp_path / "skill.json"
-    path.write_bytes(b"before")
-    _needs_leases(path)
-    agent = InPlaceAgent(path)
-    agent.open()
-    with pytest.raises(fileio.ChangedOnDisk, match="open"):
-        fileio.replace_checked(path, b"before", b"ours", tmp_path)
-    agent.write(b"agent v1")
-    assert path.read_bytes() == b"agent v1"
-    _only(path)
-    fileio.replace_checked(path, b"agent v1", b"ours", tmp_path)  # closed: saved as usual
-    assert path.read_bytes() == b"ours"
-
-
-def test_a_delete_is_refused_while_the_agent_holds_the_file_open_to_write(tmp_path: Path) -> None:
-    path = tmp_path / "sub" / "skill.json"
-    path.parent.mkdir()
-    path.write_bytes(b"before")
-    _needs_leases(path)
-    agent = InPlaceAgent(path)
-    agent.open()
-    with pytest.raises(fileio.ChangedOnDisk, match="open"):
-        fileio.replace_checked(path, b"before", None, tmp_path)
-    agent.write(b"agent v1")
     assert path.read_bytes() == b"agent v1"
     _only(path)
 
 
-def test_a_delete_keeps_what_the_agent_wrote_into_the_file_moved_aside(tmp_path: Path, at_step) -> None:
+def test_a_delete_keeps_what_the_agent_wrote_into_the_file_moved_aside(tmp_path: Path, no_leases: None,
+                                                                      at_step) -> None:
     path = tmp_path / "sub" / "skill.json"
     path.parent.mkdir()
     path.write_bytes(b"before")
@@ -168,7 +230,8 @@ def test_a_delete_keeps_what_the_agent_wrote_into_the_file_moved_aside(tmp_path:
     _only(path)
 
 
-def test_a_delete_keeps_the_file_the_agent_created_again(tmp_path: Path, at_step) -> None:
+def test_a_delete_keeps_the_file_the_agent_created_again(tmp_path: Path, no_leases: None,
+                                                        at_step) -> None:
     """Written into the file moved aside, then saved again (the path was free: a new file)."""
     path = tmp_path / "sub" / "skill.json"
     path.parent.mkdir()
@@ -194,4 +257,16 @@ def test_without_a_concurrent_writer_everything_is_as_before(tmp_path: Path, met
     with pytest.raises(fileio.ChangedOnDisk):
         fileio.replace_checked(path, b"one", b"three", tmp_path)
     assert path.read_bytes() == b"two"
-    _only(path)
+    fileio.replace_checked(path, b"two", None, tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_race_against_a_writer_process_loses_no_version(tmp_path: Path, method: str) -> None:
+    """Time-bounded (2 s): a real process saving in place as fast as it can, while we save; see
+    ``inplace_writer_race`` for what counts as a lost version."""
+    from tests.adversarial.attacks_journal import LOST_DETAILS, inplace_writer_race
+
+    LOST_DETAILS.clear()
+    ours, refused, saves, lost = inplace_writer_race(tmp_path / "shared.json", 2.0)
+    assert saves > 0 and ours + refused > 0
+    assert lost == 0, "\n".join(LOST_DETAILS)

@@ -1,9 +1,12 @@
 """Atomic and conflict-checked file writes, reads that refuse non-regular files, careful removal.
 
 :func:`replace_checked` is the writer for files a running agent may write at the same time: it
-replaces (or deletes) a file only when it still holds the expected bytes, and notices an agent
-write that lands between that check and the swap (RockBot truncates and rewrites files in place,
-so such a write goes into the old file, which we keep hard-linked until the swap is verified).
+replaces (or deletes) a file only when it still holds the expected bytes, and loses no version of
+an agent that saves in place (RockBot opens the path, then truncates and writes: its write goes
+into whichever file the path named when it opened it). The file is pinned while it is checked and
+swapped (:mod:`.open_writers`: on Linux a lease tells that a writer holds it open, or opens it
+meanwhile, and makes that writer wait for us), and whatever the swap brings out is compared by its
+bytes, not by its inode: the other writer's newest version always ends up at the path.
 
 Temp file names live in :mod:`.tempfiles`, the fault-injection crash hook in :mod:`.crash_hook`,
 the atomic exchange of two names in :mod:`.atomic_exchange`; their names are re-exported here.
@@ -279,33 +282,38 @@ def _create_exclusive(path: Path, data: bytes) -> None:
 
 def _swap_checked(path: Path, expected: bytes, data: bytes) -> None:
     """Replace ``path`` only if it holds ``expected``: our new file is swapped in (an atomic
-    exchange where the system has one, else hard links and renames) and what came out is checked;
-    a file another writer wrote into or holds open goes back (:func:`_keep_newest`)."""
-    current = read_or_none(path)
-    if current is None:
-        raise ChangedOnDisk(path, "was deleted by someone else")
-    if current != expected:
-        raise ChangedOnDisk(path)
+    exchange where the system has one, else hard links and renames) while both files are pinned
+    (:func:`open_writers.pinned`: a writer opening either meanwhile waits, and is seen), and what
+    came out is checked; if another writer wrote into it or opened it, the newest version is
+    left at the path (:func:`_settle`) and the save is refused."""
     tmp = temp_path_for(path)
     try:
         _write_fsynced(tmp, data)
-        ours = os.lstat(tmp)
-        try:
-            _swap(tmp, path)
-        except _NoLinks:  # neither an exchange nor hard links here: check, then rename
-            if read_or_none(path) != expected:
-                raise ChangedOnDisk(path) from None
-            os.replace(tmp, path)
-            checkpoint()
-            _fsync_dir(path.parent)
-            return
-        checkpoint("swapped")
-        out = open_writers.look(tmp)
-        if out is not None and out.data == expected and not out.held:
-            _fsync_dir(path.parent)
-            return
-        _keep_newest(path, tmp, {(ours.st_dev, ours.st_ino): data}, out)
-        raise _refusal(path, out, expected)
+        with open_writers.pinned(path) as old, open_writers.pinned(tmp) as new:
+            if old is None:
+                raise ChangedOnDisk(path, "was deleted by someone else")
+            if old.look.data != expected:
+                if old.look.data is None:
+                    read_regular(path)  # NotRegularFile says what it is
+                raise ChangedOnDisk(path)
+            if old.look.held:
+                raise _refusal(path, True)
+            assert new is not None
+            checkpoint("pinned")
+            try:
+                _swap(tmp, path)
+            except _NoLinks:  # neither an exchange nor hard links here: rename (a tiny window)
+                os.replace(tmp, path)
+                checkpoint()
+                _fsync_dir(path.parent)
+                return
+            checkpoint("swapped")
+            with contextlib.ExitStack() as more_pins:
+                kept = _settle(path, tmp, {new: data, old: expected}, new, old, more_pins)
+            if kept is None:
+                _fsync_dir(path.parent)
+                return
+        raise _refusal(path, kept)
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
@@ -350,75 +358,97 @@ def _swap(tmp: Path, path: Path) -> None:
         raise
 
 
-_HELD = object()  # the baseline of a file that was open for writing when it went in
+_FOREIGN = object()  # what a file another writer renamed into place held when it "went in": unknown
 
 
-def _keep_newest(path: Path, tmp: Path, baseline: dict[tuple[int, int], object],
-                 out: open_writers.Look | None, tries: int = 1000) -> None:
-    """After a refused swap, leave the other writer's newest version at ``path``.
+def _touched(pin: open_writers.Pinned, since: object) -> bool:
+    """Written into, or opened for writing, since it held ``since``."""
+    return pin.opened_since() or pin.read_now() != since
 
-    ``out`` (at ``tmp``) was written into or is held open by the other writer during its turn at
-    the path, so it holds that writer's newest version: it goes back. What the swap brings out
-    is checked the same way, against its bytes when it went in (``baseline``): our file, or one a
-    rename-writer put there, that someone wrote into or opened for writing meanwhile is newer
-    still (a single sequential writer's write into the file it opened after a swap is newer than
-    one into the file it opened before) and goes back in turn, until what comes out is untouched
-    and can go (it is removed with ``tmp``)."""
+
+def _settle(path: Path, tmp: Path, went_in: dict[open_writers.Pinned, object],
+            at_path: open_writers.Pinned, at_tmp: open_writers.Pinned,
+            more_pins: contextlib.ExitStack, tries: int = 1000) -> bool | None:
+    """After our swap, leave the other writer's newest version at ``path``; what is at ``tmp`` then
+    goes (unlinked while still pinned). None: our save stands (the old file was untouched);
+    True/False: refused, the other writer had the old file open / wrote into it.
+
+    ``went_in``: each pinned file's bytes when it last went in at the path (the old one's: the
+    expected bytes). A file that came out touched during its turn at the path holds the other
+    writer's newest version (a single sequential writer's write into the file it opened after a
+    swap is newer than one into the file it opened before), so it goes back, and what comes out
+    then is checked the same way. A writer that opens a pinned file waits for us (the lease), so
+    the file it is opening at the path stays there; a file a rename-writer put at the path is
+    newer than ours and goes back too."""
+    old, expected = at_tmp, went_in[at_tmp]
     for _ in range(tries):
-        if out is None:
-            return  # nothing at tmp to put back
-        baseline[out.ident] = _HELD if out.held else out.data
+        came = os.lstat(tmp)
+        if (came.st_dev, came.st_ino) != at_tmp.look.ident:
+            foreign = more_pins.enter_context(open_writers.pinned(tmp))  # a rename-writer's file
+            if foreign is None:
+                return old.opened_since()
+            went_in[foreign] = _FOREIGN  # never ours: newer than the file it replaced
+            at_tmp = foreign
+        if at_path.opened_since() or not _touched(at_tmp, went_in[at_tmp]):
+            break
+        went_in[at_tmp] = at_tmp.read_now()
         try:
             _swap(tmp, path)
-        except ChangedOnDisk:  # the path was deleted meanwhile: the other version goes back
+        except (ChangedOnDisk, _NoLinks):  # the path was deleted meanwhile: it goes back
             with contextlib.suppress(OSError):
                 os.link(tmp, path)
-            return
+            return old.opened_since()
         checkpoint("put back")
-        came = open_writers.look(tmp)
-        if came is None:
-            return
-        known = baseline.get(came.ident, _HELD)
-        if not came.held and known is not _HELD and came.data == known:
-            return
-        out = came
-    raise ChangedOnDisk(path, "is being replaced continuously by another writer")
+        at_path, at_tmp = at_tmp, at_path
+    else:
+        raise ChangedOnDisk(path, "is being replaced continuously by another writer")
+    untouched = at_tmp is old and went_in[old] == expected and not _touched(old, expected)
+    with contextlib.suppress(OSError):
+        tmp.unlink()  # (still pinned: a writer opening it now waits, then finds it gone)
+    return None if untouched else old.opened_since()
 
 
-def _refusal(path: Path, out: open_writers.Look | None, expected: bytes,
-             otherwise: str = "was written by someone else while saving") -> ChangedOnDisk:
-    if out is not None and out.held and out.data == expected:
+def _refusal(path: Path, opened: bool) -> ChangedOnDisk:
+    if opened:
         return ChangedOnDisk(path, "is open for writing in another program (a running agent may be "
                                    "saving it)")
-    return ChangedOnDisk(path, otherwise)
+    return ChangedOnDisk(path, "was written by someone else while saving")
 
 
 def _delete_checked(path: Path, expected: bytes, stop_at: Path) -> None:
-    """Delete ``path`` only if it holds ``expected``: moved aside (from then on nobody can open it
-    by its name), then checked; one written into or held open for writing goes back, unless the
-    other writer has since saved the file anew (that version is newer)."""
+    """Delete ``path`` only if it holds ``expected``: pinned, checked, moved aside (from then on
+    nobody can open it by its name) and checked again; one written into or opened for writing
+    goes back, unless the other writer has since saved the file anew (that version is newer)."""
     aside = temp_path_for(path)
-    try:
-        os.rename(path, aside)
-    except FileNotFoundError:
-        raise ChangedOnDisk(path, "was already deleted by someone else") from None
-    checkpoint("moved aside")
-    try:
-        out = open_writers.look(aside)
-        if out is None or out.data != expected or out.held:
-            try:
-                os.link(aside, path)  # put it back unless someone created the file again
-            except FileExistsError:
-                pass
-            except OSError as exc:
-                if exc.errno not in _NO_LINKS:
-                    raise
-                if not path.exists():
-                    os.replace(aside, path)
-            raise _refusal(path, out, expected, "changed on disk")
-    finally:
-        with contextlib.suppress(OSError):
-            aside.unlink()
+    with open_writers.pinned(path) as old:
+        if old is None:
+            raise ChangedOnDisk(path, "was already deleted by someone else")
+        if old.look.data != expected:
+            raise ChangedOnDisk(path)
+        if old.look.held:
+            raise _refusal(path, True)
+        checkpoint("pinned")
+        try:
+            os.rename(path, aside)
+        except FileNotFoundError:
+            raise ChangedOnDisk(path, "was already deleted by someone else") from None
+        checkpoint("moved aside")
+        try:
+            if _touched(old, expected):
+                try:
+                    os.link(aside, path)  # put it back unless someone created the file again
+                except FileExistsError:
+                    pass
+                except OSError as exc:
+                    if exc.errno not in _NO_LINKS:
+                        raise
+                    if not path.exists():
+                        os.replace(aside, path)
+                raise _refusal(path, old.opened_since()) if old.opened_since() \
+                    else ChangedOnDisk(path)
+        finally:
+            with contextlib.suppress(OSError):
+                aside.unlink()  # (while pinned)
     checkpoint()
     _fsync_dir(path.parent)
     remove_empty_parents(path.parent, stop_at)
