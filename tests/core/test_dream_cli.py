@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import EXPECTED, NOW_TEXT, REPO, tree_hashes
 from tests.core.llm_server import error, ok, scripted_server
 
@@ -74,3 +76,24 @@ def test_offline_dream_and_usage_errors(agent_copy: Path, tmp_path: Path) -> Non
     refused = run("apply", agent_copy, plan_path, "--accept-all")
     assert refused.returncode == 1 and "changed skills/write-report.json" in refused.stderr
     assert run("apply", agent_copy, plan_path, "--accept-all", "--recheck").returncode == 0
+
+
+@pytest.mark.parametrize(("kind", "name"), [("create", "MCP/EMAIL"), ("create", "mcp/email"),
+                                            ("merge", "Write-Report"), ("see-also", "MCP/EMAIL")])
+def test_a_hand_edited_plan_never_saves_over_a_skill_it_does_not_name(agent_copy: Path, tmp_path: Path,
+                                                                      kind: str, name: str) -> None:
+    """Issue 35 item 11: a proposal's saved name edited to an existing skill's, in any case, is
+    blocked at apply (RockBot's names are case-insensitive): nothing is written."""
+    plan_path = tmp_path / "plan.json"
+    assert run("dream", agent_copy, "--offline", "--now", NOW_TEXT, "--plan-out", plan_path).returncode == 0
+    plan = json.loads(plan_path.read_text())
+    proposal = next(p for p in plan["proposals"] if p["kind"] == kind)
+    proposal["record"]["name"] = name
+    plan_path.write_text(json.dumps(plan))
+    before = tree_hashes(agent_copy / "skills")
+    accepted = [arg for pid in [proposal["id"], *proposal.get("dependsOn", [])]
+                for arg in ("--accept", pid)]
+    result = run("apply", agent_copy, plan_path, *accepted)
+    assert result.returncode == 1, result.stdout
+    assert "over the existing skill" in result.stderr and "nothing written" in result.stderr
+    assert tree_hashes(agent_copy / "skills") == before
