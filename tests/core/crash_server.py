@@ -10,6 +10,8 @@ and describes what is on disk. Requests:
   number of checkpoints the operation passes.
 - ``{"cmd": "trial", "op", "base", "work", "crash_at"}``: kill at that checkpoint, recover, report.
 - ``{"cmd": "kill", "op", "base", "work", "delay"}``: kill from outside after ``delay`` seconds.
+- ``{"cmd": "raw", "op", "base", "work", "crash_at"}``: kill at that checkpoint and describe the
+  disk with plain reads only, as a library nobody can recover (no journal key, moved, ...) is.
 - ``{"cmd": "chain", "ops", "base", "work"}``: the states a sequence passes through.
 - ``{"cmd": "killchain", "ops", "base", "work", "delay"}``: the sequence, killed after ``delay``.
 """
@@ -230,7 +232,8 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
         steps = fileio.steps()
         after = snapshot(work)
         return {"before": digest(before), "after": digest(after), "steps": steps,
-                "changed": sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))}
+                "changed": sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k)),
+                "before_files": before, "after_files": after}
     fresh(base, work)
 
     def body() -> None:
@@ -240,6 +243,8 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
         act(lib, prepared)
 
     out = run_in_child(body, kill_after=request.get("delay"))
+    if cmd == "raw":  # nothing opens the library: no recovery runs
+        return {**out, "files": snapshot(work)}
     return {**out, **after_crash(work)}
 
 

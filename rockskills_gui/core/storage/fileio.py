@@ -64,6 +64,15 @@ def symlink_below(path: Path, root: Path) -> Path | None:
     return None
 
 
+def same_file(a: Path, b: Path) -> bool:
+    """True when both paths name one file (e.g. two spellings on a case-insensitive file system);
+    a symbolic link at either is not followed."""
+    try:
+        return os.path.samestat(os.lstat(a), os.lstat(b))
+    except (OSError, ValueError):
+        return False
+
+
 # ---------------------------------------------------------------- writing
 
 

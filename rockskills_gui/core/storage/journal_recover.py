@@ -23,6 +23,7 @@ from rockskills_gui.core.storage.journal_paths import JOURNAL_DIR, journal_found
 from rockskills_gui.core.storage.journal_tx import (
     JOURNAL_FILE,
     Transaction,
+    TxFile,
     TxState,
     UntrustedJournal,
     is_inside,
@@ -137,7 +138,17 @@ def _recover_one(tx: Transaction, layout: Layout, policy: str, report: RecoveryR
                 entry.after_sha if forward else entry.before_sha)
     for path in paths:
         report.removed_temps.extend(_remove_stale_temps_of(layout, path))
-    for entry, path in zip(tx.files, paths, strict=True):
+    pairs = list(zip(tx.files, paths, strict=True))
+    # the files that must exist afterwards first, those that must not last (see safe_order)
+    pairs.sort(key=lambda pair: (pair[0].after if forward else pair[0].before) is None)
+    paired = _aliases(pairs)
+    with_pair = {gone[1] for gone in paired.values()}
+    for entry, path in pairs:
+        if path in with_pair:
+            continue  # one file with its creation's: written there
+        if path in paired:
+            _recover_alias(tx, layout, paired[path], (entry, path), forward, report)
+            continue
         try:
             raw = fileio.read_or_none(path)
         except OSError:
@@ -171,6 +182,44 @@ def _recover_one(tx: Transaction, layout: Layout, policy: str, report: RecoveryR
     (report.completed if forward else report.rolled_back).append(tx.id)
     if forward and tx.undoes:
         mark_undone(agent_dir, tx.undoes, tx.id)
+
+
+Pair = tuple[TxFile, Path]
+
+
+def _aliases(pairs: list[Pair]) -> dict[Path, Pair]:
+    """The deleted files that are one file with a created one (case-insensitive file system),
+    by the created path (see :func:`journal_write.aliases`)."""
+    gone = {str(path).casefold(): (entry, path) for entry, path in pairs
+            if entry.before is not None and entry.after is None}
+    found: dict[Path, Pair] = {}
+    for entry, path in pairs if gone else ():
+        if entry.before is None and entry.after is not None:
+            other = gone.get(str(path).casefold())
+            if other is not None and other[1] != path and fileio.same_file(other[1], path):
+                found[path] = other
+    return found
+
+
+def _recover_alias(tx: Transaction, layout: Layout, gone: Pair, created: Pair, forward: bool,
+                   report: RecoveryReport) -> None:
+    """Finish (or roll back) a case-only rename of one file: its bytes, then its spelling."""
+    (old_entry, old_path), (new_entry, new_path) = gone, created
+    have, want = (old_entry, new_entry) if forward else (new_entry, old_entry)
+    source, target = (old_path, new_path) if forward else (new_path, old_path)
+    try:
+        raw = fileio.read_or_none(source)
+        current = sha256(raw)
+        wanted_sha = want.after_sha if forward else want.before_sha
+        if current != wanted_sha:
+            if current != (have.before_sha if forward else have.after_sha):
+                raise fileio.ChangedOnDisk(source)
+            wanted = tx.blob(want.after if forward else want.before, wanted_sha)
+            fileio.replace_checked(source, raw, wanted, layout.skills_dir)
+        os.replace(source, target)
+    except (OSError, fileio.ChangedOnDisk):
+        report.conflicts.append(new_entry.path)
+        tx.notes.append(f"recovery left {new_entry.path} alone: changed by someone else")
 
 
 def _layout_of(tx: Transaction, home: Layout) -> Layout:
