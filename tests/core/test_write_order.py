@@ -79,3 +79,36 @@ def test_recovery_finishes_a_case_only_rename_without_a_conflict(agent_copy: Pat
     assert reopened.recovery is not None
     assert reopened.recovery.conflicts == [] and len(reopened.recovery.completed) == 1
     assert upper.read_bytes() == after
+
+
+@pytest.mark.parametrize("mode", ["journal key deleted", "library moved"])
+def test_an_interrupted_rename_nobody_can_recover_is_explained(agent_copy: Path, tmp_path: Path,
+                                                              mode: str) -> None:
+    """Killed between writing the new file and removing the old one, and then recovery cannot
+    run: both versions are there, and the problem says so and what to do."""
+    import shutil
+
+    from rockskills_gui.core.model.problems import ProblemKind
+    from rockskills_gui.core.storage import journal_seal
+
+    lib = Library.open(agent_copy)
+    old = lib.entry("schedule-meeting")
+    new = agent_copy / "skills" / "meetings" / "schedule.json"
+    renamed = old.raw.replace(b'"schedule-meeting"', b'"meetings/schedule"', 1)
+    with pytest.raises(journal.SimulatedCrash):
+        journal.run(lib.layout, [FileChange(old.path, old.raw, None), FileChange(new, None, renamed)],
+                    "library", "Rename 'schedule-meeting' to 'meetings/schedule'", crash_after=1)
+    if mode == "journal key deleted":
+        journal_seal.key_path().unlink()
+        where = agent_copy
+    else:
+        where = shutil.copytree(agent_copy, tmp_path / "moved", symlinks=True)
+    reopened = Library.open(where)
+    (problem,) = [p for p in reopened.problems if p.kind is ProblemKind.UNTRUSTED_JOURNAL]
+    assert (where / "skills" / "schedule-meeting.json").read_bytes() == old.raw
+    assert (where / "skills" / "meetings" / "schedule.json").read_bytes() == renamed
+    message = problem.message
+    assert "a change (Rename 'schedule-meeting' to 'meetings/schedule') was interrupted" in message
+    assert "Both versions exist now: the new skills/meetings/schedule.json and the old " \
+           "skills/schedule-meeting.json" in message
+    assert f"delete the folder {problem.path}" in message

@@ -268,8 +268,10 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
             target = folder.parent / new
             if target.exists() and fold(target.name) != fold(folder.name):
                 raise NameTakenError(f"{self.layout.display_path(target)} already exists.")
-            for path, data in self._folder_data(entry, "rename"):
+            files = self._folder_data(entry, "rename")
+            for path, data in files:  # (the journal writes the new folder before the old one goes)
                 writes.put(path, data, None)
+            for path, data in sorted(files, key=lambda file: file[0] == entry.path):  # SKILL.md last
                 writes.put(target / path.relative_to(folder), None,
                            after if path == entry.path else data)
         else:
