@@ -24,7 +24,7 @@ from rockskills_gui.core.model.problems import Problem
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.bm25 import document_text, tokenize
-from rockskills_gui.core.storage import fileio
+from rockskills_gui.core.storage import fileio, links
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.layout import Layout
 
@@ -336,7 +336,8 @@ def path_problem(name: str, layout: Layout, problems: Iterable[Problem], loaded:
 
     Refused: a path too long for the file system; the path of a problem file, compared
     case-insensitively (RockBot's names are, and so are some file systems); a folder, FIFO or
-    other non-file where the file goes; a symbolic link on the way (it may point anywhere); a
+    other non-file where the file goes; a symbolic link on the way that leads out of the library to
+    a folder not confirmed (:mod:`~rockskills_gui.core.storage.links`), or at the file itself; a
     file where a folder must be; and, unless ``loaded`` (a skill of that name is loaded from that
     very file), any file already there. ``path``: ``layout.path_for(name)`` when the caller
     already has it.
@@ -351,10 +352,11 @@ def path_problem(name: str, layout: Layout, problems: Iterable[Problem], loaded:
             return (f"it would be written to {problem.path}, a file RockBot cannot load as a skill "
                     f"({problem.kind.value}); resolve that file first")
     try:
-        link = fileio.symlink_below(path, layout.skills_dir)
-        if link is not None:
-            return (f"its file would be written through the symbolic link {layout.display_path(link)}, "
-                    "which may point anywhere")
+        found = links.blocking_link(path, layout.agent_dir, layout.trusted)
+        if found is not None:
+            return (f"its file would be written through the symbolic link "
+                    f"{layout.display_path(found[0])}, which leads outside the library to a folder "
+                    "not allowed for writing")
         folder = path.parent
         while folder != layout.skills_dir and layout.skills_dir in folder.parents:
             if os.path.lexists(folder) and not folder.is_dir():

@@ -47,23 +47,6 @@ class ChangedOnDisk(Exception):
         self.path = path
 
 
-def symlink_below(path: Path, root: Path) -> Path | None:
-    """The first symbolic link among ``path`` and its folders strictly below ``root`` (None if none).
-
-    Writes never go through such a link: it may point anywhere, even outside the library.
-    """
-    try:
-        rel = path.relative_to(root)
-    except ValueError:
-        return None
-    current = root
-    for part in rel.parts:
-        current = current / part
-        if current.is_symlink():
-            return current
-    return None
-
-
 def same_file(a: Path, b: Path) -> bool:
     """True when both paths name one file (e.g. two spellings on a case-insensitive file system);
     a symbolic link at either is not followed."""

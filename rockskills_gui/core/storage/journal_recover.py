@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rockskills_gui.core.model.problems import Problem, ProblemKind
-from rockskills_gui.core.storage import fileio, journal_seal
+from rockskills_gui.core.storage import fileio, journal_seal, links
 from rockskills_gui.core.storage.changes import LibraryError
 from rockskills_gui.core.storage.checksum import sha256
 from rockskills_gui.core.storage.journal_entries import (
@@ -28,7 +28,12 @@ from rockskills_gui.core.storage.journal_tx import (
     UntrustedJournal,
     is_inside,
 )
-from rockskills_gui.core.storage.journal_write import check_target, finish, remove_created_dirs
+from rockskills_gui.core.storage.journal_write import (
+    check_target,
+    finish,
+    link_refusal,
+    remove_created_dirs,
+)
 from rockskills_gui.core.storage.layout import Layout
 
 
@@ -223,16 +228,20 @@ def _recover_alias(tx: Transaction, layout: Layout, gone: Pair, created: Pair, f
 
 
 def _layout_of(tx: Transaction, home: Layout) -> Layout:
-    """The skills folder ``tx`` was written under (one journal can serve several SKILL.md roots)."""
+    """The skills folder ``tx`` was written under (one journal can serve several SKILL.md roots),
+    reached under the rule writes follow (:mod:`.links`: a link out of the library only to a
+    trusted folder)."""
     rel = tx.meta.get("skillsDir")
     if not isinstance(rel, str) or not rel or "\0" in rel:
         return home
     folder = Path(os.path.normpath(home.agent_dir / rel))
-    if folder == home.agent_dir or (is_inside(folder, home.agent_dir)
-                                    and fileio.symlink_below(folder, home.agent_dir) is None):
-        return Layout(home.agent_dir, folder)
-    raise UntrustedJournal(f"{tx.id}: its skills folder {rel[:200]!r} is not a real folder inside "
-                           "the library")
+    if folder != home.agent_dir and not is_inside(folder, home.agent_dir):
+        raise UntrustedJournal(f"{tx.id}: its skills folder {rel[:200]!r} is not inside the library")
+    found = links.blocking_link(folder, home.agent_dir, home.trusted, final=False)
+    if found is not None:
+        raise UntrustedJournal(f"{tx.id}: {link_refusal(home, *found)}; until then every skill is "
+                               "there in its old or its new form")
+    return Layout(home.agent_dir, folder, home.trusted)
 
 
 def _remove_stale_temps_of(layout: Layout, path: Path) -> list[str]:

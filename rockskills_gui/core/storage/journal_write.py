@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.storage import fileio, journal_seal
+from rockskills_gui.core.storage import fileio, journal_seal, links
 from rockskills_gui.core.storage.changes import ConflictError, FileChange, LibraryError
 from rockskills_gui.core.storage.checksum import sha256
 from rockskills_gui.core.storage.journal_entries import mark_undone, prune_finished
@@ -32,15 +32,27 @@ from rockskills_gui.core.storage.progress import JOURNALING, WRITING, Progress, 
 
 def check_target(layout: Layout, path: Path) -> None:
     """Refuse a skill-file path outside ``skills/``, not normalised (``..``, ``.``), with a NUL,
-    or reached through a symbolic link below ``skills/`` (which may point anywhere)."""
+    that is a symbolic link, or reached through a link leading out of the library to a folder
+    not trusted (:mod:`.links`: a link target the user confirmed, another skill root)."""
     text = str(path)
     if "\0" in text or not path.is_absolute() or os.path.normpath(text) != text \
             or not is_inside(path, layout.skills_dir):
         raise LibraryError(f"refusing to write outside the skills folder: {text!r}")
-    link = fileio.symlink_below(path, layout.skills_dir)
-    if link is not None:
-        raise LibraryError(f"refusing to write through the symbolic link {layout.display_path(link)} "
-                           f"(it points to {os.readlink(link)}); edit the file it points to instead")
+    found = links.blocking_link(path, layout.agent_dir, layout.trusted)
+    if found is not None:
+        link, target = found
+        if link == path:
+            raise LibraryError(f"refusing to write to the symbolic link {layout.display_path(link)} "
+                               f"(it points to {target}); edit the file it points to instead")
+        raise LibraryError(link_refusal(layout, link, target))
+
+
+def link_refusal(layout: Layout, link: Path, target: str) -> str:
+    """Why a write through ``link`` is refused, and how to allow it."""
+    where = links.link_target(link)
+    return (f"refusing to write through the symbolic link {layout.display_path(link)}: it leads to "
+            f"{where}, outside the library (it points to {target}). To write there, allow that "
+            f"folder: answer the app's prompt, or run the command with --allow-link-target {where}")
 
 
 def _write(layout: Layout, path: Path, expected: bytes | None, data: bytes | None) -> None:
