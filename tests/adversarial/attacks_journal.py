@@ -293,23 +293,19 @@ def _writer(path: Path, stop: threading.Event, log: list[tuple[bytes, bytes]], e
         time.sleep(random.random() * 0.0005)
 
 
-def rename_writer_race(path: Path, seconds: float) -> tuple[int, int, int]:
-    """Our conflict-checked writer against a rename-writer for ``seconds``.
+def _root(based_on: dict[bytes, bytes], version: bytes) -> bytes:
+    """The version our successful saves leading to ``version`` were built on, in the end."""
+    while version in based_on:
+        version = based_on[version]
+    return version
 
-    Returns (our writes, writer saves, lost writer versions). The writer's log says what each of
-    its saves displaced. A writer version is lost when one of our *successful* writes displaced it
-    while based on something else: following our writes back from what the writer's next save
-    displaced (or from the final file) must lead to the writer's previous version.
-    """
+
+def _our_saves(path: Path, seconds: float) -> tuple[dict[bytes, bytes], set[bytes]]:
+    """Our conflict-checked writer saving ``path`` again and again for ``seconds``, each time over
+    what it just read: (our successful writes -> what each expected, our refused writes)."""
     from rockskills_gui.core.storage import fileio
 
-    path.write_bytes(b'{"name": "shared", "content": "start"}')
-    stop = threading.Event()
-    log: list[tuple[bytes, bytes]] = []
-    errors: list[str] = []
-    writer = threading.Thread(target=_writer, args=(path, stop, log, errors), daemon=True)
-    writer.start()
-    based_on: dict[bytes, bytes] = {}  # our successful writes: what we wrote -> what we expected
+    based_on: dict[bytes, bytes] = {}
     failed: set[bytes] = set()
     deadline = time.monotonic() + seconds
     seq = 0
@@ -325,22 +321,36 @@ def rename_writer_race(path: Path, seconds: float) -> tuple[int, int, int]:
             based_on[data] = base
         except fileio.ChangedOnDisk:
             failed.add(data)
+    return based_on, failed
+
+
+def rename_writer_race(path: Path, seconds: float) -> tuple[int, int, int]:
+    """Our conflict-checked writer against a rename-writer for ``seconds``.
+
+    Returns (our writes, writer saves, lost writer versions). The writer's log says what each of
+    its saves displaced. A writer version is lost when one of our *successful* writes displaced it
+    while based on something else: following our writes back from what the writer's next save
+    displaced (or from the final file) must lead to the writer's previous version.
+    """
+
+    path.write_bytes(b'{"name": "shared", "content": "start"}')
+    stop = threading.Event()
+    log: list[tuple[bytes, bytes]] = []
+    errors: list[str] = []
+    writer = threading.Thread(target=_writer, args=(path, stop, log, errors), daemon=True)
+    writer.start()
+    based_on, _failed = _our_saves(path, seconds)
     stop.set()
     writer.join(timeout=10)
     final = path.read_bytes()
-
-    def root(version: bytes) -> bytes:
-        while version in based_on:
-            version = based_on[version]
-        return version
 
     lost = 0
     for (previous, _), (_, displaced) in itertools.pairwise(log):
         # displaced by the writer: an older version of its own (our put-back was in progress) or
         # a failed attempt of ours is fine; one of our successful writes must build on `previous`
-        if displaced in based_on and root(displaced) != previous:
+        if displaced in based_on and _root(based_on, displaced) != previous:
             lost += 1
-    if log and final != log[-1][0] and (final not in based_on or root(final) != log[-1][0]):
+    if log and final != log[-1][0] and (final not in based_on or _root(based_on, final) != log[-1][0]):
         lost += 1  # the writer's newest version must be in place, or what we built on
     return len(based_on), len(log), lost
 
@@ -403,31 +413,15 @@ def inplace_writer_race(path: Path, seconds: float) -> tuple[int, int, int, int]
     the file must hold the writer's last version or a successful save of ours built on it.
     Anything else is a lost writer version.
     """
-    from rockskills_gui.core.storage import fileio
 
     start = b'{"name": "shared", "content": "start"}'
     path.write_bytes(start)
     stop, log_file = path.with_name("stop.flag"), path.with_name("writer-log.txt")
     writer = subprocess.Popen([sys.executable, "-c", _INPLACE_WRITER, str(path), str(stop), str(log_file)],
                               stdout=subprocess.PIPE, text=True)
-    based_on: dict[bytes, bytes] = {}  # our successful writes: what we wrote -> what we expected
-    failed: set[bytes] = set()
     try:
         assert writer.stdout is not None and writer.stdout.readline().strip() == "ready"
-        deadline = time.monotonic() + seconds
-        seq = 0
-        while time.monotonic() < deadline:
-            seq += 1
-            try:
-                base = fileio.read_regular(path)
-            except OSError:
-                continue
-            data = json.dumps({"name": "shared", "content": f"ours {seq}"}).encode()
-            try:
-                fileio.replace_checked(path, base, data, path.parent)
-                based_on[data] = base
-            except fileio.ChangedOnDisk:
-                failed.add(data)
+        based_on, failed = _our_saves(path, seconds)
     finally:
         stop.touch()
         writer.wait(timeout=30)
@@ -435,19 +429,14 @@ def inplace_writer_race(path: Path, seconds: float) -> tuple[int, int, int, int]
            for wrote, displaced in json.loads(log_file.read_text())]
     final = path.read_bytes()
 
-    def root(version: bytes) -> bytes:
-        while version in based_on:
-            version = based_on[version]
-        return version
-
     lost = 0
     previous = start
     for wrote, displaced in log:
-        if displaced != previous and displaced not in failed and root(displaced) != previous:
+        if displaced != previous and displaced not in failed and _root(based_on, displaced) != previous:
             lost += 1
             LOST_DETAILS.append(f"save {wrote[:60]!r} displaced {displaced[:60]!r}, not {previous[:60]!r}")
         previous = wrote
-    if final != previous and root(final) != previous:
+    if final != previous and _root(based_on, final) != previous:
         lost += 1
         LOST_DETAILS.append(f"final {final[:60]!r}, not {previous[:60]!r}")
     return len(based_on), len(failed), len(log), lost

@@ -203,29 +203,17 @@ def test_the_agents_write_into_the_file_we_swapped_in_is_kept(tmp_path: Path, me
     _only(path)
 
 
-def test_the_agents_write_into_the_file_we_swapped_out_goes_back(tmp_path: Path, method: str,
-                                                                 no_leases: None, at_step) -> None:
-    path = tmp_path / "skill.json"
-    path.write_bytes(b"before")
-    agent = InPlaceAgent(path)
-    agent.open()
-    at_step("swapped", lambda: agent.write(b"agent v1"))
-    with pytest.raises(fileio.ChangedOnDisk, match="while saving"):
-        fileio.replace_checked(path, b"before", b"ours", tmp_path)
-    assert path.read_bytes() == b"agent v1"
-    _only(path)
-
-
-def test_a_delete_keeps_what_the_agent_wrote_into_the_file_moved_aside(tmp_path: Path, no_leases: None,
-                                                                      at_step) -> None:
+@pytest.mark.parametrize("operation", ["save", "delete"])
+def test_the_agents_write_into_the_file_moved_out_goes_back(tmp_path: Path, method: str, no_leases: None,
+                                                            at_step, operation: str) -> None:
     path = tmp_path / "sub" / "skill.json"
     path.parent.mkdir()
     path.write_bytes(b"before")
     agent = InPlaceAgent(path)
     agent.open()
-    at_step("moved aside", lambda: agent.write(b"agent v1"))
+    at_step("swapped" if operation == "save" else "moved aside", lambda: agent.write(b"agent v1"))
     with pytest.raises(fileio.ChangedOnDisk):
-        fileio.replace_checked(path, b"before", None, tmp_path)
+        fileio.replace_checked(path, b"before", b"ours" if operation == "save" else None, tmp_path)
     assert path.read_bytes() == b"agent v1"
     _only(path)
 
