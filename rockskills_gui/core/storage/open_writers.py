@@ -56,9 +56,12 @@ class Pinned:
         self._leased = leased
 
     def read_now(self) -> bytes | None:
-        """The file's bytes now (None: not a regular file)."""
+        """The file's bytes now (None: not a regular file); with the lease unbroken they are
+        still those of the look (writing needs an open for writing, which breaks the lease)."""
         if self.look.data is None:
             return None
+        if self._leased and not self.opened_since():
+            return self.look.data
         parts = [os.pread(self._fd, max(os.fstat(self._fd).st_size, 0) + 1, 0)]
         while parts[-1]:
             parts.append(os.pread(self._fd, 1 << 20, sum(len(p) for p in parts)))
