@@ -18,8 +18,8 @@ from rockskills_gui.core.library.formats import (
 )
 from rockskills_gui.core.library.formats import open_library as open_library_of_format
 from rockskills_gui.core.library.profile_settings import ProfileSettingError, configured_profile
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC
 from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES, shown_size
 from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
@@ -31,13 +31,13 @@ class CommandError(Exception):
     """A one-line message for stderr; the command exits 2."""
 
 
-def open_library(path: str, format_id: str | None = None, link_targets: Sequence[str] = ()) -> Library:
+def open_library(path: str, format_id: str | None = None, link_targets: Sequence[str] = ()) -> RockBotLibrary:
     """Open a RockBot agent directory with the RockBot profile its evidence says (or
     ``format_id``: ``rockbot-current``, ``rockbot-64e82cc``); ``link_targets``: the folders of
     ``--allow-link-target``."""
     try:
         found = detect(path, format_id or "rockbot")
-        library = Library.open(path, rules=found.rules or ROCKBOT_64E82CC,
+        library = RockBotLibrary.open(path, rules=found.rules or ROCKBOT_64E82CC,
                                link_targets=[Path(t).expanduser() for t in link_targets])
     except NotALibraryError as exc:
         raise CommandError(str(exc)) from None
@@ -56,7 +56,7 @@ def add_link_option(p: argparse.ArgumentParser) -> None:
 
 def open_any_library(path: str, format_id: str | None = None, include_user: bool | None = None,
                      profile_settings: Sequence[str] = (),
-                     link_targets: Sequence[str] = ()) -> Library | SkillMdLibrary:
+                     link_targets: Sequence[str] = ()) -> RockBotLibrary | SkillMdLibrary:
     """Open a library of any format (detected, or ``format_id``); see ``core.formats``.
 
     The user's saved settings apply first (Preferences ▸ Skill formats: the assumed profile
@@ -71,7 +71,7 @@ def open_any_library(path: str, format_id: str | None = None, include_user: bool
             # The saved settings are about SKILL.md formats: a RockBot library opens without
             # reading them (nor importing the settings model: issue 19), as core.formats'
             # open_library opens it (detected once: 30 ms at 10,000 skills).
-            opened = Library.open(found.base, rules=found.rules or ROCKBOT_64E82CC,
+            opened = RockBotLibrary.open(found.base, rules=found.rules or ROCKBOT_64E82CC,
                                   link_targets=targets)
             opened.detection_note = detection_note(found)
             return opened
@@ -92,7 +92,7 @@ def open_any_library(path: str, format_id: str | None = None, include_user: bool
         raise CommandError(str(exc)) from None
 
 
-def open_from_args(args: argparse.Namespace, path: str | None = None) -> Library | SkillMdLibrary:
+def open_from_args(args: argparse.Namespace, path: str | None = None) -> RockBotLibrary | SkillMdLibrary:
     """:func:`open_any_library` for ``path`` (default ``args.library``) with the options of
     :func:`add_library_options`, where the command has them."""
     library = open_any_library(args.library if path is None else path, getattr(args, "format", None),
@@ -102,7 +102,7 @@ def open_from_args(args: argparse.Namespace, path: str | None = None) -> Library
     return library
 
 
-def report_recovery(library: Library | SkillMdLibrary) -> None:
+def report_recovery(library: RockBotLibrary | SkillMdLibrary) -> None:
     """Say on stderr what opening the library did about an interrupted change, and which journal
     entries it refused to act on (``untrusted-journal``: not written by this account's app)."""
     note = getattr(library, "detection_note", "")

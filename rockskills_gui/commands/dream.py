@@ -26,7 +26,7 @@ from rockskills_gui.core.storage.changes import ConflictError, LibraryError
 if TYPE_CHECKING:  # the dream machinery is imported by the command that runs, not by the parser
     from rockskills_gui.core.dream.plan import Plan, Severity
     from rockskills_gui.core.dream.run import RunProgress
-    from rockskills_gui.core.library.rockbot_library import Library
+    from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -213,7 +213,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
     """Apply accepted proposals; exit 1 when refused (nothing written)."""
     from rockskills_gui.core.dream.apply import PlanRefused, apply_plan, checked, recheck
 
-    library: Library = open_library(args.library, link_targets=args.allow_link_target)
+    library: RockBotLibrary = open_library(args.library, link_targets=args.allow_link_target)
     plan = _load_plan(args.plan)
     if args.accept_all:  # what is acceptable now, whatever findings the plan file holds
         ids = (recheck(plan, library) if args.recheck else checked(plan, library)).acceptable_ids()

@@ -21,7 +21,7 @@ from rockskills_gui.core.library.profile_settings import (
     normalize_overrides,
     settings,
 )
-from rockskills_gui.core.library.stores.skillmd import PICOBOT
+from rockskills_gui.core.library.skillmd.store import PICOBOT
 from tests.conftest import REPO
 
 

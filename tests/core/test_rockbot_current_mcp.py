@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rockskills_gui.core.library.formats import open_library
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC
 from rockskills_gui.core.recall.playground import SimulatedSession
 from rockskills_gui.core.recall.session import (
@@ -44,9 +44,9 @@ def agent(tmp_path: Path) -> Path:
     return root
 
 
-def lib_of(agent: Path) -> Library:
+def lib_of(agent: Path) -> RockBotLibrary:
     lib = open_library(agent)
-    assert isinstance(lib, Library) and lib.rules.current
+    assert isinstance(lib, RockBotLibrary) and lib.rules.current
     return lib
 
 
@@ -113,7 +113,7 @@ def test_the_two_tool_results(agent: Path) -> None:
 
 def test_64e82cc_has_no_injection_path(agent: Path) -> None:
     lib = open_library(agent, format="rockbot-64e82cc")
-    assert isinstance(lib, Library) and lib.rules is ROCKBOT_64E82CC
+    assert isinstance(lib, RockBotLibrary) and lib.rules is ROCKBOT_64E82CC
     with pytest.raises(ValueError, match="no MCP skill injection"):
         mcp_injection(lib.rules, lib.skills(), "github", MCP_SELECT, 1)
     session = RecallSession(SkillRecall(lib.skills()))

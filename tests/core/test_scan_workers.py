@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rockskills_gui.core.library.stores import rockbot
+from rockskills_gui.core.library.rockbot import scan as rockbot
 from rockskills_gui.core.storage.helper_process import usable_cpus
 
 

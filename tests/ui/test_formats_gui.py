@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from rockskills_gui.core.library.formats import FORMAT_LABELS, detect, open_library
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 from rockskills_gui.ui.library.tree_model import Badge
 from rockskills_gui.ui.shell.main_window import MainWindow
 from rockskills_gui.ui.usage.usage_pane import UsagePane

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
-from rockskills_gui.core.library.stores.skillmd import SkillMdEntry, edited_bytes, read_skill_md
+from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
+from rockskills_gui.core.library.skillmd.store import SkillMdEntry, edited_bytes, read_skill_md
 from rockskills_gui.core.model import frontmatter as fm
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.ui.common.buffers import Buffer

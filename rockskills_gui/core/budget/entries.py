@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import DbEntry, SkillMdLibrary
-from rockskills_gui.core.library.stores.skillmd import SkillMdEntry
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.skillmd.library import DbEntry, SkillMdLibrary
+from rockskills_gui.core.library.skillmd.store import SkillMdEntry
 from rockskills_gui.core.model.skill import Skill
 
 SKILL_FILE = "SKILL.md"
@@ -58,10 +58,10 @@ def _from_row(skill: Skill, location: str, values: dict[str, Any]) -> AdEntry:
         invocations=int(_number(values.get("invocation_count"), 0)))
 
 
-def entries_of(library: Library | SkillMdLibrary) -> list[AdEntry]:
+def entries_of(library: RockBotLibrary | SkillMdLibrary) -> list[AdEntry]:
     """Every skill of ``library`` in load order (a RockBot skill's location is where a SKILL.md
     export would put it: ``skills/<name>/SKILL.md``)."""
-    if isinstance(library, Library):
+    if isinstance(library, RockBotLibrary):
         base = library.skills_dir
         return [AdEntry(s.name, s.summary, str(base.joinpath(*s.name.split("/"), SKILL_FILE)))
                 for s in library.skills()]

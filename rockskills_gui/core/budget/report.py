@@ -10,13 +10,14 @@ from rockskills_gui.core.budget.entries import AdEntry, entries_of
 from rockskills_gui.core.budget.limits import Limits, LimitsStore
 from rockskills_gui.core.budget.suggest import Suggestion, suggest
 from rockskills_gui.core.budget.tokens import Tokenizer
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 
 AGENT_OF_PROFILE = {"cortex-fs": "cortex"}  # a SKILL.md profile id -> its agent id
 
 
-def limits_for(agent_id: str, store: LimitsStore, library: Library | SkillMdLibrary | None = None) -> Limits:
+def limits_for(agent_id: str, store: LimitsStore,
+               library: RockBotLibrary | SkillMdLibrary | None = None) -> Limits:
     """The user's limits for ``agent_id``; without any, the opened SKILL.md profile's own
     ``max_index_chars`` / ``max_listed_skills`` (Preferences ▸ Skill formats) when set, else the
     spec's defaults."""
@@ -33,7 +34,7 @@ def limits_for(agent_id: str, store: LimitsStore, library: Library | SkillMdLibr
         max_tokens=default.max_tokens)
 
 
-def agents_for(library: Library | SkillMdLibrary, wanted: str | None = None) -> list[AgentProfile]:
+def agents_for(library: RockBotLibrary | SkillMdLibrary, wanted: str | None = None) -> list[AgentProfile]:
     """``wanted`` ("all", an agent id, or None: the library's own agent first, then the others)."""
     own = native_agent(library.format if isinstance(library, SkillMdLibrary) else "rockbot")
     if wanted == "all" or wanted is None:
@@ -43,7 +44,7 @@ def agents_for(library: Library | SkillMdLibrary, wanted: str | None = None) -> 
     return [AGENTS[wanted]]
 
 
-def budgets(library: Library | SkillMdLibrary, agents: Iterable[AgentProfile], store: LimitsStore,
+def budgets(library: RockBotLibrary | SkillMdLibrary, agents: Iterable[AgentProfile], store: LimitsStore,
             tokenizer: Tokenizer | None,
             overrides: Limits | None = None) -> tuple[list[AdEntry], list[Budget]]:
     """The entries of ``library`` and each agent's budget (``overrides`` replace the limits)."""
@@ -80,7 +81,7 @@ def text_report(budget: Budget, suggestions: list[Suggestion], show_text: bool =
     return "\n".join(lines)
 
 
-def report(library: Library | SkillMdLibrary, agents: Iterable[AgentProfile], store: LimitsStore,
+def report(library: RockBotLibrary | SkillMdLibrary, agents: Iterable[AgentProfile], store: LimitsStore,
            tokenizer: Tokenizer | None, overrides: Limits | None = None
            ) -> list[tuple[Budget, list[Suggestion]]]:
     """Every agent's budget with its suggestions."""

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.stores.rockbot import Progress, ScanCancelled, SkillsRead
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.rockbot.scan import Progress, ScanCancelled, SkillsRead
 from rockskills_gui.core.library.stores.skill_dirs import (
     CORTEX_DB_NAME,
     CORTEX_SKILLS_SUBDIR,
@@ -38,8 +38,8 @@ from rockskills_gui.core.storage.layout import SKILLS_DIR, NotALibraryError
 
 if TYPE_CHECKING:  # (a SKILL.md library's code loads when one is opened)
     from rockskills_gui.core.library.profile_settings import Override
-    from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
-    from rockskills_gui.core.library.stores.skillmd_profiles import Profile, Root
+    from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
+    from rockskills_gui.core.library.skillmd.profiles import Profile, Root
 
 FORMATS = ("rockbot", "agentskills", "picobot", "carpenter", "cortex")
 FORMAT_LABELS = {
@@ -197,7 +197,7 @@ def _find_skill_md(folder: Path, depth: int = SEARCH_DEPTH) -> bool:
 
 def user_roots(profile: Profile) -> list[Root]:
     """The profile's user-scope roots that exist (e.g. ``~/.agents/skills``)."""
-    from rockskills_gui.core.library.stores.skillmd_profiles import Root
+    from rockskills_gui.core.library.skillmd.profiles import Root
 
     roots = [Root(Path(p).expanduser(), "user") for p in profile.user_roots]
     return [r for r in roots if r.path.is_dir()]
@@ -253,7 +253,7 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
         return _rockbot(path, f"{seen.rockbot} RockBot skill file(s) under skills/" + _also_seen(seen),
                         seen)
     also = _also_seen(seen)
-    from rockskills_gui.core.library.stores.skillmd_profiles import PROFILES, Root  # (SKILL.md)
+    from rockskills_gui.core.library.skillmd.profiles import PROFILES, Root  # (SKILL.md)
 
     for name, marker in (("picobot", ".picobot/skills"), ("agentskills", ".agents/skills"),
                          ("agentskills", ".claude/skills")):
@@ -266,7 +266,7 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
     if _find_skill_md(path):
         return Detection("agentskills", path, (Root(path),), reason=f"SKILL.md files{also}")
     try:
-        Library.open(path)  # a RockBot agent directory with no skills yet, else its own message
+        RockBotLibrary.open(path)  # a RockBot agent directory with no skills yet, else its own message
     except NotALibraryError:
         raise NotALibraryError(f"{path}: not a RockBot library, and no SKILL.md skills or .cortex "
                                "folder found in it") from None
@@ -275,7 +275,7 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
 
 def _cortex(project: Path, db: Path | None, reason: str) -> Detection:
     skills = project / CORTEX_SKILLS_SUBDIR
-    from rockskills_gui.core.library.stores.skillmd_profiles import Root
+    from rockskills_gui.core.library.skillmd.profiles import Root
 
     return Detection("cortex", project, (Root(skills),), db, reason)
 
@@ -295,7 +295,7 @@ def _forced(path: Path, format: str) -> Detection:
         elif path.name == ".cortex":
             path = path.parent
         return _cortex(path, find_memory_db(path), "chosen by the user")
-    from rockskills_gui.core.library.stores.skillmd_profiles import PROFILES, Root
+    from rockskills_gui.core.library.skillmd.profiles import PROFILES, Root
 
     profile = PROFILES[PROFILE_OF[format]]
     roots = tuple(Root(path / m) for m in profile.project_roots if (path / m).is_dir())
@@ -319,7 +319,7 @@ def open_library(path: Path | str, format: str | None = None,
                  cache_dir: Path | None = None,
                  skillmd_settings: Callable[[], FormatSettings] | None = None,
                  link_targets: Iterable[Path] = (),
-                 ) -> Library | SkillMdLibrary:
+                 ) -> RockBotLibrary | SkillMdLibrary:
     """Open ``path`` as its detected (or the given) format.
 
     ``include_user`` adds the profile's user-scope roots (project skills win name collisions);
@@ -335,12 +335,12 @@ def open_library(path: Path | str, format: str | None = None,
     """
     found = detect(path, format)
     if found.format == "rockbot":
-        opened = Library.open(found.base, progress=progress, cancel=cancel, on_skills=on_skills,
+        opened = RockBotLibrary.open(found.base, progress=progress, cancel=cancel, on_skills=on_skills,
                               rules=found.rules or ROCKBOT_64E82CC, cache_dir=cache_dir,
                               link_targets=link_targets)
         opened.detection_note = detection_note(found)
         return opened
-    from rockskills_gui.core.library.stores.skillmd_profiles import PROFILES, Root
+    from rockskills_gui.core.library.skillmd.profiles import PROFILES, Root
 
     if skillmd_settings is not None:
         include_user, overrides = skillmd_settings()
@@ -359,7 +359,7 @@ def open_library(path: Path | str, format: str | None = None,
         roots += [r for r in user_roots(chosen) if r.path not in {x.path for x in roots}]
     if cancel is not None and cancel():
         raise ScanCancelled()
-    from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+    from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 
     library = SkillMdLibrary(found.base, roots, chosen, found.format, found.memory_db,
                              link_targets=link_targets)
@@ -380,7 +380,7 @@ def detection_note(found: Detection) -> str:
     return "; ".join(notes)
 
 
-def format_label(lib: Library | SkillMdLibrary) -> str:
+def format_label(lib: RockBotLibrary | SkillMdLibrary) -> str:
     """What the window title shows, e.g. ``Agent Skills (SKILL.md)``, ``RockBot (current)``."""
     rules = getattr(lib, "rules", None)
     if lib.format == "rockbot" and isinstance(rules, RockBotRules):
@@ -393,7 +393,7 @@ def rules_for(format: str) -> RockBotRules | None:
     return ROCKBOT_PROFILE_FORMATS.get(format) or RULES.get(format)
 
 
-def open_format_of(lib: Library | SkillMdLibrary) -> str:
+def open_format_of(lib: RockBotLibrary | SkillMdLibrary) -> str:
     """The :data:`OPEN_FORMATS` value naming what ``lib`` was opened as: a RockBot library's
     profile (``rockbot-current``, ``rockbot-64e82cc``), else its format."""
     rules = getattr(lib, "rules", None)

@@ -18,7 +18,7 @@ import typing
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rockskills_gui.core.library.stores.skillmd import PROFILES, Profile
+from rockskills_gui.core.library.skillmd.store import PROFILES, Profile
 from rockskills_gui.core.storage.changes import LibraryError
 
 FIXED = ("id", "label", "unverified", "agent_note")  # describe the profile; not settings

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.library.rockbot_library import Library, Resource, manifest_of
+from rockskills_gui.core.library.rockbot.library import Resource, RockBotLibrary, manifest_of
 from rockskills_gui.core.model.rules import RESOURCE_SUFFIX
 from rockskills_gui.core.storage import fileio
 
@@ -21,7 +21,7 @@ MAX_SHOWN_BYTES = 1 << 20  # a resource larger than this shows its first MiB (te
 def rules_have_resources(library: object) -> bool:
     """True when ``library`` is a RockBot library whose profile has multi-file skills."""
     rules = getattr(library, "rules", None)
-    return isinstance(library, Library) and bool(getattr(rules, "resources", False))
+    return isinstance(library, RockBotLibrary) and bool(getattr(rules, "resources", False))
 
 
 def resources_of(library: object, name: str) -> list[Resource]:
@@ -30,7 +30,7 @@ def resources_of(library: object, name: str) -> list[Resource]:
     without a manifest and without a resource folder."""
     if not rules_have_resources(library):
         return []
-    assert isinstance(library, Library)
+    assert isinstance(library, RockBotLibrary)
     skill = library.get(name)
     if skill is None:
         return []
@@ -39,7 +39,7 @@ def resources_of(library: object, name: str) -> list[Resource]:
     return library.resources(name)
 
 
-def resource_owner(library: Library, path: Path) -> str | None:
+def resource_owner(library: RockBotLibrary, path: Path) -> str | None:
     """The skill name whose resource folder holds ``path`` (as spelled in the path), or None."""
     try:
         parts = path.relative_to(library.skills_dir).parts
@@ -97,7 +97,7 @@ class ResourceContent:
         return f"{kind} · {size}"
 
 
-def read_resource(library: Library, name: str, filename: str,
+def read_resource(library: RockBotLibrary, name: str, filename: str,
                   limit: int = MAX_SHOWN_BYTES) -> ResourceContent:
     """Read skill ``name``'s resource ``filename`` for showing (regular files only)."""
     found = next((r for r in resources_of(library, name) if r.filename == filename), None)

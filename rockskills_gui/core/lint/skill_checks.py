@@ -8,9 +8,9 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import DbEntry, SkillMdLibrary
-from rockskills_gui.core.library.stores.skillmd import SkillMdEntry
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.skillmd.library import DbEntry, SkillMdLibrary
+from rockskills_gui.core.library.skillmd.store import SkillMdEntry
 from rockskills_gui.core.lint.content_scan import scan_text
 from rockskills_gui.core.lint.findings import Finding
 from rockskills_gui.core.model.mcp_freshness import skill_freshness
@@ -42,7 +42,7 @@ class Where:
     entry: SkillMdEntry | None = None
 
 
-def _rockbot_where(lib: Library, skill: Skill) -> Where:
+def _rockbot_where(lib: RockBotLibrary, skill: Skill) -> Where:
     entry = lib.entry(skill.name)
     text = entry.raw.decode("utf-8", "replace")
     lines: dict[str, int] = {}
@@ -187,7 +187,7 @@ def _see_also(skill: Skill, where: Where, known: set[str]) -> list[Finding]:
     return out
 
 
-def _current_rockbot_checks(lib: Library, skill: Skill, where: Where) -> list[Finding]:
+def _current_rockbot_checks(lib: RockBotLibrary, skill: Skill, where: Where) -> list[Finding]:
     """RockBot (current): the manifest against the resource folder, resource file names, and
     MCP skill names and baselines (README, "RockBot (current)")."""
     out: list[Finding] = []
@@ -260,14 +260,14 @@ def _content_scan(skill: Skill, where: Where) -> list[Finding]:
     return out
 
 
-def per_skill(lib: Library | SkillMdLibrary, skills: list[Skill], now: Timestamp,
+def per_skill(lib: RockBotLibrary | SkillMdLibrary, skills: list[Skill], now: Timestamp,
               wheres: dict[str, Where]) -> list[Finding]:
     """Each skill's own checks (no load problems, no near-duplicates); fills ``wheres``."""
     findings: list[Finding] = []
     known = {fold(s.name) for s in skills}
-    rockbot = isinstance(lib, Library)
+    rockbot = isinstance(lib, RockBotLibrary)
     for skill in skills:
-        if isinstance(lib, Library):
+        if isinstance(lib, RockBotLibrary):
             where = _rockbot_where(lib, skill)
             timestamps_known = True
         else:
@@ -280,7 +280,7 @@ def per_skill(lib: Library | SkillMdLibrary, skills: list[Skill], now: Timestamp
             findings.extend(_spec_checks(lib, where.entry, where))
         if rockbot:
             findings.extend(_summary_checks(skill, where))
-        if isinstance(lib, Library) and lib.rules.current:
+        if isinstance(lib, RockBotLibrary) and lib.rules.current:
             findings.extend(_current_rockbot_checks(lib, skill, where))
         findings.extend(_sparse(skill, where, now, timestamps_known))
         findings.extend(_see_also(skill, where, known))

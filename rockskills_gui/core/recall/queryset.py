@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from rockskills_gui.core.library.skillmd_library import SkillMdLayout
+from rockskills_gui.core.library.skillmd.library import SkillMdLayout
 from rockskills_gui.core.model.dotnet_json import loads_untrusted
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES

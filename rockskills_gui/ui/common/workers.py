@@ -26,7 +26,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
 from rockskills_gui.core.library.formats import FORMATS, FormatSettings
 from rockskills_gui.core.library.formats import open_library as _open_library
-from rockskills_gui.core.library.rockbot_library import Library, ScanCancelled
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary, ScanCancelled
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.storage.appdirs import cache_dir, demo_library_dir
 from rockskills_gui.core.storage.changes import LibraryError
@@ -36,11 +36,11 @@ from rockskills_gui.ui.common.usage_prefetch import UsagePrefetch
 
 if TYPE_CHECKING:
     from rockskills_gui.core.app.settings import Settings
-    from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+    from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 
-    AnyLibrary = Library | SkillMdLibrary
+    AnyLibrary = RockBotLibrary | SkillMdLibrary
 else:
-    AnyLibrary = Library  # (annotations only: a SKILL.md library's code loads when one is opened)
+    AnyLibrary = RockBotLibrary  # (annotations only: a SKILL.md library's code loads when one is opened)
 
 PROGRESS_EVERY_S = 0.05
 FREEZE_FROM = 10_000  # skills from which a loaded library is frozen out of the collector's way
@@ -290,7 +290,7 @@ class LibraryLoader(QObject):
             self.progress.emit(done, total)
 
     @Slot(int, object, object)
-    def _on_loaded(self, ticket: int, library: Library, prepared: dict[str, Any]) -> None:
+    def _on_loaded(self, ticket: int, library: RockBotLibrary, prepared: dict[str, Any]) -> None:
         if ticket == self._ticket and self._busy:
             self._control = None
             self._set_busy(False)

@@ -42,7 +42,7 @@ from rockskills_gui.core.dream.review_defaults import (
     unsaved_message,
 )
 from rockskills_gui.core.library.formats import FORMAT_LABELS
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
 from rockskills_gui.core.storage import journal
@@ -142,7 +142,7 @@ class DreamWizard(QWizard):
 
     # ---------------------------------------------------------------- library
 
-    def dream_library(self) -> Library | None:
+    def dream_library(self) -> RockBotLibrary | None:
         """The open library when it is a RockBot library (dreams are RockBot's), else None."""
         library = self.ctx.library
         if library is None or getattr(library, "format", "rockbot") != "rockbot":
@@ -355,7 +355,7 @@ class DreamWizard(QWizard):
         # here too would freeze the window for seconds at 100,000 skills.
         box: dict[str, ApplyResult] = {}
 
-        def operation(library: Library) -> ChangeSet:
+        def operation(library: RockBotLibrary) -> ChangeSet:
             box["result"] = apply_plan(library, plan, ids)
             return box["result"].change
 
@@ -411,7 +411,7 @@ class DreamWizard(QWizard):
             return self.undo_result
         box: dict[str, UndoResult] = {}
 
-        def operation(lib: Library) -> object:
+        def operation(lib: RockBotLibrary) -> object:
             box["result"] = undo_last(lib)
             return box["result"].change
 

@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, QThread, Signal
 
 from rockskills_gui.core.dream.llm import Endpoint, LlmClient
 from rockskills_gui.core.dream.run import RunOptions, RunProgress, run_dream
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.storage.layout import Layout
 
 
@@ -50,7 +50,7 @@ class DreamRunThread(QThread):
 
     def run(self) -> None:
         try:
-            library = Library(self.layout)  # a read-only snapshot; no recovery, no writes
+            library = RockBotLibrary(self.layout)  # a read-only snapshot; no recovery, no writes
             client = None
             if not self.options.offline:
                 if self.endpoint is None:

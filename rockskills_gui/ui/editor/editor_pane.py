@@ -21,7 +21,7 @@ from PySide6.QtCore import QByteArray, QEvent, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.ui.common.actions import ActionRegistry
@@ -148,7 +148,7 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
 
     # ---------------------------------------------------------------- showing a skill
 
-    def _on_library_changed(self, library: Library | None) -> None:
+    def _on_library_changed(self, library: RockBotLibrary | None) -> None:
         self._conflict_queue.clear()
         if self.conflict_dialog is not None:
             self.conflict_dialog.close()

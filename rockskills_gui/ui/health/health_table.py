@@ -35,8 +35,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.stores.cortex import INACTIVE_LIFECYCLES, LIFECYCLES, TRUST_TIERS
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.skillmd.cortex import INACTIVE_LIFECYCLES, LIFECYCLES, TRUST_TIERS
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.models import ROW_ROLE, Column, RowModel
@@ -76,7 +76,7 @@ class HealthRow:
 def rows_of(library: object) -> list[HealthRow]:
     """Every skill of a library that has CortexPrism stats ([] for libraries without any)."""
     entries = getattr(library, "entries", None)
-    if entries is None or isinstance(library, Library):  # a RockBot skill keeps no such stats
+    if entries is None or isinstance(library, RockBotLibrary):  # a RockBot skill keeps no such stats
         return []
     every = entries()
     if not any(getattr(entry, "stats", None) for entry in every):

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, SignalInstance
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QLineEdit, QWidget
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.tree import Node, is_inside, problems_by_name
 from rockskills_gui.core.model.names import fold, name_error
 from rockskills_gui.core.storage.changes import ChangeSet
@@ -236,7 +236,7 @@ class TreeEdits(_PaneBase):
         what = f"Moving {len(mapping):,} skills"
         self._operate(len(mapping), lambda lib: lib.rename_many(dict(mapping)), what, done)
 
-    def _operate(self, count: int, operation: Callable[[Library], ChangeSet], label: str,
+    def _operate(self, count: int, operation: Callable[[RockBotLibrary], ChangeSet], label: str,
                  done: Callable[[ChangeSet | None], None]) -> None:
         """Run ``operation`` at once, or off the UI thread when it concerns more than
         ``LONG_CHANGE`` skills; ``done`` gets the change written (None when refused)."""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QAbstractItemModel, Qt, SignalInstance
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.tree import (
     Facts,
     FilterResult,
@@ -60,7 +60,7 @@ def _when(value: Timestamp | None) -> str:
 class TreeItemData(_ModelBase):
     """``data``, ``flags`` and ``setData`` of ``SkillTreeModel``, and what they are made of."""
 
-    library: Library | None
+    library: RockBotLibrary | None
     tree: SkillTree
     facts: Facts
     result: FilterResult | None
@@ -182,7 +182,7 @@ class TreeItemData(_ModelBase):
         """RockBot (current): the MCP freshness of an ``mcp/{server}`` skill node (offline:
         Unknown, see :mod:`rockskills_gui.core.model.mcp_freshness`); None otherwise."""
         library, skill = self.library, node.skill
-        if skill is None or not isinstance(library, Library) or not library.rules.current:
+        if skill is None or not isinstance(library, RockBotLibrary) or not library.rules.current:
             return None
         from rockskills_gui.core.model.mcp_freshness import skill_freshness  # (RockBot (current))
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QAbstractItemModel, QModelIndex
 
 from rockskills_gui.core.library.resources import resource_owner, resources_of
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.tree import Node, SkillTree
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.storage.changes import ChangeSet
@@ -26,7 +26,7 @@ else:
 class TreeResourceRows(_ModelBase):
     """The resource rows of ``SkillTreeModel`` (read-only: no rename, drag or drop)."""
 
-    library: Library | None
+    library: RockBotLibrary | None
     tree: SkillTree
     _resource_rows: dict[int, list[ResourceRow]]
     _resource_by_id: dict[int, ResourceRow]
@@ -84,7 +84,7 @@ class TreeResourceRows(_ModelBase):
         names = {*change.created, *change.updated, *change.deleted,
                  *(n for pair in change.renamed for n in pair)}
         for fc in change.files:
-            owner = resource_owner(library, fc.path) if isinstance(library, Library) else None
+            owner = resource_owner(library, fc.path) if isinstance(library, RockBotLibrary) else None
             if owner is not None:
                 names.add(owner)
         return {fold(n) for n in names}

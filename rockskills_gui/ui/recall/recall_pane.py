@@ -33,7 +33,7 @@ from PySide6.QtCore import QItemSelection, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QWidget
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.bm25 import parse_query
@@ -231,7 +231,7 @@ class RecallPane(RecallView):
 
     # ---------------------------------------------------------------- library and index
 
-    def _on_library_changed(self, library: Library | None) -> None:
+    def _on_library_changed(self, library: RockBotLibrary | None) -> None:
         self._tickets = {kind: ticket + 1 for kind, ticket in self._tickets.items()}
         self._building.clear()
         self.recall = None

@@ -31,7 +31,7 @@ from rockskills_gui.core.library.profile_settings import (
     settings,
     to_text,
 )
-from rockskills_gui.core.library.stores.skillmd import PROFILES
+from rockskills_gui.core.library.skillmd.store import PROFILES
 from rockskills_gui.ui.common.theme import secondary
 
 

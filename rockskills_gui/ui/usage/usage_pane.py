@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QWidget
 
 from rockskills_gui.core.library.formats import format_label
 from rockskills_gui.core.library.resources import rules_have_resources
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.changes import ChangeSet
@@ -196,7 +196,7 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
 
     # ---------------------------------------------------------------- scheduling
 
-    def _on_library_changed(self, library: Library | None) -> None:
+    def _on_library_changed(self, library: RockBotLibrary | None) -> None:
         self._skills = None
         self._log = self._stats = self._history = None
         self._log_signature = None

@@ -1,10 +1,10 @@
 """SkillMdLibrary: a SKILL.md tree (Agent Skills, PicoBot, carpenter, CortexPrism) with Library's surface.
 
 The operations -- create, save, update, delete, rename, apply a change set, undo/redo -- are the
-one library contract (:class:`~rockskills_gui.core.library.library_base.BaseLibrary`, shared with
-RockBot's :class:`~rockskills_gui.core.library.rockbot_library.Library`); this module is the
+one library contract (:class:`~rockskills_gui.core.library.library.Library`, shared with
+RockBot's :class:`~rockskills_gui.core.library.rockbot.library.RockBotLibrary`); this module is the
 SKILL.md store behind it. A save rewrites only what changed
-(:func:`~rockskills_gui.core.library.stores.skillmd.edited_bytes`), so an unchanged skill is never
+(:func:`~rockskills_gui.core.library.skillmd.store.edited_bytes`), so an unchanged skill is never
 written and a skill saved unchanged stays byte-identical. A skill is a folder, so delete and
 rename carry the skill's resource files along.
 
@@ -21,19 +21,20 @@ from pathlib import Path
 from typing import Any
 
 from rockskills_gui.core.library.agent_note import AgentNote
-from rockskills_gui.core.library.library_base import (
-    BaseLibrary,
+from rockskills_gui.core.library.library import (
     Clock,
     FileWrites,
+    Library,
     NameTakenError,
     ReadOnlySkillError,
     Reference,
     UnknownSkillError,
 )
-from rockskills_gui.core.library.skillmd_incremental import ScanIndex
-from rockskills_gui.core.library.stores import cortex
-from rockskills_gui.core.library.stores.parse_cache import ParseCache
-from rockskills_gui.core.library.stores.skillmd import (
+from rockskills_gui.core.library.skillmd import cortex
+from rockskills_gui.core.library.skillmd.incremental import ScanIndex
+from rockskills_gui.core.library.skillmd.parse_cache import ParseCache
+from rockskills_gui.core.library.skillmd.scan import scan_items
+from rockskills_gui.core.library.skillmd.store import (
     SIDECAR_NAME,
     Profile,
     Root,
@@ -43,7 +44,6 @@ from rockskills_gui.core.library.stores.skillmd import (
     new_skill_bytes,
     with_new_body,
 )
-from rockskills_gui.core.library.stores.skillmd_scan import scan_items
 from rockskills_gui.core.library.summary_rule import SummaryRule, skill_md_rule
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem
@@ -96,7 +96,7 @@ class SkillMdLayout:
         return self.skills_dir / name / "SKILL.md"
 
 
-class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
+class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
     """A folder of SKILL.md skills under one profile (see module doc)."""
 
     has_usage_log = False  # no RockBot usage events: usage views explain instead of showing zeros
@@ -218,7 +218,7 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
         return [root.path for root in self.roots]
 
     def trusted_links(self) -> tuple[Path, ...]:
-        """Confirmed link targets and this library's roots (see :meth:`BaseLibrary.trusted_links`)."""
+        """Confirmed link targets and this library's roots (see :meth:`Library.trusted_links`)."""
         return self._trusted
 
     def _link_places(self) -> list[Path]:
@@ -373,7 +373,7 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
 
     def _take_in(self, change: ChangeSet) -> None:
         """Take in a change just written: a save in place, else the touched top-level folders
-        only (:mod:`~rockskills_gui.core.library.skillmd_incremental`), else a walk of all."""
+        only (:mod:`~rockskills_gui.core.library.skillmd.incremental`), else a walk of all."""
         paths = [fc.path for fc in change.files]
         if not self._update_in_place(change) and not self._take_in_folders(paths):
             self._rescan(paths)

@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.library.convert_source import Loss, SourceSkill
-from rockskills_gui.core.library.rockbot_library import with_manifest
-from rockskills_gui.core.library.stores.skillmd import Profile
+from rockskills_gui.core.library.convert.source import Loss, SourceSkill
+from rockskills_gui.core.library.rockbot.library import with_manifest
+from rockskills_gui.core.library.skillmd.store import Profile
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.rules import resource_filename_error
 from rockskills_gui.core.model.skill import Skill

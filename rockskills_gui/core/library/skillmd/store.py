@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.library.stores.skillmd_profiles import (
+from rockskills_gui.core.library.skillmd.profiles import (
     AGENT_SKILLS,
     CARPENTER,
     CORTEX_FS,

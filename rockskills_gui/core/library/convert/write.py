@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.library.convert_resources import current_resources, skillmd_resource_items
-from rockskills_gui.core.library.convert_source import (
+from rockskills_gui.core.library.convert.resources import current_resources, skillmd_resource_items
+from rockskills_gui.core.library.convert.source import (
     ROCKBOT_RESOURCES_DIR,
     ROCKBOT_SIDECAR_DIR,
     Loss,
@@ -19,7 +19,7 @@ from rockskills_gui.core.library.convert_source import (
     sha256_hex,
     sidecar_bytes,
 )
-from rockskills_gui.core.library.stores.skillmd import (
+from rockskills_gui.core.library.skillmd.store import (
     SIDECAR_NAME,
     Profile,
     Root,

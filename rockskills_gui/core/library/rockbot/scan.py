@@ -9,8 +9,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.library.stores import scan_worker
-from rockskills_gui.core.library.stores.rockbot_file import (  # noqa: F401
+from rockskills_gui.core.library.rockbot import scan_worker
+from rockskills_gui.core.library.rockbot.scan_walk import WalkHelper, wait_listing
+from rockskills_gui.core.library.rockbot.skill_file import (  # noqa: F401
     FOLDER_NAMED_JSON,
     LoadedFile,
     PathMaker,
@@ -20,6 +21,7 @@ from rockskills_gui.core.library.stores.rockbot_file import (  # noqa: F401
     outside_link,
     read_skill_file,
 )
+from rockskills_gui.core.library.rockbot.skill_files import _walk
 from rockskills_gui.core.library.stores.scan_cache import (
     Encoded,
     ScanCache,
@@ -27,8 +29,6 @@ from rockskills_gui.core.library.stores.scan_cache import (
     settled,
     stat_signature,
 )
-from rockskills_gui.core.library.stores.scan_walk import WalkHelper, wait_listing
-from rockskills_gui.core.library.stores.skill_files import _walk
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, RockBotRules
@@ -99,7 +99,7 @@ def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], 
     the one reading it gives. Only the other files are read (by helpers when they are many);
     ``on_skills`` is then called only when no cached result was used. When the cache is large
     and helpers are allowed, a helper process lists the folder and takes the signatures while
-    this process loads the cache (:mod:`~rockskills_gui.core.library.stores.scan_walk`).
+    this process loads the cache (:mod:`~rockskills_gui.core.library.rockbot.scan_walk`).
     """
     started_ns = time.time_ns()
     count = default_workers() if workers is None else workers
@@ -327,7 +327,7 @@ class _Worker:
         self.signatures: list[Signature | None] = []  # each file's after its read
         self.encoded: list[Encoded | None] = []  # each result as the helper sent it
         self.paths = PathMaker()
-        self.proc = spawn("rockskills_gui.core.library.stores.scan_worker", stdin=True)
+        self.proc = spawn("rockskills_gui.core.library.rockbot.scan_worker", stdin=True)
         self.prefix = prefix
 
     def send(self) -> None:

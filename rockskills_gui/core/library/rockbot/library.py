@@ -1,7 +1,7 @@
-"""Library: a RockBot skill store opened leniently, changed only through undoable operations.
+"""RockBotLibrary: a RockBot skill store opened leniently, changed only through undoable operations.
 
 The operations (create, save, delete, rename, apply a change set, undo/redo) are the one library
-contract, :class:`~rockskills_gui.core.library.library_base.BaseLibrary`; this module is RockBot's
+contract, :class:`~rockskills_gui.core.library.library.Library`; this module is RockBot's
 store behind it: one JSON file per skill, read by the scan of ``skills/``, a resource folder
 carried along by delete and rename (RockBot (current)), and an index kept in RockBot's load order.
 """
@@ -16,21 +16,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rockskills_gui.core.library.agent_note import ROCKBOT_NOTE, AgentNote
-from rockskills_gui.core.library.library_base import (
-    BaseLibrary,
+from rockskills_gui.core.library.library import (
     Clock,
     FileWrites,
+    Library,
     NameTakenError,
     Reference,
     UnknownSkillError,
 )
-from rockskills_gui.core.library.stores.rockbot import (
+from rockskills_gui.core.library.rockbot.scan import (
     Progress,
     ScanCancelled,
     SkillsRead,
     scan,
 )
-from rockskills_gui.core.library.stores.rockbot_file import (
+from rockskills_gui.core.library.rockbot.skill_file import (
     LoadedFile,
     _prefix,
     outside_link,
@@ -60,8 +60,18 @@ if TYPE_CHECKING:  # (the journal's code loads when a journal is found or writte
     from rockskills_gui.core.storage.journal import RecoveryReport
 
 PATH_MAX = 4096  # bytes in a whole path (Linux); Windows is stricter unless long paths are on
-__all__ = ["Clock", "DiskChanges", "Library", "NameTakenError", "Reference", "Resource",
-           "ScanCancelled", "SkillEntry", "UnknownSkillError", "manifest_of"]
+__all__ = [
+    "Clock",
+    "DiskChanges",
+    "NameTakenError",
+    "Reference",
+    "Resource",
+    "RockBotLibrary",
+    "ScanCancelled",
+    "SkillEntry",
+    "UnknownSkillError",
+    "manifest_of",
+]
 
 
 @dataclass(frozen=True)
@@ -112,7 +122,7 @@ def with_manifest(skill: Skill, manifest: list[Any]) -> Skill:
     return skill.model_copy(update={"extra": tuple(extra)})
 
 
-class Library(BaseLibrary[SkillEntry, SkillEntry]):
+class RockBotLibrary(Library[SkillEntry, SkillEntry]):
     """A RockBot agent directory's skills, problems and change history."""
 
     format = "rockbot"  # the skill format (core.formats; SkillMdLibrary holds the others)
@@ -160,7 +170,7 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
     def open(cls, path: Path | str, clock: Clock = Timestamp.now, progress: Progress | None = None,
              cancel: Callable[[], bool] | None = None, on_skills: SkillsRead | None = None,
              rules: RockBotRules = ROCKBOT_64E82CC, cache_dir: Path | None = None,
-             link_targets: Iterable[Path] = ()) -> Library:
+             link_targets: Iterable[Path] = ()) -> RockBotLibrary:
         """Open an agent directory or its ``skills/`` folder (raises NotALibraryError).
 
         A change interrupted by a crash (its journal is in ``.rockskills/journal/``) is completed

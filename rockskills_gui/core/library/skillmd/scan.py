@@ -6,7 +6,7 @@ skill's folder.
 The load order is breadth-first with names sorted per folder, roots in order: the order of the
 :data:`Key` ``(root index, depth, folder names below the root)``. That is what lets a change to
 one top-level folder of a root be taken in without walking the others
-(:mod:`rockskills_gui.core.library.skillmd_incremental`).
+(:mod:`rockskills_gui.core.library.skillmd.incremental`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from rockskills_gui.core.library.stores.skillmd import (
+from rockskills_gui.core.library.skillmd.store import (
     SKIP_DIRS,
     TOO_DEEP,
     Profile,

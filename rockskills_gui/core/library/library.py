@@ -1,4 +1,4 @@
-"""BaseLibrary: the one library contract (read, create, save, delete, rename/move, apply a change
+"""Library: the one library contract (read, create, save, delete, rename/move, apply a change
 set, undo/redo), written once over a store's hooks.
 
 Every operation builds a :class:`ChangeSet` of whole-file changes, checks that no file it touches
@@ -128,7 +128,7 @@ class WriteGate(Progress, Protocol):
     def take_in(self, update: Callable[[], None]) -> None: ...
 
 
-class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
+class Library(UndoRedo, ABC, Generic[E, W]):
     """A skill library's skills (in load order), problems and change history (see module doc)."""
 
     format: str  # the skill format (core.library.formats)

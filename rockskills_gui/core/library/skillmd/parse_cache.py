@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from rockskills_gui.core.library.stores.skillmd import Profile, Root, SkillMdEntry, read_skill_md
+from rockskills_gui.core.library.skillmd.store import Profile, Root, SkillMdEntry, read_skill_md
 from rockskills_gui.core.model.problems import Problem
 
 Signature = tuple[int, ...]

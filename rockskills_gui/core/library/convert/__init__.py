@@ -1,0 +1,1 @@
+"""Converting a library into another format (RockBot JSON, SKILL.md profiles), with a loss report."""
