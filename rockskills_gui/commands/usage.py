@@ -121,7 +121,8 @@ def cmd_usage(args: argparse.Namespace) -> int:
     from rockskills_gui.core.usage.events import read_usage
     from rockskills_gui.core.usage.stats import UsageWindow, analyze
 
-    library = open_library(args.library, link_targets=args.allow_link_target)
+    library = open_library(args.library, "rockbot", link_targets=args.allow_link_target,
+                           say_format=False)
     now = parse_now(args.now)
     window = UsageWindow.last_days(now, args.days)
     log = read_usage(library.agent_dir)

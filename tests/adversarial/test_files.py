@@ -13,7 +13,7 @@ import pytest
 from rockskills_gui.cli import error_text
 from rockskills_gui.core.dream import fingerprint
 from rockskills_gui.core.library.convert.run import STAGING_MARK, convert, remove_stale_staging
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import open_library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.problems import ProblemKind
 from rockskills_gui.core.storage import fileio

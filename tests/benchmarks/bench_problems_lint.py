@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from PySide6.QtWidgets import QApplication
 
-    from rockskills_gui.core.library.formats import open_library
+    from rockskills_gui.core.library.open import open_library
     from rockskills_gui.ui.common.latest_job import LatestJob
     from rockskills_gui.ui.library.lint_rows import lint_findings
 

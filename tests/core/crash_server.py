@@ -33,7 +33,8 @@ from typing import Any
 from rockskills_gui.core.dream.apply import apply_plan, undo_last
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.library.formats import detect, open_library
+from rockskills_gui.core.library.formats import detect
+from rockskills_gui.core.library.open import OpenOptions, open_library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
@@ -55,7 +56,7 @@ def open_lib(work: Path) -> RockBotLibrary | SkillMdLibrary:
     targets = [elsewhere(work)] if elsewhere(work).exists() else []
     if detect(work).format == "rockbot":
         return RockBotLibrary.open(work, clock=clock, link_targets=targets)
-    return open_library(work, link_targets=targets)
+    return open_library(work, OpenOptions(link_targets=tuple(targets)))
 
 
 def elsewhere(work: Path) -> Path:

@@ -23,7 +23,7 @@ from rockskills_gui.core.budget.limits import Limits, LimitsStore, default_limit
 from rockskills_gui.core.budget.report import agents_for, limits_for
 from rockskills_gui.core.budget.suggest import PrefixGuide, Shorten, apply_changes, suggest, what_if
 from rockskills_gui.core.budget.tokens import tokenizer, try_tokenizer
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import OpenOptions, open_library
 from rockskills_gui.core.library.profile_settings import configured_profile
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.recall.index_text import session_index_text
@@ -123,7 +123,7 @@ def test_agent_skills_corpus_is_the_skills_ref_block(tok) -> None:
 
 
 def test_picobot_defaults_hide_skills_of_a_large_corpus(tok) -> None:
-    lib = open_library(KDENSE, "picobot")
+    lib = open_library(KDENSE, OpenOptions(format="picobot"))
     budget = compute_budget(entries_of(lib), PICOBOT, default_limits("picobot"), tok)
     assert default_limits("picobot") == Limits(max_chars=4000, max_skills=32)
     assert budget.chars <= 4000 and len(budget.listed) <= 32
@@ -260,7 +260,7 @@ def test_a_damaged_limits_file_means_defaults(tmp_path, content) -> None:
 
 def test_a_picobot_library_uses_its_profile_limits_until_the_user_sets_some(tmp_path) -> None:
     profile = configured_profile("picobot", {"picobot": {"max_index_chars": 1234}})
-    lib = open_library(KDENSE, "picobot", profile=profile)
+    lib = open_library(KDENSE, OpenOptions(format="picobot", profile=profile))
     store = LimitsStore(tmp_path / "budget.json")
     assert limits_for("picobot", store, lib) == Limits(max_chars=1234, max_skills=32)
     assert limits_for("rockbot", store, lib) == Limits()

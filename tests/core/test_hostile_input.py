@@ -385,7 +385,7 @@ def test_one_hostile_skill_file_is_a_problem_and_the_rest_opens(agent_copy: Path
     """Each of these made every command fail with an internal error (RecursionError, Python's
     int-string limit, MemoryError): now that file is a problem, every other skill loads, and
     ``list`` says why on stderr."""
-    from rockskills_gui.core.library.formats import open_library
+    from rockskills_gui.core.library.open import open_library
 
     expected = open_library(agent_copy).names()
     make, kind, words = HOSTILE_SKILL_FILES[attack]
@@ -423,13 +423,13 @@ def test_a_thousand_nested_folders_under_skills_are_cut_and_reported(
         agent_copy: Path, nested: Callable[[Path, int], Path]) -> None:
     """Format detection recursed once per folder (os.walk), even with ``--format``: the library
     could not be opened. Folders deeper than 64 levels are not read; the first one is reported."""
-    from rockskills_gui.core.library.formats import open_library
+    from rockskills_gui.core.library.open import OpenOptions, open_library
 
     expected = open_library(agent_copy).names()
     bottom = nested(agent_copy / "skills", 1000)
     (bottom / "deepest.json").write_text(json.dumps({"name": "deepest", "content": "c"}))
     for forced in (None, "rockbot"):
-        lib = open_library(agent_copy, forced)
+        lib = open_library(agent_copy, OpenOptions(format=forced))
         assert lib.names() == expected
         cut = [p for p in lib.problems if p.kind is ProblemKind.TOO_DEEP]
         assert [p.path for p in cut] == ["skills/" + "/".join(["d"] * 65)]
@@ -465,7 +465,7 @@ HOSTILE_SKILL_MDS = {  # the text of .agents/skills/hostile/SKILL.md: (kind, wor
 def test_one_hostile_skill_md_is_a_problem_and_the_rest_opens(tmp_path: Path, attack: str) -> None:
     """A number Python refuses to print crashed every reader of the frontmatter; a 20 MB value
     took ``list`` 22 s (PyYAML); a 4 GB file ran out of memory."""
-    from rockskills_gui.core.library.formats import open_library
+    from rockskills_gui.core.library.open import open_library
 
     project = _skillmd_project(tmp_path)
     text, kind, words = HOSTILE_SKILL_MDS[attack]
@@ -486,12 +486,12 @@ def test_one_hostile_skill_md_is_a_problem_and_the_rest_opens(tmp_path: Path, at
 
 def test_a_thousand_nested_folders_in_a_skill_md_tree_are_cut_and_reported(
         tmp_path: Path, nested: Callable[[Path, int], Path]) -> None:
-    from rockskills_gui.core.library.formats import open_library
+    from rockskills_gui.core.library.open import OpenOptions, open_library
 
     project = _skillmd_project(tmp_path)
     bottom = nested(project / ".agents" / "skills", 1000)
     (bottom / "SKILL.md").write_text("---\nname: deepest\ndescription: d\n---\n")
-    lib = open_library(project, "agentskills")
+    lib = open_library(project, OpenOptions(format="agentskills"))
     assert lib.names() == ["alpha", "beta"]
     cut = next(p for p in lib.problems if p.kind is ProblemKind.TOO_DEEP)
     assert cut.path == ".agents/skills/" + "/".join(["d"] * 65)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.formats import open_library
 from rockskills_gui.core.library.library import Library
+from rockskills_gui.core.library.open import open_library
 from rockskills_gui.core.library.rockbot import library as rockbot_library
 from rockskills_gui.core.library.skillmd import library as skillmd_library
 from rockskills_gui.core.storage.changes import ChangeSet, ConflictError, FileChange

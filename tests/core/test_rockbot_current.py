@@ -11,7 +11,8 @@ import pytest
 from rockskills_gui.core.dream.checks import CheckContext, check
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Proposal, ProposalKind, SkillRecord
-from rockskills_gui.core.library.formats import detect, format_label, open_library
+from rockskills_gui.core.library.formats import detect, format_label
+from rockskills_gui.core.library.open import OpenOptions, open_library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary, manifest_of
 from rockskills_gui.core.lint.linter import lint_library
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, ROCKBOT_CURRENT, resource_filename_error
@@ -78,7 +79,7 @@ def test_loads_without_problems_and_skips_resources_and_embeddings(agent: Path) 
 
 
 def test_the_64e82cc_profile_reads_resource_json_as_64e82cc_does(agent: Path) -> None:
-    lib = open_library(agent, format="rockbot-64e82cc")
+    lib = open_library(agent, OpenOptions(format="rockbot-64e82cc"))
     assert isinstance(lib, RockBotLibrary) and lib.rules is ROCKBOT_64E82CC
     # 64e82cc loads every *.json under skills/: the resource schema.json is a (nameless) file
     assert [p.path for p in lib.problems] == ["skills/scripts/csv-report.resources/schema.json"]
@@ -180,7 +181,7 @@ def test_delete_removes_the_resource_folder_and_undo_restores_it(agent: Path) ->
 
 
 def test_the_64e82cc_profile_never_touches_resource_folders(agent: Path) -> None:
-    lib = open_library(agent, format="rockbot-64e82cc")
+    lib = open_library(agent, OpenOptions(format="rockbot-64e82cc"))
     assert isinstance(lib, RockBotLibrary)
     lib.rename("scripts/csv-report", "reports/csv")
     assert (agent / "skills" / "scripts" / "csv-report.resources" / "report.py").is_file()
@@ -240,7 +241,7 @@ def test_dream_findings_for_the_current_profile(agent: Path) -> None:
 
 
 def test_no_current_findings_under_64e82cc(agent: Path) -> None:
-    lib = open_library(agent, format="rockbot-64e82cc")
+    lib = open_library(agent, OpenOptions(format="rockbot-64e82cc"))
     assert isinstance(lib, RockBotLibrary)
     ctx = CheckContext.of(lib.skills(), lib.problems, [], layout=lib.layout, rules=lib.rules)
     across = _merge(lib, ["mcp/github", "mcp/ms365", "patrol/checklist"], "mcp/all", "All")
@@ -263,5 +264,5 @@ def test_lint_findings_for_the_current_profile(agent: Path) -> None:
     assert [f.name for f in fresh] == ["mcp/jira"]
     assert fresh[0].message.endswith("as Unknown (no surface baseline recorded)")
     assert not any(".embeddings" in f.path for f in lint_library(lib))
-    old = open_library(agent, format="rockbot-64e82cc")
+    old = open_library(agent, OpenOptions(format="rockbot-64e82cc"))
     assert not {f.kind for f in lint_library(old)} & {"resource-missing", "mcp-naming"}

@@ -16,7 +16,7 @@ from rockskills_gui.core.library.convert.run import (
     resource_dir_for,
     resource_type_for,
 )
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import open_library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary, manifest_of
 from rockskills_gui.core.library.skillmd.store import AGENT_SKILLS, CARPENTER, PICOBOT
 from rockskills_gui.core.model.rules import ROCKBOT_CURRENT

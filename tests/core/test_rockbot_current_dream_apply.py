@@ -17,7 +17,7 @@ from rockskills_gui.core.dream.apply import PlanRefused, apply_plan, undo_last
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import OpenOptions, open_library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import journal
@@ -102,7 +102,7 @@ def test_a_new_skill_gets_no_borrowed_manifest(agent: Path) -> None:
 
 
 def test_64e82cc_writes_the_record_as_before(agent: Path) -> None:
-    library = open_library(agent, format="rockbot-64e82cc")
+    library = open_library(agent, OpenOptions(format="rockbot-64e82cc"))
     assert isinstance(library, RockBotLibrary) and not library.rules.current
     plan = merge_plan(library, "web/search", ["web/search"])
     apply_plan(library, plan, [p.id for p in plan.proposals if p.record is not None])
@@ -297,7 +297,7 @@ def test_a_case_only_rename_takes_the_folder_along(agent: Path) -> None:
 
 
 def test_64e82cc_apply_never_touches_a_resources_folder(agent: Path) -> None:
-    library = open_library(agent, format="rockbot-64e82cc")
+    library = open_library(agent, OpenOptions(format="rockbot-64e82cc"))
     assert isinstance(library, RockBotLibrary) and not library.rules.resources
     before = tree(agent)
     folder = {k: v for k, v in before[0].items() if k.startswith(RESOURCES_DIR)}
@@ -308,9 +308,9 @@ def test_64e82cc_apply_never_touches_a_resources_folder(agent: Path) -> None:
     files, folders = tree(agent)
     assert {k: v for k, v in files.items() if k.startswith(RESOURCES_DIR)} == folder
     assert RESOURCES_DIR.rstrip("/") in folders
-    undo_last(open_library(agent, format="rockbot-64e82cc"))
+    undo_last(open_library(agent, OpenOptions(format="rockbot-64e82cc")))
     assert tree(agent) == before
-    library = open_library(agent, format="rockbot-64e82cc")
+    library = open_library(agent, OpenOptions(format="rockbot-64e82cc"))
     assert isinstance(library, RockBotLibrary)
     plan = merge_plan(library, "tools/merged", [SKILL_WITH_RESOURCES])
     result = apply_plan(library, plan, plan.acceptable_ids())

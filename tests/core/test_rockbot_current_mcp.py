@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import OpenOptions, open_library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC
 from rockskills_gui.core.recall.playground import SimulatedSession
@@ -112,7 +112,7 @@ def test_the_two_tool_results(agent: Path) -> None:
 
 
 def test_64e82cc_has_no_injection_path(agent: Path) -> None:
-    lib = open_library(agent, format="rockbot-64e82cc")
+    lib = open_library(agent, OpenOptions(format="rockbot-64e82cc"))
     assert isinstance(lib, RockBotLibrary) and lib.rules is ROCKBOT_64E82CC
     with pytest.raises(ValueError, match="no MCP skill injection"):
         mcp_injection(lib.rules, lib.skills(), "github", MCP_SELECT, 1)

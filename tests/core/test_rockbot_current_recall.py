@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import open_library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.recall.hybrid import (
     QUERY_VECTOR_UNAVAILABLE,

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from rockskills_gui.core.library.convert.run import convert
-from rockskills_gui.core.library.formats import detect, format_label, open_library
+from rockskills_gui.core.library.formats import detect, format_label
+from rockskills_gui.core.library.open import OpenOptions, UserSettings, open_library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.skillmd.library import ReadOnlySkillError, SkillMdLibrary
 from rockskills_gui.core.lint.linter import lint_library, near_duplicates, scan_text
@@ -282,7 +283,7 @@ def test_detection_and_override(tmp_path: Path) -> None:
     assert detect(cortex).format == "cortex"
     assert detect(cortex / ".cortex" / "skills").format == "cortex"
     assert detect(CORPORA / "anthropics-skills", "carpenter").format == "carpenter"
-    lib = open_library(project, "picobot")
+    lib = open_library(project, OpenOptions(format="picobot"))
     assert lib.format == "picobot"
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -298,7 +299,7 @@ def test_user_roots_lose_name_collisions_to_the_project(tmp_path: Path, monkeypa
     write_skill(home / ".agents" / "skills", "mine", "---\nname: mine\ndescription: User only\n---\n")
     project = tmp_path / "proj"
     write_skill(project / ".agents" / "skills", "shared", "---\nname: shared\ndescription: Proj\n---\n")
-    lib = open_library(project, include_user=True)
+    lib = open_library(project, OpenOptions(settings=UserSettings(include_user=True)))
     assert sorted(lib.names()) == ["mine", "shared"]
     assert lib.get("shared").summary == "Proj"  # type: ignore[union-attr]
     assert [p.kind for p in lib.problems] == [ProblemKind.DUPLICATE_NAME]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import OpenOptions, open_library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.skillmd.library import DbEntry, SkillMdLibrary
 from tests.conftest import SHARED
@@ -42,7 +42,8 @@ def assert_paths_are_the_loaded_files(lib: RockBotLibrary | SkillMdLibrary) -> N
 
 @pytest.mark.parametrize("folder", opened_folders(), ids=lambda p: p.relative_to(SHARED).as_posix())
 def test_every_corpus_skill_path_is_the_skill_md_it_was_loaded_from(folder: Path) -> None:
-    lib = open_library(folder, "agentskills")  # every corpus also detects so (test_detection_evidence)
+    # every corpus also detects so (test_detection_evidence)
+    lib = open_library(folder, OpenOptions(format="agentskills"))
     assert isinstance(lib, SkillMdLibrary)
     assert_paths_are_the_loaded_files(lib)
     assert all(lib.skill_path(n).name == "SKILL.md" for n in lib.names())

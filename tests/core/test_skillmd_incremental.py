@@ -22,7 +22,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import open_library
 from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.changes import ChangeSet, ConflictError, FileChange, LibraryError

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from rockskills_gui.core.budget.limits import Limits, LimitsStore
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import open_library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.recall.index_text import session_index_text
 from rockskills_gui.ui.budget.budget_pane import BudgetPane

@@ -103,7 +103,7 @@ def test_starter_and_protected_deletions_start_unticked(qtbot, tmp_path: Path) -
     """A consolidation reply (pasted, through the real engine) deleting a starter skill and a
     patrol/ skill of RockBot (current); the starter row says RockBot re-creates it."""
     from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-    from rockskills_gui.core.library.formats import open_library
+    from rockskills_gui.core.library.open import open_library
     from tests.rockbot_current import make_current_agent
 
     agent = make_writable(make_current_agent(tmp_path / "current"))

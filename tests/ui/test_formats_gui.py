@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from rockskills_gui.core.library.formats import FORMAT_LABELS, detect, open_library
+from rockskills_gui.core.library.formats import FORMAT_LABELS, detect
+from rockskills_gui.core.library.open import open_library
 from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 from rockskills_gui.ui.library.tree_model import Badge
 from rockskills_gui.ui.shell.main_window import MainWindow

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import OpenOptions, open_library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.tree import TreeFilter
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, ROCKBOT_CURRENT
@@ -121,7 +121,7 @@ def test_resource_rows_follow_changes(qtmodeltester, current_lib: RockBotLibrary
 
 
 def test_the_64e82cc_profile_shows_no_resource_rows(qtmodeltester, current: Path) -> None:
-    lib = open_library(current, "rockbot-64e82cc")
+    lib = open_library(current, OpenOptions(format="rockbot-64e82cc"))
     model = SkillTreeModel()
     model.set_library(lib)
     qtmodeltester.check(model, force_py=True)

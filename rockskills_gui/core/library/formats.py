@@ -9,13 +9,11 @@ profiles, partly assumed: formats.md §A.1, §C.1), ``cortex`` (``.cortex/skills
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
-from rockskills_gui.core.library.rockbot.scan import Progress, ScanCancelled, SkillsRead
 from rockskills_gui.core.library.stores.skill_dirs import (
     CORTEX_DB_NAME,
     CORTEX_SKILLS_SUBDIR,
@@ -37,7 +35,6 @@ from rockskills_gui.core.storage import fileio, folder_walk
 from rockskills_gui.core.storage.layout import SKILLS_DIR, NotALibraryError
 
 if TYPE_CHECKING:  # (a SKILL.md library's code loads when one is opened)
-    from rockskills_gui.core.library.profile_settings import Override
     from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
     from rockskills_gui.core.library.skillmd.profiles import Profile, Root
 
@@ -300,75 +297,6 @@ def _forced(path: Path, format: str) -> Detection:
     profile = PROFILES[PROFILE_OF[format]]
     roots = tuple(Root(path / m) for m in profile.project_roots if (path / m).is_dir())
     return Detection(format, path, roots or (Root(path),), reason="chosen by the user")
-
-
-class FormatSettings(NamedTuple):
-    """The user's settings a SKILL.md library is opened with (see :func:`open_library`)."""
-
-    include_user: bool
-    overrides: Mapping[str, Mapping[str, Override]]
-
-
-def open_library(path: Path | str, format: str | None = None,
-                 include_user: bool = False,
-                 profile: Profile | None = None,
-                 progress: Progress | None = None,
-                 cancel: Callable[[], bool] | None = None,
-                 overrides: Mapping[str, Mapping[str, Override]] | None = None,
-                 on_skills: SkillsRead | None = None,
-                 cache_dir: Path | None = None,
-                 skillmd_settings: Callable[[], FormatSettings] | None = None,
-                 link_targets: Iterable[Path] = (),
-                 ) -> RockBotLibrary | SkillMdLibrary:
-    """Open ``path`` as its detected (or the given) format.
-
-    ``include_user`` adds the profile's user-scope roots (project skills win name collisions);
-    ``profile`` replaces the format's default profile settings; without it, ``overrides`` (per
-    profile id, see :mod:`rockskills_gui.core.library.profile_settings`) adjust the detected format's
-    profile. The result has ``.format``. ``progress``/``cancel``/``on_skills`` as for
-    :meth:`Library.open` (:class:`ScanCancelled` when cancelled; SKILL.md libraries, read in one
-    go, do not call ``on_skills``); ``cache_dir`` as for :meth:`Library.open` (RockBot only).
-    ``skillmd_settings``, called only when the library is not a RockBot one, gives
-    ``include_user`` and ``overrides`` instead (the user's settings, loaded when needed).
-    ``link_targets``: folders outside the library that writes may reach through a symbolic link,
-    confirmed by the user (:mod:`~rockskills_gui.core.storage.links`).
-    """
-    found = detect(path, format)
-    if found.format == "rockbot":
-        opened = RockBotLibrary.open(found.base, progress=progress, cancel=cancel, on_skills=on_skills,
-                              rules=found.rules or ROCKBOT_64E82CC, cache_dir=cache_dir,
-                              link_targets=link_targets)
-        opened.detection_note = detection_note(found)
-        return opened
-    from rockskills_gui.core.library.skillmd.profiles import PROFILES, Root
-
-    if skillmd_settings is not None:
-        include_user, overrides = skillmd_settings()
-    if profile is None and overrides and overrides.get(PROFILE_OF[found.format]):
-        from rockskills_gui.core.library.profile_settings import apply_overrides
-
-        profile = apply_overrides(PROFILES[PROFILE_OF[found.format]],
-                                  overrides[PROFILE_OF[found.format]])
-    chosen = profile or PROFILES[PROFILE_OF[found.format]]
-    roots = list(found.roots)
-    if profile is not None and found.format != "cortex":  # the user's project roots, where present
-        custom = [Root(found.base / m, "project") for m in profile.project_roots
-                  if (found.base / m).is_dir()]
-        roots = custom or roots
-    if include_user:
-        roots += [r for r in user_roots(chosen) if r.path not in {x.path for x in roots}]
-    if cancel is not None and cancel():
-        raise ScanCancelled()
-    from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
-
-    library = SkillMdLibrary(found.base, roots, chosen, found.format, found.memory_db,
-                             link_targets=link_targets)
-    library.detection_note = detection_note(found)
-    if progress is not None:
-        progress(len(library), len(library))
-    if cancel is not None and cancel():
-        raise ScanCancelled()
-    return library
 
 
 def detection_note(found: Detection) -> str:

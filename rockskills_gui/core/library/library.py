@@ -16,7 +16,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol
+
+from typing_extensions import TypeVar
 
 from rockskills_gui.core.library.agent_note import AgentNote
 from rockskills_gui.core.library.summary_rule import SummaryRule
@@ -95,8 +97,10 @@ class Where(Protocol):
     def display_path(self, path: Path) -> str: ...
 
 
-E = TypeVar("E", bound=Entry)  # any loaded skill
-W = TypeVar("W", bound=Entry)  # a skill this app may write
+# Outside core/library a library is just ``Library`` (its entries ``Any``): a format's entry types
+# are its own business (PEP 696 defaults, so the bare name needs no type arguments).
+E = TypeVar("E", bound=Entry, default=Any)  # any loaded skill
+W = TypeVar("W", bound=Entry, default=Any)  # a skill this app may write
 
 
 class FileWrites:

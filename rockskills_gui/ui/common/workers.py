@@ -13,7 +13,6 @@ so its work overlaps the reading (which helper processes do on a big library).
 from __future__ import annotations
 
 import gc
-import inspect
 import logging
 import threading
 import time
@@ -24,9 +23,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
-from rockskills_gui.core.library.formats import FORMATS, FormatSettings
-from rockskills_gui.core.library.formats import open_library as _open_library
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary, ScanCancelled
+from rockskills_gui.core.library.formats import FORMATS
+from rockskills_gui.core.library.library import Library
+from rockskills_gui.core.library.open import OpenOptions, ScanCancelled, UserSettings, open_library
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.storage.appdirs import cache_dir, demo_library_dir
 from rockskills_gui.core.storage.changes import LibraryError
@@ -36,11 +35,6 @@ from rockskills_gui.ui.common.usage_prefetch import UsagePrefetch
 
 if TYPE_CHECKING:
     from rockskills_gui.core.app.settings import Settings
-    from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
-
-    AnyLibrary = RockBotLibrary | SkillMdLibrary
-else:
-    AnyLibrary = RockBotLibrary  # (annotations only: a SKILL.md library's code loads when one is opened)
 
 PROGRESS_EVERY_S = 0.05
 FREEZE_FROM = 10_000  # skills from which a loaded library is frozen out of the collector's way
@@ -72,39 +66,32 @@ class Feed(Protocol):
     def feed(self, skills: Iterable[Skill]) -> None: ...
 
 
-Opener = Callable[..., AnyLibrary]  # opener() or opener(control: LoadControl)
+Opener = Callable[[LoadControl], Library]  # opens a library, told how by the load control
 Preparer = Callable[..., object]  # prepare(library), or prepare(library, feed) with a feed
 
 
 def path_opener(path: Path, format: str | None = None,
                 settings: Callable[[], Settings] | None = None,
                 link_targets: Callable[[], list[Path]] | None = None) -> Opener:
-    """Open a skill library folder as its detected format, or as ``format`` (core.formats).
+    """Open a skill library folder as its detected format, or as ``format`` (core.formats),
+    through the one door (core.library.open).
 
     ``settings`` (gives the user's preferences) add the assumed SKILL.md profile settings and the
     user-scope skill roots; it is called only for a SKILL.md library. A RockBot library keeps what
     reading its files gave in the user's cache folder (core.library.stores.scan_cache): files that
     did not change are not read again. ``link_targets`` gives the folders the user allowed writes
     to through a symbolic link in this library (core.storage.links); it is called when opening."""
-    options: dict[str, Any] = {"cache_dir": cache_dir() / "scan"}
-    if settings is not None:
-        options.update(skillmd_settings=lambda: _format_settings(settings()))
 
-    def open_library(*args: Any, **kwargs: Any) -> AnyLibrary:
-        if link_targets is not None:
-            kwargs["link_targets"] = link_targets()
-        return _open_library(*args, **kwargs)
-
-    def open_path(control: LoadControl | None = None) -> AnyLibrary:
-        if control is None:
-            return open_library(path, format, **options)
+    def open_path(control: LoadControl) -> Library:
+        options = OpenOptions(
+            format=format, load_settings=(lambda: _user_settings(settings())) if settings else None,
+            progress=control.progress, cancel=control.cancelled,
+            on_skills=control.skills_read if control.feeds else None, cache_dir=cache_dir() / "scan",
+            link_targets=tuple(link_targets()) if link_targets is not None else ())
         # The usage logs are read by a helper process while the library is read (issue 19).
         usage = UsagePrefetch.start(path) if format not in SKILLMD_FORMATS else None
         try:
-            library = open_library(path, format, progress=control.progress,
-                                   cancel=control.cancelled,
-                                   on_skills=control.skills_read if control.feeds else None,
-                                   **options)
+            library = open_library(path, options)
         except BaseException:
             if usage is not None:
                 usage.cancel()
@@ -119,14 +106,14 @@ def path_opener(path: Path, format: str | None = None,
 SKILLMD_FORMATS = frozenset(FORMATS[1:])  # (no usage logs to read beside them)
 
 
-def _format_settings(settings: Settings) -> FormatSettings:
-    return FormatSettings(settings.include_user_skills, settings.profile_overrides)
+def _user_settings(settings: Settings) -> UserSettings:
+    return UserSettings(settings.include_user_skills, settings.profile_overrides)
 
 
 def demo_opener(dest: Path | None = None) -> Opener:
     """Install the bundled demo library once (at ``dest`` or the data folder) and open it."""
 
-    def open_demo(control: LoadControl | None = None) -> AnyLibrary:
+    def open_demo(control: LoadControl) -> Library:
         try:
             from rockskills_gui.core.app.demo import install_demo
         except ModuleNotFoundError as exc:
@@ -138,13 +125,6 @@ def demo_opener(dest: Path | None = None) -> Opener:
         return path_opener(path)(control)
 
     return open_demo
-
-
-def _takes_control(opener: Opener) -> bool:
-    try:
-        return bool(inspect.signature(opener).parameters)
-    except (TypeError, ValueError):
-        return False
 
 
 class _JobSignals(QObject):
@@ -177,7 +157,7 @@ class _LoadJob(QRunnable):
     def run(self) -> None:
         try:
             with gc_paused():  # a full collection now would walk every object read so far
-                library = self.opener(self.control) if _takes_control(self.opener) else self.opener()
+                library = self.opener(self.control)
                 prepared: dict[str, object] = dict(self.control.prefetched)
                 for key, prepare in self.preparers.items():
                     if self.control.cancelled():
@@ -290,7 +270,7 @@ class LibraryLoader(QObject):
             self.progress.emit(done, total)
 
     @Slot(int, object, object)
-    def _on_loaded(self, ticket: int, library: RockBotLibrary, prepared: dict[str, Any]) -> None:
+    def _on_loaded(self, ticket: int, library: Library, prepared: dict[str, Any]) -> None:
         if ticket == self._ticket and self._busy:
             self._control = None
             self._set_busy(False)

@@ -539,3 +539,12 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
         self._entries[key] = SkillEntry(item.skill, item.path, item.raw)
         self._by_path[item.path] = key
         return key
+
+
+def as_rockbot(library: Library) -> RockBotLibrary:
+    """``library`` as the RockBot library it is, for the one engine that works on RockBot's store
+    itself (the dream passes: RockBot's JSON files, resources, journal and ledger); raises
+    LibraryError for a library of another format."""
+    if not isinstance(library, RockBotLibrary):
+        raise LibraryError(f"{library.agent_dir}: the dream passes work on RockBot libraries only")
+    return library
