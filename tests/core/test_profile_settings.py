@@ -40,9 +40,9 @@ def run(*args: str, home: Path, config: Path | None = None) -> subprocess.Comple
 def test_settings_are_typed_by_the_profile() -> None:
     changed = apply_settings(PICOBOT, ["project_roots=a/skills, b", "require_description=false",
                                        "description-limit=none", "max_listed_skills=7"])
-    assert changed.project_roots == ("a/skills", "b")
-    assert changed.require_description is False
-    assert changed.description_limit is None and changed.max_listed_skills == 7
+    assert changed.storage.project_roots == ("a/skills", "b")
+    assert changed.summary.required is False
+    assert changed.summary.limit is None and changed.listing.max_entries == 7
     assert set(PICOBOT.unverified) <= set(settings())  # every assumed setting can be adjusted
 
 
@@ -93,7 +93,7 @@ def test_typed_overrides_and_text_give_the_same_profile() -> None:
     text = apply_settings(PICOBOT, ["project_roots=a/skills,b", "require_name=true",
                                     "max_listed_skills=7", "max_index_chars=none"])
     assert typed == text
-    assert typed.project_roots == ("a/skills", "b") and typed.require_name is True
+    assert typed.storage.project_roots == ("a/skills", "b") and typed.names.require_name is True
     assert apply_overrides(PICOBOT, {}) is PICOBOT
 
 
@@ -127,7 +127,7 @@ def test_normalized_overrides_are_json_and_drop_defaults() -> None:
         normalize_overrides({"pico": {}})
     persisted = normalize_overrides({"picobot": {"project_roots": ["x"], "max_listed_skills": 3}})
     profile = configured_profile("picobot", persisted, ["max_listed_skills=5"])
-    assert profile.project_roots == ("x",) and profile.max_listed_skills == 5  # CLI on top
+    assert profile.storage.project_roots == ("x",) and profile.listing.max_entries == 5  # CLI on top
 
 
 def test_settings_file_keeps_overrides_and_refuses_bad_ones(tmp_path: Path) -> None:

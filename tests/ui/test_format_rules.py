@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from rockskills_gui.core.library.summary_rule import ROCKBOT_SUMMARY, SummaryRule
+from rockskills_gui.core.model.summary_rule import ROCKBOT_SUMMARY, SummaryRule
 from tests.conftest import SHARED
 from tests.ui.conftest import open_window
 from tests.ui.test_editor_pane import open_skill

@@ -78,7 +78,7 @@ class NothingLostSkillMd(NothingLost):
             metadata = dict(metadata) if isinstance(metadata, dict) else {}
             metadata[f"agent-note-{self.counter}"] = marker
             head = fm.edit_frontmatter(entry.doc.frontmatter, {"metadata": metadata},
-                                       entry.doc.newline, self.md.profile.plain)
+                                       entry.doc.newline, self.md.profile.storage.frontmatter.plain)
             data = entry.doc.with_parts(frontmatter=head).to_bytes()
         else:  # "dates": the same bytes written again
             data = raw

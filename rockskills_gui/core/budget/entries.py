@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
-from rockskills_gui.core.library.skillmd.library import DbEntry, SkillMdLibrary
+from rockskills_gui.core.library.skillmd.library import DbEntry
 from rockskills_gui.core.library.skillmd.store import SkillMdEntry
 from rockskills_gui.core.model.skill import Skill
 
@@ -58,7 +59,7 @@ def _from_row(skill: Skill, location: str, values: dict[str, Any]) -> AdEntry:
         invocations=int(_number(values.get("invocation_count"), 0)))
 
 
-def entries_of(library: RockBotLibrary | SkillMdLibrary) -> list[AdEntry]:
+def entries_of(library: Library) -> list[AdEntry]:
     """Every skill of ``library`` in load order (a RockBot skill's location is where a SKILL.md
     export would put it: ``skills/<name>/SKILL.md``)."""
     if isinstance(library, RockBotLibrary):

@@ -36,7 +36,7 @@ from rockskills_gui.core.storage.layout import SKILLS_DIR, NotALibraryError
 
 if TYPE_CHECKING:  # (a SKILL.md library's code loads when one is opened)
     from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
-    from rockskills_gui.core.library.skillmd.profiles import Profile, Root
+    from rockskills_gui.core.library.skillmd.profiles import AgentProfile, Root
 
 FORMATS = ("rockbot", "agentskills", "picobot", "carpenter", "cortex")
 FORMAT_LABELS = {
@@ -192,11 +192,11 @@ def _find_skill_md(folder: Path, depth: int = SEARCH_DEPTH) -> bool:
                if e.name not in SKIP_DIRS and e.is_dir(follow_symlinks=False))
 
 
-def user_roots(profile: Profile) -> list[Root]:
+def user_roots(profile: AgentProfile) -> list[Root]:
     """The profile's user-scope roots that exist (e.g. ``~/.agents/skills``)."""
     from rockskills_gui.core.library.skillmd.profiles import Root
 
-    roots = [Root(Path(p).expanduser(), "user") for p in profile.user_roots]
+    roots = [Root(Path(p).expanduser(), "user") for p in profile.storage.user_roots]
     return [r for r in roots if r.path.is_dir()]
 
 
@@ -255,7 +255,7 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
     for name, marker in (("picobot", ".picobot/skills"), ("agentskills", ".agents/skills"),
                          ("agentskills", ".claude/skills")):
         if (path / marker).is_dir():
-            roots = tuple(Root(path / m, "project") for m in PROFILES[PROFILE_OF[name]].project_roots
+            roots = tuple(Root(path / m, "project") for m in PROFILES[PROFILE_OF[name]].storage.project_roots
                           if (path / m).is_dir())
             return Detection(name, path, roots, reason=f"a {marker} folder{also}")
     if path.name == ".picobot" and (path / "skills").is_dir():
@@ -295,7 +295,7 @@ def _forced(path: Path, format: str) -> Detection:
     from rockskills_gui.core.library.skillmd.profiles import PROFILES, Root
 
     profile = PROFILES[PROFILE_OF[format]]
-    roots = tuple(Root(path / m) for m in profile.project_roots if (path / m).is_dir())
+    roots = tuple(Root(path / m) for m in profile.storage.project_roots if (path / m).is_dir())
     return Detection(format, path, roots or (Root(path),), reason="chosen by the user")
 
 

@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol
 
 from typing_extensions import TypeVar
 
-from rockskills_gui.core.library.agent_note import AgentNote
-from rockskills_gui.core.library.summary_rule import SummaryRule
+from rockskills_gui.core.model.agent_note import AgentNote
 from rockskills_gui.core.model.names import fold, sort_key
 from rockskills_gui.core.model.problems import Problem
+from rockskills_gui.core.model.profile import AgentProfile
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES, SKILL_FILE_MAX_BYTES, too_large
 from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.model.summary_rule import SummaryRule
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, links
 from rockskills_gui.core.storage.changes import (
@@ -153,13 +154,20 @@ class Library(UndoRedo, ABC, Generic[E, W]):
 
     # ---------------------------------------------------------------- format hooks
 
+    @property
+    @abstractmethod
+    def profile(self) -> AgentProfile:
+        """The agent profile this library is read and written for: what it holds, how its agent
+        names, lists, selects, injects and curates skills (core/model/profiles). Ask it; never
+        branch on the library's class."""
+
     @abstractmethod
     def summary_rule(self) -> SummaryRule:
         """What this format asks of a summary / description."""
 
     def agent_note(self) -> AgentNote | None:
         """What a running agent of this format does with edited skills (None: not known)."""
-        return None
+        return self.profile.injection.note
 
     @abstractmethod
     def reload(self) -> None:

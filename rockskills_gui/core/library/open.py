@@ -25,7 +25,7 @@ from rockskills_gui.core.storage.changes import LibraryError
 if TYPE_CHECKING:  # (a SKILL.md library's code loads when one is opened)
     from rockskills_gui.core.library.library import Library
     from rockskills_gui.core.library.profile_settings import Override
-    from rockskills_gui.core.library.skillmd.profiles import Profile
+    from rockskills_gui.core.library.skillmd.profiles import AgentProfile
 
 __all__ = ["OpenOptions", "RockBotHasNoSettings", "ScanCancelled", "UserSettings", "open_library"]
 
@@ -41,7 +41,7 @@ class UserSettings:
 
 
 class RockBotHasNoSettings(LibraryError):
-    """Profile settings were given (``OpenOptions.profile_items``) for a RockBot library."""
+    """AgentProfile settings were given (``OpenOptions.profile_items``) for a RockBot library."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class OpenOptions:
     """
 
     format: str | None = None
-    profile: Profile | None = None
+    profile: AgentProfile | None = None
     settings: UserSettings = UserSettings()
     load_settings: Callable[[], UserSettings] | None = None
     profile_items: tuple[str, ...] = ()
@@ -97,7 +97,7 @@ def open_library(path: Path | str, options: OpenOptions | None = None) -> Librar
     chosen = profile or PROFILES[key]
     roots = list(found.roots)
     if profile is not None and found.format != "cortex":  # the user's project roots, where present
-        custom = [Root(found.base / m, "project") for m in profile.project_roots
+        custom = [Root(found.base / m, "project") for m in profile.storage.project_roots
                   if (found.base / m).is_dir()]
         roots = custom or roots
     if settings.include_user:

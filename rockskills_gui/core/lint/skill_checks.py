@@ -18,10 +18,11 @@ from rockskills_gui.core.model.names import fold, rockbot_name_error
 from rockskills_gui.core.model.rules import mcp_server, resource_filename_error
 from rockskills_gui.core.model.size_limits import LINT_TEXT_MAX_BYTES, too_large
 from rockskills_gui.core.model.skill import SPARSE_CONTENT_UNITS, Skill
+from rockskills_gui.core.model.summary_rule import ROCKBOT_SUMMARY_WORDS
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.recall.bm25 import document_text, tokenize
 
-SUMMARY_MAX_WORDS = 15
+SUMMARY_MAX_WORDS = ROCKBOT_SUMMARY_WORDS  # (core/model/summary_rule.py)
 BODY_MAX_LINES = 500
 NAME_MAX = 64
 
@@ -92,7 +93,7 @@ def _spec_checks(lib: SkillMdLibrary, entry: SkillMdEntry, where: Where) -> list
         line = entry.file_line(key) if key else None
         out.append(Finding(where.path, kind, message, severity, line or 1, skill.name))
 
-    if profile.spec_names:
+    if profile.names.spec:
         name = unicodedata.normalize("NFKC", skill.name)
         if len(name) > NAME_MAX:
             add("spec-name", f"name has {len(name)} characters (the spec allows {NAME_MAX})", "warning",
@@ -104,23 +105,24 @@ def _spec_checks(lib: SkillMdLibrary, entry: SkillMdEntry, where: Where) -> list
             add("name-folder-mismatch", f"name '{skill.name}' differs from its folder "
                                         f"'{entry.folder.name}'", "warning", "name")
     description = skill.summary or ""
-    if profile.description_limit and len(description) > profile.description_limit:
+    if profile.summary.limit and len(description) > profile.summary.limit:
         add("description-too-long", f"description has {len(description)} characters (the spec "
-                                    f"allows {profile.description_limit})", "warning", "description")
-    if profile.spec_names and ("<" in description or ">" in description):
+                                    f"allows {profile.summary.limit})", "warning", "description")
+    if profile.names.spec and ("<" in description or ">" in description):
         add("description-angle-brackets", "description contains '<' or '>' (anthropics' "
                                           "quick_validate rejects it)", "info", "description")
     compat = values.get("compatibility")
-    if profile.compatibility_limit and isinstance(compat, str) and len(compat) > profile.compatibility_limit:
+    front = profile.storage.frontmatter
+    if front.compatibility_limit and isinstance(compat, str) and len(compat) > front.compatibility_limit:
         add("compatibility-too-long", f"compatibility has {len(compat)} characters (the spec allows "
-                                      f"{profile.compatibility_limit})", "warning", "compatibility")
-    if profile.allowed_keys is not None:
+                                      f"{front.compatibility_limit})", "warning", "compatibility")
+    if front.allowed_keys is not None:
         for key in values:
-            if key not in profile.allowed_keys:
+            if key not in front.allowed_keys:
                 add("unknown-key", f"'{key}' is not a spec field (kept as is; strict validators "
                                    "reject it: move it under metadata)", "info", key)
     metadata = values.get("metadata")
-    if "metadata" in values and profile.allowed_keys is not None:
+    if "metadata" in values and front.allowed_keys is not None:
         if not isinstance(metadata, dict):
             add("metadata-not-mapping", "metadata must be a mapping of strings", "warning", "metadata")
         else:
@@ -131,7 +133,7 @@ def _spec_checks(lib: SkillMdLibrary, entry: SkillMdEntry, where: Where) -> list
     for key in entry.frontmatter.duplicate_keys:
         add("duplicate-key", f"'{key}' appears more than once (the last one wins)", "warning", key)
     body_lines = entry.doc.body.count("\n") + 1
-    if profile.spec_names and body_lines > BODY_MAX_LINES:
+    if profile.names.spec and body_lines > BODY_MAX_LINES:
         out.append(Finding(where.path, "body-too-long", f"body has {body_lines} lines (the spec "
                                                         f"recommends under {BODY_MAX_LINES})", "info",
                            where.content_line, skill.name))

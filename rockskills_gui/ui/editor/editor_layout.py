@@ -133,7 +133,7 @@ class EditorLayout(_PaneBase):
         self.deleted_bar.add_button("closeSkill", "Close", self.close_current)
         self.agent_notice = NoticeBar("agentNotice", QStyle.StandardPixmap.SP_MessageBoxInformation,
                                       self.page)
-        # (its text is the open library's own note: core.library.agent_note)
+        # (its text is the open library's own note: core.model.agent_note)
         self.agent_notice.add_button("agentNoticeOk", "Got It", self.agent_notice.hide)
 
         self.blank = QTextDocument(self)

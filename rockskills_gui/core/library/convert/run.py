@@ -53,7 +53,6 @@ from rockskills_gui.core.library.convert.source import (
     source_skills,
 )
 from rockskills_gui.core.library.convert.write import (
-    ROCKBOT_SUMMARY_WORDS,
     SLUG_MAX,
     folder_name,
     rockbot_name,
@@ -64,6 +63,7 @@ from rockskills_gui.core.library.convert.write import (
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 from rockskills_gui.core.library.skillmd.store import PROFILES
+from rockskills_gui.core.model.summary_rule import ROCKBOT_SUMMARY_WORDS
 from rockskills_gui.core.storage import fileio
 
 # "rockbot": RockBot 64e82cc (resources go to .skillgui/resources/); "rockbot-current": RockBot

@@ -16,7 +16,7 @@ from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.skillmd.library import DbEntry, SkillMdLibrary
 from rockskills_gui.core.library.skillmd.store import (
     SIDECAR_NAME,
-    Profile,
+    AgentProfile,
     SkillMdEntry,
     display_path,
     list_resources,
@@ -208,8 +208,8 @@ def apply_sidecar(source: SourceSkill, raw: bytes, sidecar: dict[str, Any]) -> S
 # ---------------------------------------------------------------- reading a library
 
 
-def _skillmd_origin(entry: SkillMdEntry, profile: Profile) -> dict[str, Any]:
-    return {"profile": profile.id, "dir": entry.rel_folder, "fileName": entry.path.name,
+def _skillmd_origin(entry: SkillMdEntry, profile: AgentProfile) -> dict[str, Any]:
+    return {"profile": profile.settings_id, "dir": entry.rel_folder, "fileName": entry.path.name,
             "head": entry.doc.head, "bom": entry.doc.bom, "newline": entry.newline,
             "bodyPrefix": entry.body_prefix}
 

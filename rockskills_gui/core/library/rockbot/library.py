@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rockskills_gui.core.library.agent_note import ROCKBOT_NOTE, AgentNote
 from rockskills_gui.core.library.library import (
     Clock,
     FileWrites,
@@ -37,12 +36,13 @@ from rockskills_gui.core.library.rockbot.skill_file import (
     read_skill_file,
 )
 from rockskills_gui.core.library.stores.scan_cache import ScanCache
-from rockskills_gui.core.library.summary_rule import ROCKBOT_SUMMARY, SummaryRule
 from rockskills_gui.core.model.names import InvalidNameError, fold, validate_name
 from rockskills_gui.core.model.problems import Problem, ProblemKind
+from rockskills_gui.core.model.profile import AgentProfile
 from rockskills_gui.core.model.rules import RESOURCE_SUFFIX, ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES, SKILL_FILE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill, extra_props, skill_from_bytes, skill_to_bytes
+from rockskills_gui.core.model.summary_rule import SummaryRule
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, folder_walk, links, untrusted
 from rockskills_gui.core.storage.changes import (
@@ -132,13 +132,14 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
     _conflict_hint = " (a running agent may have written it)"
     layout: Layout
 
+    @property
+    def profile(self) -> AgentProfile:
+        """RockBot 64e82cc or RockBot (current), as :attr:`rules` says."""
+        return self.rules.profile
+
     def summary_rule(self) -> SummaryRule:
         """What RockBot asks of a summary: one sentence of 15 words or fewer."""
-        return ROCKBOT_SUMMARY
-
-    def agent_note(self) -> AgentNote:
-        """RockBot reads its skills only at start, and saves a skill whenever it uses one."""
-        return ROCKBOT_NOTE
+        return self.profile.summary
 
     def _as_editable(self, entry: SkillEntry) -> SkillEntry:
         """Every RockBot skill can be edited (problem files are not skills)."""

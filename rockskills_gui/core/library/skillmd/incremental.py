@@ -32,7 +32,7 @@ from rockskills_gui.core.library.skillmd.scan import (
     read_folders,
     settle,
 )
-from rockskills_gui.core.library.skillmd.store import Profile, Root, SkillMdEntry
+from rockskills_gui.core.library.skillmd.store import AgentProfile, Root, SkillMdEntry
 
 Top = tuple[int, str]  # (root index, a folder's name in that root)
 
@@ -59,7 +59,7 @@ class ScanIndex:
     :class:`Scanned` it keeps, only the key, file, name and problems are used.
     """
 
-    def __init__(self, roots: list[Root], profile: Profile, base: Path,
+    def __init__(self, roots: list[Root], profile: AgentProfile, base: Path,
                  items: list[Scanned]) -> None:
         self.roots = roots
         self.profile = profile
@@ -81,7 +81,7 @@ class ScanIndex:
                 self._by_path[item.entry.path] = item.name
 
     @classmethod
-    def build(cls, roots: list[Root], profile: Profile, base: Path,
+    def build(cls, roots: list[Root], profile: AgentProfile, base: Path,
               items: list[Scanned]) -> ScanIndex | None:
         """An index of ``items`` (a whole scan), or None when two roots overlap."""
         real = [os.path.realpath(r.path) for r in roots]

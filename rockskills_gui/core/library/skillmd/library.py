@@ -20,7 +20,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.library.agent_note import AgentNote
 from rockskills_gui.core.library.library import (
     Clock,
     FileWrites,
@@ -36,7 +35,7 @@ from rockskills_gui.core.library.skillmd.parse_cache import ParseCache
 from rockskills_gui.core.library.skillmd.scan import scan_items
 from rockskills_gui.core.library.skillmd.store import (
     SIDECAR_NAME,
-    Profile,
+    AgentProfile,
     Root,
     SkillMdEntry,
     display_path,
@@ -44,11 +43,11 @@ from rockskills_gui.core.library.skillmd.store import (
     new_skill_bytes,
     with_new_body,
 )
-from rockskills_gui.core.library.summary_rule import SummaryRule, skill_md_rule
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.model.summary_rule import SummaryRule
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, links, untrusted
 from rockskills_gui.core.storage.changes import (
@@ -104,19 +103,20 @@ class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
     _read_only_why = "lives in CortexPrism's memory.db, which this app only reads."
     layout: SkillMdLayout
 
+    @property
+    def profile(self) -> AgentProfile:
+        """The SKILL.md profile this library was opened with (the user's settings applied)."""
+        return self._profile
+
     def summary_rule(self) -> SummaryRule:
         """What this format asks of a description (the profile's limit, e.g. 1024 characters)."""
-        return skill_md_rule(self.profile.label, self.profile.description_limit)
-
-    def agent_note(self) -> AgentNote | None:
-        """What the profile says its running agents do with edits (None: it does not say)."""
-        return self.profile.agent_note
+        return self.profile.summary
 
     def _as_editable(self, entry: SkillMdEntry | DbEntry) -> SkillMdEntry | None:
         """None for a CortexPrism memory.db row with no SKILL.md (this app only reads the db)."""
         return entry if isinstance(entry, SkillMdEntry) else None
 
-    def __init__(self, base: Path, roots: list[Root], profile: Profile, format_id: str,
+    def __init__(self, base: Path, roots: list[Root], profile: AgentProfile, format_id: str,
                  memory_db: Path | None = None, clock: Clock = Timestamp.now,
                  link_targets: Iterable[Path] = ()) -> None:
         if not roots:
@@ -128,7 +128,7 @@ class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
         self._trusted = tuple(dict.fromkeys([*(links.real(Path(t)) for t in link_targets),
                                              *(links.real(r.path) for r in roots)]))
         self.roots = roots
-        self.profile = profile
+        self._profile = profile
         self.format = format_id
         self.memory_db = memory_db
         self.clock = clock
@@ -400,7 +400,7 @@ class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
                 self._gone[key] = old
         return True
 
-    def _fresh_read(self, root: Root, path: Path, profile: Profile, display: str,
+    def _fresh_read(self, root: Root, path: Path, profile: AgentProfile, display: str,
                     boundary: tuple[Path, ...], base: Path) -> SkillMdEntry | Problem:
         """Parse ``path`` again whatever the parse cache holds (and keep the new parse there)."""
         self._parsed.discard([path])
