@@ -22,6 +22,7 @@ from rockskills_gui.core.library.stores.skill_dirs import (
     find_memory_db,
 )
 from rockskills_gui.core.model import dotnet_json
+from rockskills_gui.core.model.problems import Problem
 from rockskills_gui.core.model.rules import (
     EMBEDDINGS_DIR,
     LEDGER_FILE,
@@ -36,18 +37,34 @@ from rockskills_gui.core.storage.layout import SKILLS_DIR, NotALibraryError
 
 if TYPE_CHECKING:  # (a SKILL.md library's code loads when one is opened)
     from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
-    from rockskills_gui.core.library.skillmd.profiles import AgentProfile, Root
+    from rockskills_gui.core.library.skillmd.profiles import Root
 
-FORMATS = ("rockbot", "agentskills", "picobot", "carpenter", "cortex")
+# The coding agents' formats (core/model/coding_agents.py: their ids and titles).
+AGENT_FORMATS = {"claude-code": "Claude Code (SKILL.md)", "codex": "OpenAI Codex (SKILL.md)",
+                 "gemini-cli": "Gemini CLI (SKILL.md)", "copilot": "GitHub Copilot (SKILL.md)",
+                 "cursor": "Cursor (SKILL.md, assumed profile)", "hermes": "Hermes Agent (SKILL.md)"}
+FORMATS = ("rockbot", "agentskills", "picobot", "carpenter", "cortex", *AGENT_FORMATS)
 FORMAT_LABELS = {
     "rockbot": "RockBot",
     "agentskills": "Agent Skills (SKILL.md)",
     "picobot": "PicoBot (assumed profile)",
     "carpenter": "carpenter legacy SKILL.md (assumed profile)",
     "cortex": "CortexPrism",
+    **AGENT_FORMATS,
 }
 PROFILE_OF = {"agentskills": "agentskills", "picobot": "picobot", "carpenter": "carpenter",
-              "cortex": "cortex-fs"}
+              "cortex": "cortex-fs", **{f: f for f in AGENT_FORMATS}}
+# A folder below the opened one that says which agent's skills it holds, in the order asked; the
+# generic ones (.agents/skills, .claude/skills: Agent Skills) come last.
+AGENT_MARKERS = (("picobot", ".picobot/skills"), ("gemini-cli", ".gemini/skills"),
+                 ("copilot", ".github/skills"), ("cursor", ".cursor/skills"),
+                 ("codex", ".codex/skills"), ("hermes", ".hermes/skills"),
+                 ("agentskills", ".agents/skills"), ("agentskills", ".claude/skills"))
+# Plugin marketplaces and plugins (issue 31): the files that make a folder one, and its agent.
+MARKETPLACE_MARKERS = (("claude-code", ".claude-plugin/marketplace.json"),
+                       ("claude-code", ".claude-plugin/plugin.json"),
+                       ("codex", ".agents/plugins/marketplace.json"),
+                       ("codex", ".codex-plugin/plugin.json"))
 # --format values choosing a RockBot profile (format "rockbot" with those rules), beside FORMATS.
 ROCKBOT_PROFILE_FORMATS = {"rockbot-current": ROCKBOT_CURRENT, "rockbot-64e82cc": ROCKBOT_64E82CC}
 # Every value ``--format`` and File ▸ Reopen As offer: the formats, and after "rockbot" (the
@@ -73,6 +90,7 @@ class Detection:
     reason: str = ""
     rules: RockBotRules | None = None  # for format "rockbot": which RockBot (core.model.rules)
     profile_reason: str = ""  # why that RockBot (the evidence of a current one), "" for 64e82cc
+    notes: tuple[Problem, ...] = ()  # what discovery could not read (a plugin manifest)
 
     @property
     def label(self) -> str:
@@ -192,12 +210,43 @@ def _find_skill_md(folder: Path, depth: int = SEARCH_DEPTH) -> bool:
                if e.name not in SKIP_DIRS and e.is_dir(follow_symlinks=False))
 
 
-def user_roots(profile: AgentProfile) -> list[Root]:
-    """The profile's user-scope roots that exist (e.g. ``~/.agents/skills``)."""
-    from rockskills_gui.core.library.skillmd.profiles import Root
+def _skillmd(path: Path, format: str, reason: str) -> Detection:
+    """A SKILL.md format's detection: the roots its profile finds in ``path``."""
+    from rockskills_gui.core.library.skillmd.discovery import project_roots
+    from rockskills_gui.core.library.skillmd.profiles import PROFILES
 
-    roots = [Root(Path(p).expanduser(), "user") for p in profile.storage.user_roots]
-    return [r for r in roots if r.path.is_dir()]
+    found = project_roots(path, PROFILES[PROFILE_OF[format]])
+    return Detection(format, path, tuple(found.roots), reason=reason, notes=tuple(found.problems))
+
+
+def _marketplace(path: Path) -> tuple[str, str] | None:
+    """(format, reason) when ``path`` is a plugin marketplace or plugin (or holds plugins)."""
+    for format, marker in MARKETPLACE_MARKERS:
+        if fileio.is_regular(path / marker):
+            return format, f"a {marker} file"
+    from rockskills_gui.core.library.skillmd.discovery import plugin_markers
+    from rockskills_gui.core.library.skillmd.profiles import PROFILES
+
+    codex = PROFILES["codex"]
+    for plugin in plugin_markers(path, codex):
+        format = "codex" if fileio.is_regular(plugin / codex.storage.plugin_manifests[0]) else "claude-code"
+        return format, f"plugins with manifests ({plugin.relative_to(path).as_posix()}/…)"
+    return None
+
+
+def _generic_root(path: Path) -> Path:
+    """Where a folder of SKILL.md files keeps them: the one subfolder holding them all (``skills/``,
+    ``scientific-skills/``) when there is one and it is not a skill itself, else the folder."""
+    try:
+        with os.scandir(path) as entries:
+            children = [Path(e.path) for e in entries
+                        if e.name not in SKIP_DIRS and e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return path
+    holding = [c for c in children if _find_skill_md(c, SEARCH_DEPTH - 1)]
+    if len(holding) == 1 and not any((holding[0] / n).is_file() for n in SKILL_FILE_NAMES):
+        return holding[0]
+    return path
 
 
 PROJECT_SKILL_DIRS = (".agents", ".claude", ".picobot", ".cortex")  # {dir}/skills/ in a project
@@ -250,24 +299,43 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
         return _rockbot(path, f"{seen.rockbot} RockBot skill file(s) under skills/" + _also_seen(seen),
                         seen)
     also = _also_seen(seen)
-    from rockskills_gui.core.library.skillmd.profiles import PROFILES, Root  # (SKILL.md)
+    from rockskills_gui.core.library.skillmd.profiles import Root  # (SKILL.md)
 
-    for name, marker in (("picobot", ".picobot/skills"), ("agentskills", ".agents/skills"),
-                         ("agentskills", ".claude/skills")):
+    market = _marketplace(path)
+    if market is not None:
+        return _skillmd(path, market[0], market[1] + also)
+    for name, marker in AGENT_MARKERS:
         if (path / marker).is_dir():
-            roots = tuple(Root(path / m, "project") for m in PROFILES[PROFILE_OF[name]].storage.project_roots
-                          if (path / m).is_dir())
-            return Detection(name, path, roots, reason=f"a {marker} folder{also}")
+            return _skillmd(path, name, f"a {marker} folder{also}")
     if path.name == ".picobot" and (path / "skills").is_dir():
         return Detection("picobot", path, (Root(path / "skills", "user"),), reason="a .picobot folder")
+    if _hermes_skills(path):
+        return _skillmd(path, "hermes", "a Hermes skills folder (categories with DESCRIPTION.md, "
+                                        "skills/.index.toml or skills/.archive)")
     if _find_skill_md(path):
-        return Detection("agentskills", path, (Root(path),), reason=f"SKILL.md files{also}")
+        return Detection("agentskills", path, (Root(_generic_root(path)),), reason=f"SKILL.md files{also}")
     try:
         RockBotLibrary.open(path)  # a RockBot agent directory with no skills yet, else its own message
     except NotALibraryError:
         raise NotALibraryError(f"{path}: not a RockBot library, and no SKILL.md skills or .cortex "
                                "folder found in it") from None
     return _rockbot(path, "a RockBot agent directory")
+
+
+def _hermes_skills(path: Path) -> bool:
+    """A Hermes skills tree: ``.hermes`` itself, or a ``skills/`` with ``.index.toml``, ``.archive/``
+    or a category folder's ``DESCRIPTION.md``."""
+    skills = path / "skills"
+    if not skills.is_dir():
+        return False
+    if path.name == ".hermes" or (skills / ".index.toml").is_file() or (skills / ".archive").is_dir():
+        return True
+    try:
+        with os.scandir(skills) as entries:
+            return any(e.is_dir(follow_symlinks=False) and (Path(e.path) / "DESCRIPTION.md").is_file()
+                       for e in entries)
+    except OSError:
+        return False
 
 
 def _cortex(project: Path, db: Path | None, reason: str) -> Detection:
@@ -292,11 +360,7 @@ def _forced(path: Path, format: str) -> Detection:
         elif path.name == ".cortex":
             path = path.parent
         return _cortex(path, find_memory_db(path), "chosen by the user")
-    from rockskills_gui.core.library.skillmd.profiles import PROFILES, Root
-
-    profile = PROFILES[PROFILE_OF[format]]
-    roots = tuple(Root(path / m) for m in profile.storage.project_roots if (path / m).is_dir())
-    return Detection(format, path, roots or (Root(path),), reason="chosen by the user")
+    return _skillmd(path, format, "chosen by the user")
 
 
 def detection_note(found: Detection) -> str:

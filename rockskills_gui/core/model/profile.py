@@ -19,9 +19,9 @@ from enum import StrEnum
 from rockskills_gui.core.model.agent_note import AgentNote
 from rockskills_gui.core.model.summary_rule import SummaryRule
 
-__all__ = ["CAPABILITIES", "AgentProfile", "Curation", "Delete", "FileKind", "Frontmatter", "Holds",
-           "Injection", "InjectionKind", "Listing", "ListingKind", "NameKind", "NameRules",
-           "Precedence", "Selection", "Storage"]
+__all__ = ["CAPABILITIES", "AgentProfile", "Curation", "Delete", "DisableSwitch", "FileKind",
+           "Frontmatter", "Holds", "Injection", "InjectionKind", "Listing", "ListingKind", "NameKind",
+           "NameRules", "Precedence", "Selection", "Storage"]
 
 
 class FileKind(StrEnum):
@@ -37,6 +37,8 @@ class Precedence(StrEnum):
 
     SINGLE_ROOT = "single-root"  # one skills folder (RockBot: the last file enumerated wins a case clash)
     PROJECT_FIRST = "project-first"  # project roots before user roots, the first in load order wins
+    USER_FIRST = "user-first"  # user roots before project roots, the first wins (Claude Code)
+    NO_SHADOWING = "no-shadowing"  # every copy loads and is listed; a name mention is ambiguous (Codex)
 
 
 class NameKind(StrEnum):
@@ -54,6 +56,11 @@ class ListingKind(StrEnum):
     PICOBOT_INDEX = "picobot-index"  # "### name" blocks in prompts/SKILLS.md
     CORTEX_MARKDOWN = "cortex-markdown"  # CortexPrism's reliable-skill Markdown list
     CARPENTER_CATALOGUE = "carpenter-catalogue"  # kb/skills/_index.md read through kb_describe
+    CODEX = "codex"  # "## Skills" + "- name: description (file: path)", shortened to a budget
+    CLAUDE_CODE = "claude-code"  # a <system-reminder> of "- name: description" lines, 1% of context
+    GEMINI = "gemini"  # "# Available Agent Skills" + <available_skills>, no limit
+    COPILOT = "copilot"  # VS Code's <skills> block, 15,000 characters of entries
+    HERMES = "hermes"  # "## Skills (mandatory)" by category, descriptions cut to 60 characters
 
 
 class Selection(StrEnum):
@@ -105,9 +112,17 @@ class Storage:
     resource_dirs: tuple[str, ...] = ()  # SKILL.md: a skill folder's resource folders
     resource_suffix: str | None = None  # RockBot: the {name}.resources/ folder beside {name}.json
     ignored_dirs: tuple[str, ...] = ()  # folders below a root the agent owns (never read or touched)
-    plugin_manifests: tuple[str, ...] = ()  # plugin manifests that add roots (none yet)
+    plugin_manifests: tuple[str, ...] = ()  # a folder holding one of these is a plugin ("plugin:skill")
     archive_dir: str | None = None  # where an archived skill goes (issue 32)
     frontmatter: Frontmatter = Frontmatter()  # SKILL.md's frontmatter rules (other file kinds: unused)
+    # Discovery (issue 31). How deep below a root a skill folder may be (1: <root>/<name>/SKILL.md;
+    # None: any depth the walks go); deeper skill files are named in a problem, not loaded.
+    scan_depth: int | None = None
+    skip_dot_dirs: bool = False  # folders whose name starts with '.' are never scanned (Codex)
+    skipped_dirs: tuple[str, ...] = ()  # folders below a root the agent never scans (Hermes)
+    marketplace_manifests: tuple[str, ...] = ()  # files listing a marketplace's plugins
+    plugin_skill_dirs: tuple[str, ...] = ("skills",)  # a plugin's skill roots (unless its manifest says)
+    extension_roots: tuple[str, ...] = ()  # user-scope roots below each extension ('*': any folder)
 
 
 @dataclass(frozen=True)
@@ -121,6 +136,14 @@ class NameRules:
     spec: bool = False  # the Agent Skills spec's name rules are checked (lint warnings)
     mcp_naming: bool = False  # MCP skills are mcp/{server}[/...]; top-level mcp-x is flagged
     taken_hint: str = ""  # said after "A skill named 'x' already exists"
+    # What the agent itself refuses (issue 31): such a skill is not loaded, with the agent's message.
+    max_length: int | None = None  # the longest name it loads (counted with a plugin's prefix)
+    too_long: str = ""  # its message: "{field}" and "{limit}" filled in
+    strings_only: bool = False  # a name or description that is not a string: the file is skipped
+    replaced_chars: str = ""  # characters of a name the agent turns into '-'
+    description_max: int | None = None  # the longest description it loads
+    missing_description: str = ""  # its message for a skill without a description
+    namespace_separator: str = ":"  # a plugin's skill is "<plugin><separator><skill>"
 
 
 @dataclass(frozen=True)
@@ -134,6 +157,10 @@ class Listing:
     agent_max_entries: int | None = None
     context_fraction: float | None = None  # a share of the context window (None: not a share)
     per_entry_cap: int | None = None  # characters of one entry (None: no cap)
+    context_window: int | None = None  # the model's window (tokens) the agent's share assumes
+    chars_per_token: int | None = None  # how the agent turns tokens into characters or bytes
+    overflow_chars: int | None = None  # the list of names past the budget (VS Code)
+    tool: str = ""  # the tool the model calls to activate a listed skill ("": it reads the file)
 
 
 @dataclass(frozen=True)
@@ -146,6 +173,16 @@ class Injection:
 
 
 @dataclass(frozen=True)
+class DisableSwitch:
+    """Where the agent keeps a skill switched off without deleting it (data: nothing writes it yet)."""
+
+    file: str  # the settings file, "~" for the home ("" for frontmatter)
+    key: str  # the key or frontmatter field
+    example: str  # what turning one skill off looks like there
+    scope: str = "user"  # user | project | skill
+
+
+@dataclass(frozen=True)
 class Curation:
     """How the library is curated: the dream passes, what delete means, what is protected."""
 
@@ -155,6 +192,7 @@ class Curation:
     singleton_prefixes: tuple[str, ...] = ()  # suffixes are 1:1 bindings: never merged across
     keep_summary_keywords: bool = False  # a merged summary keeps each original's keywords
     ledger_file: str | None = None  # a gated pass is skipped while its inputs are unchanged
+    disable: tuple[DisableSwitch, ...] = ()  # the agent's own switches (issue 31, data only)
 
 
 @dataclass(frozen=True)
