@@ -15,7 +15,8 @@ from rockskills_gui.commands.common import (
 )
 
 LIMIT_OPTIONS = (("--max-chars", "max_chars", "characters"), ("--max-skills", "max_skills", "skills"),
-                 ("--max-tokens", "max_tokens", "tokens"))
+                 ("--max-tokens", "max_tokens", "tokens"),
+                 ("--context-window", "context_window", "tokens of context window"))
 
 
 def _limit(text: str) -> int | None:
@@ -39,8 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "out, and suggestions. Limits are the saved ones (the Budget tab) unless given.")
     p.add_argument("library", metavar="LIB", help="agent directory or skills folder")
     p.add_argument("--profile", metavar="P", default=None,
-                   help="rockbot, agentskills, picobot, cortex, carpenter or all "
-                        "(default: the library's own agent)")
+                   help="rockbot, agentskills, picobot, cortex, carpenter, claude-code, codex, "
+                        "gemini-cli, copilot, cursor, hermes or all (default: the library's own agent)")
     for flag, _field, unit in LIMIT_OPTIONS:
         p.add_argument(flag, type=_limit, default=argparse.SUPPRESS, metavar="N",
                        help=f"assume at most N {unit} (none: no limit) instead of the saved limit")

@@ -34,6 +34,18 @@ class AdEntry:
     success_rate: float = 0.0
     utility: float = 0.0
     invocations: int = 0
+    # What the coding agents' listings need (issue 31).
+    listed_name: str = ""  # what the agent calls it ("plugin:skill"; "" : ``name``)
+    scope: str = "project"  # the root's scope: project | user | extension | plugin
+    root: str = ""  # the skills folder it was found in
+    category: str = ""  # the category folders between its root and its folder
+    paragraph: str = ""  # the body's first paragraph (Claude Code's description when none)
+    model_invocable: bool = True  # False: ``disable-model-invocation: true`` (not listed)
+
+    @property
+    def shown(self) -> str:
+        """The name the agent lists."""
+        return self.listed_name or self.name
 
     def with_description(self, description: str | None) -> AdEntry:
         return replace(self, description=description)
@@ -59,6 +71,21 @@ def _from_row(skill: Skill, location: str, values: dict[str, Any]) -> AdEntry:
         invocations=int(_number(values.get("invocation_count"), 0)))
 
 
+def first_paragraph(text: str) -> str:
+    """The first paragraph of a Markdown body that is not a heading, on one line."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            if lines:
+                break
+            continue
+        if stripped.startswith("#") and not lines:
+            continue
+        lines.append(stripped)
+    return " ".join(lines)
+
+
 def entries_of(library: Library) -> list[AdEntry]:
     """Every skill of ``library`` in load order (a RockBot skill's location is where a SKILL.md
     export would put it: ``skills/<name>/SKILL.md``)."""
@@ -74,7 +101,13 @@ def entries_of(library: Library) -> list[AdEntry]:
         elif isinstance(entry, SkillMdEntry):
             values = entry.values
             trigger = _text(values.get("trigger_pattern")) or _text(values.get("triggerPattern"))
-            ad = AdEntry(skill.name, skill.summary, str(entry.path), trigger=trigger)
+            category = entry.prefix.removeprefix(entry.root.namespace).lstrip("/") \
+                if entry.root.namespace else entry.prefix
+            ad = AdEntry(skill.name, skill.summary, str(entry.path), trigger=trigger,
+                         listed_name=entry.agent_name, scope=entry.root.scope,
+                         root=str(entry.root.path), category=category,
+                         paragraph=first_paragraph(skill.content or ""),
+                         model_invocable=values.get("disable-model-invocation") not in (True, "true"))
             if entry.stats:  # a CortexPrism SKILL.md with its memory.db row
                 row = _from_row(skill, ad.location, entry.stats)
                 ad = replace(row, trigger=trigger or row.trigger)
