@@ -158,7 +158,8 @@ CARPENTER = Lister(
 
 # The coding agents (issue 31): the text and the fit of each are core/budget/fits.py's.
 CODEX = Lister(
-    id="codex", label="Codex", what="## Skills list (descriptions shortened to the budget, then skills omitted)",
+    id="codex", label="Codex",
+    what="## Skills list (descriptions shortened to the budget, then skills omitted)",
     source="openai/codex codex-rs/core-skills/src/render.rs @ 0899b7c", render=_name_line,
     order=_load_order, exclude=_never)
 CLAUDE_CODE = Lister(

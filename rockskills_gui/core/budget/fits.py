@@ -517,9 +517,10 @@ def hermes_fit(entries: Sequence[AdEntry], limits: Limits) -> Fitted:
     del limits  # Hermes has no total budget
     text, listed = hermes_text(entries)
     full_text, _ = hermes_text(entries, None)
+    shown = set(listed)
     shortened = tuple(Shortened(e.name, HERMES_LIMIT, len(_hermes_description(e)),
                                 f"description cut to {HERMES_LIMIT} characters (57 and '...')")
-                      for e in entries if e.name in set(listed) and len(_hermes_description(e)) > HERMES_LIMIT)
+                      for e in entries if e.name in shown and len(_hermes_description(e)) > HERMES_LIMIT)
     return Fitted(text=text, listed=tuple(listed), shortened=shortened, cap="no limit",
                   full_text=full_text,
                   entry_chars={e.name: len(e.shown) + len(_hermes_description(e)) + 8 for e in entries})

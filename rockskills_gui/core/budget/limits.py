@@ -40,7 +40,10 @@ class Limits:
     context_window: int | None = None  # the model's window in tokens (an agent's share of it)
 
     def as_json(self) -> dict[str, int | None]:
-        return asdict(self)
+        data = asdict(self)
+        if data["context_window"] is None:  # (files written before it existed stay the same)
+            del data["context_window"]
+        return data
 
     @classmethod
     def from_json(cls, data: object) -> Limits:

@@ -20,6 +20,8 @@ from rockskills_gui.core.library.stores.skill_dirs import (
     SIDECAR_NAME,
     SKIP_DIRS,
     find_memory_db,
+    find_skill_md,
+    generic_root,
 )
 from rockskills_gui.core.model import dotnet_json
 from rockskills_gui.core.model.problems import Problem
@@ -76,7 +78,6 @@ OPEN_FORMAT_LABELS = {
     "rockbot-64e82cc": "RockBot (64e82cc)",
 }
 SKILL_FILE_NAMES = ("SKILL.md", "skill.md")
-SEARCH_DEPTH = 4  # how deep detection looks for SKILL.md files
 
 
 @dataclass(frozen=True)
@@ -197,19 +198,6 @@ def _also_seen(seen: Evidence) -> str:
     return ""
 
 
-def _find_skill_md(folder: Path, depth: int = SEARCH_DEPTH) -> bool:
-    if depth < 0:
-        return False
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return False
-    if depth < SEARCH_DEPTH and any(e.name in SKILL_FILE_NAMES and e.is_file() for e in entries):
-        return True
-    return any(_find_skill_md(Path(e.path), depth - 1) for e in entries
-               if e.name not in SKIP_DIRS and e.is_dir(follow_symlinks=False))
-
-
 def _skillmd(path: Path, format: str, reason: str) -> Detection:
     """A SKILL.md format's detection: the roots its profile finds in ``path``."""
     from rockskills_gui.core.library.skillmd.discovery import project_roots
@@ -232,21 +220,6 @@ def _marketplace(path: Path) -> tuple[str, str] | None:
         format = "codex" if fileio.is_regular(plugin / codex.storage.plugin_manifests[0]) else "claude-code"
         return format, f"plugins with manifests ({plugin.relative_to(path).as_posix()}/…)"
     return None
-
-
-def _generic_root(path: Path) -> Path:
-    """Where a folder of SKILL.md files keeps them: the one subfolder holding them all (``skills/``,
-    ``scientific-skills/``) when there is one and it is not a skill itself, else the folder."""
-    try:
-        with os.scandir(path) as entries:
-            children = [Path(e.path) for e in entries
-                        if e.name not in SKIP_DIRS and e.is_dir(follow_symlinks=False)]
-    except OSError:
-        return path
-    holding = [c for c in children if _find_skill_md(c, SEARCH_DEPTH - 1)]
-    if len(holding) == 1 and not any((holding[0] / n).is_file() for n in SKILL_FILE_NAMES):
-        return holding[0]
-    return path
 
 
 PROJECT_SKILL_DIRS = (".agents", ".claude", ".picobot", ".cortex")  # {dir}/skills/ in a project
@@ -312,8 +285,8 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
     if _hermes_skills(path):
         return _skillmd(path, "hermes", "a Hermes skills folder (categories with DESCRIPTION.md, "
                                         "skills/.index.toml or skills/.archive)")
-    if _find_skill_md(path):
-        return Detection("agentskills", path, (Root(_generic_root(path)),), reason=f"SKILL.md files{also}")
+    if find_skill_md(path):
+        return Detection("agentskills", path, (Root(generic_root(path)),), reason=f"SKILL.md files{also}")
     try:
         RockBotLibrary.open(path)  # a RockBot agent directory with no skills yet, else its own message
     except NotALibraryError:

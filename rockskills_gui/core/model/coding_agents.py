@@ -31,7 +31,7 @@ from rockskills_gui.core.model.profile import (
 )
 from rockskills_gui.core.model.summary_rule import SummaryRule
 
-__all__ = ["CLAUDE_CODE", "CODEX", "COPILOT", "CURSOR", "GEMINI_CLI", "HERMES", "CODING_AGENTS"]
+__all__ = ["CLAUDE_CODE", "CODEX", "CODING_AGENTS", "COPILOT", "CURSOR", "GEMINI_CLI", "HERMES"]
 
 CODEX_REPO = "openai/codex"
 LOADER = f"{CODEX_REPO} codex-rs/core-skills/src/loader.rs @ 033d1d0"

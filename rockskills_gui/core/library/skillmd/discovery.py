@@ -10,7 +10,8 @@ order its precedence gives (the first root's copy of a name wins; see ``scan.set
   the manifest's ``name`` (else its folder's), the namespace of its skills. A folder beside such
   plugins with a ``skills/`` folder but no manifest is a plugin of its folder's name (assumed:
   Claude Code takes the folder name when ``plugin.json`` is absent).
-- Without either: ``skills/`` when it exists, else the opened folder itself.
+- Without either: ``skills/`` when it exists, else the one subfolder holding every SKILL.md
+  (``scientific-skills/``), else the opened folder itself.
 - User roots (``storage.user_roots``, ``storage.extension_roots``) below an explicit home folder
   (the real one only when none is given), placed before the project's when the precedence says
   the user's copy wins (Claude Code), after them otherwise.
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rockskills_gui.core.library.skillmd.profiles import SKIP_DIRS, AgentProfile, Root
+from rockskills_gui.core.library.stores.skill_dirs import generic_root
 from rockskills_gui.core.model import dotnet_json
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.profile import Precedence
@@ -160,7 +162,8 @@ def project_roots(base: Path, profile: AgentProfile) -> Found:
         found.roots += [r for r in _plugin_roots(plugin, base, profile, found)
                         if r.path not in {x.path for x in found.roots}]
     if not found.roots:
-        found.roots = [Root(base / SKILLS_DIR if (base / SKILLS_DIR).is_dir() else base, "project")]
+        found.roots = [Root(base / SKILLS_DIR if (base / SKILLS_DIR).is_dir() else generic_root(base),
+                            "project")]
     return found
 
 

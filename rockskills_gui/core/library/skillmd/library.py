@@ -32,8 +32,8 @@ from rockskills_gui.core.library.library import (
 from rockskills_gui.core.library.skillmd import cortex
 from rockskills_gui.core.library.skillmd.incremental import ScanIndex
 from rockskills_gui.core.library.skillmd.parse_cache import ParseCache
-from rockskills_gui.core.library.skillmd.scan import scan_items
 from rockskills_gui.core.library.skillmd.places import home_root, place_of
+from rockskills_gui.core.library.skillmd.scan import scan_items
 from rockskills_gui.core.library.skillmd.store import (
     SIDECAR_NAME,
     AgentProfile,

@@ -46,15 +46,12 @@ def place_of(name: str, roots: Sequence[Root], profile: AgentProfile, own_root: 
     parts = name.split("/")
     plugin = next((r for r in roots if r.namespace and fold(r.namespace) == fold(parts[0])), None) \
         if len(parts) > 1 else None
-    if plugin is not None:
-        root, rest = plugin, parts[1:]
-    else:
-        root = own_root if own_root is not None and not own_root.namespace else home_root(roots)
-        rest = parts
-        if root is None:
-            plugins = ", ".join(sorted({r.namespace for r in roots if r.namespace}))
-            raise LibraryError(f"'{name}' names no plugin: every skill of this library is in a plugin; "
-                               f"name it '<plugin>/{parts[-1]}' (plugins: {plugins}).")
+    rest = parts[1:] if plugin is not None else parts
+    root = plugin or (own_root if own_root is not None and not own_root.namespace else home_root(roots))
+    if root is None:
+        plugins = ", ".join(sorted({r.namespace for r in roots if r.namespace}))
+        raise LibraryError(f"'{name}' names no plugin: every skill of this library is in a plugin; "
+                           f"name it '<plugin>/{parts[-1]}' (plugins: {plugins}).")
     depth = profile.storage.scan_depth
     if depth is not None and len(rest) > depth:
         raise LibraryError(f"{profile.label} would not find '{name}': it reads skill folders only "

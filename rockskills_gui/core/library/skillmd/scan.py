@@ -29,8 +29,8 @@ from rockskills_gui.core.library.skillmd.store import (
     walk_skill_folders,
 )
 from rockskills_gui.core.model.names import fold
-from rockskills_gui.core.model.profile import Precedence
 from rockskills_gui.core.model.problems import Problem, ProblemKind
+from rockskills_gui.core.model.profile import Precedence
 from rockskills_gui.core.storage.folder_walk import too_deep_message, walk
 
 Key = tuple[int, int, tuple[str, ...]]  # (root index, depth, folder names below the root)
@@ -95,7 +95,8 @@ def unseen_by_agent(names: tuple[str, ...], profile: AgentProfile) -> str:
             return f"it is inside {part}/, which {profile.label} never scans"
     depth = storage.scan_depth
     if depth is not None and len(names) > depth:
-        where = "directly in a skills folder" if depth == 1 else f"at most {depth} folders below a skills folder"
+        where = "directly in a skills folder" if depth == 1 else \
+            f"at most {depth} folders below a skills folder"
         return (f"it is {len(names)} folders below its skills folder, and {profile.label} looks for "
                 f"skill folders only {where}")
     return ""

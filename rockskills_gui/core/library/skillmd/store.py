@@ -41,10 +41,29 @@ from rockskills_gui.core.storage import fileio, folder_walk, untrusted
 from rockskills_gui.core.storage.fileio import TEMP_SUFFIX
 
 __all__ = [  # (the profiles and roots are defined in .skillmd_profiles)
-    "AGENT_SKILLS", "CARPENTER", "CORTEX_FS", "PICOBOT", "PROFILES", "SEE_ALSO_KEY", "SIDECAR_NAME",
-    "SKIP_DIRS", "AgentProfile", "Root", "SkillMdEntry", "display_path", "edited_bytes",
-    "agent_name", "list_resources", "new_skill_bytes", "own_name_of", "qualified_name", "read_skill_md",
-    "resource_warnings", "see_also_from", "walk_skill_folders", "with_new_body",
+    "AGENT_SKILLS",
+    "CARPENTER",
+    "CORTEX_FS",
+    "PICOBOT",
+    "PROFILES",
+    "SEE_ALSO_KEY",
+    "SIDECAR_NAME",
+    "SKIP_DIRS",
+    "AgentProfile",
+    "Root",
+    "SkillMdEntry",
+    "agent_name",
+    "display_path",
+    "edited_bytes",
+    "list_resources",
+    "new_skill_bytes",
+    "own_name_of",
+    "qualified_name",
+    "read_skill_md",
+    "resource_warnings",
+    "see_also_from",
+    "walk_skill_folders",
+    "with_new_body",
 ]
 
 # ---------------------------------------------------------------- finding skill files
