@@ -48,6 +48,8 @@ MAX_SKILLS_PER_ROOT = 10_000  # a hostile root may hold millions of folders
 
 IDENTICAL = "identical"
 DIFFERENT = "different"
+HERE, THERE = "changed here since copied", "source changed since copied"
+MIRRORED = {HERE: "the copy changed since copied", THERE: "changed here since copied"}
 
 
 def machine_profiles() -> list[AgentProfile]:
@@ -83,6 +85,7 @@ class Copy:
     disabled: dict[str, str] = field(default_factory=dict)  # agent id -> where it is switched off
     notes: SkillNotes = SkillNotes()
     copy_state: str = ""  # against its copy record: "" (none), identical, changed here/there/both
+    copied_to: list[tuple[Copy, str]] = field(default_factory=list)  # copies made of it, their state here
     lock: InstalledLock | None = None
     gate: list[GateFinding] = field(default_factory=list)
     problem: str = ""  # why its frontmatter could not be read
@@ -190,6 +193,8 @@ class Machine:
             if c.copy_state:
                 data["copied"] = {"from": c.notes.copied.source if c.notes.copied else "",
                                   "state": c.copy_state}
+            if c.copied_to:
+                data["copiedTo"] = [{"path": str(other.folder), "state": state} for other, state in c.copied_to]
             if c.lock is not None:
                 data["lock"] = {"file": str(c.lock.lock.path), "source": c.lock.entry.source,
                                 "sourceType": c.lock.entry.source_type, "state": c.lock.state}
@@ -395,9 +400,9 @@ def _copy_state(copy: Copy, by_folder: dict[Path, Copy]) -> str:
     if here_changed and there_changed:
         return "both changed since copied" if copy.digest != there else IDENTICAL
     if here_changed:
-        return "changed here since copied"
+        return HERE
     if there_changed:
-        return "source changed since copied"
+        return THERE
     return IDENTICAL
 
 
@@ -449,6 +454,9 @@ def scan_machine(home: Path, projects: Sequence[Path] = (), profiles: Sequence[A
     by_folder = {c.folder: c for r in roots for c in r.copies}
     for copy in by_folder.values():
         copy.copy_state = _copy_state(copy, by_folder)
+        source = by_folder.get(Path(copy.notes.copied.source)) if copy.notes.copied else None
+        if source is not None:
+            source.copied_to.append((copy, MIRRORED.get(copy.copy_state, copy.copy_state)))
     locks = _locks(home, projects, roots)
     _attach_locks(locks, home, roots)
     problems += [f"{lock.path}: {lock.problem}" for lock in locks if lock.problem]
