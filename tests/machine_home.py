@@ -58,7 +58,8 @@ def copy_corpus_skill(corpus: Path, skill: str, root: Path) -> Path:
 
 
 def vercel_hash(folder: Path) -> str:
-    from rockskills_gui.core.machine.digest import folder_files, vercel_hash as compute
+    from rockskills_gui.core.machine.digest import folder_files
+    from rockskills_gui.core.machine.digest import vercel_hash as compute
 
     found = compute(folder_files(folder))
     assert found is not None
@@ -119,7 +120,8 @@ def build_home(base: Path) -> FakeHome:
     edited = write_skill(fake.project / ".agents" / "skills", "edited-after",
                          skill_md("edited-after", "Installed, then edited."))
     lock = {"version": 1, "skills": {
-        "edited-after": {"source": "acme/skills", "sourceType": "github", "computedHash": vercel_hash(edited)},
+        "edited-after": {"source": "acme/skills", "sourceType": "github",
+                         "computedHash": vercel_hash(edited)},
         "find-skills": {"source": "vercel-labs/skills", "sourceType": "github",
                         "computedHash": vercel_hash(find)}}}
     (fake.project / "skills-lock.json").write_text(json.dumps(lock, indent=2) + "\n", encoding="utf-8")
@@ -127,7 +129,8 @@ def build_home(base: Path) -> FakeHome:
                                      encoding="utf-8")
     global_lock = {"version": 3, "skills": {"frontend-design": {
         "source": "anthropics/skills", "sourceType": "github",
-        "sourceUrl": "https://github.com/anthropics/skills.git", "skillPath": "skills/frontend-design/SKILL.md",
+        "sourceUrl": "https://github.com/anthropics/skills.git",
+        "skillPath": "skills/frontend-design/SKILL.md",
         "skillFolderHash": "0" * 40, "installedAt": "2026-07-01T00:00:00.000Z",
         "updatedAt": "2026-07-01T00:00:00.000Z"}}}
     (home / ".agents" / ".skill-lock.json").write_text(json.dumps(global_lock, indent=2), encoding="utf-8")

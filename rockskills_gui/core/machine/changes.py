@@ -122,7 +122,8 @@ def place_of(path: Path, roots: Iterable[Path]) -> Path:
     return folder
 
 
-def group(files: Iterable[FileChange], link_changes: Iterable[LinkChange], roots: Sequence[Path]) -> tuple[Part, ...]:
+def group(files: Iterable[FileChange], link_changes: Iterable[LinkChange],
+          roots: Sequence[Path]) -> tuple[Part, ...]:
     """Cut files and links into parts by place (in first-seen order)."""
     parts: dict[Path, tuple[list[FileChange], list[LinkChange]]] = {}
     for f in files:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -114,10 +114,11 @@ def folder_digest(files: FolderFiles | dict[str, bytes]) -> str | None:
     return digest_lines((path, file_digest(data)) for path, data in files.items())
 
 
-def _locale_key() -> object:
+def _locale_key() -> Callable[[str], tuple[int, ...]]:
     import pyuca
 
-    return pyuca.Collator().sort_key
+    key: Callable[[str], tuple[int, ...]] = pyuca.Collator().sort_key
+    return key
 
 
 def vercel_hash(files: FolderFiles) -> str | None:
@@ -129,7 +130,7 @@ def vercel_hash(files: FolderFiles) -> str | None:
         return None
     key = _locale_key()
     digest = hashlib.sha256()
-    for path in sorted(files.files, key=key):  # type: ignore[arg-type]
+    for path in sorted(files.files, key=key):
         digest.update(path.encode("utf-8"))
         digest.update(files.files[path])
     return digest.hexdigest()
@@ -152,7 +153,7 @@ def git_tree_sha(files: FolderFiles) -> str | None:
 
 
 def _object_id(kind: bytes, body: bytes) -> str:
-    return hashlib.sha1(kind + b" " + str(len(body)).encode() + b"\0" + body,  # noqa: S324 (git's id)
+    return hashlib.sha1(kind + b" " + str(len(body)).encode() + b"\0" + body,  # git's object id
                         usedforsecurity=False).hexdigest()
 
 
@@ -163,7 +164,8 @@ def _tree_id(tree: dict[str, object]) -> str:
         if isinstance(value, dict):
             entries.append((raw + b"/", b"40000 " + raw + b"\0" + bytes.fromhex(_tree_id(value))))
         else:
-            data, executable = value  # type: ignore[misc]
+            assert isinstance(value, tuple)
+            data, executable = value
             mode = b"100755" if executable else b"100644"
             entries.append((raw, mode + b" " + raw + b"\0" + bytes.fromhex(_object_id(b"blob", data))))
     body = b"".join(entry for _key, entry in sorted(entries))

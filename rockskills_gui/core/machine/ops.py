@@ -75,7 +75,7 @@ class Builder:
 
     def build(self, label: str) -> MachineChange:
         """The step: the files (sidecars included), grouped by place."""
-        for root, car in self.sidecars.items():
+        for car in self.sidecars.values():
             before = car.raw if (car.path.exists() or car.path.is_symlink()) else None
             after = car.to_bytes()
             if after != before and not (after is None and before is None):
@@ -125,7 +125,8 @@ def _record(copy: Copy, mode: str) -> CopyRecord:
     return CopyRecord(str(copy.linked_to or copy.folder), copy.digest or "", mode, _now())
 
 
-def copy_to(b: Builder, copy: Copy, target: MachineRoot, agent: AgentProfile, mode: str = "copy") -> CopyCheck:
+def copy_to(b: Builder, copy: Copy, target: MachineRoot, agent: AgentProfile,
+            mode: str = "copy") -> CopyCheck:
     """Copy (or, ``mode="link"``, symbolically link) ``copy`` into ``target`` for ``agent``;
     nothing is added when the check refuses it or findings are still open."""
     check = check_copy(copy, target, agent)
@@ -239,7 +240,8 @@ def set_enabled(b: Builder, copy: Copy, agent: AgentProfile, on: bool) -> None:
                   f"off for them as well ({agent.label} has no switch of its own)")
         return
     changes: list[FileChange] = []
-    switches = [s for s in agent.curation.disable if s.kind not in (SwitchKind.MOVE, SwitchKind.SKILL_FIELD)] \
+    settings = (SwitchKind.MOVE, SwitchKind.SKILL_FIELD)
+    switches = [s for s in agent.curation.disable if s.kind not in settings] \
         if on else [switch]
     for s in switches:
         path = switch_path(s, home, root.project)
@@ -265,7 +267,8 @@ def set_enabled(b: Builder, copy: Copy, agent: AgentProfile, on: bool) -> None:
                   f"turned {'on' if on else 'off'}")
 
 
-def _edit_pending(switch: DisableSwitch, path: Path, pending: bytes, copy: Copy, on: bool) -> FileChange | None:
+def _edit_pending(switch: DisableSwitch, path: Path, pending: bytes, copy: Copy,
+                  on: bool) -> FileChange | None:
     """The same edit over the bytes this step already writes to ``path`` (a batch)."""
     import tempfile
 
@@ -328,7 +331,8 @@ def diff_copies(old: FolderFiles, new: FolderFiles) -> list[tuple[str, str]]:
             at = a.decode("utf-8").splitlines(keepends=True) if a is not None else []
             bt = b.decode("utf-8").splitlines(keepends=True) if b is not None else []
         except UnicodeDecodeError:
-            out.append((rel, f"binary file: {file_digest(a) if a else 'absent'} -> {file_digest(b) if b else 'absent'}\n"))
+            was, now = file_digest(a) if a else "absent", file_digest(b) if b else "absent"
+            out.append((rel, f"binary file: {was} -> {now}\n"))
             continue
         out.append((rel, "".join(difflib.unified_diff(at, bt, f"a/{rel}", f"b/{rel}"))))
     return out
@@ -351,7 +355,8 @@ def sync_copy(b: Builder, copy: Copy, from_source: bool) -> list[tuple[str, str]
         if before != after:
             b.put(target / rel, before, after)
     digest = folder_digest(new) or ""
-    b.set_notes(copy.root.path, copy.rel, replace(copy.notes, copied=replace(record, digest=digest, at=_now())))
+    fresh = replace(record, digest=digest, at=_now())
+    b.set_notes(copy.root.path, copy.rel, replace(copy.notes, copied=fresh))
     b.count += 1
     return diff_copies(old, new)
 

@@ -44,7 +44,8 @@ __all__ = ["Copy", "InstalledLock", "Machine", "MachineRoot", "MachineSkill", "m
            "scan_machine"]
 
 SKILL_FILE = "SKILL.md"
-MAX_SKILLS_PER_ROOT = 10_000  # a hostile root may hold millions of folders
+MAX_SKILLS_PER_ROOT = 10_000
+NEVER_ENTERED = ("node_modules", "__pycache__")  # a hostile root may hold millions of folders
 
 IDENTICAL = "identical"
 DIFFERENT = "different"
@@ -83,7 +84,7 @@ class Copy:
     linked_to: Path | None = None  # the real folder when ``folder`` is a symbolic link
     seen_by: tuple[str, ...] = ()  # ids of the root's agents whose scan reaches it
     disabled: dict[str, str] = field(default_factory=dict)  # agent id -> where it is switched off
-    notes: SkillNotes = SkillNotes()
+    notes: SkillNotes = field(default_factory=SkillNotes)
     copy_state: str = ""  # against its copy record: "" (none), identical, changed here/there/both
     copied_to: list[tuple[Copy, str]] = field(default_factory=list)  # copies made of it, their state here
     lock: InstalledLock | None = None
@@ -194,7 +195,8 @@ class Machine:
                 data["copied"] = {"from": c.notes.copied.source if c.notes.copied else "",
                                   "state": c.copy_state}
             if c.copied_to:
-                data["copiedTo"] = [{"path": str(other.folder), "state": state} for other, state in c.copied_to]
+                data["copiedTo"] = [{"path": str(other.folder), "state": state}
+                                    for other, state in c.copied_to]
             if c.lock is not None:
                 data["lock"] = {"file": str(c.lock.lock.path), "source": c.lock.entry.source,
                                 "sourceType": c.lock.entry.source_type, "state": c.lock.state}
@@ -287,7 +289,7 @@ def _skill_folders(root: MachineRoot) -> Iterable[Path]:
 
     for here, dirs, _files in folder_walk.walk(root.path, FOLDER_MAX_DEPTH, deep):
         base = Path(here)
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__"))
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in NEVER_ENTERED)
         keep: list[str] = []
         for d in dirs:
             folder = base / d
@@ -423,7 +425,8 @@ def _locks(home: Path, projects: Sequence[Path], roots: list[MachineRoot]) -> li
 def _attach_locks(locks: list[LockFile], home: Path, roots: list[MachineRoot]) -> None:
     for lock in locks:
         project = None if lock.is_global else lock.path.parent
-        candidates = [r for r in roots if not r.aside and (r.project == project if project else r.scope == "user")]
+        candidates = [r for r in roots
+                      if not r.aside and (r.project == project if project else r.scope == "user")]
         canonical = (home if project is None else project) / ".agents" / "skills"
         candidates.sort(key=lambda r: r.path != canonical)
         for entry in lock.entries:

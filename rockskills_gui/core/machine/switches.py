@@ -190,6 +190,7 @@ def _toml(text: str, name: str, skill_file: Path, on: bool, aliases: set[str]) -
         matching = [i for i, entry in enumerate(config) if ours(entry)]
         if not matching:
             return text
+        assert config is not None and isinstance(skills, dict)
         for i in reversed(matching):
             del config[i]
         if len(config) == 0:
