@@ -135,3 +135,17 @@ def build_home(base: Path) -> FakeHome:
         "updatedAt": "2026-07-01T00:00:00.000Z"}}}
     (home / ".agents" / ".skill-lock.json").write_text(json.dumps(global_lock, indent=2), encoding="utf-8")
     return fake
+
+
+def tree_bytes(base: Path) -> dict[Path, bytes | str]:
+    """Every file below ``base`` (its bytes) and symbolic link (its text), by relative path: what
+    an undo must give back exactly (empty folders are not compared)."""
+    found: dict[Path, bytes | str] = {}
+    for here, dirs, files in os.walk(base):
+        for name in dirs + files:
+            path = Path(here) / name
+            if path.is_symlink():
+                found[path.relative_to(base)] = os.readlink(path)
+            elif path.is_file():
+                found[path.relative_to(base)] = path.read_bytes()
+    return found

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.skillmd.library import DbEntry
 from rockskills_gui.core.library.skillmd.store import SkillMdEntry
+from rockskills_gui.core.library.switch_state import Disabled, read_disabled
+from rockskills_gui.core.model.profile import AgentProfile, SwitchKind
+from rockskills_gui.core.model.profiles import PROFILES
 from rockskills_gui.core.model.skill import Skill
 
 SKILL_FILE = "SKILL.md"
@@ -41,6 +45,8 @@ class AdEntry:
     category: str = ""  # the category folders between its root and its folder
     paragraph: str = ""  # the body's first paragraph (Claude Code's description when none)
     model_invocable: bool = True  # False: ``disable-model-invocation: true`` (not listed)
+    # Agents whose own settings switch it off (issue 33): (agent id, where), see :func:`with_switches`.
+    switched_off: tuple[tuple[str, str], ...] = ()
 
     @property
     def shown(self) -> str:
@@ -49,6 +55,10 @@ class AdEntry:
 
     def with_description(self, description: str | None) -> AdEntry:
         return replace(self, description=description)
+
+    def off_for(self, agent_id: str) -> str:
+        """Where ``agent_id``'s settings switch this skill off ("" : they do not)."""
+        return next((where for agent, where in self.switched_off if agent == agent_id), "")
 
 
 def _text(value: object) -> str:
@@ -86,9 +96,46 @@ def first_paragraph(text: str) -> str:
     return " ".join(lines)
 
 
-def entries_of(library: Library) -> list[AdEntry]:
+def _project_of(root: Path, profile: AgentProfile) -> Path | None:
+    """The project folder ``root`` is one of ``profile``'s project roots of (None: it is not)."""
+    text = root.as_posix()
+    for marker in profile.storage.project_roots:
+        if text.endswith("/" + marker.strip("/")):
+            return Path(text[: -len(marker.strip("/")) - 1])
+    return None
+
+
+def with_switches(entries: list[AdEntry], home: Path) -> list[AdEntry]:
+    """``entries`` with the agents whose own settings switch each off (Gemini CLI's
+    ``skills.disabled``, Claude Code's ``skillOverrides``, Codex's ``[[skills.config]]``, Hermes'
+    ``skills.disabled``: core/library/switch_state.py), read below ``home`` and, for a project
+    root, the project it is in. A skill moved aside is not in the library at all."""
+    switchable = [p for p in PROFILES.values()
+                  if any(s.kind not in (SwitchKind.MOVE, SwitchKind.SKILL_FIELD) for s in p.curation.disable)]
+    cache: dict[tuple[str, Path | None], Disabled] = {}
+    out: list[AdEntry] = []
+    for entry in entries:
+        if not entry.root:
+            out.append(entry)
+            continue
+        root = Path(entry.root)
+        off: list[tuple[str, str]] = []
+        for profile in switchable:
+            project = _project_of(root, profile) if entry.scope == "project" else None
+            state = cache.get((profile.id, project))
+            if state is None:
+                state = cache[(profile.id, project)] = read_disabled(profile, home, project)
+            why = state.why(entry.name.rsplit("/", 1)[-1], Path(entry.location))
+            if why:
+                off.append((profile.id, why))
+        out.append(replace(entry, switched_off=tuple(off)) if off else entry)
+    return out
+
+
+def entries_of(library: Library, home: Path | None = None) -> list[AdEntry]:
     """Every skill of ``library`` in load order (a RockBot skill's location is where a SKILL.md
-    export would put it: ``skills/<name>/SKILL.md``)."""
+    export would put it: ``skills/<name>/SKILL.md``); with ``home``, each marked with the agents
+    whose own settings switch it off (:func:`with_switches`)."""
     if isinstance(library, RockBotLibrary):
         base = library.skills_dir
         return [AdEntry(s.name, s.summary, str(base.joinpath(*s.name.split("/"), SKILL_FILE)))
@@ -112,4 +159,4 @@ def entries_of(library: Library) -> list[AdEntry]:
                 row = _from_row(skill, ad.location, entry.stats)
                 ad = replace(row, trigger=trigger or row.trigger)
             found.append(ad)
-    return found
+    return with_switches(found, home) if home is not None else found
