@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rockskills_gui.commands.common import guarded, write_exact, write_json
+from rockskills_gui.commands.common import CommandError, guarded, write_exact, write_json
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,8 +34,12 @@ def _short(digest: str | None) -> str:
 def cmd_agents(args: argparse.Namespace) -> int:
     from rockskills_gui.core.machine.scan import scan_machine
 
-    home = Path(args.home) if args.home else Path.home()
-    machine = scan_machine(home, [Path(p) for p in args.project])
+    home = Path(args.home).expanduser() if args.home else Path.home()
+    projects = [Path(p).expanduser().absolute() for p in args.project]
+    for folder in (home, *projects):
+        if not folder.is_dir():
+            raise CommandError(f"{folder}: not a folder")
+    machine = scan_machine(home.absolute(), projects)
     if args.json:
         write_json(machine.as_json())
         return 0

@@ -1,0 +1,50 @@
+"""``rockskills agents``: every root and every copy of a generated home (never the real one), with
+digests, lock states and switched-off skills, as text and as JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rockskills_gui.cli import main
+from tests.machine_home import build_home
+
+
+def test_json_lists_every_root_and_copy_with_path_and_digest(tmp_path: Path, capsys) -> None:
+    fake = build_home(tmp_path)
+    (fake.home / ".gemini" / "settings.json").write_text('{"skills": {"disabled": ["gem-only"]}}')
+    assert main(["agents", "--home", str(fake.home), "--project", str(fake.project), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    roots = {r["path"]: r for r in data["roots"]}
+    for root in (fake.claude, fake.agents, fake.codex, fake.gemini, fake.project / ".claude" / "skills",
+                 fake.project / ".gemini" / "skills"):
+        assert str(root) in roots
+    assert roots[str(fake.claude)]["skills"] == 4 and roots[str(fake.claude)]["scope"] == "user"
+    assert roots[str(fake.project / ".gemini" / "skills")]["scope"] == "project"
+    skills = {s["name"]: s for s in data["skills"]}
+    assert skills["pdf-tools"]["sameness"] == "different" and skills["mcp-builder"]["sameness"] == "identical"
+    copies = [c for s in data["skills"] for c in s["copies"]]
+    on_disk = {str(p.parent) for p in fake.home.rglob("SKILL.md") if ".rockskills" not in p.parts}
+    assert {c["path"] for c in copies} == on_disk
+    assert all(c["digest"].startswith("sha256:") and len(c["digest"]) == 71 for c in copies)
+    digests = {c["root"]: c["digest"] for c in skills["pdf-tools"]["copies"]}
+    assert digests[str(fake.claude)] == digests[str(fake.gemini)] != digests[str(fake.agents)]
+    assert "gemini-cli" in skills["gem-only"]["copies"][0]["disabled"]
+    assert skills["edited-after"]["copies"][0]["lock"]["state"].startswith("changed since install")
+    assert skills["find-skills"]["copies"][0]["lock"]["source"] == "vercel-labs/skills"
+    assert skills["shell-name"]["copies"][0]["folder"] == "$(id)"
+
+
+def test_text_marks_copies_and_states(tmp_path: Path, capsys) -> None:
+    fake = build_home(tmp_path)
+    assert main(["agents", "--home", str(fake.home), "--project", str(fake.project)]) == 0
+    out = capsys.readouterr().out
+    assert "pdf-tools  3 copies, different" in out and "mcp-builder  2 copies, identical" in out
+    assert "acme/skills (github): changed since install" in out
+    assert f"{fake.claude / '$(id)'}" in out
+    assert "1 lint finding(s)" in out
+
+
+def test_a_missing_folder_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    assert main(["agents", "--home", str(tmp_path), "--project", str(tmp_path / "nope")]) == 2
+    assert "nope: not a folder" in capsys.readouterr().err
