@@ -104,7 +104,8 @@ def test_copy_records_the_digest_and_undo_removes_it(fake: FakeHome) -> None:
                         PROFILES["claude-code"])
     assert check.ok
     change = b.build("Copy gem-only to Claude Code")
-    assert any(line.startswith(f"create {fake.claude / 'gem-only' / 'SKILL.md'}") for line in change.preview())
+    made = f"create {fake.claude / 'gem-only' / 'SKILL.md'}"
+    assert any(line.startswith(made) for line in change.preview())
     history.apply(change)
     after = _scan(fake)
     copied = _copy_in(after, "gem-only", fake.claude)
@@ -114,7 +115,7 @@ def test_copy_records_the_digest_and_undo_removes_it(fake: FakeHome) -> None:
     assert _copy_in(changed, "gem-only", fake.claude).copy_state == "source changed since copied"
     assert _copy_in(changed, "gem-only", fake.gemini).copied_to[0][1] == "changed here since copied"
     (fake.gemini / "gem-only" / "SKILL.md").write_bytes(
-        (before[Path(".gemini/skills/gem-only/SKILL.md")]))
+        before[Path(".gemini/skills/gem-only/SKILL.md")])
     history.undo()
     assert tree_bytes(fake.home) == before
 
@@ -126,7 +127,8 @@ def test_a_copy_the_target_agent_would_not_load_is_refused(fake: FakeHome) -> No
     (bad / "SKILL.md").write_text(f"---\nname: {long}\ndescription: A name too long for Codex.\n---\nx\n")
     machine = _scan(fake)
     b = ops.Builder(machine)
-    check = ops.copy_to(b, _copy_in(machine, long, fake.gemini), machine.root_at(fake.codex), PROFILES["codex"])
+    check = ops.copy_to(b, _copy_in(machine, long, fake.gemini), machine.root_at(fake.codex),
+                        PROFILES["codex"])
     assert "Codex would not load it" in check.refused and b.build("x").empty
     b = ops.Builder(machine)
     assert ops.copy_to(b, _copy_in(machine, long, fake.gemini), machine.root_at(fake.claude),
@@ -148,7 +150,8 @@ def test_the_gate_blocks_a_copy_until_the_finding_is_accepted_with_a_reason(fake
     again = _scan(fake)
     fetcher = _copy_in(again, "fetcher", fake.agents)
     assert not [f for f in fetcher.gate if f.open]
-    assert fetcher.gate[0].accepted is not None and fetcher.gate[0].accepted.reason == "our own installer, pinned"
+    accepted = fetcher.gate[0].accepted
+    assert accepted is not None and accepted.reason == "our own installer, pinned"
     b = ops.Builder(again)
     assert ops.copy_to(b, fetcher, again.root_at(fake.claude), PROFILES["claude-code"]).ok
     assert not b.build("copy").empty
