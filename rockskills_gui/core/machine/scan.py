@@ -127,6 +127,17 @@ class MachineRoot:
         return len(self.copies)
 
     @property
+    def own_agent(self) -> AgentProfile:
+        """The agent this root is most its own: of the agents reading it, the one that reads the
+        fewest roots of its scope (``~/.claude/skills``: Claude Code; ``~/.agents/skills``: the
+        Agent Skills clients). The machine view opens a root as this agent's library."""
+        def roots_of(agent: AgentProfile) -> int:
+            storage = agent.storage
+            return len(storage.project_roots if self.scope == "project" else storage.user_roots) or 99
+
+        return min(self.agents, key=roots_of)
+
+    @property
     def home_of_root(self) -> Path:
         """The root the skills belong to (itself, or the root an aside folder is of)."""
         return self.of if self.of is not None else self.path

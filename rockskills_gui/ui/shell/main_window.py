@@ -57,11 +57,12 @@ if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis:
 
     from rockskills_gui.ui.budget.budget_pane import BudgetPane
     from rockskills_gui.ui.dream.wizard import DreamWizard
+    from rockskills_gui.ui.machine.machine_pane import MachinePane
     from rockskills_gui.ui.recall.recall_pane import RecallPane
     from rockskills_gui.ui.shell.window_menus import TextWidget
     from rockskills_gui.ui.usage.usage_pane import UsagePane
 
-PANES = ("tree", "editor", "recall", "heatmap", "dream")
+PANES = ("tree", "editor", "recall", "heatmap", "dream", "machine")
 # Python threads hand the GIL over every 5 ms by default. The UI thread calls into Python a few
 # hundred times per layout or paint, each call waiting for a worker (reading a library, a usage
 # log) to hand it over: 5 ms each added up to stalls of a second. 0.5 ms keeps them short.
@@ -140,6 +141,10 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self._budget_placeholder = QWidget(self.tabs)
         self._budget_placeholder.setObjectName("budgetPlaceholder")
         self.tabs.addTab(self._budget_placeholder, "Budget")
+        self._machine_pane: MachinePane | None = None  # the same for the Machine tab (issue 33)
+        self._machine_placeholder = QWidget(self.tabs)
+        self._machine_placeholder.setObjectName("machinePlaceholder")
+        self.tabs.addTab(self._machine_placeholder, "Machine")
         self.tabs.currentChanged.connect(self._build_shown_tab)
         self.empty_page = NoLibraryPage(self.commands["file.open"], self.commands["file.demo"],
                                         self)
@@ -292,11 +297,11 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
             self.library_dock.show()
             self.library_dock.raise_()
             self.library_pane.view.setFocus()
-        elif name in ("editor", "recall", "heatmap"):
+        elif name in ("editor", "recall", "heatmap", "machine"):
             # Asked for by name, a pane shows even with no library (it says so itself).
             self.central.setCurrentWidget(self.tabs)
             pane = {"editor": lambda: self.skill_pane, "recall": lambda: self.recall_pane,
-                    "heatmap": lambda: self.usage_pane}[name]()
+                    "heatmap": lambda: self.usage_pane, "machine": lambda: self.machine_pane}[name]()
             self.tabs.setCurrentWidget(pane)
         elif name == "dream":
             if self.dream_wizard is None:

@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis:
     from rockskills_gui.ui.dream.wizard import DreamWizard
     from rockskills_gui.ui.editor.editor_pane import EditorPane
     from rockskills_gui.ui.health.health_table import HealthPane
+    from rockskills_gui.ui.machine.machine_pane import MachinePane
     from rockskills_gui.ui.recall.recall_pane import RecallPane
     from rockskills_gui.ui.shell.preferences import PreferencesDialog
     from rockskills_gui.ui.usage.usage_pane import UsagePane
@@ -78,6 +79,8 @@ class WindowState(_WindowBase):
     _usage_placeholder: QWidget
     _budget_pane: BudgetPane | None
     _budget_placeholder: QWidget
+    _machine_pane: MachinePane | None
+    _machine_placeholder: QWidget
     empty_page: NoLibraryPage
     central: QStackedWidget
     library_dock: QDockWidget

@@ -11,6 +11,7 @@ from rockskills_gui.ui.shell.window_state import WindowState
 
 if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
     from rockskills_gui.ui.budget.budget_pane import BudgetPane
+    from rockskills_gui.ui.machine.machine_pane import MachinePane
     from rockskills_gui.ui.recall.recall_pane import RecallPane
     from rockskills_gui.ui.usage.usage_pane import UsagePane
 
@@ -83,6 +84,19 @@ class WindowTabs(WindowState):
             self._install_pane(self._budget_placeholder, pane, "Budget")
         return self._budget_pane
 
+    @property
+    def machine_pane(self) -> MachinePane:
+        """The Machine tab's pane (every agent's skill folders on this machine), built when first
+        shown; a folder it opens becomes the window's library."""
+        if self._machine_pane is None:
+            from rockskills_gui.ui.machine.machine_pane import MachinePane
+
+            pane = MachinePane(self.ctx, self.tabs)
+            pane.openLibraryRequested.connect(lambda path, fmt: self.open_path(path, fmt or None))
+            self._machine_pane = pane
+            self._install_pane(self._machine_placeholder, pane, "Machine")
+        return self._machine_pane
+
     def _build_shown_tab(self, index: int) -> None:
         widget = self.tabs.widget(index)
         if self._recall_pane is None and widget is self._recall_placeholder:
@@ -91,3 +105,5 @@ class WindowTabs(WindowState):
             _ = self.usage_pane
         elif self._budget_pane is None and widget is self._budget_placeholder:
             _ = self.budget_pane
+        elif self._machine_pane is None and widget is self._machine_placeholder:
+            _ = self.machine_pane
