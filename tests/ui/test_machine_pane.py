@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QPushButton
 
 from rockskills_gui.ui.common.context import AppContext
@@ -135,8 +134,10 @@ def test_disable_for_gemini_dims_the_copy_and_the_budget_tab_follows(qtbot, win:
     assert any(str(fake.home / ".gemini" / "settings.json") in line for line in shown)
     row = next(r for r in copy_rows(pane, "pdf-tools") if r.data(0, COPY_ROLE).root.path == fake.gemini)
     assert "off for Gemini CLI" in row.text(4)
-    dim = pane.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+    dim = pane.dim_colour()
     assert row.foreground(0).color() == dim
+    on = next(r for r in copy_rows(pane, "pdf-tools") if r.data(0, COPY_ROLE).root.path == fake.claude)
+    assert on.foreground(0).color() != dim
     budget.refresh()  # (it is also scheduled by ctx.machineChanged)
     assert "pdf-tools" not in budget.budget.listed
     hidden = {budget.hidden_list.topLevelItem(i).text(0): budget.hidden_list.topLevelItem(i).text(1)

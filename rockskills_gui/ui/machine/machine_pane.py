@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
@@ -40,7 +41,7 @@ from rockskills_gui.core.model.profile import AgentProfile, FileKind
 from rockskills_gui.core.storage.changes import LibraryError
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.latest_job import LatestJob
-from rockskills_gui.ui.common.theme import monospace
+from rockskills_gui.ui.common.theme import monospace, readable
 from rockskills_gui.ui.machine.change_preview import ChangePreview
 from rockskills_gui.ui.machine.machine_rows import (
     COPY_ROLE,
@@ -52,6 +53,7 @@ from rockskills_gui.ui.machine.machine_rows import (
     fill_roots,
     fill_skills,
     short_digest,
+    tilde,
 )
 
 PROJECTS_KEY = "machine/projects"
@@ -117,6 +119,7 @@ class MachinePane(QWidget):
         self.roots.setAccessibleName("Agents' skill folders")
         self.roots.setHeaderLabels(ROOT_COLUMNS)
         self.roots.setRootIsDecorated(False)
+        self.roots.setMinimumHeight(self.fontMetrics().height() * 8)
         self.roots.itemActivated.connect(lambda _item, _col: self.open_root())
         self.roots.itemSelectionChanged.connect(self._show_skills)
         roots_layout.addWidget(self.roots)
@@ -155,6 +158,7 @@ class MachinePane(QWidget):
         self.details.setObjectName("machineDetails")
         self.details.setAccessibleName("The selected copy")
         self.details.setReadOnly(True)
+        self.details.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         monospace(self.details)
         findings_box = QWidget(details)
         findings_layout = QVBoxLayout(findings_box)
@@ -163,6 +167,7 @@ class MachinePane(QWidget):
         self.findings.setObjectName("machineFindings")
         self.findings.setAccessibleName("Lint findings of the selected copy")
         self.findings.setHeaderLabels(["Finding", "Where", "Accepted"])
+        self.findings.setWordWrap(True)
         self.findings.setRootIsDecorated(False)
         findings_layout.addWidget(self.findings, 1)
         accept = QHBoxLayout()
@@ -199,6 +204,8 @@ class MachinePane(QWidget):
         for profile in machine_profiles():
             if FileKind.SKILL_MD in profile.storage.file_kinds:
                 self.agent_box.addItem(profile.label, profile.id)
+        self.agent_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.agent_box.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         first.addWidget(self.agent_box)
         first.addWidget(self._button("Disable", "machineDisable", lambda: self.set_enabled(False),
                                      "Switch the selected copies off for this agent, with its own setting "
@@ -213,7 +220,7 @@ class MachinePane(QWidget):
         self.target_box.setObjectName("machineTarget")
         self.target_box.setAccessibleName("Skill folder to copy, link or move to")
         self.target_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.target_box.setMinimumContentsLength(18)
+        self.target_box.setMinimumContentsLength(22)
         first.addWidget(self.target_box, 1)
         first.addWidget(self._button("Copy", "machineCopy", lambda: self.copy_selected("copy"),
                                      "Copy the selected skills into that folder (checked by its agent "
@@ -254,8 +261,9 @@ class MachinePane(QWidget):
     def refresh(self) -> None:
         """Scan the home folder and the projects again (off the UI thread)."""
         home, projects = self.home, tuple(self.projects)
-        self.where_label.setText(f"Home: {home}" + (f" · projects: {', '.join(map(str, projects))}"
-                                                     if projects else " · no project added"))
+        shown = ", ".join(tilde(p, home) for p in projects)
+        self.where_label.setText(f"Home: {home}" + (f" · projects: {shown}" if projects
+                                                     else " · no project added"))
         self.job.request(lambda: scan_machine(home, projects), now=True)
 
     def _on_scanned(self, machine: object) -> None:
@@ -274,7 +282,9 @@ class MachinePane(QWidget):
         self.target_box.clear()
         for root in machine.roots:
             if not root.aside and root.kind is FileKind.SKILL_MD:
-                self.target_box.addItem(f"{root.path} ({root.own_agent.label})", str(root.path))
+                self.target_box.addItem(tilde(root.path, machine.home), str(root.path))
+                self.target_box.setItemData(self.target_box.count() - 1, f"{root.path}: {root.agent_labels}",
+                                            Qt.ItemDataRole.ToolTipRole)
         index = self.target_box.findData(current)
         self.target_box.setCurrentIndex(max(index, 0))
         self.target_box.blockSignals(False)
@@ -289,11 +299,17 @@ class MachinePane(QWidget):
             return
         keep = keep if keep is not None else self._selected_keys()
         root = self._selected_root() if self.only_root.isChecked() else None
-        dim = self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+        dim = self.dim_colour()
         fill_skills(self.skills, self.machine, self.filter.text().strip(), dim, root)
         for item in self._items():
             if self._key(item) in keep:
                 item.setSelected(True)
+
+    def dim_colour(self) -> QColor:
+        """Switched-off copies: the disabled text colour, still readable (WCAG AA)."""
+        palette = self.skills.palette()
+        return readable(palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text),
+                        palette.color(QPalette.ColorRole.Base))
 
     # ---------------------------------------------------------------- selection
 
@@ -407,10 +423,12 @@ class MachinePane(QWidget):
             item = QTreeWidgetItem([f"{finding.severity}: {finding.message}",
                                     f"{finding.file}:{finding.line}", state])
             item.setData(0, FINDING_ROLE, finding)
+            item.setToolTip(0, f"{finding.kind}: {finding.message}")
             if finding.open:
                 item.setCheckState(0, Qt.CheckState.Unchecked)  # nothing destructive is pre-selected
             self.findings.addTopLevelItem(item)
         self.findings.resizeColumnToContents(1)
+        self.findings.setColumnWidth(0, max(self.findings.viewport().width() * 3 // 5, 200))
 
     # ---------------------------------------------------------------- projects and opening
 

@@ -3,6 +3,8 @@ one row each with its copies below, marked by digest; switched-off copies dimmed
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
@@ -18,6 +20,13 @@ ROOT_COLUMNS = ["Skill folder", "Agents", "Scope", "Skills"]
 SKILL_COLUMNS = ["Skill", "Copies", "Digest", "Where", "State"]
 
 
+def tilde(path: Path, home: Path) -> str:
+    """``path`` with the home folder written ``~`` (shorter, and as the agents' docs write it)."""
+    if path == home:
+        return "~"
+    return "~/" + path.relative_to(home).as_posix() if home in path.parents else str(path)
+
+
 def short_digest(digest: str | None) -> str:
     return digest.removeprefix("sha256:")[:12] if digest else "not hashed"
 
@@ -27,17 +36,17 @@ def agent_label(agent_id: str) -> str:
     return profile.label if profile is not None else agent_id
 
 
-def copy_state(copy: Copy) -> str:
+def copy_state(copy: Copy, home: Path) -> str:
     """One line: switched off where, linked, copy record, lock file, open findings, tags."""
     parts: list[str] = []
     if copy.disabled:
         parts.append("off for " + ", ".join(sorted(agent_label(a) for a in copy.disabled)))
     if copy.linked_to is not None:
-        parts.append(f"link to {copy.linked_to}")
+        parts.append(f"link to {tilde(copy.linked_to, home)}")
     if copy.copy_state:
         parts.append(copy.copy_state)
     for other, state in copy.copied_to:
-        parts.append(f"copied to {other.root.path}: {state}")
+        parts.append(f"copied to {tilde(other.root.path, home)}: {state}")
     if copy.lock is not None:
         parts.append(f"{copy.lock.entry.source}: {copy.lock.state}")
     open_findings = [f for f in copy.gate if f.open]
@@ -56,7 +65,7 @@ def copy_state(copy: Copy) -> str:
 def fill_roots(tree: QTreeWidget, machine: Machine) -> None:
     tree.clear()
     for root in machine.roots:
-        where = str(root.path) + ("  (moved aside)" if root.aside else "")
+        where = tilde(root.path, machine.home) + ("  (moved aside)" if root.aside else "")
         item = QTreeWidgetItem([where, root.agent_labels, root.scope, str(root.count)])
         item.setData(0, ROOT_ROLE, root)
         item.setToolTip(0, "\n".join([str(root.path), *root.problems]))
@@ -96,10 +105,11 @@ def fill_skills(tree: QTreeWidget, machine: Machine, needle: str, dim: QColor,
             top.setText(4, "tags: " + ", ".join(tags))
         for i, copy in enumerate(skill.copies):
             child = QTreeWidgetItem([copy.name, marks[i], short_digest(copy.digest),
-                                     str(copy.folder), copy_state(copy)])
+                                     tilde(copy.folder, machine.home), copy_state(copy, machine.home)])
             child.setData(0, COPY_ROLE, copy)
             unread = "some file could not be read: " + "; ".join(copy.files.skipped)
             child.setToolTip(2, copy.digest or unread)
+            child.setToolTip(4, copy_state(copy, machine.home))
             child.setToolTip(3, f"{copy.folder}\nseen by: "
                              + (", ".join(agent_label(a) for a in copy.seen_by) or "no agent"))
             if copy.disabled:
