@@ -91,6 +91,21 @@ class MachinePane(QWidget):
         button.clicked.connect(slot)
         return button
 
+    @staticmethod
+    def _box(parent: QWidget) -> tuple[QWidget, QVBoxLayout]:
+        box = QWidget(parent)
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        return box, layout
+
+    @staticmethod
+    def _tree(parent: QWidget, name: str, accessible: str, headers: list[str]) -> QTreeWidget:
+        tree = QTreeWidget(parent)
+        tree.setObjectName(name)
+        tree.setAccessibleName(accessible)
+        tree.setHeaderLabels(headers)
+        return tree
+
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
@@ -111,13 +126,8 @@ class MachinePane(QWidget):
 
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.setObjectName("machineSplit")
-        roots_box = QWidget(split)
-        roots_layout = QVBoxLayout(roots_box)
-        roots_layout.setContentsMargins(0, 0, 0, 0)
-        self.roots = QTreeWidget(roots_box)
-        self.roots.setObjectName("machineRoots")
-        self.roots.setAccessibleName("Agents' skill folders")
-        self.roots.setHeaderLabels(ROOT_COLUMNS)
+        roots_box, roots_layout = self._box(split)
+        self.roots = self._tree(roots_box, "machineRoots", "Agents' skill folders", ROOT_COLUMNS)
         self.roots.setRootIsDecorated(False)
         self.roots.setMinimumHeight(self.fontMetrics().height() * 8)
         self.roots.itemActivated.connect(lambda _item, _col: self.open_root())
@@ -141,13 +151,8 @@ class MachinePane(QWidget):
         row.addWidget(self.filter, 1)
         roots_layout.addLayout(row)
 
-        skills_box = QWidget(split)
-        skills_layout = QVBoxLayout(skills_box)
-        skills_layout.setContentsMargins(0, 0, 0, 0)
-        self.skills = QTreeWidget(skills_box)
-        self.skills.setObjectName("machineSkills")
-        self.skills.setAccessibleName("Skills and their copies")
-        self.skills.setHeaderLabels(SKILL_COLUMNS)
+        skills_box, skills_layout = self._box(split)
+        self.skills = self._tree(skills_box, "machineSkills", "Skills and their copies", SKILL_COLUMNS)
         self.skills.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.skills.itemSelectionChanged.connect(self._on_selection)
         skills_layout.addWidget(self.skills, 1)
@@ -160,13 +165,9 @@ class MachinePane(QWidget):
         self.details.setReadOnly(True)
         self.details.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         monospace(self.details)
-        findings_box = QWidget(details)
-        findings_layout = QVBoxLayout(findings_box)
-        findings_layout.setContentsMargins(0, 0, 0, 0)
-        self.findings = QTreeWidget(findings_box)
-        self.findings.setObjectName("machineFindings")
-        self.findings.setAccessibleName("Lint findings of the selected copy")
-        self.findings.setHeaderLabels(["Finding", "Where", "Accepted"])
+        findings_box, findings_layout = self._box(details)
+        self.findings = self._tree(findings_box, "machineFindings", "Lint findings of the selected copy",
+                                   ["Finding", "Where", "Accepted"])
         self.findings.setWordWrap(True)
         self.findings.setRootIsDecorated(False)
         findings_layout.addWidget(self.findings, 1)
