@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--project", metavar="DIR", action="append", default=[],
                    help="a project folder to look in too (repeatable)")
     p.add_argument("--home", metavar="DIR", default=None,
-                   help="the home folder to look in (default: yours)")
+                   help="the home folder to look in (default: yours, or $ROCKSKILLS_HOME)")
     p.add_argument("--json", action="store_true", help="machine-readable output: each root and each copy "
                                                        "with its path and digest")
     p.set_defaults(func=guarded(cmd_agents))
@@ -33,8 +33,9 @@ def _short(digest: str | None) -> str:
 
 def cmd_agents(args: argparse.Namespace) -> int:
     from rockskills_gui.core.machine.scan import scan_machine
+    from rockskills_gui.core.storage.appdirs import home_dir
 
-    home = Path(args.home).expanduser() if args.home else Path.home()
+    home = Path(args.home).expanduser() if args.home else home_dir()
     projects = [Path(p).expanduser().absolute() for p in args.project]
     for folder in (home, *projects):
         if not folder.is_dir():

@@ -48,3 +48,11 @@ def test_text_marks_copies_and_states(tmp_path: Path, capsys) -> None:
 def test_a_missing_folder_is_a_usage_error(tmp_path: Path, capsys) -> None:
     assert main(["agents", "--home", str(tmp_path), "--project", str(tmp_path / "nope")]) == 2
     assert "nope: not a folder" in capsys.readouterr().err
+
+
+def test_the_home_defaults_to_rockskills_home(tmp_path: Path, capsys, monkeypatch) -> None:
+    fake = build_home(tmp_path)
+    monkeypatch.setenv("ROCKSKILLS_HOME", str(fake.home))
+    assert main(["agents", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["home"] == str(fake.home) and str(fake.claude) in {r["path"] for r in data["roots"]}

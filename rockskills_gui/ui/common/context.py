@@ -25,7 +25,7 @@ from rockskills_gui.core.app.secrets import KeyStore
 from rockskills_gui.core.app.settings_store import SettingsStore
 from rockskills_gui.core.library.rockbot.library import DiskChanges, RockBotLibrary
 from rockskills_gui.core.model.names import fold
-from rockskills_gui.core.storage.appdirs import config_dir, demo_library_dir
+from rockskills_gui.core.storage.appdirs import config_dir, demo_library_dir, home_dir
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.operation_runner import (
     LONG_CHANGE,
@@ -88,7 +88,7 @@ class AppContext(QObject):
         # Skills (spelled as the library spells them) whose editor buffer holds unsaved edits.
         self.dirty_names: set[str] = set()
         self.invisible_skills: frozenset[str] = frozenset()  # set by the Budget tab
-        self.home: Path = Path.home()
+        self.home: Path = home_dir()
         self._disk_news = False
         self._holding = False  # a deleted skill with unsaved edits stays current (see _run)
         self.last_verb = ""  # "Undid: ", "Redid: " or "" for the change being delivered
