@@ -42,6 +42,8 @@ GEMINI_SKILLS = f"{GEMINI} packages/core/src/skills/skillManager.ts, skillLoader
 HERMES_REPO = "NousResearch/hermes-agent"
 VSCODE = "microsoft/vscode src/vs/workbench/contrib/chat/common/promptSyntax/computeAutomaticInstructions.ts"
 COPILOT_DOCS = "docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-skills"
+COPILOT_REFERENCE = ("microsoft/vscode extensions/copilot/assets/prompts/skills/agent-customization/"
+                     "references/skills.md")
 CURSOR_DOCS = "cursor.com/docs/skills.md"
 NO_DREAM = "assumed: the dream passes are RockBot's (convert first; issue 32 brings them here)"
 RESOURCES = ("scripts", "references", "assets")
@@ -124,8 +126,8 @@ CLAUDE_CODE = AgentProfile(
                    "characters (4 per token, 8,000 at 200k), each entry capped at 1,536, descriptions of "
                    "the least-used skills dropped first; the <system-reminder> text is reverse-engineered "
                    "(assumed)",
-        "selection": "Skill tool {skill, args?} (Claude Code v2.1.32 tool prompt, reverse-engineered: "
-                     "assumed)",
+        "selection": "assumed: reverse-engineered from the Claude Code v2.1.32 tool prompt: the Skill "
+                     "tool {skill, args?}",
         "injection": f"{CLAUDE_DOCS} 'Skill content lifecycle': the SKILL.md content enters the "
                      "conversation as one message",
         "curation": f"{CLAUDE_DOCS}: skillOverrides {{name: \"off\"}} in settings (not for plugin skills), "
@@ -197,17 +199,17 @@ COPILOT = AgentProfile(
                    "~/.copilot/skills, ~/.agents/skills (+ ~/.claude/skills in VS Code); immediate "
                    "subfolders only (Copilot SDK docs); which copy wins is not documented (assumed: "
                    "the first found)",
-        "names": "microsoft/vscode extensions/copilot/.../references/skills.md: 1-64 lowercase letters, "
-                 "digits and hyphens, matching the folder (checked as lint warnings; enforcement assumed)",
-        "summary": "the same reference: a description of at most 1024 characters; a skill without one "
+        "names": f"{COPILOT_REFERENCE}: 1-64 lowercase letters, digits and hyphens, matching the folder "
+                 "(checked as lint warnings; enforcement assumed)",
+        "summary": f"{COPILOT_REFERENCE}: a description of at most 1024 characters; a skill without one "
                    "is not listed",
         "listing": f"{VSCODE} @ 0155379: the <skills> block read through read_file; the 15,000-character "
                    "entry budget and the 5,000-character overflow line are newer extension code (path "
                    "assumed)",
         "selection": f"{VSCODE} @ 0155379: the model reads the listed file with read_file",
         "injection": f"{VSCODE} @ 0155379: the skill file's content read on demand",
-        "curation": "docs.github.com .../copilot-sdk/use-copilot-sdk/custom-skills: disabledSkills; "
-                    "disable-model-invocation in the frontmatter",
+        "curation": "docs.github.com/en/copilot/how-tos/copilot-sdk/use-copilot-sdk/custom-skills: "
+                    "disabledSkills; disable-model-invocation in the frontmatter",
         "holds": f"{COPILOT_DOCS}: scripts and other files beside SKILL.md",
     },
     storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES,
