@@ -15,6 +15,7 @@ from rockskills_gui.core.library.formats import detect
 from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.open import OpenOptions, UserSettings, open_library
 from rockskills_gui.core.library.tree import SkillTree
+from rockskills_gui.core.lint.linter import lint_library
 from rockskills_gui.core.model.problems import ProblemKind
 from tests.corpus_sweep import skill_md_files
 from tests.skill_layouts import (
@@ -96,6 +97,8 @@ def test_category_folders_are_tree_folders(tmp_path: Path) -> None:
                                    "marketing-skill/seo-audit"]
     assert folders_of(lib) == {"engineering", "engineering/frontend", "marketing-skill"}
     assert lib.entry("engineering/frontend/a11y-check").own_name == "a11y-check"
+    # the spec's name rules apply to the file's own name, not to the category folders before it
+    assert not {f.kind for f in lint_library(lib)} & {"spec-name", "name-folder-mismatch"}
     round_trips(lib, root)
 
 
