@@ -149,7 +149,8 @@ def test_each_agent_uses_the_copy_its_precedence_picks(tmp_path: Path, agent: st
     assert sorted(lib.names()) == ["project-only", "shared", "user-only"]
     assert lib.get("shared").summary == f"The {winner}'s shared."  # type: ignore[union-attr]
     (shadowed,) = lib.problems
-    assert shadowed.kind is ProblemKind.DUPLICATE_NAME and "which wins; this one is not loaded" in shadowed.message
+    assert shadowed.kind is ProblemKind.DUPLICATE_NAME
+    assert "which wins; this one is not loaded" in shadowed.message
     loser = project / project_root if winner == "user" else home / user_root.removeprefix("~/")
     assert Path(lib.layout.display_path(loser / "shared" / "SKILL.md")) == Path(shadowed.path)
 

@@ -33,8 +33,8 @@ def test_renaming_a_plugin_skill_moves_its_folder(tmp_path: Path) -> None:
     assert (skills / "access-control" / "references" / "policy.md").read_text() == "# Policy\n"
     assert lib.entry("discord/access-control").agent_name == "discord:access-control"
     assert MISMATCH not in {f.kind for f in lint_library(lib)}
-    assert [fc.path for fc in change.files if fc.after is None] == [skills / "access" / "SKILL.md",
-                                                                  skills / "access" / "references" / "policy.md"]
+    gone = [fc.path for fc in change.files if fc.after is None]
+    assert gone == [skills / "access" / "SKILL.md", skills / "access" / "references" / "policy.md"]
     lib.undo()
     assert skill_md_files(root) == before and not (skills / "access-control").exists()
 

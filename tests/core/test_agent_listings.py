@@ -44,7 +44,7 @@ def skill_lines(text: str) -> list[str]:
 
 def test_codex_lists_everything_in_full_when_it_fits(tmp_path: Path) -> None:
     budget = codex(library_of(tmp_path, 5, 80))
-    assert budget.cap == "8,000 characters (context window unknown)"
+    assert budget.cap == "8,000 characters of skill lines (context window unknown)"
     assert budget.warning == "" and budget.shortened == () and budget.hidden == ()
     lib = open_library(tmp_path)
     lines = skill_lines(budget.text)
@@ -84,7 +84,7 @@ def test_codex_omits_skills_when_even_bare_lines_pass_the_cap(tmp_path: Path) ->
 def test_codex_takes_two_percent_of_a_known_context_window_in_tokens(tmp_path: Path) -> None:
     library_of(tmp_path, 40, 400)
     budget = codex(tmp_path, Limits(context_window=100_000))
-    assert budget.cap == "2,000 tokens (2% of the context window)"
+    assert budget.cap == "2,000 tokens of skill lines (2% of the context window)"
     lines = skill_lines(budget.text)
     assert sum((len((line + "\n").encode()) + 3) // 4 for line in lines) <= 2000  # bytes / 4, rounded up
     assert budget.warning == CODEX_SHORTENED_PERCENT and len(budget.listed) == 40
@@ -94,13 +94,13 @@ def test_budget_profile_codex_on_the_command_line(tmp_path: Path, capsys) -> Non
     library_of(tmp_path, 120, 300, name="a-rather-long-skill-name-for-the-list")
     assert main(["budget", str(tmp_path), "--profile", "codex", "--fail-on-hidden"]) == 1
     out = capsys.readouterr().out
-    assert "Codex's budget: 8,000 characters (context window unknown)" in out
+    assert "Codex's budget: 8,000 characters of skill lines (context window unknown)" in out
     assert "warning: Exceeded skills context budget." in out and "shortened (" in out
     assert "a-rather-long-skill-name-for-the-list-000: description removed" in out
     assert "a-rather-long-skill-name-for-the-list-119: omitted: even without descriptions" in out
     assert main(["budget", str(tmp_path), "--profile", "codex", "--json", "--max-skills", "10"]) == 0
     (data,) = json.loads(capsys.readouterr().out)["profiles"]
-    assert data["cap"] == "8,000 characters (context window unknown)"
+    assert data["cap"] == "8,000 characters of skill lines (context window unknown)"
     assert data["invisible"][0]["kind"] == "max_skills"
     assert {s["name"] for s in data["shortened"]} <= set(data["listed"]) and len(data["listed"]) == 10
 

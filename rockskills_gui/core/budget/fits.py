@@ -63,7 +63,7 @@ class Fitted:
     cut: tuple[Cut, ...] = ()
     shortened: tuple[Shortened, ...] = ()
     warning: str = ""  # what the agent itself says about the cut ("": nothing)
-    cap: str = ""  # the budget in words ("8,000 characters (context window unknown)")
+    cap: str = ""  # the budget in words ("8,000 characters of skill lines (context window unknown)")
     full_text: str = ""  # the text with every skill and full descriptions
     entry_chars: dict[str, int] = field(default_factory=dict)
 
@@ -143,8 +143,8 @@ class _Budget:
         return self.cost_of(len(text), len(text.encode("utf-8")))
 
     def words(self) -> str:
-        return f"{self.limit:,} tokens (2% of the context window)" if self.tokens else \
-            f"{self.limit:,} characters"
+        return f"{self.limit:,} tokens of skill lines (2% of the context window)" if self.tokens else \
+            f"{self.limit:,} characters of skill lines"
 
 
 @dataclass(frozen=True)
