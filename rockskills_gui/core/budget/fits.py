@@ -352,7 +352,7 @@ def codex_fit(entries: Sequence[AdEntry], limits: Limits) -> Fitted:
     cap = "no limit" if budget.limit >= 10 ** 12 else budget.words() + unknown
     return Fitted(
         text=text, listed=tuple(e.name for e in _codex_order(entries) if e.name in chosen.kept),
-        cut=tuple(Cut(name, kind, f"omitted: even without descriptions the list passes the {cap} budget")
+        cut=tuple(Cut(name, kind, f"omitted: even without descriptions the list passes Codex's budget ({cap})")
                   for name in chosen.omitted),
         shortened=tuple(Shortened(name, kept, fulls[name], f"description cut to {kept} of {fulls[name]} "
                                                           "characters" if kept else "description removed")
