@@ -193,3 +193,42 @@ def test_a_marketplace_source_leaving_the_folder_is_not_followed(tmp_path: Path)
     (root / ".claude-plugin" / "marketplace.json").write_text(
         '{"plugins": [{"name": "out", "source": "./../outside"}]}')
     assert not [n for n in open_library(root).names() if "secret" in n]
+
+
+ROOT_LAYOUTS = [("claude-code", ".claude/skills"), ("codex", ".agents/skills"), ("codex", ".codex/skills"),
+                ("gemini-cli", ".gemini/skills"), ("gemini-cli", ".agents/skills"),
+                ("copilot", ".github/skills"), ("cursor", ".cursor/skills"), ("hermes", ".hermes/skills")]
+
+
+@pytest.mark.parametrize(("agent", "project_root"), ROOT_LAYOUTS, ids=[f"{a}:{r}" for a, r in ROOT_LAYOUTS])
+def test_every_skill_md_of_an_agents_root_is_loaded_or_named(tmp_path: Path, agent: str,
+                                                            project_root: str) -> None:
+    """A skill at the top of the root, one in a category folder, one in a dot folder, one inside
+    another skill and one ten folders down: each is loaded or named in a problem, as the agent
+    would treat it."""
+    root = tmp_path / project_root
+    skill(root / "top", "top")
+    skill(root / "ops" / "deploy", "deploy")
+    skill(root / ".hidden" / "secret", "secret")
+    skill(root / "top" / "references" / "inner", "inner")
+    skill(root.joinpath(*[f"d{i}" for i in range(10)]) / "deep", "deep")
+    lib = open_library(tmp_path, OpenOptions(format=agent))
+    loaded, named = accounted(lib, tmp_path)
+    assert f"{project_root}/top/SKILL.md" in loaded
+    assert f"{project_root}/top/references/inner/SKILL.md" in named  # a file of 'top', not a skill
+    one_level = lib.profile.storage.scan_depth == 1
+    assert (f"{project_root}/ops/deploy/SKILL.md" in (named if one_level else loaded))
+    hidden = f"{project_root}/.hidden/secret/SKILL.md"
+    assert hidden in (named if lib.profile.storage.skip_dot_dirs or one_level else loaded)
+    deep = f"{project_root}/{'/'.join(f'd{i}' for i in range(10))}/deep/SKILL.md"
+    assert deep in (loaded if lib.profile.storage.scan_depth is None else named)
+
+
+def test_codex_says_a_skill_md_inside_a_skill_is_a_skill_to_it(tmp_path: Path) -> None:
+    """loader.rs goes on scanning below a skill: Codex loads the inner file as a skill too."""
+    skill(tmp_path / ".agents" / "skills" / "top" / "references" / "inner", "inner")
+    skill(tmp_path / ".agents" / "skills" / "top", "top")
+    for agent, said in (("codex", "Codex loads it as a skill of its own too"),
+                        ("agentskills", "agents read it as one of that skill's files")):
+        (nested,) = open_library(tmp_path, OpenOptions(format=agent)).problems
+        assert nested.kind is ProblemKind.NESTED_SKILL and said in nested.message

@@ -352,8 +352,8 @@ def codex_fit(entries: Sequence[AdEntry], limits: Limits) -> Fitted:
     cap = "no limit" if budget.limit >= 10 ** 12 else budget.words() + unknown
     return Fitted(
         text=text, listed=tuple(e.name for e in _codex_order(entries) if e.name in chosen.kept),
-        cut=tuple(Cut(name, kind, f"omitted: even without descriptions the list passes Codex's budget ({cap})")
-                  for name in chosen.omitted),
+        cut=tuple(Cut(name, kind, "omitted: even without descriptions the list passes Codex's budget "
+                                  f"({cap})") for name in chosen.omitted),
         shortened=tuple(Shortened(name, kept, fulls[name], f"description cut to {kept} of {fulls[name]} "
                                                           "characters" if kept else "description removed")
                         for name, kept in chosen.kept.items() if kept < fulls[name]),

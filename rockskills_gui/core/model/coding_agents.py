@@ -62,7 +62,8 @@ CODEX = AgentProfile(
         "storage": f"{LOADER}: roots .agents/skills in every folder from the project root down, "
                    "<project>/.codex/skills, ~/.agents/skills, ~/.codex/skills (deprecated); "
                    "discover_skills_under_root: breadth-first, MAX_SCAN_DEPTH 6, names starting with "
-                   "'.' skipped, copies deduplicated only by path; plugins: "
+                   "'.' skipped, the scan goes on below a skill (a SKILL.md in its references/ "
+                   "loads too), copies deduplicated only by path; plugins: "
                    f"{CODEX_REPO} codex-rs/utils/plugins/src/plugin_namespace.rs @ 19b965a "
                    "(.codex-plugin/plugin.json or .claude-plugin/plugin.json); marketplace "
                    ".agents/plugins/marketplace.json (codex-rs/skills/.../plugin-json-spec.md @ 790c0fb); "
@@ -90,7 +91,7 @@ CODEX = AgentProfile(
                     project_roots=(".agents/skills", ".codex/skills"),
                     user_roots=("~/.agents/skills", "~/.codex/skills"),
                     precedence=Precedence.NO_SHADOWING, resource_dirs=RESOURCES, scan_depth=6,
-                    skip_dot_dirs=True,
+                    skip_dot_dirs=True, nested_skills_load=True,
                     plugin_manifests=(".codex-plugin/plugin.json", ".claude-plugin/plugin.json"),
                     marketplace_manifests=(".agents/plugins/marketplace.json",), frontmatter=ANY_KEYS),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True, max_length=64, description_max=1024,

@@ -125,6 +125,7 @@ class Storage:
     marketplace_manifests: tuple[str, ...] = ()  # files listing a marketplace's plugins
     plugin_skill_dirs: tuple[str, ...] = ("skills",)  # a plugin's skill roots (unless its manifest says)
     extension_roots: tuple[str, ...] = ()  # user-scope roots below each extension ('*': any folder)
+    nested_skills_load: bool = False  # a SKILL.md inside a skill's folder is a skill too (Codex)
 
 
 @dataclass(frozen=True)
