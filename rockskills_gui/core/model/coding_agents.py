@@ -48,6 +48,9 @@ CURSOR_DOCS = "cursor.com/docs/skills.md"
 NO_DREAM = "assumed: the dream passes are RockBot's (convert first; issue 32 brings them here)"
 RESOURCES = ("scripts", "references", "assets")
 ANY_KEYS = Frontmatter(allowed_keys=None)  # the agent ignores keys it does not know
+# The frontmatter switch Claude Code, Copilot and Cursor share (each profile's curation source).
+NO_MODEL_INVOCATION = DisableSwitch("SKILL.md", "disable-model-invocation", "disable-model-invocation: true",
+                                    scope="skill")
 _SKILL_MD = (FileKind.SKILL_MD,)
 _FILES = ("SKILL.md",)
 
@@ -149,8 +152,7 @@ CLAUDE_CODE = AgentProfile(
     curation=Curation(disable=(
         DisableSwitch(".claude/settings.local.json", "skillOverrides",
                       '{"skillOverrides": {"my-skill": "off"}}', scope="project"),
-        DisableSwitch("SKILL.md", "disable-model-invocation", "disable-model-invocation: true",
-                      scope="skill"))),
+        NO_MODEL_INVOCATION)),
     holds=Holds(resources=True),
 )
 
@@ -223,9 +225,7 @@ COPILOT = AgentProfile(
                     tool="read_file"),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(disable=(
-        DisableSwitch("SKILL.md", "disable-model-invocation", "disable-model-invocation: true",
-                      scope="skill"),)),
+    curation=Curation(disable=(NO_MODEL_INVOCATION,)),
     holds=Holds(resources=True),
     unverified=("project_roots", "user_roots"),
 )
@@ -256,9 +256,7 @@ CURSOR = AgentProfile(
     listing=Listing(kind=ListingKind.AVAILABLE_SKILLS_XML),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(disable=(
-        DisableSwitch("SKILL.md", "disable-model-invocation", "disable-model-invocation: true",
-                      scope="skill"),)),
+    curation=Curation(disable=(NO_MODEL_INVOCATION,)),
     holds=Holds(resources=True),
     unverified=("project_roots", "user_roots", "recursive"),
 )
