@@ -258,7 +258,7 @@ CURSOR = AgentProfile(
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
     curation=Curation(disable=(NO_MODEL_INVOCATION,)),
     holds=Holds(resources=True),
-    unverified=("project_roots", "user_roots", "recursive"),
+    unverified=("project_roots", "user_roots"),  # (its depth, one level, is assumed in the sources)
 )
 
 HERMES_SKIPPED = (".git", ".github", ".hub", ".archive", ".venv", "venv", "node_modules", "site-packages",
