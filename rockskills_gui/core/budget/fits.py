@@ -63,7 +63,7 @@ class Fitted:
     cut: tuple[Cut, ...] = ()
     shortened: tuple[Shortened, ...] = ()
     warning: str = ""  # what the agent itself says about the cut ("": nothing)
-    cap: str = ""  # the budget in words ("8,000 characters (context window unknown)")
+    cap: str = ""  # the budget in words ("8,000 characters of skill lines (context window unknown)")
     full_text: str = ""  # the text with every skill and full descriptions
     entry_chars: dict[str, int] = field(default_factory=dict)
 
@@ -143,8 +143,8 @@ class _Budget:
         return self.cost_of(len(text), len(text.encode("utf-8")))
 
     def words(self) -> str:
-        return f"{self.limit:,} tokens (2% of the context window)" if self.tokens else \
-            f"{self.limit:,} characters"
+        return f"{self.limit:,} tokens of skill lines (2% of the context window)" if self.tokens else \
+            f"{self.limit:,} characters of skill lines"
 
 
 @dataclass(frozen=True)
@@ -352,8 +352,8 @@ def codex_fit(entries: Sequence[AdEntry], limits: Limits) -> Fitted:
     cap = "no limit" if budget.limit >= 10 ** 12 else budget.words() + unknown
     return Fitted(
         text=text, listed=tuple(e.name for e in _codex_order(entries) if e.name in chosen.kept),
-        cut=tuple(Cut(name, kind, f"omitted: even without descriptions the list passes the {cap} budget")
-                  for name in chosen.omitted),
+        cut=tuple(Cut(name, kind, "omitted: even without descriptions the list passes Codex's budget "
+                                  f"({cap})") for name in chosen.omitted),
         shortened=tuple(Shortened(name, kept, fulls[name], f"description cut to {kept} of {fulls[name]} "
                                                           "characters" if kept else "description removed")
                         for name, kept in chosen.kept.items() if kept < fulls[name]),

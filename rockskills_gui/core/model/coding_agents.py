@@ -43,10 +43,15 @@ GEMINI_SKILLS = f"{GEMINI} packages/core/src/skills/skillManager.ts, skillLoader
 HERMES_REPO = "NousResearch/hermes-agent"
 VSCODE = "microsoft/vscode src/vs/workbench/contrib/chat/common/promptSyntax/computeAutomaticInstructions.ts"
 COPILOT_DOCS = "docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-skills"
+COPILOT_REFERENCE = ("microsoft/vscode extensions/copilot/assets/prompts/skills/agent-customization/"
+                     "references/skills.md")
 CURSOR_DOCS = "cursor.com/docs/skills.md"
 NO_DREAM = "assumed: the dream passes are RockBot's (convert first; issue 32 brings them here)"
 RESOURCES = ("scripts", "references", "assets")
 ANY_KEYS = Frontmatter(allowed_keys=None)  # the agent ignores keys it does not know
+# The frontmatter switch Claude Code, Copilot and Cursor share (each profile's curation source).
+NO_MODEL_INVOCATION = DisableSwitch("SKILL.md", "disable-model-invocation", "disable-model-invocation: true",
+                                    scope="skill")
 _SKILL_MD = (FileKind.SKILL_MD,)
 _FILES = ("SKILL.md",)
 
@@ -61,7 +66,8 @@ CODEX = AgentProfile(
         "storage": f"{LOADER}: roots .agents/skills in every folder from the project root down, "
                    "<project>/.codex/skills, ~/.agents/skills, ~/.codex/skills (deprecated); "
                    "discover_skills_under_root: breadth-first, MAX_SCAN_DEPTH 6, names starting with "
-                   "'.' skipped, copies deduplicated only by path; plugins: "
+                   "'.' skipped, the scan goes on below a skill (a SKILL.md in its references/ "
+                   "loads too), copies deduplicated only by path; plugins: "
                    f"{CODEX_REPO} codex-rs/utils/plugins/src/plugin_namespace.rs @ 19b965a "
                    "(.codex-plugin/plugin.json or .claude-plugin/plugin.json); marketplace "
                    ".agents/plugins/marketplace.json (codex-rs/skills/.../plugin-json-spec.md @ 790c0fb); "
@@ -89,7 +95,7 @@ CODEX = AgentProfile(
                     project_roots=(".agents/skills", ".codex/skills"),
                     user_roots=("~/.agents/skills", "~/.codex/skills"),
                     precedence=Precedence.NO_SHADOWING, resource_dirs=RESOURCES, scan_depth=6,
-                    skip_dot_dirs=True,
+                    skip_dot_dirs=True, nested_skills_load=True,
                     plugin_manifests=(".codex-plugin/plugin.json", ".claude-plugin/plugin.json"),
                     marketplace_manifests=(".agents/plugins/marketplace.json",), frontmatter=ANY_KEYS),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True, max_length=64, description_max=1024,
@@ -126,8 +132,8 @@ CLAUDE_CODE = AgentProfile(
                    "characters (4 per token, 8,000 at 200k), each entry capped at 1,536, descriptions of "
                    "the least-used skills dropped first; the <system-reminder> text is reverse-engineered "
                    "(assumed)",
-        "selection": "Skill tool {skill, args?} (Claude Code v2.1.32 tool prompt, reverse-engineered: "
-                     "assumed)",
+        "selection": "assumed: reverse-engineered from the Claude Code v2.1.32 tool prompt: the Skill "
+                     "tool {skill, args?}",
         "injection": f"{CLAUDE_DOCS} 'Skill content lifecycle': the SKILL.md content enters the "
                      "conversation as one message",
         "curation": f"{CLAUDE_DOCS}: skillOverrides {{name: \"off\"}} in ~/.claude/settings.json (user) or "
@@ -152,8 +158,7 @@ CLAUDE_CODE = AgentProfile(
         DisableSwitch(".claude/settings.local.json", "skillOverrides",
                       '{"skillOverrides": {"my-skill": "off"}}', scope="project",
                       kind=SwitchKind.JSON_NAME_MAP),
-        DisableSwitch("SKILL.md", "disable-model-invocation", "disable-model-invocation: true",
-                      scope="skill"))),
+        NO_MODEL_INVOCATION)),
     holds=Holds(resources=True),
 )
 
@@ -206,18 +211,19 @@ COPILOT = AgentProfile(
                    "~/.copilot/skills, ~/.agents/skills (+ ~/.claude/skills in VS Code); immediate "
                    "subfolders only (Copilot SDK docs); which copy wins is not documented (assumed: "
                    "the first found)",
-        "names": "microsoft/vscode extensions/copilot/.../references/skills.md: 1-64 lowercase letters, "
-                 "digits and hyphens, matching the folder (checked as lint warnings; enforcement assumed)",
-        "summary": "the same reference: a description of at most 1024 characters; a skill without one "
+        "names": f"{COPILOT_REFERENCE}: 1-64 lowercase letters, digits and hyphens, matching the folder "
+                 "(checked as lint warnings; enforcement assumed)",
+        "summary": f"{COPILOT_REFERENCE}: a description of at most 1024 characters; a skill without one "
                    "is not listed",
         "listing": f"{VSCODE} @ 0155379: the <skills> block read through read_file; the 15,000-character "
                    "entry budget and the 5,000-character overflow line are newer extension code (path "
                    "assumed)",
         "selection": f"{VSCODE} @ 0155379: the model reads the listed file with read_file",
         "injection": f"{VSCODE} @ 0155379: the skill file's content read on demand",
-        "curation": "docs.github.com .../copilot-sdk/use-copilot-sdk/custom-skills: disabledSkills; "
-                    "disable-model-invocation in the frontmatter; the CLI's own disabled list is not "
-                    "documented (its file assumed), so a skill is switched off by moving its folder aside",
+        "curation": "docs.github.com/en/copilot/how-tos/copilot-sdk/use-copilot-sdk/custom-skills: "
+                    "disabledSkills; disable-model-invocation in the frontmatter; the CLI's own disabled "
+                    "list is not documented (its file assumed), so a skill is switched off by moving its "
+                    "folder aside",
         "holds": f"{COPILOT_DOCS}: scripts and other files beside SKILL.md",
     },
     storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES,
@@ -230,9 +236,7 @@ COPILOT = AgentProfile(
                     tool="read_file"),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(disable=(
-        DisableSwitch("SKILL.md", "disable-model-invocation", "disable-model-invocation: true",
-                      scope="skill"),)),
+    curation=Curation(disable=(NO_MODEL_INVOCATION,)),
     holds=Holds(resources=True),
     unverified=("project_roots", "user_roots"),
 )
@@ -265,11 +269,9 @@ CURSOR = AgentProfile(
     listing=Listing(kind=ListingKind.AVAILABLE_SKILLS_XML),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(disable=(
-        DisableSwitch("SKILL.md", "disable-model-invocation", "disable-model-invocation: true",
-                      scope="skill"),)),
+    curation=Curation(disable=(NO_MODEL_INVOCATION,)),
     holds=Holds(resources=True),
-    unverified=("project_roots", "user_roots", "recursive"),
+    unverified=("project_roots", "user_roots"),  # (its depth, one level, is assumed in the sources)
 )
 
 HERMES_SKIPPED = (".git", ".github", ".hub", ".archive", ".venv", "venv", "node_modules", "site-packages",

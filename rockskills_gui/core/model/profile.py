@@ -97,6 +97,8 @@ class Frontmatter:
     allowed_keys: tuple[str, ...] | None = (
         "name", "description", "license", "compatibility", "metadata", "allowed-tools")
     compatibility_limit: int | None = 500
+    line_reader: bool = False  # the agent reads it line by line: block scalars and quotes stay literal
+    needs_body: bool = False  # the agent skips a skill whose body is empty
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,7 @@ class Storage:
     marketplace_manifests: tuple[str, ...] = ()  # files listing a marketplace's plugins
     plugin_skill_dirs: tuple[str, ...] = ("skills",)  # a plugin's skill roots (unless its manifest says)
     extension_roots: tuple[str, ...] = ()  # user-scope roots below each extension ('*': any folder)
+    nested_skills_load: bool = False  # a SKILL.md inside a skill's folder is a skill too (Codex)
 
 
 @dataclass(frozen=True)

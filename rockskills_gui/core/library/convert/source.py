@@ -214,8 +214,8 @@ def _skillmd_origin(entry: SkillMdEntry, profile: AgentProfile, base: Path) -> d
     origin = {"profile": profile.settings_id, "dir": entry.rel_folder, "fileName": entry.path.name,
               "head": entry.doc.head, "bom": entry.doc.bom, "newline": entry.newline,
               "bodyPrefix": entry.body_prefix}
-    root = display_path(base, entry.root.path)  # (a profile's own roots are the target's to choose)
-    if root not in (".", "", *profile.storage.project_roots) and not Path(root).is_absolute():
+    root = display_path(base, entry.root.path)
+    if root not in (".", "") and not Path(root).is_absolute():
         origin["root"] = root
     if entry.prefix:
         origin["prefix"] = entry.prefix

@@ -18,7 +18,7 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rockskills_gui.core.library.library import (
     Clock,
@@ -29,6 +29,7 @@ from rockskills_gui.core.library.library import (
     Reference,
     UnknownSkillError,
 )
+from rockskills_gui.core.library.listing import AdEntry, first_paragraph, from_row, text_value
 from rockskills_gui.core.library.skillmd import cortex
 from rockskills_gui.core.library.skillmd.incremental import ScanIndex
 from rockskills_gui.core.library.skillmd.parse_cache import ParseCache
@@ -92,6 +93,7 @@ class SkillMdLayout:
     skills_dir: Path
     roots: tuple[Root, ...] = ()
     profile: AgentProfile | None = field(default=None, compare=False)
+    skill_folders: ClassVar[bool] = True  # each skill is a folder with its SKILL.md
 
     def display_path(self, path: Path) -> str:
         return display_path(self.agent_dir, path)
@@ -108,8 +110,6 @@ class SkillMdLayout:
 class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
     """A folder of SKILL.md skills under one profile (see module doc)."""
 
-    has_usage_log = False  # no RockBot usage events: usage views explain instead of showing zeros
-    has_timestamps = False  # created/updated are the file's modification time
     _read_only_why = "lives in CortexPrism's memory.db, which this app only reads."
     layout: SkillMdLayout
 
@@ -225,6 +225,42 @@ class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
         """Load-time warnings of loaded skills (name from folder, repaired YAML, ...)."""
         return [w for entry in self.entries() for w in entry.warnings]
 
+    def health_stats(self, name: str) -> dict[str, Any]:
+        """CortexPrism's memory.db columns of skill ``name`` (a row, or a SKILL.md joined to one)."""
+        entry = self._entries.get(fold(name))
+        return entry.stats if entry is not None else {}
+
+    def frontmatter_file(self, name: str) -> SkillMdEntry | None:
+        """Skill ``name``'s SKILL.md (None for a memory.db row or no such skill)."""
+        entry = self._entries.get(fold(name))
+        return entry if isinstance(entry, SkillMdEntry) else None
+
+    def timestamps_stored(self, name: str) -> bool:
+        """A memory.db row stores its times; a SKILL.md has only its file's."""
+        return isinstance(self._entries.get(fold(name)), DbEntry)
+
+    def listing_entries(self) -> list[AdEntry]:
+        """Each skill at its own file; CortexPrism's columns from memory.db where it has them."""
+        found: list[AdEntry] = []
+        for entry in self.entries():
+            skill = entry.skill
+            if isinstance(entry, DbEntry):
+                found.append(from_row(skill, str(entry.path), entry.row.values))
+                continue
+            values = entry.values
+            trigger = text_value(values.get("trigger_pattern")) or text_value(values.get("triggerPattern"))
+            namespace = entry.root.namespace
+            category = entry.prefix.removeprefix(namespace).lstrip("/") if namespace else entry.prefix
+            ad = AdEntry(skill.name, skill.summary, str(entry.path), trigger=trigger,
+                         listed_name=entry.agent_name, scope=entry.root.scope, root=str(entry.root.path),
+                         category=category, paragraph=first_paragraph(skill.content or ""),
+                         model_invocable=values.get("disable-model-invocation") not in (True, "true"))
+            if entry.stats:  # a CortexPrism SKILL.md with its memory.db row
+                row = from_row(skill, ad.location, entry.stats)
+                ad = replace(row, trigger=trigger or row.trigger)
+            found.append(ad)
+        return found
+
     def skill_roots(self) -> list[Path]:
         """The folders whose trees hold the skills (what a watcher follows): every root."""
         return [root.path for root in self.roots]
@@ -240,15 +276,24 @@ class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
 
     # ---------------------------------------------------------------- checks
 
+    def name_rule_error(self, name: str) -> str | None:
+        """The profile's name rule, then where the name would put the skill: a plugin's folder
+        or a category its agent reads (:func:`~.places.place_of`)."""
+        error = super().name_rule_error(name)
+        if error is not None:
+            return error
+        try:
+            place_of(name, self.roots, self.profile)
+        except LibraryError as exc:
+            return str(exc)
+        return None
+
     def _check_new_name(self, name: str, existing_ok: bool = False) -> str:
-        """A new skill's name: '/'-separated folder names (a plugin's, categories, its own), each
-        without a leading '.' or surrounding spaces, where the profile's agent finds it."""
-        for part in name.split("/"):
-            if not part or part != part.strip() or "\\" in part or part.startswith(".") \
-                    or any(ord(c) < 0x20 for c in part):
-                raise LibraryError(f"'{name}' cannot be a skill folder name (each '/'-separated part "
-                                   "is a folder: not empty, no '\\', no leading '.', no surrounding "
-                                   "spaces).")
+        """A new skill's name: '/'-separated folder names (a plugin's, categories, its own)
+        where the profile's agent finds it (:meth:`name_rule_error`)."""
+        error = self.name_rule_error(name)
+        if error is not None:
+            raise LibraryError(error)
         folder = place_of(name, self.roots, self.profile).folder()
         if not existing_ok and fold(name) in self._entries:
             raise self._taken(self._entries[fold(name)].skill.name)

@@ -135,8 +135,10 @@ def settle(found: Found, seen: dict[str, SkillMdEntry], profile: AgentProfile, b
     nested = tuple(Problem(
         path=display_path(base, inner), kind=ProblemKind.NESTED_SKILL, severity="info",
         name=result.skill.name,
-        message=f"inside the folder of the skill '{result.skill.name}': agents read it as "
-                f"one of that skill's files, not as a skill of its own")
+        message=f"inside the folder of the skill '{result.skill.name}': "
+                + (f"{profile.label} loads it as a skill of its own too; this app keeps it as one of "
+                   "that skill's files" if profile.storage.nested_skills_load else
+                   "agents read it as one of that skill's files, not as a skill of its own"))
         for inner in nested_skill_files(result.folder, profile))
     return Scanned(key, path, name, result, nested, agent)
 
