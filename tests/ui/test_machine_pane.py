@@ -215,3 +215,28 @@ def test_a_root_opens_as_its_agents_library(qtbot, win: MainWindow, fake: FakeHo
     library = win.ctx.library
     assert library is not None and library.profile.id == "claude-code"
     assert fake.claude in [Path(r) for r in library.skill_roots()]
+
+
+def test_a_disabled_skill_stays_in_the_library_tree_dimmed(qtbot, win: MainWindow, fake: FakeHome) -> None:
+    from rockskills_gui.core.model.names import fold
+    from rockskills_gui.ui.library.tree_roles import BADGES_ROLE, Badge
+
+    pane = machine(qtbot, win, fake)
+    pane.select_root(fake.gemini)
+    with qtbot.waitSignal(win.loadFinished, timeout=10_000):
+        click(qtbot, pane, "machineOpenRoot")
+    assert win.ctx.library.profile.id == "gemini-cli"
+    model = win.library_pane.model
+
+    def badges(name: str) -> tuple:
+        node = model.tree.by_key[fold(name)]
+        return model.index_of(node).data(BADGES_ROLE) or ()
+
+    assert Badge.SWITCHED_OFF not in badges("pdf-tools")
+    pane.select_copy(fake.gemini / "pdf-tools")
+    pane.set_agent("gemini-cli")
+    click(qtbot, pane, "machineDisable")
+    apply_preview(qtbot, pane)
+    assert Badge.SWITCHED_OFF in badges("pdf-tools") and Badge.SWITCHED_OFF not in badges("gem-only")
+    undo(qtbot, pane)
+    assert Badge.SWITCHED_OFF not in badges("pdf-tools")

@@ -52,6 +52,15 @@ def with_switches(entries: list[AdEntry], home: Path) -> list[AdEntry]:
     return out
 
 
+def switched_off_names(library: Library, home: Path) -> frozenset[str]:
+    """The skills of ``library`` its own agent's settings switch off (empty at once for an agent
+    without a settings switch, e.g. RockBot)."""
+    profile = library.profile
+    if not any(s.kind not in (SwitchKind.MOVE, SwitchKind.SKILL_FIELD) for s in profile.curation.disable):
+        return frozenset()
+    return frozenset(e.name for e in entries_of(library, home) if e.off_for(profile.id))
+
+
 def entries_of(library: Library, home: Path | None = None) -> list[AdEntry]:
     """Every skill of ``library`` in load order (a RockBot skill's location is where a SKILL.md
     export would put it: ``skills/<name>/SKILL.md``); with ``home``, each marked with the agents

@@ -87,6 +87,7 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
         self._rows: dict[int, int] = {}
         self._dirty: set[str] = set()
         self._invisible: frozenset[str] = frozenset()
+        self._switched_off: frozenset[str] = frozenset()
         self._last_used: Mapping[str, Timestamp] = {}
         self._lint: Mapping[str, list[str]] = {}  # folded name -> warning messages (pane's worker)
         # Kept by the view's owner: the uids of the folders the view has expanded (None: unknown).
@@ -186,6 +187,13 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
         """Names the agent's skill list leaves out (marked "not advertised")."""
         self._invisible = frozenset(fold(n) for n in names)
         self._all_data_changed([BADGES_ROLE, Qt.ItemDataRole.ToolTipRole])
+
+    def set_switched_off(self, names: Iterable[str]) -> None:
+        """Names the library's agent has switched off in its own settings (dimmed, "off")."""
+        found = frozenset(fold(n) for n in names)
+        if found != self._switched_off:
+            self._switched_off = found
+            self._all_data_changed([BADGES_ROLE, Qt.ItemDataRole.ToolTipRole])
 
     def apply_change(self, change: ChangeSet) -> None:
         """Follow a change set: name by name when unfiltered, else refilter in one reset."""

@@ -69,6 +69,7 @@ class TreeItemData(_ModelBase):
     _terms: tuple[str, ...]
     _dirty: set[str]
     _invisible: frozenset[str]
+    _switched_off: frozenset[str]
     _lint: Mapping[str, list[str]]
     _resource_by_id: dict[int, ResourceRow]
 
@@ -99,6 +100,8 @@ class TreeItemData(_ModelBase):
             found.append(Badge(lifecycle))
         if node.key in self._invisible:
             found.append(Badge.INVISIBLE)
+        if node.key in self._switched_off:
+            found.append(Badge.SWITCHED_OFF)
         if node.key in self._lint:
             found.append(Badge.LINT)
         return tuple(found)
