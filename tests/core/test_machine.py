@@ -289,3 +289,22 @@ def test_digest_of_a_folder_with_a_fifo_is_none_and_the_scan_does_not_block(fake
     files = folder_files(fake.gemini / "gem-only")
     assert folder_digest(files) is None and files.skipped
     assert _copy_in(_scan(fake), "gem-only", fake.gemini).digest is None
+
+
+def test_a_change_a_crash_interrupted_is_finished_by_the_next_scan(fake: FakeHome) -> None:
+    from rockskills_gui.core.storage import journal
+    from rockskills_gui.core.storage.layout import Layout
+
+    machine = _scan(fake)
+    b = ops.Builder(machine)
+    for copy in machine.skill("pdf-tools").copies:
+        if copy.root.path == fake.claude:
+            ops.archive_copy(b, copy)
+    (part,) = b.build("Archive").parts
+    assert part.place == fake.home / ".claude" and len(part.files) == 4
+    with pytest.raises(journal.SimulatedCrash):  # dies after writing one of the four files
+        journal.run(Layout(part.place, part.place, ()), part.files, "machine", "Archive", crash_after=1)
+    after = _scan(fake)
+    assert any("completed an interrupted change" in p for p in after.problems)
+    for f in part.files:  # every file as the change left it: the archive is whole
+        assert (f.path.read_bytes() if f.path.exists() else None) == f.after, f.path

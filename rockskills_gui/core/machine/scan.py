@@ -22,6 +22,7 @@ from typing import Any
 
 from rockskills_gui.core.library.agent_roots import project_roots, user_roots
 from rockskills_gui.core.library.switch_state import Disabled, aside_of, read_disabled
+from rockskills_gui.core.machine.changes import recover_places
 from rockskills_gui.core.machine.digest import FolderFiles, folder_digest, folder_files
 from rockskills_gui.core.machine.gate import GateFinding, findings
 from rockskills_gui.core.machine.lockfiles import (
@@ -448,12 +449,18 @@ def _attach_locks(locks: list[LockFile], home: Path, roots: list[MachineRoot]) -
 
 
 def scan_machine(home: Path, projects: Sequence[Path] = (), profiles: Sequence[AgentProfile] | None = None,
-                 gate: bool = True) -> Machine:
-    """Every root, skill and copy below ``home`` and ``projects`` (see the module doc)."""
+                 gate: bool = True, recover: bool = True) -> Machine:
+    """Every root, skill and copy below ``home`` and ``projects`` (see the module doc). A machine
+    change a crash interrupted in one of the roots' places is finished (or rolled back) first,
+    as opening a library does, and said in ``problems`` (``recover=False``: only read)."""
     profiles = list(profiles) if profiles is not None else machine_profiles()
     projects = tuple(dict.fromkeys(projects))
     roots = _roots(home, projects, profiles)
     problems: list[str] = []
+    if recover:
+        trusted = tuple(dict.fromkeys(Path(os.path.realpath(r.path)) for r in roots))
+        for report in recover_places((r.home_of_root.parent for r in roots), trusted):
+            problems += report.lines()
     cache: dict[tuple[str, Path | None], Disabled] = {}
     for root in roots:
         _read_copies(root)
