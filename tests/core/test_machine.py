@@ -308,3 +308,15 @@ def test_a_change_a_crash_interrupted_is_finished_by_the_next_scan(fake: FakeHom
     assert any("completed an interrupted change" in p for p in after.problems)
     for f in part.files:  # every file as the change left it: the archive is whole
         assert (f.path.read_bytes() if f.path.exists() else None) == f.after, f.path
+
+
+def test_a_sidecar_that_cannot_be_read_is_reported_and_never_written_over(fake: FakeHome) -> None:
+    sidecar = fake.claude / ".rockskills" / "machine.toml"
+    sidecar.parent.mkdir()
+    sidecar.write_text("[not toml")
+    machine = _scan(fake)
+    assert any(str(sidecar) in p for p in machine.problems)
+    b = ops.Builder(machine)
+    with pytest.raises(ops.MachineError, match="nothing was changed"):
+        ops.tag(b, _copy_in(machine, "pdf-tools", fake.claude), "x", True)
+    assert sidecar.read_text() == "[not toml"

@@ -24,7 +24,14 @@ from rockskills_gui.core.machine.changes import LinkChange, MachineChange, Machi
 from rockskills_gui.core.machine.digest import FolderFiles, file_digest, folder_digest, folder_files
 from rockskills_gui.core.machine.gate import GateFinding, blocking
 from rockskills_gui.core.machine.scan import Copy, Machine, MachineRoot
-from rockskills_gui.core.machine.sidecar import Accepted, CopyRecord, Sidecar, SkillNotes, read_sidecar
+from rockskills_gui.core.machine.sidecar import (
+    Accepted,
+    CopyRecord,
+    Sidecar,
+    SidecarError,
+    SkillNotes,
+    read_sidecar,
+)
 from rockskills_gui.core.machine.switches import switch_change
 from rockskills_gui.core.model.profile import MOVE_ASIDE, AgentProfile, DisableSwitch, FileKind, SwitchKind
 from rockskills_gui.core.storage import fileio
@@ -64,7 +71,10 @@ class Builder:
         return self.sidecars[root]
 
     def set_notes(self, root: Path, rel: str, notes: SkillNotes | None) -> None:
-        self.sidecars[root] = self.sidecar(root).with_notes(rel, notes)
+        try:
+            self.sidecars[root] = self.sidecar(root).with_notes(rel, notes)
+        except SidecarError as exc:  # a sidecar that cannot be read is never written over
+            raise MachineError(f"{exc}; nothing was changed") from exc
 
     def notes_of(self, root: Path, rel: str) -> SkillNotes:
         return self.sidecar(root).notes(rel)

@@ -495,6 +495,10 @@ class MachinePane(QWidget):
         except LibraryError as exc:
             self._say(f"{label}: {exc}")
             return None
+        except OSError as exc:  # a folder that changed under the view: nothing was written
+            self._say(f"{label}: {exc.strerror or exc} ({exc.filename or 'a file'}); nothing was changed. "
+                      "Refresh and try again.")
+            return None
 
     def copy_selected(self, mode: str = "copy") -> ChangePreview | None:
         """Copy (or link) the selected skills into the target folder, checked by its agent."""
