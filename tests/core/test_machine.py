@@ -320,3 +320,51 @@ def test_a_sidecar_that_cannot_be_read_is_reported_and_never_written_over(fake: 
     with pytest.raises(ops.MachineError, match="nothing was changed"):
         ops.tag(b, _copy_in(machine, "pdf-tools", fake.claude), "x", True)
     assert sidecar.read_text() == "[not toml"
+
+
+def test_vercel_computed_hash_sorts_as_locale_compare(tmp_path: Path) -> None:
+    """vercel-labs/skills src/local-lock.ts @ 0363f53 computeSkillFolderHash: paths sorted with
+    localeCompare (case-insensitive first: a.txt < B.txt < SKILL.md, unlike byte order), SHA-256
+    over each path then its bytes, no separators; .git skipped."""
+    import hashlib
+
+    from rockskills_gui.core.machine.digest import vercel_hash
+
+    files = {"SKILL.md": b"# s\n", "a.txt": b"a\n", "B.txt": b"b\n", "refs/c.md": b"c\n"}
+    for rel, data in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("ref: x\n")
+    expected = hashlib.sha256()
+    for rel in ("a.txt", "B.txt", "refs/c.md", "SKILL.md"):
+        expected.update(rel.encode() + files[rel])
+    assert vercel_hash(folder_files(tmp_path)) == expected.hexdigest()
+
+
+def test_git_tree_sha_is_gits_own(tmp_path: Path) -> None:
+    """The tree id git gives the same folder (git write-tree), executable bit included."""
+    import os
+    import shutil
+    import subprocess
+
+    from rockskills_gui.core.machine.digest import git_tree_sha
+
+    git = shutil.which("git")
+    if git is None:
+        pytest.skip("git is not installed")
+    folder = tmp_path / "skill"
+    (folder / "scripts").mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: skill\ndescription: d\n---\n")
+    (folder / "scripts" / "run.sh").write_text("#!/bin/sh\necho hi\n")
+    os.chmod(folder / "scripts" / "run.sh", 0o755)
+    (folder / "scripts-b.txt").write_text("x\n")  # sorts between "scripts" (a tree) and others
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
+
+    def run(*args: str) -> str:
+        return subprocess.run([git, *args], cwd=folder, env=env, check=True, capture_output=True,
+                              text=True).stdout.strip()
+
+    run("init", "-q")
+    run("add", "-A")
+    assert git_tree_sha(folder_files(folder)) == run("write-tree")
