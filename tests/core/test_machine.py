@@ -368,3 +368,22 @@ def test_git_tree_sha_is_gits_own(tmp_path: Path) -> None:
     run("init", "-q")
     run("add", "-A")
     assert git_tree_sha(folder_files(folder)) == run("write-tree")
+
+
+def test_hostile_roots_a_link_loop_deep_nesting_and_a_fifo_do_not_stop_the_scan(fake: FakeHome) -> None:
+    import os
+
+    (fake.gemini / "loop").symlink_to(fake.gemini)  # a link back to the root
+    deep = fake.gemini / "nest"
+    for _ in range(200):
+        deep = deep / "d"
+    deep.mkdir(parents=True)
+    (deep / "SKILL.md").write_text("---\nname: too-deep\ndescription: d\n---\n")
+    os.mkfifo(fake.gemini / "pdf-tools" / "pipe")
+    machine = _scan(fake)
+    gemini = machine.root_at(fake.gemini)
+    assert gemini is not None and any("deep" in p for p in gemini.problems)
+    assert machine.skill("too-deep") is None and machine.skill("gem-only") is not None
+    pdf = _copy_in(machine, "pdf-tools", fake.gemini)
+    assert pdf.digest is None and any(s.startswith("pipe:") for s in pdf.files.skipped)
+    assert machine.skill("pdf-tools").marks()[machine.skill("pdf-tools").copies.index(pdf)] == "?"
