@@ -240,3 +240,19 @@ def test_a_disabled_skill_stays_in_the_library_tree_dimmed(qtbot, win: MainWindo
     assert Badge.SWITCHED_OFF in badges("pdf-tools") and Badge.SWITCHED_OFF not in badges("gem-only")
     undo(qtbot, pane)
     assert Badge.SWITCHED_OFF not in badges("pdf-tools")
+
+
+def test_a_filter_result_selected_whole_is_one_batch(qtbot, win: MainWindow, fake: FakeHome) -> None:
+    pane = machine(qtbot, win, fake)
+    pane.filter.setText("team")
+    pane.skills.setFocus()
+    qtbot.keyClick(pane.skills, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    assert {c.folder for c in pane.selected_copies()} == {
+        fake.project / ".claude" / "skills" / "team-review", fake.project / ".gemini" / "skills" / "team-review"}
+    pane.words.setText("review")
+    click(qtbot, pane, "machineTag")
+    apply_preview(qtbot, pane)
+    assert len(pane.history.undo_stack) == 1
+    pane.filter.setText("review")
+    tagged = [r for r in pane._items() if r.data(0, COPY_ROLE) is not None and "tags: review" in r.text(4)]
+    assert len(tagged) == 2
