@@ -248,7 +248,8 @@ def test_a_filter_result_selected_whole_is_one_batch(qtbot, win: MainWindow, fak
     pane.skills.setFocus()
     qtbot.keyClick(pane.skills, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     assert {c.folder for c in pane.selected_copies()} == {
-        fake.project / ".claude" / "skills" / "team-review", fake.project / ".gemini" / "skills" / "team-review"}
+        fake.project / ".claude" / "skills" / "team-review",
+        fake.project / ".gemini" / "skills" / "team-review"}
     pane.words.setText("review")
     click(qtbot, pane, "machineTag")
     apply_preview(qtbot, pane)
