@@ -11,7 +11,9 @@ the UI thread); this module composes them and follows the library and the select
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QThreadPool, QTimer, Signal
+from collections.abc import Callable
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -43,7 +45,7 @@ from rockskills_gui.ui.library.tree_filtering import (
     UNUSED_CHOICES,
     TreeFiltering,
 )
-from rockskills_gui.ui.library.tree_jobs import JobSignals, LintJob, UsageJob, prepare_tree
+from rockskills_gui.ui.library.tree_jobs import lint_marks, prepare_tree, read_last_used
 from rockskills_gui.ui.library.tree_model import SkillTreeModel
 from rockskills_gui.ui.library.tree_view import PILL_TEXT, SkillTreeView, TreeDelegate
 
@@ -91,16 +93,9 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
         self.dialog: QWidget | None = None  # the dialog currently asking (tests drive it)
         self._expanded: set[str] = set()  # folded paths the user expanded (unfiltered)
         self._following = False
-        self._usage_ticket = 0
-        self._usage_signals = JobSignals()
-        self._usage_signals.done.connect(self._on_usage)
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(1)
-        self._pending_usage: UsageJob | None = None  # started after the first paint
-        self._lint_ticket = 0
-        self._lint_signals = JobSignals()
-        self._lint_signals.done.connect(self._on_lint)
-        self._pending_lint: LintJob | None = None
+        # Reads off the UI thread (ctx.query), each asked for once the tree has painted.
+        self._pending_usage: Callable[[], None] | None = None
+        self._pending_lint: Callable[[], None] | None = None
 
         self.model = SkillTreeModel(self)
         self.filter = QLineEdit(self)
@@ -237,26 +232,36 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
     def _load_usage(self, library: Library | None) -> None:
         """Last-use times from the usage logs, read off the UI thread once the tree has painted
         (the pills follow a frame later: the tree paints first, issue 19)."""
-        self._usage_ticket += 1
+        self.ctx.channel(self, "usage").cancel()  # (an older library's times never arrive)
+        self._pending_usage = None
         if library is None:
             return
-        self._pending_usage = UsageJob(self._usage_ticket, library.agent_dir, self._usage_signals,
-                                       self.ctx.prepared.get("usage"))  # (read while it loaded)
+        agent_dir = library.agent_dir
+        prefetch = self.ctx.prepared.get("usage")  # (read while the library loaded)
+
+        def pending() -> None:
+            self.ctx.query(self, "usage", lambda _control: read_last_used(agent_dir, prefetch),
+                           self._on_usage)
+
+        def start() -> None:
+            self._start_pending_usage(pending)
+
+        self._pending_usage = pending
         if usage_bytes(library.agent_dir) <= SYNC_USAGE_BYTES:
-            AfterPaint(self.view.painted, self._start_pending_usage, self)  # a few hundred kB
+            AfterPaint(self.view.painted, start, self)  # a few hundred kB
         else:
             # Not at once after that paint either: a Python worker started then would make each
             # of the next paint's calls into Python wait for the GIL (60-70 ms at 10,000 skills).
-            QTimer.singleShot(USAGE_START_DELAY_MS, self, self._start_pending_usage)
+            QTimer.singleShot(USAGE_START_DELAY_MS, self, start)
 
-    def _start_pending_usage(self) -> None:
-        job, self._pending_usage = self._pending_usage, None
-        if job is not None and job.ticket == self._usage_ticket:
-            self._pool.start(job)
+    def _start_pending_usage(self, which: Callable[[], None] | None = None) -> None:
+        """Ask for the usage read waiting for the paint (``which``: only if still that one)."""
+        pending = self._pending_usage
+        if pending is not None and which in (None, pending):
+            self._pending_usage = None
+            pending()
 
-    def _on_usage(self, ticket: int, last_used: dict[str, Timestamp]) -> None:
-        if ticket != self._usage_ticket:
-            return
+    def _on_usage(self, last_used: dict[str, Timestamp]) -> None:
         self.model.set_last_used(last_used)
         self.usageLoaded.emit()
 
@@ -265,25 +270,26 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
         waiting for the first paint are started now)."""
         self._start_pending_usage()
         self._start_pending_lint()
-        return self._pool.waitForDone(msecs)
+        return all(self.ctx.channel(self, key).wait(msecs) for key in ("usage", "lint"))
 
     def _load_lint(self, library: Library | None) -> None:
         """Lint marks for the tree, on the worker after the first paint (small libraries only)."""
-        self._lint_ticket += 1
+        self.ctx.channel(self, "lint").cancel()
         self._pending_lint = None
         if library is None or len(library) > LINT_MAX_SKILLS:
             return
-        self._pending_lint = LintJob(self._lint_ticket, library, self._lint_signals)
-        QTimer.singleShot(USAGE_START_DELAY_MS, self, self._start_pending_lint)
 
-    def _start_pending_lint(self) -> None:
-        job, self._pending_lint = self._pending_lint, None
-        if job is not None and job.ticket == self._lint_ticket:
-            self._pool.start(job)
+        def pending() -> None:
+            self.ctx.query(self, "lint", lambda _control: lint_marks(library), self.model.set_lint)
 
-    def _on_lint(self, ticket: int, marks: dict[str, list[str]]) -> None:
-        if ticket == self._lint_ticket:
-            self.model.set_lint(marks)
+        self._pending_lint = pending
+        QTimer.singleShot(USAGE_START_DELAY_MS, self, lambda: self._start_pending_lint(pending))
+
+    def _start_pending_lint(self, which: Callable[[], None] | None = None) -> None:
+        pending = self._pending_lint
+        if pending is not None and which in (None, pending):
+            self._pending_lint = None
+            pending()
 
     def _on_change_applied(self, change: ChangeSet) -> None:
         self._load_lint(self.ctx.library)  # the marks follow saves, renames and deletes
