@@ -52,11 +52,12 @@ INLINE_BUDGET_S = 0.05
 # The cost of one unit of each kind of work, measured on a laptop of 2023 (tests/benchmarks:
 # bench_recall.py for the index, bench_usage_memory.py for the report). Each is the budget over
 # the size that was the pane's own threshold before there was one policy: 2,000 skills for a
-# recall index, 250 skills or 256 KiB of usage log for a usage report.
+# recall index; 250 skills, 256 KiB of usage log or 5,000 events read for a usage report.
 COST_S: dict[str, float] = {
     "recall-index-skill": INLINE_BUDGET_S / 2_000,  # BM25 index or comparison model, per skill
     "usage-report-skill": INLINE_BUDGET_S / 250,  # usage analysis (pairs, matrix), per skill
     "usage-log-byte": INLINE_BUDGET_S / (256 * 1024),  # reading and counting usage events
+    "usage-event": INLINE_BUDGET_S / 5_000,  # counting events already read
 }
 
 
