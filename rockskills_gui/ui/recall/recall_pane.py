@@ -29,7 +29,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from PySide6.QtCore import QItemSelection, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QItemSelection, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QWidget
 
@@ -55,13 +55,12 @@ from rockskills_gui.core.recall.session import TurnResult
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, RecallHit, SkillRecall
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.queries import runs_inline
 from rockskills_gui.ui.common.shown_refresh import show_tab
 from rockskills_gui.ui.recall.hybrid_panel import hybrid_skills_dir
 from rockskills_gui.ui.recall.mcp_calls import mcp_rules
 from rockskills_gui.ui.recall.recall_jobs import (  # PreparedRecall, prepare_recall: used from here
-    BuildJob,
     Built,
-    JobSignals,
     PreparedRecall,
     prepare_recall,
 )
@@ -83,7 +82,7 @@ from rockskills_gui.ui.recall.recall_view import (
 
 DEBOUNCE_MS = 150
 RESULT_LIMIT = 50  # rows shown (the count of every match is shown too)
-SYNC_MAX_SKILLS = 2_000  # up to this many skills an index or model builds on the UI thread
+BUILDS = ("index", "ranker", "edited")  # what is built off the UI thread (ctx.query keys)
 EditsProvider = Callable[[], list[Skill]]
 __all__ = ["RESULT_LIMIT", "PreparedRecall", "RecallPane", "prepare_recall"]
 
@@ -97,12 +96,6 @@ class RecallPane(RecallView):
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)  # the widgets (recall_view); this class adds the behaviour
-        self.pool = QThreadPool(self)  # created before the signals object: destroyed first, waits
-        self._signals = JobSignals(self)
-        self._signals.done.connect(self._on_built)
-        self._signals.failed.connect(self._on_build_failed)
-        self._tickets: dict[str, int] = {}
-        self._building: set[str] = set()
         self._changes = 0  # change sets seen (a worker's result built before the last is stale)
 
         self.recall: SkillRecall | None = None
@@ -151,11 +144,16 @@ class RecallPane(RecallView):
     @property
     def busy(self) -> bool:
         """An index or model is being built, a search is due, or a query set is evaluating."""
-        return bool(self._building) or self._timer.isActive() or self.sets_panel.busy
+        return any(self._building(kind) for kind in BUILDS) or self._timer.isActive() \
+            or self.sets_panel.busy
+
+    def _building(self, kind: str) -> bool:
+        return self.ctx.channel(self, kind).busy
 
     def wait(self) -> None:
         """Block until worker jobs are done (tests and shutdown)."""
-        self.pool.waitForDone()
+        for kind in BUILDS:
+            self.ctx.channel(self, kind).wait()
 
     def set_query(self, text: str, immediate: bool = False) -> None:
         """Put ``text`` in the query box; ``immediate`` searches now instead of after the debounce."""
@@ -232,8 +230,8 @@ class RecallPane(RecallView):
     # ---------------------------------------------------------------- library and index
 
     def _on_library_changed(self, library: Library | None) -> None:
-        self._tickets = {kind: ticket + 1 for kind, ticket in self._tickets.items()}
-        self._building.clear()
+        for kind in BUILDS:  # what was being built for the library before is dropped
+            self.ctx.channel(self, kind).cancel()
         self.recall = None
         self.sim = None
         self.ranker = None
@@ -250,7 +248,7 @@ class RecallPane(RecallView):
             return
         if isinstance(prepared, PreparedRecall):  # built while the library loaded
             self._install_recall(prepared.recall, Built(prepared.index_text))
-        elif len(library) <= SYNC_MAX_SKILLS:
+        elif runs_inline(recall_index_skill=len(library)):
             self._install_recall(SkillRecall(library.skills()))
         else:
             skills, changes = library.skills(), self._changes
@@ -267,15 +265,13 @@ class RecallPane(RecallView):
         self.refresh()
 
     def _start(self, kind: str, build: Callable[[], object]) -> None:
-        ticket = self._tickets.get(kind, 0) + 1
-        self._tickets[kind] = ticket
-        self._building.add(kind)
-        self.pool.start(BuildJob(kind, ticket, build, self._signals))
+        """Build off the UI thread (a newer build of the same kind supersedes it)."""
+        self.ctx.query(self, kind, lambda _control: build(),
+                       lambda result: self._on_built(kind, result),
+                       failure=lambda error: self.ctx.status(
+                           f"could not build the {kind}: {error!r}", 10000))
 
-    def _on_built(self, kind: str, ticket: int, result: object) -> None:
-        if ticket != self._tickets.get(kind):
-            return  # superseded (another library, another choice)
-        self._building.discard(kind)
+    def _on_built(self, kind: str, result: object) -> None:
         lib = self.ctx.library
         if lib is None:
             return
@@ -293,11 +289,6 @@ class RecallPane(RecallView):
             result.recall.sync(lib.skills())
             self.edited = result
             self.refresh()
-
-    def _on_build_failed(self, kind: str, ticket: int, message: str) -> None:
-        if ticket == self._tickets.get(kind):
-            self._building.discard(kind)
-            self.ctx.status(message, 10000)
 
     def _on_change_applied(self, change: ChangeSet) -> None:
         lib = self.ctx.library
@@ -328,7 +319,7 @@ class RecallPane(RecallView):
     def _follow_set_edits(self) -> None:
         """Keep the query sets' comparison with unsaved edits current (dropped when large)."""
         if self.recall is not None:
-            self.sets_panel.follow_edits(recompute=len(self.recall) <= SYNC_MAX_SKILLS)
+            self.sets_panel.follow_edits(recompute=runs_inline(recall_index_skill=len(self.recall)))
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -352,9 +343,9 @@ class RecallPane(RecallView):
         if lib is None or not kind:
             return
         if kind == EDITS:
-            if self.edited is None and "edited" not in self._building:
+            if self.edited is None and not self._building("edited"):
                 skills = lib.skills()
-                if len(skills) <= SYNC_MAX_SKILLS:
+                if runs_inline(recall_index_skill=len(skills)):
                     self.edited = EditedRecall(skills)
                 else:
                     self._start("edited", lambda: EditedRecall(skills))
@@ -362,7 +353,7 @@ class RecallPane(RecallView):
         if self.ranker is None or self.ranker.kind != kind or self._ranker_stale:
             self._ranker_stale = False
             skills = lib.skills()
-            if len(skills) <= SYNC_MAX_SKILLS:
+            if runs_inline(recall_index_skill=len(skills)):
                 self.ranker = ComparisonRanker.for_skills(kind, skills)
             else:
                 self.ranker = None
