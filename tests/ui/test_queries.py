@@ -6,14 +6,19 @@ the whole window: every background read of the panes runs on it."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
+from pathlib import Path
 
-from PySide6.QtCore import QObject
+import pytest
+from PySide6.QtCore import QObject, QThreadPool
 from PySide6.QtWidgets import QApplication
 
+from rockskills_gui.ui.common import queries
 from rockskills_gui.ui.common.context import AppContext
-from rockskills_gui.ui.common.queries import QueryControl, runs_inline, wait_idle
+from rockskills_gui.ui.common.queries import QueryControl, runs_inline, shared_pool, wait_idle
+from tests.ui.conftest import open_window
 
 WAIT_S = 10
 
@@ -188,3 +193,70 @@ def test_wait_idle_waits_for_every_job_but_the_detached_ones(qtbot) -> None:
     release.set()
     assert wait_idle(5000)  # the detached one (waiting on its server) does not hold it up
     network.set()
+
+
+def test_at_shutdown_queued_jobs_are_dropped_and_nothing_waits_for_them(qtbot) -> None:
+    ctx, owner = AppContext(), QObject()
+    release = threading.Event()
+    started = threading.Semaphore(0)
+    ceiling = shared_pool().maxThreadCount()
+
+    def hold(control: QueryControl) -> None:
+        started.release()
+        assert release.wait(WAIT_S)
+
+    owners = [QObject() for _ in range(ceiling)]
+    for each in owners:  # every thread of the pool busy
+        ctx.query(each, "hold", hold, lambda _r: None)
+    for _ in range(ceiling):
+        assert started.acquire(timeout=WAIT_S)
+    ran: list[object] = []
+    queued = ctx.query(owner, "late", lambda c: ran.append("ran"), lambda _r: None)
+    assert queries.drop_queued() == 1
+    assert queued.wait(1000)  # nothing left to wait for
+    release.set()
+    assert wait_idle(5000)
+    qtbot.wait(50)
+    assert ran == []
+
+
+def thread_count() -> int:
+    return len(list(Path("/proc/self/task").iterdir()))
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads through /proc")
+def test_every_background_read_runs_on_the_one_pool(qtbot, agent: Path) -> None:
+    """Load a library, show every tab, lint: the only thread pool is the application's one, and
+    40 channels reading at once add no more threads than its ceiling."""
+    window = open_window(qtbot, agent)
+    window.finish_startup()
+    for pane in ("recall", "heatmap", "editor"):
+        window.show_pane(pane)
+    _ = window.budget_pane
+    window.problems_pane.request_lint(now=True)
+    window.library_pane.wait_for_usage()
+    assert wait_idle(20_000)
+    QApplication.processEvents()
+    shared = QThreadPool.globalInstance()
+    assert shared_pool() is shared or shared_pool() == shared
+    others = [p for p in gc.get_objects() if isinstance(p, QThreadPool) and p != shared]
+    assert others == []  # (before issue 29: 15 of them, one per pane and job kind)
+
+    before = thread_count()
+    release = threading.Event()
+    running = threading.Semaphore(0)
+    owners = [QObject() for _ in range(40)]
+    for owner in owners:
+        def op(control: QueryControl) -> int:
+            running.release()
+            assert release.wait(WAIT_S)
+            return threading.get_ident()
+        window.ctx.query(owner, "read", op, lambda _r: None)
+    ceiling = shared_pool().maxThreadCount()
+    for _ in range(ceiling):
+        assert running.acquire(timeout=WAIT_S)
+    assert thread_count() - before <= ceiling
+    assert shared_pool().activeThreadCount() <= ceiling
+    release.set()
+    assert wait_idle(20_000)
+    assert queries.POOL_THREADS <= ceiling

@@ -73,11 +73,13 @@ def runs_inline(**amounts: int) -> bool:
 
 
 class _Tasks:
-    """The jobs started on the shared pool and not yet ended (for :func:`wait_idle`)."""
+    """The jobs started on the shared pool and not yet ended (for :func:`wait_idle`), and those
+    not yet running (for :func:`drop_queued`)."""
 
     def __init__(self) -> None:
         self.lock = threading.Condition()
         self.attached = 0
+        self.queued: set[_Task] = set()
 
 
 _TASKS = _Tasks()
@@ -95,28 +97,58 @@ def shared_pool() -> QThreadPool:
 
 
 class _Task(QRunnable):
-    def __init__(self, work: Callable[[], None], detached: bool) -> None:
+    def __init__(self, work: Callable[[], None], detached: bool,
+                 dropped: Callable[[], None] | None) -> None:
         super().__init__()
         self.work = work
         self.detached = detached
+        self.dropped = dropped
 
     def run(self) -> None:
+        with _TASKS.lock:
+            _TASKS.queued.discard(self)
         try:
             self.work()
         finally:
-            if not self.detached:
-                with _TASKS.lock:
-                    _TASKS.attached -= 1
-                    _TASKS.lock.notify_all()
+            _ended(self)
 
 
-def submit(work: Callable[[], None], detached: bool = False) -> None:
-    """Run ``work()`` on the shared pool. ``work`` must not raise (a job reports its own errors);
-    ``detached``: :func:`wait_idle` does not wait for it (it waits on the network)."""
-    if not detached:
+def _ended(task: _Task) -> None:
+    if not task.detached:
         with _TASKS.lock:
-            _TASKS.attached += 1
-    shared_pool().start(_Task(work, detached))
+            _TASKS.attached -= 1
+            _TASKS.lock.notify_all()
+
+
+def submit(work: Callable[[], None], detached: bool = False,
+           dropped: Callable[[], None] | None = None) -> None:
+    """Run ``work()`` on the shared pool. ``work`` must not raise (a job reports its own errors);
+    ``detached``: :func:`wait_idle` does not wait for it (it waits on the network); ``dropped``:
+    called instead if :func:`drop_queued` takes it off the pool before it started (without it,
+    the job is never dropped: it runs)."""
+    task = _Task(work, detached, dropped)
+    with _TASKS.lock:
+        _TASKS.attached += 0 if detached else 1
+        _TASKS.queued.add(task)
+    shared_pool().start(task)
+
+
+def drop_queued() -> int:
+    """Take every job that has not started off the pool (shutdown: they never run; their
+    channels deliver nothing). Returns how many were dropped."""
+    pool = shared_pool()
+    with _TASKS.lock:
+        waiting = [task for task in _TASKS.queued if task.dropped is not None]
+    dropped = 0
+    for task in waiting:
+        if pool.tryTake(task):
+            with _TASKS.lock:
+                _TASKS.queued.discard(task)
+            if task.dropped is not None:
+                task.dropped()
+            _ended(task)
+            dropped += 1
+    return dropped
 
 
 def wait_idle(msecs: int = -1) -> bool:
@@ -314,7 +346,11 @@ class QueryChannel(QObject):
             except RuntimeError:  # the owner was deleted while the job ran
                 pass
 
-        submit(work, self.detached)
+        def dropped() -> None:  # (shutdown) it never runs: nothing to wait for or deliver
+            job.control.cancel_event.set()
+            job.ended.set()
+
+        submit(work, self.detached, dropped)
 
     def _emit_progress(self, job: _Job[T], value: object) -> None:
         if job.on_progress is None or job.ticket != self._ticket:
