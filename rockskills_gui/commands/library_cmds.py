@@ -57,6 +57,10 @@ def all_problems(lib: Library | SkillMdLibrary) -> list[Problem]:
     per_file: dict[str, list[int]] = {}
     for log in logs:
         for bad in log.malformed:
+            if bad.line == 0:  # the file or folder itself could not be read: said as it is
+                problems.append(Problem(path=bad.path, kind=ProblemKind.UNREADABLE, severity="warning",
+                                        message=f"{bad.reason} (its events are left out)"))
+                continue
             per_file.setdefault(bad.path, []).append(bad.line)
     for path, lines in per_file.items():
         shown = ", ".join(str(n) for n in lines[:10]) + (" …" if len(lines) > 10 else "")

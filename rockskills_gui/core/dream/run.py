@@ -145,6 +145,7 @@ def run_dream(library: Library, options: RunOptions, client: LlmClient | PastedR
                             system=directive.text, model=client.endpoint.model,
                             base_url=client.endpoint.base_url)
         plan.passes.append(record)
+        record.notes.extend(inputs.unreadable())
         if stop is not None:
             record.status, record.reason = PassStatus.SKIPPED, stop
             continue
@@ -219,7 +220,8 @@ def _run_offline(library: Library, options: RunOptions, inputs: DreamInputs, now
     meanwhile (reading and hashing every file, beside the merge search's number crunching); the
     proposals come from the library as loaded, so when during the run it is taken is immaterial."""
     record = PassRecord(dream_pass=DreamPass.OFFLINE, status=PassStatus.OK,
-                        reason="proposals made from the library alone, without an LLM")
+                        reason="proposals made from the library alone, without an LLM",
+                        notes=inputs.unreadable())
     with ThreadPoolExecutor(max_workers=1) as pool:
         taken = pool.submit(fingerprint.take, library.layout)
         builder = PlanBuilder(library, now)
