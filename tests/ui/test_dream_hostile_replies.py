@@ -9,21 +9,17 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
 
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import PassStatus
-from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.dream.common import SHOWN_LINE
 from rockskills_gui.ui.dream.wizard import DreamWizard
 from rockskills_gui.ui.shell.main_window import MainWindow
-from tests.core.llm_server import ScriptedServer, ok, scripted_server
-from tests.ui.conftest import open_window
-from tests.ui.test_dream_wizard import open_wizard, use_llm
+from tests.core.llm_server import ScriptedServer, ok
+from tests.ui.test_dream_wizard import main, open_wizard, server, use_llm  # noqa: F401 (main, server: fixtures)
 
 FROZEN_AT_MOST_S = 8.0  # the longest the UI thread may be busy at once, loaded CI included
 
@@ -44,22 +40,6 @@ REPLIES = {  # name -> (reply text, a phrase the pass's failure shows; "" for a 
 }
 
 
-@pytest.fixture
-def server() -> Iterator[ScriptedServer]:
-    with scripted_server() as running:
-        yield running
-
-
-@pytest.fixture
-def main(qtbot, agent: Path) -> Iterator[MainWindow]:
-    window = open_window(qtbot, agent, AppContext())
-    yield window
-    if window.dream_wizard is not None:
-        window.dream_wizard.run.stop()
-    window.loader.cancel()
-    window.loader.wait()
-
-
 class Ticks:
     """A 20 ms timer on the UI thread: the longest gap between two of its ticks."""
 
@@ -77,7 +57,7 @@ class Ticks:
 
 
 @pytest.mark.parametrize("name", list(REPLIES))
-def test_a_hostile_reply_never_freezes_the_window(qtbot, main: MainWindow, server: ScriptedServer,
+def test_a_hostile_reply_never_freezes_the_window(qtbot, main: MainWindow, server: ScriptedServer,  # noqa: F811
                                                   name: str) -> None:
     text, phrase = REPLIES[name]
     server.queue(ok(text))

@@ -9,13 +9,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QComboBox
 
 from rockskills_gui.core.app.logs import configure_logging, log_path, remove_logging
 from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.adversarial.attacks_dream import encodings, secret_leaks
 from tests.openai_server import OpenAIServer
 from tests.ui.conftest import open_window
+from tests.ui.test_key_never_written import endpoint_with_key
 
 KEY = "sk-proj-Kx9/Zq+Lw3Nv5Tb7Yc9Xd=="
 
@@ -36,16 +36,7 @@ def test_test_connection_logs_the_key_in_no_encoding(qtbot, logged: MainWindow,
                                                      openai_server: OpenAIServer, name: str) -> None:
     openai_server.api_key = "sk-the-one-the-server-wants"  # ours is refused, and quoted back
     openai_server.echo = lambda token: encodings(token)[name]
-    logged.show_preferences()
-    dialog = logged.preferences_dialog
-    assert dialog is not None
-    endpoint = dialog.editors["endpoint"].widget
-    assert isinstance(endpoint, QComboBox)
-    endpoint.setCurrentIndex(endpoint.findData("custom"))
-    dialog.editors["base_url"].set_value(openai_server.base_url)
-    dialog.editors["model"].set_value("test-model")
-    dialog.editors["timeout"].set_value(5)
-    dialog.key_edit.setText(KEY)
+    dialog = endpoint_with_key(logged, openai_server.base_url, KEY)
     with qtbot.waitSignal(dialog.checkFinished, timeout=20_000):
         dialog.test_connection()
     shown = dialog.result_label.text()
