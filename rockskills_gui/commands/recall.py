@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,9 +13,11 @@ from rockskills_gui.commands.common import (
     add_library_options,
     guarded,
     open_from_args,
+    read_input,
     write_exact,
     write_json,
 )
+from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES, shown_size
 from rockskills_gui.core.recall.limits import RECALL_TOP_N
 
 if TYPE_CHECKING:  # the index (numpy) is imported by the command that runs, not by the parser
@@ -35,7 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     recall.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
     recall.add_argument("query", metavar="QUERY", nargs="?", help="the user message")
     recall.add_argument("--queries-file", metavar="FILE",
-                        help="one query per line ('-' = stdin), one result per line")
+                        help="one query per line ('-' = stdin), one result per line; a regular "
+                             f"file of at most {shown_size(DOCUMENT_MAX_BYTES)}: named pipes and "
+                             "process substitution (<(...)) are refused, pipe into '-' instead")
     recall.add_argument("--top", metavar="N", type=int, default=RECALL_TOP_N,
                         help=f"results per query (default {RECALL_TOP_N}; 0 = every match)")
     recall.add_argument("--json", action="store_true", help="machine-readable output")
@@ -145,13 +148,11 @@ def _print_hits(hits: list[RecallHit], explain: bool) -> None:
 
 
 def _read_queries(name: str) -> list[str]:
+    data = read_input(name, "--queries-file", stdin=True)
     try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text("utf-8")
-    except OSError as exc:
-        raise CommandError(f"{name}: {exc.strerror or exc}") from None
+        return data.decode("utf-8").splitlines()
     except UnicodeDecodeError:
         raise CommandError(f"{name}: not UTF-8 text") from None
-    return text.splitlines()
 
 
 @guarded

@@ -38,9 +38,9 @@ def hostile_replies() -> dict[str, tuple[Step, str]]:
                                                                        for i in range(10_000)]})),
                              f"at most {MAX_REPLY_ITEMS:,} are read from one reply"),
         "100,000 deep": (ok('{"toDelete": [], "toSave": [' + "[" * 100_000 + "]" * 100_000 + "]}"),
-                         "nested too deeply"),
+                         "nested deeper than 64 levels"),
         "5,000 digits": (ok('{"toDelete": [], "toSave": [], "n": ' + "9" * 5_000 + "}"),
-                         "a number too long to read"),
+                         "a number with more than 4,300 digits"),
         "a text body": (Step(body="not a chat completion"), "not a JSON object"),
     }
 

@@ -34,8 +34,9 @@ REPLIES = {  # name -> (reply text, a phrase the pass's failure shows; "" for a 
     "10,000 proposals": (json.dumps({"toDelete": [], "toSave": [save(f"gen/s{i}") for i in range(10_000)]}),
                          "at most 2,000 are read from one reply"),
     "100,000 deep": ('{"toDelete": [], "toSave": [' + "[" * 100_000 + "]" * 100_000 + "]}",
-                     "nested too deeply"),
-    "5,000 digits": ('{"toDelete": [], "toSave": [], "n": ' + "9" * 5_000 + "}", "a number too long to read"),
+                     "nested deeper than 64 levels"),
+    "5,000 digits": ('{"toDelete": [], "toSave": [], "n": ' + "9" * 5_000 + "}",
+                     "a number with more than 4,300 digits"),
     "one line of 1.5 MB": (json.dumps({"toDelete": [], "toSave": [save("big", "b" * 1_500_000)]}), ""),
 }
 

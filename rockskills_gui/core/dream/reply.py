@@ -14,7 +14,7 @@ none of the expected properties (RockBot: an empty result) are all reported as f
 A reply is also refused, with what it held, when it is larger than a review can take (issue 35,
 item 15): over :data:`MAX_REPLY_CHARS` characters, over :data:`MAX_REPLY_ITEMS` entries in
 ``toSave`` or ``toDelete``, or over :data:`MAX_REPLY_NAMES` names in all the ``sourceNames`` and
-``seeAlso`` lists; a number too long for Python to read (over 4,300 digits) is invalid JSON.
+``seeAlso`` lists (JSON nested too deep or a number of over 4,300 digits is invalid JSON).
 """
 
 from __future__ import annotations
@@ -220,9 +220,8 @@ def _parse_as(raw: str | None, model: type[R]) -> ParsedReply[R]:
         pairs = dotnet_json.loads_pairs(json_text)
     except dotnet_json.JsonReadError as exc:
         return ParsedReply(raw, json_text, None, [f"invalid JSON: {exc}"])
-    except ValueError as exc:  # a number of over 4,300 digits (Python's int limit)
-        first = str(exc).split(";")[0]
-        return ParsedReply(raw, json_text, None, [f"invalid JSON: a number too long to read ({first})"])
+    except ValueError as exc:  # whatever else the reader refuses: this reply fails, not the run
+        return ParsedReply(raw, json_text, None, [f"invalid JSON: {str(exc).split(';')[0]}"])
     if not dotnet_json.is_object(pairs):
         return ParsedReply(raw, json_text, None, ["the JSON is not an object"])
     data = _canonical(pairs, model)

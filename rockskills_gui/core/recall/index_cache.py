@@ -32,12 +32,14 @@ from typing import Any, BinaryIO
 
 from rockskills_gui.core.library.stores.scan_cache import code_fingerprint
 from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.size_limits import CACHE_FILE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.bm25 import document_text
 from rockskills_gui.core.recall.bm25_index import Bm25Index
 from rockskills_gui.core.recall.bm25_state import IndexState, restore, snapshot
 from rockskills_gui.core.recall.index_text import session_index_text
 from rockskills_gui.core.recall.skill_recall import RecallBuilder, SkillRecall
+from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.records import record_bytes, write_record
 from rockskills_gui.core.storage.tempfiles import replaced_privately
@@ -75,9 +77,8 @@ class RecallCache:
 
     def load(self) -> Cached | None:
         """The file's content, or None when it is missing, stale or damaged."""
-        try:
-            with open(self.path, "rb") as handle:
-                data = memoryview(handle.read())
+        try:  # (a FIFO or a link to /dev/zero put there is refused, never read)
+            data = memoryview(fileio.read_regular(self.path, CACHE_FILE_MAX_BYTES))
         except OSError:
             return None
         try:
