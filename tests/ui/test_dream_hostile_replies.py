@@ -16,6 +16,7 @@ from PySide6.QtCore import QTimer
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import PassStatus
 from rockskills_gui.ui.dream.common import SHOWN_LINE
+from rockskills_gui.ui.dream.proposal_view import SOURCE_COLUMNS
 from rockskills_gui.ui.dream.wizard import DreamWizard
 from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.core.llm_server import ScriptedServer, ok
@@ -95,3 +96,25 @@ def test_a_hostile_reply_never_freezes_the_window(qtbot, main: MainWindow, serve
         assert raw.replace("\n", "") == record.raw_reply.replace("\n", "")
     assert longest <= SHOWN_LINE
     assert gap < FROZEN_AT_MOST_S, f"the window did not paint for {gap:.1f} s"
+
+
+def test_a_merge_of_every_skill_shows_a_few_sources_side_by_side(qtbot, main: MainWindow,  # noqa: F811
+                                                                 server: ScriptedServer) -> None:  # noqa: F811
+    """A reply merging every skill into one: a column per source froze the window for 35 s at
+    3,000 sources; at most SOURCE_COLUMNS are shown beside the merged skill, the rest counted."""
+    library = main.ctx.library
+    assert library is not None
+    names = [s.name for s in library.skills()]
+    server.queue(ok(json.dumps({"toDelete": names, "toSave": [
+        {"name": "everything", "summary": "s", "content": "All of it.", "sourceNames": names}]})))
+    wizard: DreamWizard = open_wizard(main)
+    use_llm(wizard, server.base_url, [DreamPass.CONSOLIDATE], timeout=60)
+    wizard.next()
+    wizard.next()
+    qtbot.waitUntil(lambda: not wizard.run.running, timeout=60_000)
+    wizard.next()
+    merge = next(p for p in wizard.plan.proposals if p.record is not None and p.record.name == "everything")
+    wizard.review.show_proposal_id(merge.id)
+    columns = wizard.review.view.columns
+    assert len(columns) == SOURCE_COLUMNS + 1 < len(merge.sources)
+    assert "more sources, not shown side by side" in columns[-1].meta.text()
