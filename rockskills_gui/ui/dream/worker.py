@@ -1,5 +1,5 @@
-"""A dream run off the UI thread (the run page asks ``queries``: progress and the finished plan
-arrive on the UI thread).
+"""A dream run off the UI thread (the run page asks ``queries``: progress, the finished plan
+and its review start arrive on the UI thread).
 
 The run reads its own snapshot of the library's files (a fresh read-only :class:`Library` on the
 same folder), so the UI thread can keep editing the open library meanwhile; the plan records the
@@ -16,18 +16,23 @@ from rockskills_gui.core.dream.run import RunOptions, run_dream
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.storage.layout import Layout
 from rockskills_gui.ui.common.queries import QueryControl
+from rockskills_gui.ui.dream.review_start import ReviewStart, review_start
 
 
 def run_snapshot(layout: Layout, options: RunOptions, endpoint: Endpoint | None,
-                 api_key: str | None, control: QueryControl) -> Plan:
-    """Run :func:`run_dream` once on a read-only snapshot of ``layout``'s library; each
-    :class:`RunProgress` is reported through ``control`` (also after a cancel: the passes say
-    so). ``api_key`` lives in memory only, handed to the client."""
+                 api_key: str | None, control: QueryControl, prune: bool = True,
+                 review_prefixes: list[str] | None = None) -> tuple[Plan, ReviewStart]:
+    """Run :func:`run_dream` once on a read-only snapshot of ``layout``'s library, then make the
+    review's start (defaults and selection, :func:`review_start`) on the same worker: a plan of
+    thousands of proposals and the usage log the defaults read cost the UI thread nothing. Each
+    :class:`RunProgress` is reported through ``control``; after a cancel the plan still comes
+    (its passes say so). ``api_key`` lives in memory only, handed to the client."""
     library = Library(layout)  # a read-only snapshot; no recovery, no writes
     client = None
     if not options.offline:
         if endpoint is None:
             raise ValueError("no endpoint to ask")
         client = LlmClient(endpoint, api_key)
-    return run_dream(library, options, client, progress=control.report,
+    plan = run_dream(library, options, client, progress=control.report,
                      cancel=control.cancel_event)
+    return plan, review_start(plan, library, list(review_prefixes or []), prune)
