@@ -42,7 +42,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
 from rockskills_gui.core.storage.changes import ChangeSet, LibraryError
 from rockskills_gui.core.storage.progress import Cancelled
-from rockskills_gui.ui.common.queries import submit
+from rockskills_gui.ui.common.queries import post, submit
 
 # Above this many skills (a bulk move or delete) or files (an undo or redo) an operation runs off
 # the UI thread. A journaled write costs about 0.5-1 ms a file, so below it the work takes under
@@ -157,7 +157,8 @@ class OperationTicket(QObject):
             return
         self._reported = (phase, done, total)
         self._reported_at = now
-        self.runner._signals.progress.emit(self, phase, done, total)
+        runner = self.runner
+        post(runner, lambda: runner._on_progress(self, phase, done, total))
 
     def _check(self) -> None:
         """Called on the worker while it only reads: stop here if a cancel was asked."""
@@ -171,7 +172,8 @@ class OperationTicket(QObject):
                 raise OperationCancelled(self.label)
             if self.phase is Phase.PREPARING:
                 self.phase = Phase.WRITING
-                self.runner._signals.phase.emit(self, Phase.WRITING.value)
+                runner = self.runner
+                post(runner, lambda: runner._on_phase(self, Phase.WRITING.value))
 
     def _show_progress(self, report: tuple[str, int, int]) -> None:
         self.progress = report
@@ -180,13 +182,6 @@ class OperationTicket(QObject):
     def _set_phase(self, phase: Phase) -> None:
         self.phase = phase
         self.phaseChanged.emit(phase.value)
-
-
-class _Signals(QObject):
-    ended = Signal(object)  # ticket: the worker is done with it
-    phase = Signal(object, str)  # ticket, phase value
-    progress = Signal(object, str, int, int)  # ticket, phase text, done, total
-    take_in = Signal()  # a memory update waits for the UI thread
 
 
 class OperationRunner(QObject):
@@ -205,11 +200,6 @@ class OperationRunner(QObject):
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._deliver_to = deliver
-        self._signals = _Signals(self)
-        self._signals.ended.connect(self._on_ended)
-        self._signals.phase.connect(self._on_phase)
-        self._signals.progress.connect(self._on_progress)
-        self._signals.take_in.connect(self._service)
         self._queue: deque[OperationTicket] = deque()
         self._current: OperationTicket | None = None
         self._pending: list[tuple[Callable[[], None], threading.Event, list[BaseException]]] = []
@@ -315,7 +305,7 @@ class OperationRunner(QObject):
         errors: list[BaseException] = []
         with self._pending_lock:
             self._pending.append((update, done, errors))
-        self._signals.take_in.emit()
+        post(self, self._service)
         done.wait()
         if errors:
             raise errors[0]
@@ -355,7 +345,7 @@ class OperationRunner(QObject):
             ticket.result = self._execute(ticket)
         finally:
             ticket.ended.set()
-            self._signals.ended.emit(ticket)
+            post(self, lambda: self._on_ended(ticket))
 
     def _drop_queued(self, ticket: OperationTicket) -> None:
         if ticket in self._queue:

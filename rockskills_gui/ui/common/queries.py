@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+import shiboken6
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
 
 T = TypeVar("T")
@@ -67,6 +68,44 @@ def runs_inline(**amounts: int) -> bool:
     :data:`INLINE_BUDGET_S` (each bounds a different resource, so each must fit)."""
     return all(count * COST_S[unit.replace("_", "-")] <= INLINE_BUDGET_S
                for unit, count in amounts.items())
+
+
+# ---------------------------------------------------------------- back to the UI thread
+
+
+class _Dispatcher(QObject):
+    """Carries calls from workers to the UI thread. It lives as long as the program (it is
+    never deleted), so a worker can always post to it, even while the object the call is for is
+    being deleted on the UI thread: emitting on that object's own signals then would race its
+    deletion (a crash); the UI thread checks the object is still there before the call."""
+
+    call = Signal(object, object)  # the QObject the call is for, the call
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.call.connect(self._run, Qt.ConnectionType.QueuedConnection)
+
+    @Slot(object, object)
+    def _run(self, target: QObject, call: Callable[[], None]) -> None:
+        if shiboken6.isValid(target):
+            call()
+
+
+_dispatcher: _Dispatcher | None = None
+
+
+def _the_dispatcher() -> _Dispatcher:
+    """The dispatcher (made by the first :func:`submit`, on the UI thread: it lives there)."""
+    global _dispatcher
+    if _dispatcher is None:
+        _dispatcher = _Dispatcher()
+    return _dispatcher
+
+
+def post(target: QObject, call: Callable[[], None]) -> None:
+    """Run ``call()`` on the UI thread, unless ``target`` was deleted by then (from any thread,
+    once a job was submitted)."""
+    _the_dispatcher().call.emit(target, call)
 
 
 # ---------------------------------------------------------------- the one pool
@@ -126,6 +165,7 @@ def submit(work: Callable[[], None], detached: bool = False,
     ``detached``: :func:`wait_idle` does not wait for it (it waits on the network); ``dropped``:
     called instead if :func:`drop_queued` takes it off the pool before it started (without it,
     the job is never dropped: it runs)."""
+    _the_dispatcher()  # (made on this, the UI, thread)
     task = _Task(work, detached, dropped)
     with _TASKS.lock:
         _TASKS.attached += 0 if detached else 1
@@ -227,11 +267,6 @@ class _Job(Generic[T]):
             self.ended.set()
 
 
-class _Signals(QObject):
-    ended = Signal(object)  # the _Job
-    progress = Signal(object, object)  # the _Job, the value reported
-
-
 # ---------------------------------------------------------------- one key
 
 
@@ -254,9 +289,6 @@ class QueryChannel(QObject):
         self.key = key
         self.detached = detached
         self.report_error = report_error
-        self._signals = _Signals(self)
-        self._signals.ended.connect(self._on_ended, Qt.ConnectionType.QueuedConnection)
-        self._signals.progress.connect(self._on_progress, Qt.ConnectionType.QueuedConnection)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._start)
@@ -337,14 +369,10 @@ class QueryChannel(QObject):
             return  # the running job's end starts the waiting one
         job, self._waiting = self._waiting, None
         self._running = job
-        signals = self._signals
 
         def work() -> None:
             job.execute()
-            try:
-                signals.ended.emit(job)
-            except RuntimeError:  # the owner was deleted while the job ran
-                pass
+            post(self, lambda: self._on_ended(job))  # (not if the owner was deleted meanwhile)
 
         def dropped() -> None:  # (shutdown) it never runs: nothing to wait for or deliver
             job.control.cancel_event.set()
@@ -353,19 +381,13 @@ class QueryChannel(QObject):
         submit(work, self.detached, dropped)
 
     def _emit_progress(self, job: _Job[T], value: object) -> None:
-        if job.on_progress is None or job.ticket != self._ticket:
-            return
-        try:
-            self._signals.progress.emit(job, value)
-        except RuntimeError:  # the owner is gone
-            pass
+        if job.on_progress is not None and job.ticket == self._ticket:
+            post(self, lambda: self._on_progress(job, value))
 
-    @Slot(object, object)
     def _on_progress(self, job: _Job[Any], value: object) -> None:
         if job.ticket == self._ticket and job.on_progress is not None:
             job.on_progress(value)
 
-    @Slot(object)
     def _on_ended(self, job: _Job[Any]) -> None:
         if self._running is job:
             self._running = None

@@ -4,9 +4,10 @@ The loader is a client of the app's one way to read in the background
 (:mod:`~rockskills_gui.ui.common.queries`: its one pool, newest request wins). The scan reports
 progress (files read of files found), passed on at most every ``queries.PROGRESS_EVERY_S``;
 cancel stops the scan itself (the core checks between chunks of files) and the result, if any,
-is dropped; only the newest load's result is delivered. After the library is read, the *preparers* registered by the panes run on the same
-worker thread (the tree, the recall index: core objects, no Qt), so that the UI thread only
-installs finished objects; their results arrive with the library as :attr:`LibraryLoader.prepared`.
+is dropped; only the newest load's result is delivered. After the library is read, the
+*preparers* registered by the panes run on the same worker thread (the tree, the recall index:
+core objects, no Qt), so that the UI thread only installs finished objects; their results arrive
+with the library as :attr:`LibraryLoader.prepared`.
 A preparer registered with a *feed* (the recall index) also sees the skills while they are read,
 so its work overlaps the reading (which helper processes do on a big library).
 """
