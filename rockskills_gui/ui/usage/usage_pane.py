@@ -5,10 +5,11 @@ window is what the dream pass tells the LLM. Computing a report (reading the log
 clustering) runs on a worker thread unless the library is small enough for it to take well
 under 50 ms; only the newest request's result is shown.
 
-The pane's parts: ``usage_layout`` (the widgets), ``usage_report_job`` (the worker),
-``usage_report_view`` (showing a report, the sessions behind a cell, export) and
-``usage_signals_tab`` (the Signals list and its actions); this module wires them, turns the
-controls into a request and schedules it.
+The pane is ``usage_layout``'s widgets (its base, as a Designer form would be) and parts that
+own their state: ``usage_report_view`` (the report on screen, the sessions behind a cell,
+export) and ``usage_signals_tab`` (the Signals list and its actions); ``usage_report_job`` is
+the worker's computation. This module wires them, turns the controls into a request and
+schedules it.
 
 Signals:
     openSkillRequested(str): the user asked to open a skill (double-click): the window shows the
@@ -18,8 +19,10 @@ Signals:
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QDate, QTimer, Signal
-from PySide6.QtGui import QHideEvent, QShowEvent
+from PySide6.QtGui import QHideEvent, QImage, QShowEvent
 from PySide6.QtWidgets import QWidget
 
 from rockskills_gui.core.library.formats import format_label
@@ -77,7 +80,7 @@ def no_usage_text(label: str) -> str:
             "collect usage.")
 
 
-class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
+class UsagePane(UsageLayout):
     """Heatmap with its controls and legend, beside usage bars, top pairs, sessions and signals."""
 
     openSkillRequested = Signal(str)
@@ -90,10 +93,8 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         self._reports = ctx.channel(self, "usage report")  # (ctx.query: newest request wins)
         self._requests = 0  # requests made (a report staged in parts stops at a newer one)
         self._dirty = True
-        self._fit_next = True
         self._sized = False
         self.force_async = False
-        self.report: UsageReport | None = None
         self._log: EventLog[UsageEvent] | None = None
         self._stats: UsageStats | None = None
         self._history: UsageStats | None = None
@@ -111,8 +112,8 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         self._stale_timer.setInterval(STALE_CHECK_MS)
         self._stale_timer.timeout.connect(self.check_log)
 
-        self._build_controls()
-        self._build_body()
+        self.signals_tab = UsageSignalsTab(ctx, self, self.open_skill)
+        self.shown = UsageReportView(ctx, self, self.signals_tab)  # the report on screen
         self._wire()
         ctx.libraryChanged.connect(self._on_library_changed)
         ctx.changeApplied.connect(self._on_change_applied)
@@ -130,24 +131,18 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         self.prefix_edit.textChanged.connect(self.schedule)
         self.hide_empty.toggled.connect(self.schedule)
         self.unused_spin.valueChanged.connect(self.schedule)
-        self.links_check.toggled.connect(self._on_links_toggled)
+        self.links_check.toggled.connect(self.shown.on_links_toggled)
         self.zoom_in.clicked.connect(lambda: self.view.zoom(1))
         self.zoom_out.clicked.connect(lambda: self.view.zoom(-1))
         self.zoom_fit.clicked.connect(lambda: self.view.fit())
         self.reload_button.clicked.connect(self.reload)
-        self.export_png_button.clicked.connect(self._choose_png)
-        self.export_csv_button.clicked.connect(self._choose_csv)
-        self.view.cellClicked.connect(self.show_sessions)
+        self.export_png_button.clicked.connect(self.shown.choose_png)
+        self.export_csv_button.clicked.connect(self.shown.choose_csv)
+        self.view.cellClicked.connect(self.shown.show_sessions)
         self.view.labelActivated.connect(self.open_skill)
         self.usage_table.doubleClicked.connect(
             lambda index: self.open_skill(index.data(NAME_ROLE)))
         self.resources_view.openSkillRequested.connect(self.open_skill)
-        self.signals_tree.itemSelectionChanged.connect(self._update_signal_buttons)
-        self.signals_tree.itemDoubleClicked.connect(lambda _item, _col: self._open_signal())
-        self.signals_tree.customContextMenuRequested.connect(self._signal_menu)
-        self.open_button.clicked.connect(self._open_signal)
-        self.link_button.clicked.connect(self._link_signal)
-        self.unlink_button.clicked.connect(self._unlink_signal)
 
     # ---------------------------------------------------------------- state → request
 
@@ -196,8 +191,8 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         self._log_signature = None
         self._show_stale(False)
         self._now = None
-        self.report = None
-        self._fit_next = True
+        self.shown.report = None
+        self.shown.fit_next = True
         if library is not None:
             now = self.now()
             self.date_from.blockSignals(True)
@@ -206,7 +201,7 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
             self.date_to.setDate(_qdate(now))
             self.date_from.blockSignals(False)
             self.date_to.blockSignals(False)
-        self._show_nothing(library is not None)
+        self.shown.show_nothing(library is not None)
         show_tab(self.side, self.resources_view, "Resources", rules_have_resources(library))
         self.resources_view.set_library(library)
         self._dirty = True
@@ -305,7 +300,7 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         library = self.ctx.library
         if library is not None and not library.has_usage_log:
             self._dirty = False
-            self._show_nothing(False)
+            self.shown.show_nothing(False)
             self.view.empty_text = no_usage_text(format_label(library))
             self.view.update()
             self.summary.setText(f"No usage log: {format_label(library)} libraries do not record "
@@ -353,8 +348,8 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
     def _on_done(self, report: UsageReport) -> None:
         request = self._requests
         self._log, self._stats, self._history = report.log, report.stats, report.history
-        self.report = report
-        steps = self._show_steps(report)
+        self.shown.report = report
+        steps = self.shown.show_steps(report)
         if len(report.rows) < STAGED_FROM:
             for step in steps:
                 step()
@@ -380,6 +375,35 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         message = f"could not compute usage: {error!r}"
         self.summary.setText(message)
         self.ctx.status(message, 10000)
+
+    # ---------------------------------------------------------------- the parts, as before
+
+    @property
+    def report(self) -> UsageReport | None:
+        """The report on screen."""
+        return self.shown.report
+
+    def show_sessions(self, row: int, col: int, switch: bool = True) -> None:
+        """List the sessions behind cell (row, col) in the Sessions tab."""
+        self.shown.show_sessions(row, col, switch)
+
+    def export_image(self) -> QImage:
+        """The whole matrix with labels, the legend below it."""
+        return self.shown.export_image()
+
+    def export_png(self, path: Path | str) -> bool:
+        return self.shown.export_png(path)
+
+    def export_csv(self, path: Path | str) -> None:
+        self.shown.export_csv(path)
+
+    def add_link(self, referrer: str, target: str) -> None:
+        """Append ``target`` to ``referrer``'s seeAlso (one undoable change)."""
+        self.signals_tab.add_link(referrer, target)
+
+    def remove_link(self, referrer: str, target: str) -> None:
+        """Remove every ``target`` entry (case-insensitive) from ``referrer``'s seeAlso."""
+        self.signals_tab.remove_link(referrer, target)
 
     # ---------------------------------------------------------------- interaction
 
