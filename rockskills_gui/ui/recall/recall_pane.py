@@ -31,7 +31,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QItemSelection, QTimer, Signal
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSplitter, QTableView, QTabWidget, QWidget
 
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.model.names import fold
@@ -57,8 +57,9 @@ from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.queries import runs_inline
 from rockskills_gui.ui.common.shown_refresh import show_tab
-from rockskills_gui.ui.recall.hybrid_panel import hybrid_skills_dir
+from rockskills_gui.ui.recall.hybrid_panel import HybridPanel, hybrid_skills_dir
 from rockskills_gui.ui.recall.mcp_calls import mcp_rules
+from rockskills_gui.ui.recall.queryset_panel import QuerySetPanel
 from rockskills_gui.ui.recall.recall_jobs import (  # PreparedRecall, prepare_recall: used from here
     Built,
     PreparedRecall,
@@ -69,9 +70,12 @@ from rockskills_gui.ui.recall.recall_model import (
     INJECT,
     NAME_ROLE,
     RECALLED,
+    CompareModel,
     ResultRow,
+    ResultsModel,
     segment_slots,
 )
+from rockskills_gui.ui.recall.recall_panels import SessionPanel, WhyNotPanel
 from rockskills_gui.ui.recall.recall_view import (
     COMPARE_CHOICES,
     EDITS,
@@ -87,7 +91,7 @@ EditsProvider = Callable[[], list[Skill]]
 __all__ = ["RESULT_LIMIT", "PreparedRecall", "RecallPane", "prepare_recall"]
 
 
-class RecallPane(RecallView):
+class RecallPane(QWidget):
     """Query box, RockBot's ranking with score bars, what this turn injects, and side panels."""
 
     openSkillRequested = Signal(str)
@@ -95,7 +99,11 @@ class RecallPane(RecallView):
     indexReady = Signal()
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__(ctx, parent)  # the widgets (recall_view); this class adds the behaviour
+        super().__init__(parent)
+        self.ctx = ctx
+        self.view = RecallView(ctx, self)  # the widgets (recall_view); this class: the behaviour
+        self.pins: list[str] = []  # skills followed in "Why not?" (their names show wider)
+        self._sized = False
         self._changes = 0  # change sets seen (a worker's result built before the last is stale)
 
         self.recall: SkillRecall | None = None
@@ -126,8 +134,8 @@ class RecallPane(RecallView):
         """What the view's widgets do."""
         self.query.textChanged.connect(lambda _t: self._timer.start())
         self.query.returnPressed.connect(self.add_turn)
-        self.add_button.clicked.connect(self.add_turn)
-        self.reset_button.clicked.connect(self.reset_session)
+        self.view.add_button.clicked.connect(self.add_turn)
+        self.view.reset_button.clicked.connect(self.reset_session)
         self.compare_box.currentIndexChanged.connect(
             lambda _i: self.set_compare(self.compare_box.currentData()))
         self.table.activated.connect(lambda index: self.open_skill(index.data(NAME_ROLE)))
@@ -138,6 +146,84 @@ class RecallPane(RecallView):
         self.why_panel.unpinRequested.connect(self.unpin)
         self.sets_panel.queryRequested.connect(lambda text: self.set_query(text, immediate=True))
         self.sets_panel.failed.connect(lambda message: self.ctx.status(message, 8000))
+
+    # ---------------------------------------------------------------- the view's widgets
+
+    @property
+    def query(self) -> QLineEdit:
+        return self.view.query
+
+    @property
+    def table(self) -> QTableView:
+        return self.view.table
+
+    @property
+    def model(self) -> ResultsModel:
+        return self.view.model
+
+    @property
+    def legend(self) -> QLabel:
+        return self.view.legend
+
+    @property
+    def count_label(self) -> QLabel:
+        return self.view.count_label
+
+    @property
+    def empty_note(self) -> QLabel:
+        return self.view.empty_note
+
+    @property
+    def compare_box(self) -> QComboBox:
+        return self.view.compare_box
+
+    @property
+    def compare_model(self) -> CompareModel:
+        return self.view.compare_model
+
+    @property
+    def compare_table(self) -> QTableView:
+        return self.view.compare_table
+
+    @property
+    def compare_title(self) -> QLabel:
+        return self.view.compare_title
+
+    @property
+    def inject_label(self) -> QLabel:
+        return self.view.inject_label
+
+    @property
+    def see_also_label(self) -> QLabel:
+        return self.view.see_also_label
+
+    @property
+    def hidden_label(self) -> QLabel:
+        return self.view.hidden_label
+
+    @property
+    def side(self) -> QTabWidget:
+        return self.view.side
+
+    @property
+    def splitter(self) -> QSplitter:
+        return self.view.splitter
+
+    @property
+    def session_panel(self) -> SessionPanel:
+        return self.view.session_panel
+
+    @property
+    def why_panel(self) -> WhyNotPanel:
+        return self.view.why_panel
+
+    @property
+    def sets_panel(self) -> QuerySetPanel:
+        return self.view.sets_panel
+
+    @property
+    def hybrid_panel(self) -> HybridPanel:
+        return self.view.hybrid_panel
 
     # ---------------------------------------------------------------- public API
 
@@ -182,10 +268,10 @@ class RecallPane(RecallView):
             self.compare_box.blockSignals(False)
         self.ranker = None
         self._ranker_stale = True
-        was_visible = not self.compare_box_widget.isHidden()
-        self.compare_box_widget.setVisible(bool(kind))
+        was_visible = not self.view.compare_box_widget.isHidden()
+        self.view.compare_box_widget.setVisible(bool(kind))
         if kind and not was_visible:
-            self._place_compare()
+            self.view.place_compare()
         self._prepare_compare()
         self.refresh()
 
@@ -241,7 +327,7 @@ class RecallPane(RecallView):
         prepared = self.ctx.prepared.get("recall")
         names = prepared.names if isinstance(prepared, PreparedRecall) else (
             library.names() if library is not None else [])
-        self.names_model.set_names(names)
+        self.view.names_model.set_names(names)
         self.sets_panel.set_library(library.layout if library is not None else None, None)
         if library is None:
             self.refresh()
@@ -295,7 +381,7 @@ class RecallPane(RecallView):
         if lib is None:
             return
         self._changes += 1
-        self.names_model.set_names(lib.names())
+        self.view.names_model.set_names(lib.names())
         if self.recall is not None and self.sim is not None:
             follow_change(self.recall, lib, change)
             self.sim.library_changed()
@@ -371,12 +457,12 @@ class RecallPane(RecallView):
             self.hits, self.matched, self.preview, self.pin_reports = [], 0, None, []
             self.model.set_rows(None, [])
             self.compare_model.set_rows([])
-            self._show_empty(plan, self.recall is not None, len(self.hits), self.matched)
+            self.view.show_empty(plan, self.recall is not None, len(self.hits), self.matched)
             self.session_panel.show_session(None, None)
             self.why_panel.show_reports([])
             self.legend.clear()
             self.count_label.clear()
-            self._show_turn(None)
+            self.view.show_turn(None)
             self.hybrid_panel.set_query(None, None, "")
             self.resultsUpdated.emit()
             return
@@ -392,15 +478,15 @@ class RecallPane(RecallView):
         stats = recall.index.stats(plan)
         slots = segment_slots(plan, stats)
         self.model.set_rows(plan, rows, slots)
-        self._fit_name_column()
-        self._show_empty(plan, self.recall is not None, len(self.hits), self.matched)
-        self._show_legend(plan, stats, slots)
+        self.view.fit_name_column(bool(self.pins))
+        self.view.show_empty(plan, self.recall is not None, len(self.hits), self.matched)
+        self.view.show_legend(plan, stats, slots)
         shown = len(self.hits)
         self.count_label.setText(
             "" if plan.empty else f"{plural(self.matched, 'skill')} match"
             + (f" · top {shown} shown" if shown < self.matched else "")
             + f" · the line marks the top-{RECALL_TOP_N} cut")
-        self._show_turn(self.preview)
+        self.view.show_turn(self.preview)
         self.session_panel.show_session(sim, self.preview if text.strip() else None,
                                         mcp_rules(self.ctx.library))
         self.pin_reports = [why_not(recall, text, name, session=sim) for name in self.pins]
