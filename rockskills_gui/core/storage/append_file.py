@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rockskills_gui.core.storage.crash_hook import checkpoint
-from rockskills_gui.core.storage.fileio import NotRegularFile, _fsync_dir, file_kind
+from rockskills_gui.core.storage.fileio import NotRegularFile, file_kind
+from rockskills_gui.core.storage.fileio import _fsync_dir as fsync_folder
 
 CHUNK = 1 << 20  # bytes per write (a checkpoint after each: a kill between two leaves a torn line)
 TAIL_STEP = 64 * 1024  # bytes read at a time, backwards, to find where a torn line starts
@@ -43,7 +44,7 @@ def own_folder(base: Path, parts: Sequence[str]) -> Path:
             with contextlib.suppress(FileExistsError):
                 current.mkdir()
             checkpoint()
-            _fsync_dir(current.parent)
+            fsync_folder(current.parent)
             mode = current.lstat().st_mode
         if not stat.S_ISDIR(mode):
             raise NotAFolder(current, file_kind(mode))
@@ -53,7 +54,7 @@ def own_folder(base: Path, parts: Sequence[str]) -> Path:
 def _open_for_append(path: Path) -> tuple[int, bool]:
     """``(descriptor, created)``: ``path`` opened to append, created when missing. A symbolic
     link, FIFO or anything but a regular file is refused without blocking."""
-    flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
+    flags = os.O_RDWR | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
         | getattr(os, "O_BINARY", 0)
     try:
         fd, created = os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o644), True
@@ -89,11 +90,14 @@ def _cut_torn_line(fd: int) -> None:
     checkpoint()
 
 
-def append_lines(path: Path, lines: Sequence[str]) -> int:
+def append_lines(path: Path, lines: Sequence[str], sync_folder: bool = True) -> int:
     """Append each of ``lines`` (no line breaks in them) and a ``\\n`` to ``path``, a regular
     file created when missing, and fsync it; a torn last line left by an earlier kill is cut off
     first. Returns the bytes written. Raises :class:`~.fileio.NotRegularFile` for a symbolic
-    link, FIFO or anything but a regular file."""
+    link, FIFO or anything but a regular file.
+
+    ``sync_folder=False``: a file created is not made durable in its folder here (the caller
+    syncs the folder once after many appends: 1,000 new files, 1,000 fsyncs fewer)."""
     if not lines:
         return 0
     data = ("\n".join(lines) + "\n").encode("utf-8")
@@ -101,7 +105,8 @@ def append_lines(path: Path, lines: Sequence[str]) -> int:
     try:
         if created:
             checkpoint()
-            _fsync_dir(path.parent)
+            if sync_folder:
+                fsync_folder(path.parent)
         else:
             _cut_torn_line(fd)
         view = memoryview(data)

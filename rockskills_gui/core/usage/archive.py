@@ -29,7 +29,7 @@ from pathlib import Path
 from rockskills_gui.core.model.problems import ProblemKind
 from rockskills_gui.core.model.size_limits import LOG_FILE_MAX_BYTES, LOG_LINE_MAX_BYTES
 from rockskills_gui.core.storage import untrusted
-from rockskills_gui.core.storage.append_file import append_lines, own_folder
+from rockskills_gui.core.storage.append_file import append_lines, fsync_folder, own_folder
 from rockskills_gui.core.storage.file_lock import held
 from rockskills_gui.core.storage.layout import USAGE_ARCHIVE_DIR, USAGE_DIR
 from rockskills_gui.core.storage.line_reader import read_lines
@@ -210,7 +210,7 @@ def archive_usage(agent_dir: Path) -> ArchiveResult:
                 try:
                     if _stamp(plan.archive) != plan.stamp:  # another archiver came first
                         plan = _plan(plan.live, plan.archive)
-                    append_lines(plan.archive, plan.new)
+                    append_lines(plan.archive, plan.new, sync_folder=False)
                 except _Unread as exc:
                     result.problems.append(_report(agent_dir, exc.path, exc.error))
                     continue
@@ -222,4 +222,5 @@ def archive_usage(agent_dir: Path) -> ArchiveResult:
                     continue
                 if plan.new:
                     result.added[f"{folder}/{plan.live.name}"] = len(plan.new)
+            fsync_folder(target)  # the files created above, durable in one go
     return result
