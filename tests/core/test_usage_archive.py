@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -313,17 +314,43 @@ def test_a_kill_at_every_write_step_loses_and_duplicates_nothing(small: Small, t
     assert torn, "no kill left a torn line: the test did not reach the case"
 
 
-def test_archivers_running_at_once_write_each_line_once(small: Small, tmp_path: Path) -> None:
+def test_a_second_archiver_waits_for_the_first_and_adds_nothing_twice(small: Small,
+                                                                      tmp_path: Path) -> None:
+    """Two archivers at once (the window and a cron job): the second plans while the first is
+    about to write a new archive file, then waits for the lock and finds nothing left to add."""
     reference = tmp_path / "reference"
     shutil.copytree(small.agent, reference)
-    archive_usage(reference)
+    expected = archive_usage(reference)
     work = tmp_path / "work"
     shutil.copytree(small.agent, work)
-    code = ("import sys; from rockskills_gui.core.usage.archive import archive_usage; "
-            "archive_usage(sys.argv[1])")
-    children = [subprocess.Popen([sys.executable, "-c", code, str(work)], cwd=REPO) for _ in range(4)]
-    assert [child.wait(timeout=60) for child in children] == [0, 0, 0, 0]
+    results: list[ArchiveResult] = []
+    inside = threading.Event()
+
+    def first() -> None:
+        results.append(archive_usage(work))
+
+    def second() -> None:
+        inside.wait(10)
+        results.append(archive_usage(work))
+
+    one, two = threading.Thread(target=first), threading.Thread(target=second)
+
+    def pause_the_first(step: int, label: str) -> None:
+        if threading.current_thread() is one and label == "created" and not inside.is_set():
+            inside.set()  # the first made a new archive file, not written yet: the second runs
+            two.join(timeout=1.0)  # (it plans, then waits for the lock)
+
+    crash_hook.set_checkpoint_hook(pause_the_first)
+    try:
+        two.start()
+        one.start()
+        one.join(30)
+        two.join(30)
+    finally:
+        crash_hook.set_checkpoint_hook(None)
+    assert inside.is_set() and len(results) == 2
     assert archive_bytes(work) == archive_bytes(reference)
+    assert sum(r.lines for r in results) == expected.lines
 
 
 # ---------------------------------------------------------------- the commands

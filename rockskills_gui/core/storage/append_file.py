@@ -87,7 +87,7 @@ def _cut_torn_line(fd: int) -> None:
             break
         end = start
     os.ftruncate(fd, keep)
-    checkpoint()
+    checkpoint("cut")
 
 
 def append_lines(path: Path, lines: Sequence[str], sync_folder: bool = True) -> int:
@@ -104,7 +104,7 @@ def append_lines(path: Path, lines: Sequence[str], sync_folder: bool = True) -> 
     fd, created = _open_for_append(path)
     try:
         if created:
-            checkpoint()
+            checkpoint("created")
             if sync_folder:
                 fsync_folder(path.parent)
         else:
@@ -113,7 +113,7 @@ def append_lines(path: Path, lines: Sequence[str], sync_folder: bool = True) -> 
         written = 0
         while written < len(data):
             written += os.write(fd, view[written:written + CHUNK])
-            checkpoint()
+            checkpoint("appended")
         os.fsync(fd)
         checkpoint()
     finally:
