@@ -17,11 +17,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rockskills_gui.core.storage.crash_hook import checkpoint
-from rockskills_gui.core.storage.fileio import NotRegularFile, file_kind
-from rockskills_gui.core.storage.fileio import _fsync_dir as fsync_folder
+from rockskills_gui.core.storage.fileio import NotRegularFile, _fsync_dir, file_kind
 
 CHUNK = 1 << 20  # bytes per write (a checkpoint after each: a kill between two leaves a torn line)
 TAIL_STEP = 64 * 1024  # bytes read at a time, backwards, to find where a torn line starts
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make the names in ``folder`` durable (files created there: see ``sync_folder`` below)."""
+    _fsync_dir(folder)
 
 
 class NotAFolder(OSError):

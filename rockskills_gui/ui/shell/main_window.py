@@ -51,6 +51,7 @@ from rockskills_gui.ui.shell.window_menus import (
 from rockskills_gui.ui.shell.window_preferences import WindowPreferences
 from rockskills_gui.ui.shell.window_prefs import SplitterMemory
 from rockskills_gui.ui.shell.window_tabs import WindowTabs
+from rockskills_gui.ui.usage.usage_archiver import UsageArchiver
 
 if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
     from PySide6.QtWidgets import QMessageBox
@@ -264,6 +265,7 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
 
         self.ctx.libraryChanged.connect(self._on_library_changed)
         self.journal_watcher = JournalWatcher(self.ctx, self)  # `rockskills undo` meanwhile
+        self.usage_archiver = UsageArchiver(self.ctx, self)  # on open and reload, off this thread
         self.ctx.historyChanged.connect(self._update_history_actions)
         self.ctx.changeApplied.connect(self._on_change_applied)
         self.ctx.statusMessage.connect(self.statusBar().showMessage)

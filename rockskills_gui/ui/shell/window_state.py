@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis:
     from rockskills_gui.ui.health.health_table import HealthPane
     from rockskills_gui.ui.recall.recall_pane import RecallPane
     from rockskills_gui.ui.shell.preferences import PreferencesDialog
+    from rockskills_gui.ui.usage.usage_archiver import UsageArchiver
     from rockskills_gui.ui.usage.usage_pane import UsagePane
 
 if TYPE_CHECKING:  # the window is a QMainWindow; at run time this is a plain mixin
@@ -76,6 +77,7 @@ class WindowState(_WindowBase):
     _recall_placeholder: QWidget
     _usage_pane: UsagePane | None
     _usage_placeholder: QWidget
+    usage_archiver: UsageArchiver
     _budget_pane: BudgetPane | None
     _budget_placeholder: QWidget
     empty_page: NoLibraryPage
