@@ -40,9 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help=f"window in days before --now (default {USAGE_WINDOW_DAYS})")
     usage.add_argument("--now", metavar="ISO", help="the reference time (default: the current time)")
     usage.add_argument("--json", action="store_true",
-                       help='machine-readable: {"counts", "pairs", "coUsed", "archiveDays": '
-                            '{day: events only the usage archive still has}} (RockBot current: '
-                            'also "resourceReads")')
+                       help='machine-readable: {"counts", "pairs", "coUsed"} (RockBot current: '
+                            'also "resourceReads", and "archiveDays": {day: events only the usage '
+                            'archive still has}, given for 64e82cc too when there are any)')
     usage.add_argument("--no-archive", action="store_true",
                        help="count the live logs only, as RockBot itself sees them (default: also "
                             "the usage archive that `rockskills archive-usage` keeps)")
@@ -150,7 +150,8 @@ def cmd_usage(args: argparse.Namespace) -> int:
         reads = (usage, reads_by_skill(usage, library))
     if args.json:
         out = usage_json(stats)
-        out["archiveDays"] = archived
+        if library.rules.current or archived:  # (64e82cc prunes no logs: its output stays as it was)
+            out["archiveDays"] = archived
         if reads is not None:
             out["resourceReads"] = resource_reads_json(reads[1])
         write_json(out)
