@@ -81,7 +81,9 @@ def test_the_window_archives_on_open_and_reload_off_the_ui_thread(qtbot, tmp_pat
     window = open_window(qtbot, agent)
     archiver = window.usage_archiver
     assert archiver.busy
-    qtbot.wait(300)  # the UI thread runs meanwhile (the job waits on a worker)
+    # the job started on its worker and waits there for the lock; this thread runs meanwhile
+    qtbot.waitUntil(lambda: (folder / "skill-usage").is_dir(), timeout=10_000)
+    qtbot.wait(200)
     assert archiver.busy and not list((folder / "skill-usage").iterdir())
     with qtbot.waitSignal(archiver.archived, timeout=20_000) as done:
         cron.close()  # the other archiver is done

@@ -32,6 +32,7 @@ from rockskills_gui.ui.common.journal_watcher import JournalWatcher
 from rockskills_gui.ui.common.library_watcher import folders_to_watch
 from rockskills_gui.ui.common.operation_status import OperationStatus
 from rockskills_gui.ui.common.theme import secondary
+from rockskills_gui.ui.common.usage_archiver import UsageArchiver
 from rockskills_gui.ui.common.workers import LibraryLoader
 from rockskills_gui.ui.editor.editor_face import listed_names
 from rockskills_gui.ui.library.problems_pane import ProblemsPane, skill_problems
@@ -51,7 +52,6 @@ from rockskills_gui.ui.shell.window_menus import (
 from rockskills_gui.ui.shell.window_preferences import WindowPreferences
 from rockskills_gui.ui.shell.window_prefs import SplitterMemory
 from rockskills_gui.ui.shell.window_tabs import WindowTabs
-from rockskills_gui.ui.usage.usage_archiver import UsageArchiver
 
 if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
     from PySide6.QtWidgets import QMessageBox

@@ -37,12 +37,12 @@ if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis:
 
     from rockskills_gui.ui.budget.budget_pane import BudgetPane
     from rockskills_gui.ui.common.buffers import Buffer
+    from rockskills_gui.ui.common.usage_archiver import UsageArchiver
     from rockskills_gui.ui.dream.wizard import DreamWizard
     from rockskills_gui.ui.editor.editor_pane import EditorPane
     from rockskills_gui.ui.health.health_table import HealthPane
     from rockskills_gui.ui.recall.recall_pane import RecallPane
     from rockskills_gui.ui.shell.preferences import PreferencesDialog
-    from rockskills_gui.ui.usage.usage_archiver import UsageArchiver
     from rockskills_gui.ui.usage.usage_pane import UsagePane
 
 if TYPE_CHECKING:  # the window is a QMainWindow; at run time this is a plain mixin

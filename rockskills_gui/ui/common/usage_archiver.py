@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from rockskills_gui.core.usage.archive import ArchiveResult
 
 STATUS_MS = 8000
+OPEN_DELAY_MS = 1500  # after a library opens: its tree, editor and recall index come first
 
 
 def _archive(agent_dir: Path) -> ArchiveResult:
@@ -39,18 +40,19 @@ class UsageArchiver(QObject):
     def __init__(self, ctx: AppContext, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
-        self.job = LatestJob(parent=self)
+        self.job = LatestJob(OPEN_DELAY_MS, parent=self)
         self.job.finished.connect(self._on_done)
         self.job.failed.connect(self._on_failed)
-        ctx.libraryChanged.connect(lambda _library: self.archive())
+        ctx.libraryChanged.connect(lambda _library: self.archive(soon=False))
 
-    def archive(self) -> None:
-        """Archive the open library's new usage lines in the background (a RockBot library only)."""
+    def archive(self, soon: bool = True) -> None:
+        """Archive the open library's new usage lines in the background (a RockBot library only):
+        at once, or ``soon=False`` after :data:`OPEN_DELAY_MS`."""
         library = self.ctx.library
         if library is None or not library.has_usage_log:
             return
         agent_dir = library.agent_dir
-        self.job.request(lambda: _archive(agent_dir), now=True)
+        self.job.request(lambda: _archive(agent_dir), now=soon)
 
     @property
     def busy(self) -> bool:
