@@ -128,7 +128,7 @@ def rockbot_retention(folder: Path, now: datetime) -> dict[str, int]:
 
     Returns how many files each step deleted or trimmed."""
     cutoff = (now - MAX_AGE).timestamp()
-    files = sorted(p for p in folder.glob("*.jsonl") if p.is_file())
+    files = sorted(p for p in folder.iterdir() if p.name.endswith(".jsonl") and p.is_file())
     aged = [p for p in files if p.stat().st_mtime < cutoff]
     for path in aged:
         path.unlink()
