@@ -8,7 +8,6 @@ import shutil
 from datetime import timedelta
 from pathlib import Path
 
-from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.file_lock import held
 from rockskills_gui.core.storage.layout import USAGE_ARCHIVE_DIR
@@ -16,8 +15,7 @@ from rockskills_gui.core.usage.archive import archive_usage
 from rockskills_gui.core.usage.archive_read import describe_days, utc_day
 from rockskills_gui.core.usage.events import read_usage
 from rockskills_gui.core.usage.stats import UsageWindow, analyze
-from rockskills_gui.ui.common.context import AppContext
-from rockskills_gui.ui.shell.main_window import MainWindow
+from tests.ui.test_usage_pane import open_window
 from tests.usage_history import NOW, NOW_TEXT, make_history_agent, rockbot_retention, usage_line
 
 NOW_TS = Timestamp.parse(NOW_TEXT)
@@ -26,15 +24,6 @@ NOW_TS = Timestamp.parse(NOW_TEXT)
 def history(tmp_path: Path) -> Path:
     return make_history_agent(tmp_path / "agent", days=60, sessions_per_day=2,
                               old_sessions_per_day=2, long_lines=200).root
-
-
-def open_window(qtbot, agent: Path) -> MainWindow:
-    window = MainWindow(AppContext(), interactive=False)
-    qtbot.addWidget(window)
-    window.resize(1400, 900)
-    window.show()
-    window.ctx.set_library(Library.open(agent, clock=lambda: NOW_TS), remember=False)
-    return window
 
 
 def test_the_usage_tab_shows_which_days_come_from_the_archive(qtbot, tmp_path: Path) -> None:

@@ -31,6 +31,7 @@ from rockskills_gui.core.model.size_limits import LOG_FILE_MAX_BYTES, LOG_LINE_M
 from rockskills_gui.core.storage import untrusted
 from rockskills_gui.core.storage.append_file import append_lines, fsync_folder, own_folder
 from rockskills_gui.core.storage.file_lock import held
+from rockskills_gui.core.storage.journal_paths import odd_part
 from rockskills_gui.core.storage.layout import USAGE_ARCHIVE_DIR, USAGE_DIR
 from rockskills_gui.core.storage.line_reader import read_lines
 from rockskills_gui.core.usage.archive_align import overlap
@@ -54,18 +55,7 @@ def archive_folder(agent_dir: Path) -> Path:
 def archive_problem(agent_dir: Path) -> Path | None:
     """The first part of the archive's folder path (``.rockskills``, ``usage-archive``,
     ``skill-usage``) that is a symbolic link or not a folder: never read or written through."""
-    current = Path(agent_dir)
-    for part in (*Path(USAGE_ARCHIVE_DIR).parts, USAGE_DIR):
-        current = current / part
-        try:
-            mode = current.lstat().st_mode
-        except FileNotFoundError:
-            return None
-        except OSError:
-            return current
-        if not stat.S_ISDIR(mode):
-            return current
-    return None
+    return odd_part(agent_dir, (*Path(USAGE_ARCHIVE_DIR).parts, USAGE_DIR))
 
 
 def read_log(path: Path) -> tuple[Lines, int]:
