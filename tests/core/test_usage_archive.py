@@ -203,6 +203,7 @@ def test_nothing_is_written_when_there_is_nothing_new(tmp_path: Path) -> None:
     assert not (agent / ".rockskills").exists()
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX-only")
 def test_the_archive_is_never_written_through_a_link_or_into_a_fifo(tmp_path: Path) -> None:
     agent = tmp_path / "agent"
     usage = agent / "skill-usage"

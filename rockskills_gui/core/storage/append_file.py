@@ -76,16 +76,22 @@ def _open_for_append(path: Path) -> tuple[int, bool]:
     return fd, created
 
 
+def _read_at(fd: int, size: int, offset: int) -> bytes:
+    """``size`` bytes at ``offset`` (``os.pread`` is POSIX-only; appends ignore the position)."""
+    os.lseek(fd, offset, os.SEEK_SET)
+    return os.read(fd, size)
+
+
 def _cut_torn_line(fd: int) -> None:
     """Truncate the file after its last line break (a kill left a line without one)."""
     size = os.fstat(fd).st_size
-    if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+    if size == 0 or _read_at(fd, 1, size - 1) == b"\n":
         return
     end = size
     keep = 0
     while end > 0:
         start = max(0, end - TAIL_STEP)
-        found = os.pread(fd, end - start, start).rfind(b"\n")
+        found = _read_at(fd, end - start, start).rfind(b"\n")
         if found >= 0:
             keep = start + found + 1
             break
