@@ -8,6 +8,7 @@ import shutil
 from datetime import timedelta
 from pathlib import Path
 
+from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.file_lock import held
 from rockskills_gui.core.storage.layout import USAGE_ARCHIVE_DIR
@@ -90,3 +91,21 @@ def test_the_window_archives_on_open_and_reload_off_the_ui_thread(qtbot, tmp_pat
         pane.reload_button.click()
     assert again.args[0].added == {"skill-usage/cli-session.jsonl": 1}
     pane.wait()
+
+
+def test_the_bundled_demo_opened_in_place_is_never_archived_into(qtbot, tmp_path: Path) -> None:
+    """Every demo install copies ``resources/demo-library``: the window writes nothing there."""
+    from rockskills_gui.core.app.demo import demo_source_dir
+
+    source = demo_source_dir()
+    assert (source / "skill-usage").is_dir()  # (it has usage logs to archive)
+    window = open_window(qtbot, source)
+    window.usage_archiver.archive()
+    assert not window.usage_archiver.busy
+    assert not (source / ".rockskills").exists()
+    installed = shutil.copytree(source, tmp_path / "demo")  # an installed copy is archived
+    window.ctx.set_library(Library.open(installed), remember=False)
+    with qtbot.waitSignal(window.usage_archiver.archived, timeout=20_000) as done:
+        window.usage_archiver.archive()
+    assert done.args[0].lines > 0
+    assert not (source / ".rockskills").exists()

@@ -26,6 +26,14 @@ def _archive(agent_dir: Path) -> ArchiveResult:
     return archive_usage(agent_dir)
 
 
+def _bundled(agent_dir: Path) -> bool:
+    """``agent_dir`` is a bundled copy of the demo library (``resources/demo-library``)."""
+    from rockskills_gui.resources import resource_candidates
+
+    here = agent_dir.resolve()
+    return any(here == place.resolve() for place in resource_candidates("demo-library"))
+
+
 class UsageArchiver(QObject):
     """Archives the open library's new usage lines on a worker thread.
 
@@ -46,10 +54,11 @@ class UsageArchiver(QObject):
         ctx.libraryChanged.connect(lambda _library: self.archive(soon=False))
 
     def archive(self, soon: bool = True) -> None:
-        """Archive the open library's new usage lines in the background (a RockBot library only):
-        at once, or ``soon=False`` after :data:`OPEN_DELAY_MS`."""
+        """Archive the open library's new usage lines in the background (a RockBot library only;
+        never the app's bundled demo, opened in place: every demo install copies it): at once, or
+        ``soon=False`` after :data:`OPEN_DELAY_MS`."""
         library = self.ctx.library
-        if library is None or not library.has_usage_log:
+        if library is None or not library.has_usage_log or _bundled(library.agent_dir):
             return
         agent_dir = library.agent_dir
         self.job.request(lambda: _archive(agent_dir), now=soon)
