@@ -15,43 +15,42 @@ the Authorization header cannot put the key into a plan.
 
 from __future__ import annotations
 
-import ipaddress
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from email.utils import parsedate_to_datetime
 from typing import Any
-from urllib.parse import urlsplit
 
+from rockskills_gui.core.llm.endpoint import (
+    DEFAULT_RETRIES,
+    DEFAULT_TIMEOUT,
+    Endpoint,
+    LlmProgress,
+    ProgressFn,
+    endpoint_secrets,
+)
+from rockskills_gui.core.llm.errors import (
+    RETRYABLE,
+    LlmAuthError,
+    LlmCancelled,
+    LlmConnectionError,
+    LlmError,
+    LlmRateLimitError,
+    LlmRequestError,
+    LlmServerError,
+    LlmTimeoutError,
+    server_message,
+    translate,
+)
+from rockskills_gui.core.llm.retry import CONNECTION_RETRY_BUDGET, Retries
 from rockskills_gui.core.text.redact import redact
 
-DEFAULT_TIMEOUT = 120.0
-DEFAULT_RETRIES = 2
-MAX_RETRY_AFTER = 30.0
-CONNECTION_RETRY_BUDGET = 3.0  # seconds of waiting to retry a server that cannot be reached
+__all__ = [  # the endpoint and the errors live in core.llm (shared with trigger evals)
+    "CONNECTION_RETRY_BUDGET", "DEFAULT_RETRIES", "DEFAULT_TIMEOUT", "Completion", "Endpoint",
+    "LlmAuthError", "LlmCancelled", "LlmClient", "LlmConnectionError", "LlmError", "LlmProgress",
+    "LlmRateLimitError", "LlmRequestError", "LlmServerError", "LlmTimeoutError", "ProgressFn",
+]
+
 _POLL = 0.1
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    """Where and how to ask: base URL (e.g. ``http://127.0.0.1:11434/v1``), model, limits."""
-
-    base_url: str
-    model: str
-    timeout: float = DEFAULT_TIMEOUT
-    retries: int = DEFAULT_RETRIES
-    json_mode: bool = True
-
-
-@dataclass(frozen=True)
-class LlmProgress:
-    """A progress report: ``phase`` is sending, waiting, retrying, fallback or done."""
-
-    phase: str
-    message: str
-    attempt: int
-    elapsed: float
 
 
 @dataclass(frozen=True)
@@ -65,52 +64,6 @@ class Completion:
     model: str | None = None
     finish_reason: str | None = None
     notes: list[str] = field(default_factory=list)
-
-
-class LlmError(Exception):
-    """A request that did not produce a reply (one sentence for the user)."""
-
-    kind = "error"
-
-    def __init__(self, message: str, status: int | None = None, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.retry_after = retry_after
-
-
-class LlmAuthError(LlmError):
-    kind = "auth"
-
-
-class LlmRateLimitError(LlmError):
-    kind = "rate-limit"
-
-
-class LlmTimeoutError(LlmError):
-    kind = "timeout"
-
-
-class LlmConnectionError(LlmError):
-    kind = "connection"
-
-    def __init__(self, message: str, refused_locally: bool = False) -> None:
-        super().__init__(message)
-        self.refused_locally = refused_locally  # nothing listens on this machine: no retry helps
-
-
-class LlmServerError(LlmError):
-    kind = "server"
-
-
-class LlmRequestError(LlmError):
-    kind = "request"
-
-
-class LlmCancelled(LlmError):
-    kind = "cancelled"
-
-
-ProgressFn = Callable[[LlmProgress], None]
 
 
 class _Refused(Exception):
@@ -133,11 +86,7 @@ class LlmClient:
 
     def secrets(self) -> list[str]:
         """What must never be stored: the API key and a password in the base URL."""
-        try:
-            password = urlsplit(self.endpoint.base_url).password
-        except ValueError:
-            password = None
-        return [s for s in (self.__key, password) if s]
+        return endpoint_secrets(self.endpoint.base_url, self.__key)
 
     def redact(self, text: str) -> str:
         """``text`` with :meth:`secrets` masked in any form (see :mod:`core.redact`)."""
@@ -153,8 +102,7 @@ class LlmClient:
         json_mode = self.endpoint.json_mode
         notes: list[str] = []
         attempt = 0
-        retries_left = max(0, self.endpoint.retries)
-        connection_waits = 0.0  # seconds spent waiting to retry unreachable servers
+        retries = Retries(self.endpoint.retries)
         while True:
             attempt += 1
             if cancel is not None and cancel.is_set():
@@ -172,16 +120,11 @@ class LlmClient:
                              "plain text")
                 notify(LlmProgress("fallback", notes[-1], attempt, time.monotonic() - started))
                 continue
-            except (LlmRateLimitError, LlmServerError, LlmConnectionError, LlmTimeoutError) as exc:
-                if retries_left <= 0:
+            except RETRYABLE as exc:
+                # Refused on this machine: said at once. Unreachable elsewhere: a short budget only.
+                delay = retries.delay(exc, attempt)
+                if delay is None:
                     raise
-                delay = _retry_delay(exc, attempt)
-                if isinstance(exc, LlmConnectionError):
-                    # Refused on this machine: say so at once. Elsewhere: a short budget only.
-                    if exc.refused_locally or connection_waits + delay > CONNECTION_RETRY_BUDGET:
-                        raise
-                    connection_waits += delay
-                retries_left -= 1
                 notes.append(f"attempt {attempt}: {str(exc).rstrip('.')}; retrying in {delay:.1f} s")
                 notify(LlmProgress("retrying", notes[-1], attempt, time.monotonic() - started))
                 if cancel is not None and cancel.wait(delay):
@@ -248,96 +191,7 @@ class LlmClient:
     def _translate(self, exc: BaseException, json_mode: bool) -> BaseException:
         import openai
 
-        if isinstance(exc, openai.APITimeoutError):
-            return LlmTimeoutError(f"no reply within {self.endpoint.timeout:g} s")
-        if isinstance(exc, openai.APIConnectionError):
-            reason, refused = _unreachable(exc)
-            url = self.endpoint.base_url
-            if refused:
-                return LlmConnectionError(self._mask(
-                    f"nothing answers at {url} (connection refused): is the server running, and "
-                    "is the port right?"), _is_loopback(url))
-            return LlmConnectionError(self._mask(f"cannot reach {url}: {reason}"))
-        if isinstance(exc, openai.APIStatusError):
+        if isinstance(exc, openai.APIStatusError) and exc.status_code in (400, 422) and json_mode:
             status = exc.status_code
-            detail = self._mask(_server_message(exc))
-            if status in (401, 403):
-                return LlmAuthError(f"the server refused the API key ({status}): {detail}", status)
-            retry_after = _retry_after(exc)
-            if status == 429:
-                return LlmRateLimitError(f"rate limited (429): {detail}", status, retry_after)
-            if status in (400, 422) and json_mode:
-                return _Refused(LlmRequestError(f"{status}: {detail}", status))
-            if status in (408, 409) or status >= 500:
-                return LlmServerError(f"server error ({status}): {detail}", status, retry_after)
-            return LlmRequestError(f"request refused ({status}): {detail}", status)
-        if isinstance(exc, openai.OpenAIError):
-            return LlmServerError(self._mask(f"unexpected reply: {exc}"))
-        if isinstance(exc, Exception):
-            return LlmServerError(self._mask(f"{type(exc).__name__}: {exc}"))
-        return exc
-
-
-def _unreachable(exc: BaseException) -> tuple[str, bool]:
-    """Why a connection failed, in a few words without a final full stop ("connection refused"),
-    and whether it was refused (nothing listens at that port)."""
-    chain: list[BaseException] = []
-    current: BaseException | None = exc
-    while current is not None and current not in chain and len(chain) < 20:
-        chain.append(current)
-        current = current.__cause__ or current.__context__
-    refused = any(isinstance(c, ConnectionRefusedError) or "refused" in str(c).lower()
-                  for c in chain)
-    if refused:
-        return "connection refused", True
-    root = chain[-1]
-    reason = getattr(root, "strerror", None) or str(root) or type(root).__name__
-    return str(reason).strip().rstrip(".") or "connection failed", False
-
-
-def _is_loopback(base_url: str) -> bool:
-    """The URL names this machine (localhost, 127.0.0.0/8, ::1)."""
-    try:
-        host = (urlsplit(base_url).hostname or "").lower()
-    except ValueError:
-        return False
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def _server_message(exc: Any) -> str:
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        error = body.get("error", body)
-        if isinstance(error, dict) and isinstance(error.get("message"), str):
-            return str(error["message"])
-        if isinstance(error, str):
-            return error
-    return str(getattr(exc, "message", exc))
-
-
-def _retry_after(exc: Any) -> float | None:
-    """The ``Retry-After`` header in seconds (a number or an HTTP date), at most 30 s."""
-    response = getattr(exc, "response", None)
-    header = response.headers.get("retry-after") if response is not None else None
-    if not header:
-        return None
-    try:
-        return min(MAX_RETRY_AFTER, max(0.0, float(header)))
-    except ValueError:
-        pass
-    try:
-        return min(MAX_RETRY_AFTER, max(0.0, parsedate_to_datetime(header).timestamp() - time.time()))
-    except (TypeError, ValueError):
-        return None
-
-
-def _retry_delay(exc: LlmError, attempt: int) -> float:
-    """``Retry-After`` when the server sent one, else 0.5 s doubling up to 8 s."""
-    if exc.retry_after is not None:
-        return exc.retry_after
-    return min(8.0, 0.5 * 2.0 ** (attempt - 1))
+            return _Refused(LlmRequestError(f"{status}: {self._mask(server_message(exc))}", status))
+        return translate(exc, self.endpoint, self._mask)
