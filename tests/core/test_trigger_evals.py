@@ -177,6 +177,20 @@ def test_rates_threshold_and_near_misses() -> None:
                                                       "print a pdf of my spreadsheet"}
 
 
+def test_a_rate_equal_to_the_threshold_triggers() -> None:
+    """As skill-creator: a row that should trigger passes at rate >= threshold, a near miss only
+    below it."""
+    both = rows(("half the time", True))
+    with scripted_server() as server:
+        server.responder = by_query({"half the time": fires("pdf", None)})
+        positive = run_trigger_evals([TriggerEvalSet("pdf", both)], shown(), endpoint(server.base_url),
+                                     None, EvalOptions(runs=2))
+        near_miss = run_trigger_evals([TriggerEvalSet("pdf", rows(("half the time", False)))], shown(),
+                                      endpoint(server.base_url), None, EvalOptions(runs=2))
+    assert positive.rows[0].rate == near_miss.rows[0].rate == 0.5
+    assert positive.rows[0].passed is True and near_miss.rows[0].passed is False
+
+
 def test_precision_and_recall_count_runs() -> None:
     with scripted_server() as server:
         server.responder = by_query(SCRIPT)
@@ -300,6 +314,10 @@ def test_invalid_replies_count_as_no_trigger_and_are_reported() -> None:
         "server error": [error(500, "the model crashed")],
         "no choices": [Step(body={"id": "x", "choices": []})],
         "another tool": [tool_call("read_file", {"path": "a.pdf"})],
+        "first call decides": [Step(tool_calls=[
+            {"id": "1", "type": "function", "function": {"name": "read_file", "arguments": "{}"}},
+            {"id": "2", "type": "function",
+             "function": {"name": "activate_skill", "arguments": '{"name": "pdf"}'}}])],
         "as text": [ok('<tool_call>{"name": "activate_skill", "arguments": {"name": "pdf"}}</tool_call>')],
         "answered": [ok("Sure, here is how.")],
     }
@@ -311,7 +329,8 @@ def test_invalid_replies_count_as_no_trigger_and_are_reported() -> None:
     assert status == {"not json": (INVALID, 0), "bad arguments": (INVALID, 0),
                       "unknown skill": (INVALID, 0), "too large": (INVALID, 0),
                       "server error": (ERROR, 0), "no choices": (INVALID, 0),
-                      "another tool": (OTHER_TOOL, 0), "as text": (ACTIVATED, 1),
+                      "another tool": (OTHER_TOOL, 0), "first call decides": (OTHER_TOOL, 0),
+                      "as text": (ACTIVATED, 1),
                       "answered": (NO_CALL, 0)}
     assert report.complete and not report.aborted
     text = "\n".join(report.problems)
