@@ -204,20 +204,22 @@ def test_precision_and_recall_count_runs() -> None:
 
 def test_confusion_which_skill_fired_instead_and_competing_descriptions() -> None:
     docx_rows = rows(("convert this word file to pdf", True), ("write a memo", True))
-    sets = [TriggerEvalSet("pdf", PDF_ROWS), TriggerEvalSet("docx", docx_rows)]
+    sets = [TriggerEvalSet("pdf", (*PDF_ROWS, TriggerRow("scan to pdf", True))),
+            TriggerEvalSet("docx", docx_rows)]
     script = {**SCRIPT, "fill this pdf form": fires("pdf", "docx", "docx"),
-              "write a memo": fires("docx", "docx", "docx")}
+              "write a memo": fires("docx", "docx", "docx"), "scan to pdf": fires("xlsx")}
     with scripted_server() as server:
         server.responder = by_query(script)
         report = run_trigger_evals(sets, shown(), endpoint(server.base_url), None, EvalOptions())
-        assert len(server.requests) == 7 * 3  # the query both files have is asked once per run
+        assert len(server.requests) == 8 * 3  # the query both files have is asked once per run
     instead = {(i.skill, i.fired): (i.runs, i.queries) for i in report.instead}
-    assert instead == {("pdf", "docx"): (2, ("fill this pdf form",)),
+    assert instead == {("pdf", "xlsx"): (3, ("scan to pdf",)),
+                       ("pdf", "docx"): (2, ("fill this pdf form",)),
                        ("docx", "pdf"): (1, ("convert this word file to pdf",))}
     competing = {(c.a, c.b): c.count for c in report.competing}
     # docx/pdf both in play for "fill this pdf form" and "convert this word file to pdf";
-    # pdf/xlsx for "print a pdf of my spreadsheet"
-    assert competing == {("docx", "pdf"): 2, ("pdf", "xlsx"): 1}
+    # pdf/xlsx for "print a pdf of my spreadsheet" and "scan to pdf" (pdf expected, never fired)
+    assert competing == {("docx", "pdf"): 2, ("pdf", "xlsx"): 2}
     assert [s.skill for s in report.skills] == ["pdf", "docx"]
     assert report.skills[1].recall == pytest.approx(5 / 6)
 
