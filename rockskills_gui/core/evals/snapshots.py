@@ -7,24 +7,21 @@ and how often each skill fired.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from rockskills_gui.core.evals.report import TriggerReport
-from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES
-from rockskills_gui.core.recall.queryset import QUERY_SET_DIR, AnyLayout
-from rockskills_gui.core.storage import fileio, untrusted
+from rockskills_gui.core.recall import snapshots as recall_snapshots
+from rockskills_gui.core.recall.queryset import QUERY_SET_DIR, AnyLayout, QuerySetError
 
 SNAPSHOT_DIR = "trigger-snapshots"
 
 
-class SnapshotError(ValueError):
-    """A snapshot that cannot be read or written (one line)."""
+SnapshotError = QuerySetError  # a snapshot that cannot be read or written (one line)
 
 
 class RowSnapshot(BaseModel):
@@ -64,48 +61,26 @@ def take(report: TriggerReport, name: str) -> TriggerSnapshot:
 
 def snapshot_path(layout: AnyLayout, name: str) -> Path:
     """``<agent>/recall-tests/trigger-snapshots/<name>.json`` (a plain file name only)."""
-    if not name or "/" in name or "\\" in name or name.startswith(".") or "\0" in name:
-        raise SnapshotError(f"not a usable snapshot name: {name!r}")
-    return layout.agent_dir / QUERY_SET_DIR / SNAPSHOT_DIR / f"{name}.json"
+    return recall_snapshots.snapshot_path(layout, name, SNAPSHOT_DIR)
 
 
 def save(layout: AnyLayout, snapshot: TriggerSnapshot) -> Path:
     """Write ``snapshot`` atomically (never through a link leaving the library); its path."""
-    path = snapshot_path(layout, snapshot.name)
-    text = json.dumps(snapshot.model_dump(by_alias=True), ensure_ascii=False, indent=2) + "\n"
-    try:
-        untrusted.write_inside(path, text.encode("utf-8"), layout.agent_dir)
-    except untrusted.Refused as exc:
-        raise SnapshotError(f"snapshot {snapshot.name!r}: {exc}") from None
-    return path
+    return recall_snapshots.write_snapshot(layout, snapshot_path(layout, snapshot.name), snapshot,
+                                           snapshot.name)
 
 
 def load(layout: AnyLayout, name: str) -> TriggerSnapshot:
-    path = snapshot_path(layout, name)
-    try:
-        return TriggerSnapshot.model_validate_json(fileio.read_regular(path, DOCUMENT_MAX_BYTES))
-    except OSError as exc:
-        raise SnapshotError(f"snapshot {name!r}: {untrusted.reason(path, exc)}") from None
-    except (ValueError, ValidationError) as exc:
-        raise SnapshotError(f"snapshot {name!r}: not a trigger-eval snapshot "
-                            f"({str(exc).splitlines()[0]})") from None
+    """The snapshot called ``name`` (raises :class:`SnapshotError` with one readable line)."""
+    return recall_snapshots.read_snapshot(snapshot_path(layout, name), name, TriggerSnapshot,
+                                          "a trigger-eval snapshot")
 
 
 def names(layout: AnyLayout) -> list[str]:
     """The library's trigger-eval snapshots, newest first (unreadable ones left out)."""
-    folder = layout.agent_dir / QUERY_SET_DIR / SNAPSHOT_DIR
-    found: list[tuple[str, str]] = []
-    try:
-        paths = [p for p in folder.glob("*.json") if fileio.is_regular(p)]
-    except OSError:
-        return []
-    for path in paths[:10_000]:
-        try:
-            snap = load(layout, path.stem)
-        except SnapshotError:
-            continue
-        found.append((snap.taken_at, snap.name))
-    return [n for _t, n in sorted(found, reverse=True)]
+    found = recall_snapshots.readable_in(layout.agent_dir / QUERY_SET_DIR / SNAPSHOT_DIR,
+                                         lambda n: load(layout, n))
+    return [s.name for s in sorted(found, key=lambda s: s.taken_at, reverse=True)]
 
 
 def default_name() -> str:
