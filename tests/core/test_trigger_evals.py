@@ -128,6 +128,20 @@ def test_rockbot_sends_its_session_index_and_get_skill(agent_copy: Path) -> None
     assert row.rate == 1.0 and row.fired == {"plan-meeting": 2}
 
 
+def test_a_skill_the_listing_leaves_out_cannot_trigger_and_is_named() -> None:
+    presentation = present(ENTRIES, AGENT_SKILLS, Limits(max_skills=1), ACTIVATE_SKILL)
+    assert presentation.listed == ("pdf",)
+    with scripted_server() as server:
+        server.responder = by_query({"a memo": fires("docx")})
+        report = run_trigger_evals([TriggerEvalSet("docx", rows(("a memo", True)))], presentation,
+                                   endpoint(server.base_url), None, EvalOptions(runs=1))
+        enum = server.requests[0].body["tools"][0]["function"]["parameters"]["properties"]["name"]["enum"]
+    assert enum == ["pdf"] and report.rows[0].outcomes[0].status == INVALID
+    assert report.notes == ("docx is not in the listing (beyond the first 1 skills listed): it cannot "
+                            "trigger",)
+    assert report.skills[0].hidden and report.as_json()["skills"][0]["listed"] is False
+
+
 def test_claude_codes_skill_tool_is_a_parameter() -> None:
     presentation = shown(tool=CLAUDE_SKILL)
     with scripted_server() as server:

@@ -94,10 +94,11 @@ class Estimate:
         return math.ceil(self.to_send / self.concurrency) * self.latency
 
     def line(self) -> str:
-        tokens = "? tokens" if self.prompt_tokens is None else f"~{self.prompt_tokens:,} prompt tokens"
+        tokens = ("prompt tokens unknown (no tokenizer)" if self.prompt_tokens is None
+                  else f"~{self.prompt_tokens:,} prompt tokens by {self.tokenizer}")
         how = "measured" if self.latency_measured else "assumed"
-        return (f"{self.to_send} requests to send ({self.cached} of {self.total} cached), {tokens} "
-                f"({self.tokenizer or 'no tokenizer'}), about {self.seconds:.0f} s at "
+        return (f"{self.to_send} requests to send ({self.cached} of {self.total} cached), {tokens}, "
+                f"about {self.seconds:.0f} s at "
                 f"{self.latency:.1f} s per request ({how}), {self.concurrency} at a time")
 
 
