@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from rockskills_gui.core.dream.offline import is_starter, similar_pairs
@@ -35,6 +35,7 @@ from rockskills_gui.core.recall.bm25_index import Bm25Index
 from rockskills_gui.core.recall.bm25_join import SelfJoin, running_sums
 from rockskills_gui.core.recall.skill_recall import SkillRecall
 from tests.conftest import REPO, SHARED
+from tests.property_budget import budgeted
 
 DEMO = REPO / "resources" / "demo-library"
 CORPORA = SHARED / "corpora"
@@ -316,7 +317,7 @@ def test_the_corpora_are_there() -> None:
 
 # ---------------------------------------------------------------- the join itself
 
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = budgeted(24, 120, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rockskills_gui.core.library.rockbot_library import Library
@@ -31,6 +31,7 @@ from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.core.usage.events import UsageEvent
+from tests.property_budget import budgeted
 
 NOW = Timestamp.parse("2026-11-22T12:00:00+00:00")
 
@@ -186,7 +187,7 @@ def test_remove_prunes_empty_folders_but_keeps_a_folder_that_is_a_skill() -> Non
     assert shape(tree) == shape(tree_of("x"))
 
 
-@settings(max_examples=60, deadline=None)
+@budgeted(12, 60)
 @given(st.lists(st.tuples(st.booleans(),
                           st.lists(st.sampled_from(["a", "B", "b", "a_", "c-d", "e0"]),
                                    min_size=1, max_size=3)),
