@@ -57,9 +57,9 @@ class Budget:
         if not 1 <= self.minimum <= self.maximum:
             raise ValueError(f"need 1 <= minimum <= maximum, not {self.minimum}, {self.maximum}")
 
-    def run(self, one_round: Callable[[int], None]) -> list[int]:
+    def run(self, one_round: Callable[[int], None], what: str = "") -> list[int]:
         """Call ``one_round(n)`` (run ``n`` examples) until the budget or the maximum is spent;
-        returns the rounds' sizes."""
+        returns the rounds' sizes (and prints them: ``pytest -rP`` shows it)."""
         seconds = budget_seconds(self.share)
         start = time.monotonic()
         rounds: list[int] = []
@@ -71,6 +71,8 @@ class Budget:
             spent = time.monotonic() - start
             fit = int((seconds - spent) * done / spent) if spent > 0 else self.maximum
             count = min(self.maximum - done, fit)
+        print(f"{what}: {sum(rounds)} examples (rounds {rounds}, at least {self.minimum}, at most "
+              f"{self.maximum}) in {time.monotonic() - start:.1f} s of a {seconds:g} s budget")
         return rounds
 
 
@@ -100,7 +102,7 @@ def budgeted(minimum: int, maximum: int, *, share: float = 1.0, **overrides: Any
                     parent, max_examples=count)
                 test(*args, **kwargs)
 
-            run.hypothesis_rounds = budget.run(one_round)  # type: ignore[attr-defined]
+            run.hypothesis_rounds = budget.run(one_round, test.__name__)  # type: ignore[attr-defined]
 
         run._hypothesis_internal_use_settings = _settings(**overrides)  # type: ignore[attr-defined]
         return run  # type: ignore[return-value]
@@ -116,4 +118,4 @@ def run_machine(machine: type[RuleBasedStateMachine], budget: Budget, **override
     def one_round(count: int) -> None:
         run_state_machine_as_test(machine, settings=settings(base, max_examples=count))
 
-    return budget.run(one_round)
+    return budget.run(one_round, machine.__name__)

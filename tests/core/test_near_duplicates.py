@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from rockskills_gui.core.dream.offline import is_starter, similar_pairs
 from rockskills_gui.core.dream.prompts import listed
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.formats import detect, open_library
 from rockskills_gui.core.lint import content_scan
 from rockskills_gui.core.lint.content_scan import _BASE64, _BIDI, _INVISIBLE, _RULE_FOLD
 from rockskills_gui.core.lint.linter import CONTENT_RULES, near_duplicates, scan_text
@@ -279,10 +279,14 @@ def test_similar_pairs_in_small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _shipped() -> list[tuple[str, Path, str | None]]:
-    """The demo library, the fixture agent and every corpus (as detected, and as Agent Skills)."""
+    """The demo library, the fixture agent and every corpus (as detected, and as Agent Skills
+    where that is another library: not when detection finds the same skill folders)."""
     out: list[tuple[str, Path, str | None]] = [("demo", DEMO, None), ("agent", AGENT, None)]
     for corpus in sorted(p for p in CORPORA.iterdir() if p.is_dir()) if CORPORA.is_dir() else []:
-        out += [(corpus.name, corpus, None), (f"{corpus.name}:agentskills", corpus, "agentskills")]
+        out.append((corpus.name, corpus, None))
+        found, forced = detect(corpus), detect(corpus, "agentskills")
+        if (found.format, found.base, found.roots) != (forced.format, forced.base, forced.roots):
+            out.append((f"{corpus.name}:agentskills", corpus, "agentskills"))
     return out
 
 

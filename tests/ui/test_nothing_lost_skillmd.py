@@ -8,7 +8,7 @@ which every save must keep. The agent deletes a skill by removing its folder. SK
 have no dream runs and no usage log, so those rules are RockBot's only.
 
 Default run: up to 150 examples of up to 8 steps, at least 15, while its time budget lasts
-(``WHOLE_APP``: ``ROCKSKILLS_PROPERTY_SECONDS`` × 6, a minute by default; tests/property_budget.py);
+(``WHOLE_APP``: ``ROCKSKILLS_PROPERTY_SECONDS`` × 4, 40 s by default; tests/property_budget.py);
 ``pytest -m slow`` runs 1,000 of up to 25, however long they take.
 """
 

@@ -14,7 +14,7 @@ this machine
   shown), its counts equal a fresh computation from disk, or it says the log changed.
 
 Default run: up to 200 examples of up to 8 steps, at least 20, while its time budget lasts
-(``WHOLE_APP``: ``ROCKSKILLS_PROPERTY_SECONDS`` × 6, a minute by default; tests/property_budget.py);
+(``WHOLE_APP``: ``ROCKSKILLS_PROPERTY_SECONDS`` × 4, 40 s by default; tests/property_budget.py);
 ``pytest -m slow`` runs 1,500 of up to 25, however long they take. A failure prints its steps and
 a ``@reproduce_failure`` blob that replays it.
 """
