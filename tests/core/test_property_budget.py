@@ -31,47 +31,38 @@ def test_the_budget_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) 
         Budget(5, 4)
 
 
-def test_a_slow_property_stops_at_the_budget_after_the_minimum(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(ENV, "0.5")
+def run_counted(minimum: int, maximum: int, pause: float = 0.0) -> tuple[int, list[int]]:
+    """Run a budgeted property that takes ``pause`` seconds an example: (examples, rounds)."""
     calls: list[int] = []
 
-    @budgeted(minimum=3, maximum=10_000)
+    @budgeted(minimum=minimum, maximum=maximum)
     @given(st.integers())
-    def slow(value: int) -> None:
+    def prop(value: int) -> None:
         calls.append(value)
-        time.sleep(0.02)
+        time.sleep(pause)
 
+    prop()
+    return len(calls), prop.hypothesis_rounds
+
+
+def test_a_slow_property_stops_at_the_budget_after_the_minimum(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV, "0.5")
     started = time.monotonic()
-    slow()
+    examples, rounds = run_counted(3, 10_000, pause=0.02)
     assert time.monotonic() - started < 5
-    assert 3 <= len(calls) < 200, len(calls)  # ~25 fit in 0.5 s; far from the maximum
-    assert slow.hypothesis_rounds[0] == 3 and sum(slow.hypothesis_rounds) == len(calls)
+    assert 3 <= examples < 200, examples  # ~25 fit in 0.5 s; far from the maximum
+    assert rounds[0] == 3 and sum(rounds) == examples
 
 
 def test_the_minimum_runs_even_when_the_budget_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ENV, "0")
-    calls: list[int] = []
-
-    @budgeted(minimum=7, maximum=100)
-    @given(st.integers())
-    def prop(value: int) -> None:
-        calls.append(value)
-
-    prop()
-    assert len(calls) == 7 and prop.hypothesis_rounds == [7]
+    assert run_counted(7, 100) == (7, [7])
 
 
 def test_a_fast_property_runs_the_maximum_and_no_more(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ENV, "60")
-    calls: list[int] = []
-
-    @budgeted(minimum=5, maximum=40)
-    @given(st.integers())
-    def fast(value: int) -> None:
-        calls.append(value)
-
-    fast()
-    assert len(calls) == 40 and sum(fast.hypothesis_rounds) == 40
+    examples, rounds = run_counted(5, 40)
+    assert examples == 40 and sum(rounds) == 40 and rounds[0] == 5
 
 
 class Counter(RuleBasedStateMachine):
