@@ -40,6 +40,9 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     # clustering (~0.1 s to import) loads on the worker that orders the matrix (scipy.sparse,
     # which the recall index loads on its worker after the first paint, is no matter).
     "usage_tab": ("scipy.cluster", "scipy.spatial"),
+    # Opening Preferences: the openai client (1.5-2 s to import) loads with the first request
+    # (Fetch models, Test connection), on its worker (issue 35).
+    "preferences": ("openai", "httpx", "rockskills_gui.core.app.endpoint"),
 }
 
 
@@ -152,3 +155,13 @@ def loaded_modules(stdout: str) -> list[str]:
 # Import the Usage tab's code as its first showing does (PySide6 through the code cache first).
 USAGE_TAB_SCRIPT = ("import rockskills_gui.ui.shell.app\n"
                     "import rockskills_gui.ui.usage.usage_pane\n" + _REPORT + "\n")
+
+# Open Preferences in a window as Edit ▸ Preferences does (no request sent).
+PREFERENCES_SCRIPT = ("import rockskills_gui.ui.shell.app\n"
+                      "from PySide6.QtWidgets import QApplication\n"
+                      "from rockskills_gui.ui.common.context import AppContext\n"
+                      "from rockskills_gui.ui.shell.main_window import MainWindow\n"
+                      "app = QApplication([])\n"
+                      "window = MainWindow(AppContext(), interactive=False)\n"
+                      "window.show_preferences()\n"
+                      "assert window.preferences_dialog is not None\n" + _REPORT + "\n")

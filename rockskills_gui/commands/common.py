@@ -20,7 +20,9 @@ from rockskills_gui.core.library.profile_settings import ProfileSettingError, co
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC
+from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES, shown_size
 from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
+from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.layout import NotALibraryError
 
 
@@ -116,6 +118,31 @@ def parse_now(text: str | None) -> Timestamp:
         return Timestamp.parse(text)
     except TimestampError as exc:
         raise CommandError(f"--now: {exc}") from None
+
+
+NO_PIPES = "named pipes, devices and process substitution (<(...)) are refused, never read"
+
+
+def read_input(name: str, option: str, limit: int = DOCUMENT_MAX_BYTES, stdin: bool = False) -> bytes:
+    """The bytes of the file ``name`` given to ``option``, which must be a regular file of at most
+    ``limit`` bytes (``-``: standard input, when ``stdin``, read up to ``limit``). A FIFO, a device
+    (a link to /dev/zero) or a pipe from process substitution is refused at once with a
+    :class:`CommandError`, never read: reading one could block forever or never end (issue 35)."""
+    if stdin and name == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+        if len(data) > limit:
+            raise CommandError(f"{option} -: standard input is larger than {shown_size(limit)}")
+        return data
+    try:
+        return fileio.read_regular(name, limit)
+    except fileio.NotRegularFile as exc:
+        hint = f" (pipe into '{option} -' instead)" if stdin else ""
+        raise CommandError(f"{option} {name}: is a {exc.kind}, not a regular file; "
+                           f"{NO_PIPES}{hint}") from None
+    except fileio.TooLarge as exc:
+        raise CommandError(f"{option} {name}: {exc.reason}") from None
+    except OSError as exc:
+        raise CommandError(f"{option} {name}: {exc.strerror or exc}") from None
 
 
 def write_exact(text: str) -> None:

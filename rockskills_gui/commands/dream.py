@@ -8,10 +8,18 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rockskills_gui.commands.common import CommandError, guarded, open_library, parse_now, write_exact
+from rockskills_gui.commands.common import (
+    CommandError,
+    guarded,
+    open_library,
+    parse_now,
+    read_input,
+    write_exact,
+)
 from rockskills_gui.core.app.keys import ENV_VAR
 from rockskills_gui.core.dream.llm import DEFAULT_RETRIES, DEFAULT_TIMEOUT
 from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass, parse_passes
+from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES, shown_size
 from rockskills_gui.core.storage.changes import ConflictError, LibraryError
 
 if TYPE_CHECKING:  # the dream machinery is imported by the command that runs, not by the parser
@@ -50,7 +58,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     dream.add_argument("--no-json-mode", action="store_true",
                        help="do not ask for response_format json_object")
     dream.add_argument("--directive", metavar="PASS=FILE", action="append", default=[],
-                       help="use FILE as the system message of PASS (gap, consolidate, optimize)")
+                       help="use FILE as the system message of PASS (gap, consolidate, optimize); "
+                            f"a regular file of at most {shown_size(DOCUMENT_MAX_BYTES)}: named pipes "
+                            "and process substitution (<(...)) are refused")
     dream.add_argument("--protect", metavar="PREFIX", action="append", default=[],
                        help="never delete, prune or overwrite skills under PREFIX (e.g. patrol/); "
                             "repeatable")
@@ -93,10 +103,11 @@ def _directives(values: list[str]) -> dict[DreamPass, str]:
         if not sep or dream_pass not in LLM_PASSES:
             raise CommandError(f"--directive {value!r}: expected PASS=FILE with PASS gap, consolidate "
                                "or optimize")
+        data = read_input(file, "--directive")
         try:
-            result[dream_pass] = Path(file).read_text(encoding="utf-8-sig")
-        except OSError as exc:
-            raise CommandError(f"--directive: cannot read {file}: {exc.strerror or exc}") from None
+            result[dream_pass] = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise CommandError(f"--directive {file}: not UTF-8 text") from None
     return result
 
 

@@ -57,6 +57,10 @@ def all_problems(lib: Library | SkillMdLibrary) -> list[Problem]:
     per_file: dict[str, list[int]] = {}
     for log in logs:
         for bad in log.malformed:
+            if bad.line == 0:  # the whole file was not read: its reason
+                problems.append(Problem(path=bad.path, kind=bad.kind, severity="warning",
+                                        message=bad.reason))
+                continue
             per_file.setdefault(bad.path, []).append(bad.line)
     for path, lines in per_file.items():
         shown = ", ".join(str(n) for n in lines[:10]) + (" …" if len(lines) > 10 else "")
@@ -79,6 +83,12 @@ def cmd_list(args: argparse.Namespace) -> int:
         for skill in listed:
             summary = PENDING if skill.summary_pending else skill.summary
             write_exact(f"{skill.name}\t{summary}\n")
+    # Files that did not load (too large, unreadable, nested too deep...): one line each on
+    # stderr, so that stdout stays the list; `lint` shows them with everything else.
+    for problem in lib.problems:
+        if problem.severity in ("error", "warning"):
+            print(f"rockskills: {problem.path}: {problem.kind}: {problem.severity}: {problem.message}",
+                  file=sys.stderr)
     return 0
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import sys
+from collections.abc import Iterable, Iterator
+from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,16 +15,18 @@ from rockskills_gui.commands.common import (
     add_library_options,
     guarded,
     open_from_args,
+    read_input,
     write_exact,
     write_json,
 )
+from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES, shown_size
 from rockskills_gui.core.recall.limits import RECALL_TOP_N
 
 if TYPE_CHECKING:  # the index (numpy) is imported by the command that runs, not by the parser
     from rockskills_gui.core.recall.bm25_index import Contribution
     from rockskills_gui.core.recall.queryset import QuerySetReport
     from rockskills_gui.core.recall.session import TurnResult
-    from rockskills_gui.core.recall.skill_recall import RecallHit
+    from rockskills_gui.core.recall.skill_recall import RecallHit, SkillRecall
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,10 +38,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     recall.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
     recall.add_argument("query", metavar="QUERY", nargs="?", help="the user message")
     recall.add_argument("--queries-file", metavar="FILE",
-                        help="one query per line ('-' = stdin), one result per line")
+                        help="one query per line ('-' = stdin), one result per line; a regular "
+                             f"file of at most {shown_size(DOCUMENT_MAX_BYTES)}: named pipes and "
+                             "process substitution (<(...)) are refused, pipe into '-' instead")
     recall.add_argument("--top", metavar="N", type=int, default=RECALL_TOP_N,
                         help=f"results per query (default {RECALL_TOP_N}; 0 = every match)")
-    recall.add_argument("--json", action="store_true", help="machine-readable output")
+    recall.add_argument("--json", action="store_true",
+                        help="machine-readable output (with --queries-file: rank, name and score "
+                             "of each hit; add --explain for the contributions)")
     recall.add_argument("--explain", action="store_true",
                         help="show each term's and phrase's contribution")
     add_library_options(recall)
@@ -145,13 +152,11 @@ def _print_hits(hits: list[RecallHit], explain: bool) -> None:
 
 
 def _read_queries(name: str) -> list[str]:
+    data = read_input(name, "--queries-file", stdin=True)
     try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text("utf-8")
-    except OSError as exc:
-        raise CommandError(f"{name}: {exc.strerror or exc}") from None
+        return data.decode("utf-8").splitlines()
     except UnicodeDecodeError:
         raise CommandError(f"{name}: not UTF-8 text") from None
-    return text.splitlines()
 
 
 @guarded
@@ -175,7 +180,11 @@ def cmd_recall(args: argparse.Namespace) -> int:
         else:
             _print_hits(hits, args.explain)
         return 0
-    for i, query in enumerate(_read_queries(args.queries_file)):
+    queries = _read_queries(args.queries_file)
+    if args.json and not args.explain:
+        _write_ranked_lines(recall, queries, top)
+        return 0
+    for i, query in enumerate(queries):
         hits = recall.search(query, top=top, explain=explain)
         if args.json:
             write_exact(result_line(query, hits) + "\n")
@@ -183,6 +192,58 @@ def cmd_recall(args: argparse.Namespace) -> int:
             write_exact(("\n" if i else "") + f"# {query}\n")
             _print_hits(hits, args.explain)
     return 0
+
+
+LINES_PER_WRITE = 256
+
+
+class _Names(dict[str, str]):
+    """Index key -> its skill's name as JSON text, made when first asked for."""
+
+    def __init__(self, recall: SkillRecall) -> None:
+        super().__init__()
+        self.recall = recall
+
+    def __missing__(self, key: str) -> str:
+        value = self[key] = _text(self.recall.skill_of_key(key).name)
+        return value
+
+
+_RANKS: list[str] = []  # '{"rank": N, "name": ' for N = 0, 1, ...
+
+
+def ranked_lines(recall: SkillRecall, queries: Iterable[str], top: int | None) -> Iterator[str]:
+    """One JSON line per query with each hit's rank, name and score -- no explanations (they cost
+    more than the ranking: ``--explain`` adds them) -- as ``json.dumps(ranked_json(...),
+    ensure_ascii=False)`` writes it (tests/core/test_recall_json_line.py compares the two)."""
+    index = recall.index
+    names = _Names(recall)
+    for query in queries:
+        hits = index.search(query, top=top)
+        if not hits:
+            yield f'{{"query": {_text(query)}, "results": []}}'
+            continue
+        ranks, keys, scores, _ = zip(*hits, strict=True)
+        while len(_RANKS) <= len(hits):
+            _RANKS.append(f'{{"rank": {len(_RANKS)}, "name": ')
+        body = "}, ".join(map("".join, zip(map(_RANKS.__getitem__, ranks), map(names.__getitem__, keys),
+                                           repeat(', "score": '), map(_float, scores))))
+        yield f'{{"query": {_text(query)}, "results": [{body}}}]}}'
+
+
+def ranked_json(query: str, hits: list[RecallHit]) -> dict[str, Any]:
+    return {"query": query, "results": [{"rank": hit.rank, "name": hit.name, "score": hit.score}
+                                        for hit in hits]}
+
+
+def _write_ranked_lines(recall: SkillRecall, queries: list[str], top: int | None) -> None:
+    lines: list[str] = []
+    for line in ranked_lines(recall, queries, top):
+        lines.append(line + "\n")
+        if len(lines) >= LINES_PER_WRITE:
+            write_exact("".join(lines))
+            lines.clear()
+    write_exact("".join(lines))
 
 
 # ---------------------------------------------------------------- simulate

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rockskills_gui.commands.common import CommandError, open_from_args, write_exact, write_json
+from rockskills_gui.commands.common import CommandError, open_from_args, read_input, write_exact, write_json
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.model.names import display_name
 
@@ -38,9 +38,7 @@ def _against(args: argparse.Namespace) -> int:
     if not isinstance(lib, Library):
         raise CommandError("--against needs a RockBot library (dream plans are RockBot's)")
     try:
-        plan = Plan.model_validate_json(Path(args.against).read_bytes())
-    except OSError as exc:
-        raise CommandError(f"{args.against}: {exc.strerror or exc}") from None
+        plan = Plan.model_validate_json(read_input(args.against, "--against"))
     except ValueError as exc:
         raise CommandError(f"{args.against}: not a plan ({str(exc).splitlines()[0]})") from None
     queries, notes = corpus(lib.layout.agent_dir)

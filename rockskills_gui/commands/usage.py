@@ -4,6 +4,7 @@ for a RockBot (current) agent also the resource reads per skill (``skill-resourc
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 from rockskills_gui.commands.common import (
@@ -121,7 +122,11 @@ def cmd_usage(args: argparse.Namespace) -> int:
     library = open_library(args.library)
     now = parse_now(args.now)
     window = UsageWindow.last_days(now, args.days)
-    stats = analyze(read_usage(library.agent_dir), window)
+    log = read_usage(library.agent_dir)
+    for bad in log.malformed:  # a log not read at all (a FIFO, too large): say why, on stderr
+        if bad.line == 0:
+            print(f"rockskills: {bad.path}: {bad.reason}", file=sys.stderr)
+    stats = analyze(log, window)
     reads: tuple[ResourceUsage, list[SkillReads]] | None = None
     if library.rules.current:  # 64e82cc logs no resource reads: its output stays as it was
         from rockskills_gui.core.usage.resource_usage import reads_by_skill, resource_usage

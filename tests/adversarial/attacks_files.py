@@ -1,4 +1,5 @@
-"""Hostile files in a library (issue #14 items 4, 6, 8, 11), as repeatable attacks.
+"""Hostile files in a library (issue #14 items 4, 6, 8, 11; issue #35 items 12, 13, 14, 18), as
+repeatable attacks.
 
 Each ``attack_<name>(trials, workdir)`` builds a fresh hostile library under ``workdir`` per trial
 (random names, depths and targets), runs the CLI (or the core, for rename/delete, which have no
@@ -529,6 +530,171 @@ def attack_skillmd_not_a_file(trials: int, workdir: Path) -> tuple[int, int]:
     return trials, failures
 
 
+# ---------------------------------------------------------------- issue 35, 12 and 18: one hostile file
+
+
+def _fresh_agent(workdir: Path, name: str, trial: int) -> tuple[random.Random, Path, Path]:
+    """``(random source, trial folder, a copy of the sample agent in it)`` for one trial."""
+    folder = _trial_dir(workdir, name, trial)
+    return _rng(name, trial), folder, _copy_agent(folder)
+
+
+def _hostile_file(rng: random.Random, agent: Path) -> tuple[str, str]:
+    """Plant one hostile thing in ``agent`` (random kind, place and size): ``(path shown, what)``."""
+    kind = rng.choice(("deep-json", "digits", "sparse-skill", "nested", "sparse-log", "long-line"))
+    where = _deep(rng, agent / "skills")
+    name = f"{_token(rng)}.json"
+    path = where / name
+    if kind == "deep-json":
+        depth = rng.randint(1000, 100_000)
+        path.write_text('{"name": "x", "content": "c", "x": ' + "[" * depth + "]" * depth + "}")
+    elif kind == "digits":
+        digits = "9" * rng.randint(4301, 20_000)
+        path.write_text(rng.choice(('{"name": "x", "content": "c", "n": ' + digits + "}",
+                                    '{"name": "x", "content": "c", "m": {"a": [' + digits + "]}}",
+                                    '{"name": "x", "content": ' + digits + "}")))
+    elif kind == "sparse-skill":
+        with open(path, "wb") as handle:
+            handle.truncate(rng.choice((17 << 20, 4 << 30)))
+    elif kind == "nested":  # deeper than the walks go (shallow enough for shutil.rmtree)
+        path = where.joinpath(*["n"] * rng.randint(65, 300))
+        path.mkdir(parents=True)
+        (path / name).write_text(json.dumps({"name": "x", "content": "c"}))
+    else:
+        log = agent / rng.choice(("skill-usage", "feedback")) / f"{_token(rng)}.jsonl"
+        with open(log, "wb") as handle:
+            if kind == "sparse-log":
+                handle.truncate(4 << 30)
+            else:
+                handle.write(b'{"id": "' + b"x" * rng.randint(1 << 20, 3 << 20) + b'"}\n')
+        return log.relative_to(agent).as_posix(), kind
+    return path.relative_to(agent).as_posix(), kind
+
+
+def attack_unopenable(trials: int, workdir: Path) -> tuple[int, int]:
+    """One hostile file (JSON nested 1,000-100,000 deep, a number of 4,301-20,000 digits, a
+    sparse 17 MB or 4 GB skill file or log, folders nested past the limit, a log line over 1 MB):
+    list, lint, usage and an offline dream finish without an internal error, every other skill
+    loads, and list or lint names the file."""
+    failures = 0
+    for trial in range(trials):
+        rng, folder, agent = _fresh_agent(workdir, "unopenable", trial)
+        why: list[str] = []
+        clean = cli(workdir, "list", agent)
+        expected = len(clean.out.splitlines())
+        shown, kind = _hostile_file(rng, agent)
+        listed = cli(workdir, "list", agent)
+        if _check(listed, "list", why):
+            if len(listed.out.splitlines()) != expected:
+                why.append(f"{kind}: list gave {len(listed.out.splitlines())} skills, not {expected}")
+            if "internal error" in listed.err:
+                why.append(f"{kind}: list: {listed.err.strip()[:200]}")
+        findings = _lint(workdir, agent, why)
+        if kind != "long-line" and not any(shown.startswith(str(f.get("path"))) or
+                                           str(f.get("path")).startswith(shown) for f in findings):
+            why.append(f"{kind}: lint does not report {shown}")
+        for args in (("usage", agent, "--now", NOW),
+                     ("dream", agent, "--offline", "--now", NOW, "--plan-out", folder / "plan.json")):
+            done = cli(workdir, *args)
+            if _check(done, str(args[0]), why) and (done.rc != 0 or "internal error" in done.err):
+                why.append(f"{kind}: {args[0]} failed: {done.err.strip()[:200]}")
+        failures += _finish("unopenable", trial, why)
+    return trials, failures
+
+
+# ---------------------------------------------------------------- issue 35, 13: what blocks or never ends
+
+
+def attack_blocking_inputs(trials: int, workdir: Path) -> tuple[int, int]:
+    """A FIFO, a link to /dev/zero or a 4 GB sparse file given as ``--against``, ``--queries-file``,
+    ``--directive``, a query set or a plan, or planted at the start-up code cache: every command
+    ends within the timeout, without a traceback; a file option is refused (exit 2) naming it."""
+    failures = 0
+    from rockskills_gui.core.app.code_cache import FILE_NAME
+
+    for trial in range(trials):
+        rng, folder, agent = _fresh_agent(workdir, "blocking", trial)
+        why: list[str] = []
+        kind = rng.choice(("fifo", "dev-zero", "sparse"))
+        place = rng.choice(("against", "queries", "directive", "query-set", "plan", "code-cache"))
+        if place == "code-cache":
+            cache = workdir / "userdirs" / f"cache-{trial}"
+            cache.mkdir(parents=True, exist_ok=True)
+            hostile = cache / FILE_NAME
+        else:
+            hostile = (agent / "recall-tests" if place == "query-set" else folder) / f"{_token(rng)}.json"
+            hostile.parent.mkdir(exist_ok=True)
+        if kind == "fifo":
+            os.mkfifo(hostile)
+        elif kind == "dev-zero":
+            hostile.symlink_to("/dev/zero")
+        else:
+            with open(hostile, "wb") as handle:
+                handle.truncate(4 << 30)
+        args: tuple[str | Path, ...] = {
+            "against": ("recall-test", agent, "--against", hostile),
+            "queries": ("recall", agent, "--queries-file", hostile),
+            "directive": ("dream", agent, "--offline", "--directive", f"gap={hostile}"),
+            "query-set": ("recall-test", agent, hostile),
+            "plan": ("apply", agent, hostile, "--accept-all"),
+            "code-cache": ("list", agent),
+        }[place]
+        extra = {"ROCKSKILLS_CACHE_DIR": str(hostile.parent)} if place == "code-cache" else None
+        done = cli(workdir, *args, extra=extra)
+        if _check(done, f"{place} ({kind})", why):
+            if place == "code-cache":
+                if done.rc != 0 or not done.out:
+                    why.append(f"code cache ({kind}): list failed: {done.err.strip()[:200]}")
+            elif done.rc != 2 or str(hostile) not in done.err or "internal error" in done.err:
+                why.append(f"{place} ({kind}): exit {done.rc}, {done.err.strip()[:200]!r}")
+        failures += _finish("blocking", trial, why)
+    return trials, failures
+
+
+# ---------------------------------------------------------------- issue 35, 14: writes through links
+
+
+def attack_recall_tests_links(trials: int, workdir: Path) -> tuple[int, int]:
+    """``recall-tests/`` or ``recall-tests/snapshots/`` is a symbolic link leaving the library (to
+    a canary folder, or dangling): ``recall-test SET --snapshot NAME`` refuses (exit 2) and
+    nothing outside the library is written or created."""
+    failures = 0
+    for trial in range(trials):
+        rng, folder, agent = _fresh_agent(workdir, "recall-links", trial)
+        canary = folder / "canary"
+        canary.mkdir()
+        (canary / "keep.txt").write_text("canary\n")
+        tests = agent / "recall-tests"
+        tests.mkdir()
+        query_set = tests / "set.json"
+        query_set.write_text(json.dumps({"name": "set", "queries": [
+            {"query": "send an email", "expected": ["mcp/email"]}]}))
+        linked = rng.choice(("snapshots", "whole"))
+        target = canary if rng.random() < 0.7 else folder / f"missing-{_token(rng)}"
+        if linked == "whole":
+            real = folder / "real-tests"
+            tests.rename(real)
+            if target == canary:
+                shutil.copy(real / "set.json", canary / "set.json")
+                query_set = tests / "set.json"
+            else:
+                query_set = real / "set.json"
+            tests.symlink_to(target, target_is_directory=True)
+        else:
+            (tests / "snapshots").symlink_to(target, target_is_directory=True)
+        before = snapshot(folder / "canary")
+        why: list[str] = []
+        done = cli(workdir, "recall-test", agent, query_set, "--snapshot", _token(rng))
+        if _check(done, "recall-test --snapshot", why) and done.rc != 2:
+            why.append(f"{linked} -> {target.name}: exit {done.rc}: {(done.out + done.err).strip()[:200]}")
+        if snapshot(folder / "canary") != before:
+            why.append(f"{linked} -> {target.name}: the canary folder changed")
+        if target != canary and (target.exists() or target.is_symlink()):
+            why.append(f"{linked} -> {target.name}: the link's missing target was created")
+        failures += _finish("recall-links", trial, why)
+    return trials, failures
+
+
 Attack = Callable[[int, Path], tuple[int, int]]
 ATTACKS: list[tuple[str, Attack]] = [
     ("FIFO at skills/<x>.json: dream, apply, lint", attack_fifo_json),
@@ -539,4 +705,7 @@ ATTACKS: list[tuple[str, Attack]] = [
     ("folder named <x>.json under skills/", attack_dir_json),
     ("skill file symlinked outside the library", attack_outside_link_skill),
     ("SKILL.md that is a FIFO or a folder", attack_skillmd_not_a_file),
+    ("one hostile file: deep JSON, huge numbers, 4 GB files, deep folders, long lines", attack_unopenable),
+    ("FIFO, /dev/zero or 4 GB file as an input or a cache", attack_blocking_inputs),
+    ("recall-tests/ or snapshots/ linked outside the library", attack_recall_tests_links),
 ]

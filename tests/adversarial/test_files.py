@@ -1,5 +1,6 @@
-"""Hostile files in a library (issue #14 items 4, 6, 8, 11): every attack of attacks_files.py, a
-few trials each, with real FIFOs and symlinks; each CLI run has a timeout, so a hang fails."""
+"""Hostile files in a library (issue #14 items 4, 6, 8, 11; #35 items 12, 13, 14, 18): every attack
+of attacks_files.py, a few trials each, with real FIFOs, symlinks and sparse 4 GB files; each CLI
+run has a timeout, so a hang fails."""
 
 from __future__ import annotations
 

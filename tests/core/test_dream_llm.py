@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 
 import pytest
 
 from rockskills_gui.core.dream.llm import (
+    CONNECTION_RETRY_BUDGET,
     Endpoint,
     LlmAuthError,
     LlmCancelled,
     LlmClient,
+    LlmConnectionError,
     LlmRateLimitError,
     LlmTimeoutError,
 )
@@ -203,3 +206,57 @@ def test_whole_run_gap_consolidate_optimize_builds_each_prompt_on_the_previous_p
     rewrite = plan.get("o1")
     assert rewrite.kind.value == "rewrite" and rewrite.record.created_at == NOW_TEXT
     assert rewrite.record.last_used_at is None
+
+
+# ---------------------------------------------------------------- unreachable servers (issue 35)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_nothing_listening_on_this_machine_fails_at_once_in_one_sentence() -> None:
+    reports: list = []
+    with pytest.raises(LlmConnectionError) as caught:
+        client(f"http://127.0.0.1:{free_port()}/v1", retries=5).complete("s", "u",
+                                                                        progress=reports.append)
+    message = str(caught.value)
+    assert "connection refused" in message and "is the server running" in message
+    assert ".;" not in message and "Connection error." not in message
+    assert not any(r.phase == "retrying" for r in reports)  # no retry helps: said at once
+
+
+def test_an_unreachable_server_is_retried_within_a_short_budget() -> None:
+    """A server that accepts and hangs up (not refused): retried, but only for a few seconds."""
+    accepted = []
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def serve() -> None:
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except TimeoutError:
+                continue
+            accepted.append(1)
+            connection.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    reports: list = []
+    try:
+        with pytest.raises(LlmConnectionError) as caught:
+            client(f"http://127.0.0.1:{listener.getsockname()[1]}/v1", retries=10).complete(
+                "s", "u", progress=reports.append)
+    finally:
+        stop.set()
+        thread.join(5)
+        listener.close()
+    waits = [r for r in reports if r.phase == "retrying"]
+    assert 1 <= len(waits) < 10  # retried, but not ten times
+    total = sum(float(r.message.rsplit("retrying in ", 1)[1].split()[0]) for r in waits)
+    assert total <= CONNECTION_RETRY_BUDGET
+    assert all(".;" not in r.message for r in waits) and ".;" not in str(caught.value)

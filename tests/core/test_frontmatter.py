@@ -66,10 +66,40 @@ def test_edit_keeps_comments_unknown_keys_quoting_and_crlf() -> None:
     assert added == text + "license: MIT\r\n"
 
 
-def test_block_scalar_description_is_replaced_whole() -> None:
+def test_block_scalar_description_is_replaced_whole_in_its_own_style() -> None:
     text = "name: x\ndescription: |\n  line one\n\n  line two\nlicense: MIT\n"
     edited = fm.edit_frontmatter(text, {"description": "short"})
-    assert edited == "name: x\ndescription: short\nlicense: MIT\n"
+    assert edited == "name: x\ndescription: |-\n  short\nlicense: MIT\n"
+
+
+def test_a_folded_description_stays_folded_and_gains_nothing() -> None:
+    """Issue 35 item 3: appending to a ``>`` block kept the text but wrote it double-quoted."""
+    text = "name: x\ndescription: >\n  Helps with team\n  collaboration.\nlicense: MIT\n"
+    value = "Helps with team collaboration. Edited.\n"
+    edited = fm.edit_frontmatter(text, {"description": value})
+    assert edited == ("name: x\ndescription: >\n  Helps with team\n  collaboration. Edited.\n"
+                      "license: MIT\n")
+    assert fm.parse_frontmatter(edited).values["description"] == value
+    assert fm.edit_frontmatter(text, {"description": "No line break at the end."}) == (
+        "name: x\ndescription: >-\n  No line break at the end.\nlicense: MIT\n")
+
+
+@pytest.mark.parametrize("old", ["'it''s'", '"quoted"', ">\n    folded\n", "|+\n  kept\n\n"])
+def test_quoted_and_block_styles_are_kept(old: str) -> None:
+    text = f"name: x\ndescription: {old}\nlicense: MIT\n"
+    edited = fm.edit_frontmatter(text, {"description": "it's new\n" if "\n" in old else "it's new"})
+    line = edited.splitlines()[1]
+    assert line[len("description: ")] == old[0]
+    assert edited.endswith("license: MIT\n")
+
+
+@given(st.sampled_from([">", "|", ">-", "|+", "'x'", '"x"', "x"]), TEXT, st.sampled_from(["\n", "\r\n"]))
+@settings(max_examples=300, deadline=None)
+def test_any_value_written_over_any_style_reads_back(style: str, value: str, newline: str) -> None:
+    old = f"{style}{newline}  old text{newline}" if style[0] in "|>" else f"{style}{newline}"
+    text = f"name: x{newline}description: {old}license: MIT{newline}"
+    edited = fm.edit_frontmatter(text, {"description": value}, newline)
+    assert yaml.load(edited, Loader=fm._Loader) == {"name": "x", "description": value, "license": "MIT"}
 
 
 def test_unquoted_colon_is_repaired_with_a_note() -> None:

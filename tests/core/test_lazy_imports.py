@@ -50,4 +50,4 @@ def test_the_check_can_fail() -> None:
     done = run_script("import numpy, rockskills_gui.core.lint.linter\n" + cli_script(["--version"]))
     found = forbidden_loaded(loaded_modules(done.stdout), "version")
     assert "numpy" in found and "rockskills_gui.core.lint.linter" in found
-    assert set(FORBIDDEN) == {"version", "list", "gui", "usage_tab"}
+    assert set(FORBIDDEN) == {"version", "list", "gui", "usage_tab", "preferences"}

@@ -54,6 +54,14 @@ def test_fuzzy_ranks_exact_then_substring_then_scattered() -> None:
     assert fuzzy_filter("zzz", NAMES) == []
 
 
+def test_a_space_in_the_query_stands_for_any_gap() -> None:
+    """Issue 35: Ctrl+P found nothing for "lit srch"."""
+    names = [*NAMES, "research/literature-search", "literature"]
+    assert [m.name for m in fuzzy_filter("lit srch", names)] == ["research/literature-search"]
+    assert fuzzy_filter("sum  art", names)[0].name == "research/summarize-article"
+    assert fuzzy_filter("mcp email", names)[0].name == "mcp/email"
+
+
 def test_fuzzy_is_case_insensitive_and_reports_positions() -> None:
     match = fuzzy_score("MCE", "mcp/email")
     assert match is not None

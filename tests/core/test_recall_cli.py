@@ -75,6 +75,28 @@ def test_queries_file_one_json_line_per_query(capsys: pytest.CaptureFixture[str]
     assert json.loads(lines[-1]) == {"query": "", "results": []}
 
 
+def test_queries_file_json_has_ranks_names_and_scores_and_explain_adds_contributions(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    queries = tmp_path / "queries.txt"
+    queries.write_text("\n".join(t["user"] for t in DEMO[:3]) + "\n", "utf-8")
+    expected = SkillRecall(Library.open(AGENT).skills())
+    code, out, _ = run(capsys, "recall", AGENT, "--queries-file", queries, "--top", "3", "--json")
+    assert code == 0
+    for line, turn in zip(out.splitlines(), DEMO[:3], strict=True):
+        results = json.loads(line)["results"]
+        assert results == [{"rank": h.rank, "name": h.name, "score": h.score}
+                           for h in expected.search(turn["user"], top=3)]
+    code, out, _ = run(capsys, "recall", AGENT, "--queries-file", queries, "--top", "3", "--json",
+                       "--explain")
+    assert code == 0
+    for line in out.splitlines():
+        for result in json.loads(line)["results"]:
+            total = 0.0
+            for part in [*result["terms"].values(), *result["phrases"].values()]:
+                total += part["contribution"]
+            assert total == result["score"]
+
+
 def test_recall_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(capsys, "recall", AGENT)
     assert code == 2 and "QUERY or --queries-file" in err

@@ -18,6 +18,7 @@ from rockskills_gui.core.recall.bm25 import (
     tokenize,
 )
 from rockskills_gui.core.recall.bm25_index import Bm25Index
+from rockskills_gui.core.recall.bm25_state import snapshot
 from rockskills_gui.core.recall.skill_recall import SkillRecall
 from tests.core import reference_bm25
 from tests.property_budget import budgeted
@@ -232,7 +233,8 @@ def test_ties_at_the_cut_follow_imposed_order_not_slots() -> None:
 
 def test_building_in_one_pass_gives_the_index_adding_one_by_one_gives() -> None:
     """Bm25Index(documents) (one pass, issue 19) holds exactly what add() in turn builds: slots,
-    postings, run ids, lengths, order; so every later edit and every score is the same."""
+    postings, word ids, lengths, order (its whole state); so every later edit and every score is
+    the same."""
     import random as _random
 
     rng = _random.Random(7)
@@ -244,13 +246,7 @@ def test_building_in_one_pass_gives_the_index_adding_one_by_one_gives() -> None:
     one_by_one = Bm25Index()
     for key, text in docs:
         one_by_one.add(key, text)
-    for name in ("_slot_of", "_keys", "_texts", "_free", "_terms", "_windows", "_run_id", "_runs",
-                 "_total", "_next_pos", "_norm_avgdl"):
-        assert getattr(bulk, name) == getattr(one_by_one, name), name
-    assert list(bulk._terms) == list(one_by_one._terms)
-    assert list(bulk._windows) == list(one_by_one._windows)
-    for name in ("_length", "_pos"):
-        assert getattr(bulk, name).tolist() == getattr(one_by_one, name).tolist(), name
+    assert snapshot(bulk) == snapshot(one_by_one)  # slots, words, postings, lengths, order, texts
     for index in (bulk, one_by_one):
         index.remove("k3")
         index.replace("k10", "send the weekly report to Dana")
@@ -260,3 +256,49 @@ def test_building_in_one_pass_gives_the_index_adding_one_by_one_gives() -> None:
             [(h.key, h.score) for h in one_by_one.search(query, top=None)]
     with pytest.raises(KeyError):
         Bm25Index([("a", "x"), ("a", "y")])
+
+
+def test_top_k_of_a_large_index_is_the_head_of_the_full_ranking() -> None:
+    """Enough documents for top-k to guess a threshold from a sample of the scores: many equal
+    scores (ties at every cut), candidate order imposed or not, after edits that reuse slots."""
+    import random as _random
+
+    rng = _random.Random(5)
+    words = ["send", "email", "weekly", "report", "the", "and", "plan", "meeting", "notes", "x1z"]
+    docs = [(f"d{i:04d}", " ".join(rng.choice(words) for _ in range(rng.randint(1, 4))))
+            for i in range(3000)]
+    index = Bm25Index(docs)
+    queries = ("the", "send the email", "weekly report and notes", "plan meeting", "x1z the")
+
+    def check() -> None:
+        for query in queries:
+            full = index.search(query, top=None)
+            assert [(h.key, h.score) for h in full] == reference_bm25.search(
+                list(index.documents()), query)
+            for top in (1, 5, 50, 51, 200):
+                assert index.search(query, top=top) == full[:top]
+
+    check()
+    keys = [k for k, _ in docs]
+    rng.shuffle(keys)
+    index.set_order(keys)
+    check()
+    for key in keys[:40]:
+        index.remove(key)
+    for i in range(40):
+        index.add(f"n{i}", " ".join(rng.choice(words) for _ in range(3)))  # reuses slots
+    check()
+
+
+def test_long_words_and_words_of_every_width_are_found() -> None:
+    """Words are kept as fixed-width bytes; longer ones apart: terms and phrases still match."""
+    long_word = "w" * 45 + "end"
+    docs = [("a", f"{long_word} tail"), ("b", "ab abc abcd abcde"), ("c", f"x{long_word} tailx"),
+            ("d", "abcde abc")]
+    index = Bm25Index(docs)
+    index.add("e", "abcdefghij klm")  # a wider word after the build
+    model = [*docs, ("e", "abcdefghij klm")]
+    for query in (long_word, f"{long_word} tail", "w" * 40, "abcd abcde", "abc abcd", "abcde abc",
+                  "cdefghij klm", "abcdefghij"):
+        assert [(h.key, h.score) for h in index.search(query, top=None)] == \
+            reference_bm25.search(model, query), query

@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
-from rockskills_gui.commands.recall import result_json, result_line
+from rockskills_gui.commands.recall import ranked_json, ranked_lines, result_json, result_line
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.skill_recall import RecallHit, SkillRecall
@@ -55,3 +55,15 @@ def test_a_number_json_writes_otherwise_falls_back_to_json() -> None:
         hits = [RecallHit(rank=1, skill=skill, score=score)]
         assert result_line("q", hits) == json.dumps(result_json("q", hits), ensure_ascii=False)
     assert "Infinity" in result_line("q", [RecallHit(rank=1, skill=skill, score=float("inf"))])
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(odd_text, texts()), min_size=1, max_size=10, unique_by=lambda p: fold(p[0])),
+       st.lists(st.one_of(texts(), odd_text), min_size=1, max_size=3), st.sampled_from([None, 1, 3]))
+def test_the_ranked_lines_are_what_json_dumps_writes(pairs: list[tuple[str, str]],
+                                                     queries: list[str], top: int | None) -> None:
+    """``recall --queries-file --json`` without ``--explain``: rank, name and score per hit."""
+    recall = SkillRecall(Skill(name=name, summary=summary) for name, summary in pairs)
+    lines = list(ranked_lines(recall, queries, top))
+    assert lines == [json.dumps(ranked_json(q, recall.search(q, top=top)), ensure_ascii=False)
+                     for q in queries]

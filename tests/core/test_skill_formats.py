@@ -400,3 +400,22 @@ def test_near_duplicates_use_recall_similarity() -> None:
               skill("bake-bread", "Bake sourdough bread at home")]
     pairs = near_duplicates(skills)
     assert [(a, b) for a, b, _ in pairs] == [("deploy-service", "deploy-service-safely")]
+
+
+def test_a_skill_file_opens_the_library_that_holds_it(tmp_path: Path, agent_copy: Path) -> None:
+    """Issue 35 item 8: a SKILL.md opened its grandparent; a RockBot .json was refused."""
+    from rockskills_gui.core.library.formats import NotALibraryError, detect, library_of_file
+
+    project = tmp_path / "project"
+    nested = project / ".claude" / "skills" / "tools" / "lint" / "SKILL.md"
+    nested.parent.mkdir(parents=True)
+    nested.write_text("---\nname: lint\ndescription: Lints.\n---\nBody.\n")
+    assert library_of_file(nested) == project
+    found = detect(nested)
+    assert found.format == "agentskills" and found.base == project.resolve()
+    email = agent_copy / "skills" / "mcp" / "email.json"
+    assert detect(email).format == "rockbot" and detect(email).base == agent_copy.resolve()
+    loose = tmp_path / "loose.json"
+    loose.write_text("{}")
+    with pytest.raises(NotALibraryError, match="outside any skills/ folder"):
+        detect(loose)

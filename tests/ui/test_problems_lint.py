@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from rockskills_gui.ui.common.latest_job import LatestJob
 from rockskills_gui.ui.common.models import ROW_ROLE, Column, RowModel
+from rockskills_gui.ui.library import problems_pane
 from rockskills_gui.ui.library.problems_pane import LINT_GROUP, LOAD_GROUP
 from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.ui.conftest import open_window
@@ -69,7 +70,8 @@ def test_a_dangling_see_also_is_a_lint_row_until_fixed(qtbot, agent: Path) -> No
     assert ("warning", "a2a", "see-also-dangling") in lint_rows(window)
 
 
-def test_a_burst_of_changes_lints_once_and_a_hidden_dock_not_at_all(qtbot, agent: Path) -> None:
+def test_a_burst_of_changes_lints_once_and_a_hidden_dock_of_a_large_library_not_at_all(qtbot, agent: Path,
+                                                                    monkeypatch) -> None:
     window = open_window(qtbot, agent)
     pane = window.problems_pane
     window.problems_dock.show()
@@ -88,6 +90,7 @@ def test_a_burst_of_changes_lints_once_and_a_hidden_dock_not_at_all(qtbot, agent
         3).data()
 
     window.problems_dock.hide()
+    monkeypatch.setattr(problems_pane, "LINT_LARGE", 0)  # a library large enough to wait
     window.ctx.apply(lambda lib: lib.update("a2a", see_also=[]))
     qtbot.wait(600)  # longer than the debounce
     assert not pane.linter.busy and pane._lint_stale and len(runs) == 1  # nothing ran
@@ -197,8 +200,6 @@ def test_a_pane_role_wins_over_the_generic_ones(window: MainWindow) -> None:
 
 
 def test_a_large_library_is_linted_when_asked(qtbot, agent: Path, monkeypatch) -> None:
-    from rockskills_gui.ui.library import problems_pane
-
     monkeypatch.setattr(problems_pane, "LINT_AUTO_MAX", 5)  # the fixture's 24 skills are "large"
     dangle(agent, "a2a", "no-such-skill")
     window = open_window(qtbot, agent)

@@ -15,7 +15,13 @@ import sys
 from pathlib import Path
 
 from rockskills_gui.resources import resource_dir
-from tests.startup_budget import GUI_SCRIPT, USAGE_TAB_SCRIPT, forbidden_loaded, loaded_modules
+from tests.startup_budget import (
+    GUI_SCRIPT,
+    PREFERENCES_SCRIPT,
+    USAGE_TAB_SCRIPT,
+    forbidden_loaded,
+    loaded_modules,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,6 +46,17 @@ def test_the_usage_tab_s_code_leaves_clustering_to_its_worker() -> None:
     modules = loaded_modules(done.stdout)
     assert "rockskills_gui.core.usage.matrix_order" in modules  # (the tab's ordering code)
     assert forbidden_loaded(modules, "usage_tab") == []
+
+
+def test_opening_preferences_leaves_the_openai_client_to_the_first_request(tmp_path: Path) -> None:
+    """Issue 35: the first opening took over 1.5 s, most of it importing the openai client."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", PREFERENCES_SCRIPT], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    modules = loaded_modules(done.stdout)
+    assert "rockskills_gui.ui.shell.preferences" in modules  # the dialog was built
+    assert forbidden_loaded(modules, "preferences") == []
 
 
 def test_the_usage_tab_is_built_when_first_shown(window) -> None:

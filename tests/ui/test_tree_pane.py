@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QMimeData, QModelIndex, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox, QPushButton
@@ -402,6 +404,32 @@ def test_double_click_on_a_problem_shows_the_raw_file_read_only(qtbot, agent: Pa
     assert "not valid UTF-8" in viewer.note.text()
     viewer.close()
     assert broken.read_bytes() == raw
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs (POSIX)")
+def test_the_raw_view_of_a_fifo_problem_says_why_and_never_blocks(qtbot, agent: Path) -> None:
+    """Double-clicking a FIFO's problem opened it for reading: the window froze until something
+    wrote into it (issue 35). A writer knocks after 10 s, so that a regression fails, not hangs."""
+    import threading
+
+    fifo = agent / "skills" / "pipe.json"
+    os.mkfifo(fifo)
+
+    def knock() -> None:  # (only a reader blocked in open() lets a non-blocking writer in)
+        try:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+
+    timer = threading.Timer(10, knock)
+    timer.start()
+    try:
+        viewer = RawFileDialog(fifo, "skills/pipe.json", "unreadable")
+        qtbot.addWidget(viewer)
+    finally:
+        timer.cancel()
+    assert "cannot be read" in viewer.note.text() and "not a regular file" in viewer.note.text()
+    assert viewer.text.toPlainText() == ""
 
 
 def test_screenshot_of_the_tree_pane_with_a_selection(agent: Path, tmp_path: Path, qapp) -> None:

@@ -337,3 +337,16 @@ def test_the_analysis_says_it_is_out_of_date_after_events_are_appended(
     changed(qtbot, pane, pane.reload_button.click)
     assert len(pane.report.stats.events) == before + 1
     assert not pane.check_log() and not pane.stale.isVisible()
+
+
+def test_a_4gb_usage_log_is_named_with_its_reason_and_the_rest_is_counted(qtbot, agent: Path) -> None:
+    """A 4 GB sparse log was read whole (MemoryError): now it is not read, and the tab says why."""
+    with open(agent / "skill-usage" / "zz-huge.jsonl", "wb") as handle:
+        handle.truncate(4 << 30)
+    window = open_window(qtbot, agent)
+    window.show_pane("heatmap")
+    pane = window.usage_pane
+    qtbot.waitUntil(lambda: pane.report is not None, timeout=10000)
+    assert len(pane.report.stats.events) == 32
+    assert "skill-usage/zz-huge.jsonl: larger than 256 MB (4 GB): not read" in pane.summary.text()
+    pane.wait()

@@ -4,12 +4,13 @@ editor's empty states (no library, a new skill)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontInfo, QFontMetrics
+from PySide6.QtGui import QFontInfo, QFontMetrics, QPalette
 from PySide6.QtWidgets import QApplication
 
 from rockskills_gui.core.app.demo import install_demo
@@ -19,7 +20,7 @@ from rockskills_gui.ui.shell.gallery import Studio, settle, wait_until
 from rockskills_gui.ui.shell.main_window import MainWindow
 from rockskills_gui.ui.usage.heatmap_view import HeatmapView
 
-SMALL, MEDIUM = (1280, 720), (1400, 900)
+SMALL, MEDIUM, LARGE = (1280, 720), (1400, 900), (1920, 1080)
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +104,45 @@ def test_unlabelled_rows_name_their_skill_on_hover(studio: Studio) -> None:
     for row in range(len(data)):
         assert view.hover_text(view.row_label_center(row)).startswith(data.label(row))
         assert view.hover_text(view.column_label_center(row)).startswith(data.label(row))
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE])
+@pytest.mark.parametrize("order", ["cluster", "name"])
+def test_heatmap_labels_stay_whole_name_the_selected_row_and_every_family(
+        studio: Studio, order: str, size: tuple[int, int]) -> None:
+    """Issue 35 item 7: the clustered order's top row label was half under the column labels,
+    a selected row could have no name, and a one-row family had no label at 1280×720."""
+    view = usage_at(studio, size)
+    pane = studio.window.usage_pane
+    pane.order_combo.setCurrentIndex(pane.order_combo.findData(order))
+    assert wait_until(lambda: not pane.busy and view.data is not None
+                      and bool(view.data.bands) == (order == "name"), 15)
+    view.fit()
+    settle()
+    data = view.data
+    step = view.label_step(view.ch)
+    row = next(r for r in range(1, len(data)) if r % step) if step > 1 else 7
+    view.select(row, 2)
+    settle()
+    line = QFontMetrics(view.audit_fonts()[0]).height()
+    for rows in (True, False):
+        placed = view.placed_labels(rows)
+        assert placed, rows
+        end = (view.viewport().height() if rows else view.viewport().width())
+        for label in placed:  # inside the label strip, whole
+            assert view.gutter <= label.top and label.top + label.size <= end, (rows, label)
+        ordered = sorted(placed, key=lambda p: p.top)
+        assert all(a.top + a.size <= b.top for a, b in itertools.pairwise(ordered)), rows
+        picked = [p for p in placed if p.selected]
+        assert len(picked) == 1, rows  # the selected row (column) is named
+        assert data.label(row if rows else 2).endswith(view.label_text(rows, picked[0]))
+        if data.bands and step > 1 and len(data.bands) * line <= end - view.gutter:
+            assert {p.key for p in placed if not p.selected} == set(range(len(data.bands)))
+    # The selected row's name is painted where its row is: highlight in the label strip.
+    image = view.viewport().grab().toImage()
+    y = view.cell_rect(row, 0).center().y()
+    highlight = view.palette().color(QPalette.ColorRole.Highlight).rgb()
+    assert any(image.pixel(x, y) == highlight for x in range(2, view.gutter - 2))
 
 
 # ---------------------------------------------------------------- names and columns

@@ -43,6 +43,8 @@ try:  # hashlib.blake2b is this very function; importing hashlib loads OpenSSL (
 except ImportError:  # (a Python built without it)
     from hashlib import blake2b
 
+from rockskills_gui.core.model.size_limits import CACHE_FILE_MAX_BYTES
+from rockskills_gui.core.storage.fileio import read_regular
 from rockskills_gui.core.storage.tempfiles import replaced_privately
 
 FORMAT = 1
@@ -85,7 +87,8 @@ class CodeCache:
         self.hits = 0
         self.misses = 0
         with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
-            data = marshal.loads(path.read_bytes())
+            # (a FIFO or a link to /dev/zero put there is refused at once, never read: issue 35)
+            data = marshal.loads(read_regular(path, CACHE_FILE_MAX_BYTES))
             if (isinstance(data, tuple) and len(data) == 3 and data[0] == FORMAT
                     and isinstance(data[1], dict) and isinstance(data[2], dict)):
                 self._code, self._regex = data[1], data[2]

@@ -9,8 +9,11 @@ by mistake.
 
 from __future__ import annotations
 
+import errno
+import io
 import logging
 import os
+import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -72,23 +75,53 @@ class RedactSecrets(logging.Filter):
         return True
 
 
+def _open_log(path: str, encoding: str | None) -> io.TextIOWrapper:
+    """``path`` opened for appending, as a regular file only: never through a symbolic link
+    (O_NOFOLLOW) and never blocking on a FIFO put there (O_NONBLOCK, then checked), so a link
+    planted at the log's name is never written through (issue 35)."""
+    flags = (os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+             | getattr(os, "O_NONBLOCK", 0))
+    fd = os.open(path, flags, 0o600)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, f"{path}: not a regular file; not logging there")
+    except BaseException:
+        os.close(fd)
+        raise
+    return open(fd, "a", encoding=encoding)
+
+
 class _RotatingFile(logging.Handler):
     """A rotating log file (1 MB × 3) opened at the first record it is given: the standard
     ``RotatingFileHandler`` (``logging.handlers``, which loads ``socket`` and ``pickle``) is
-    imported then, not at start (issue 19)."""
+    imported then, not at start (issue 19). Each file is opened by :func:`_open_log`; when that
+    is refused (a link or FIFO at the log's name), nothing is logged."""
 
     def __init__(self, target: Path) -> None:
         super().__init__()
         self.target = target
         self._file: logging.Handler | None = None
+        self._refused = False
 
     def emit(self, record: logging.LogRecord) -> None:
+        if self._refused:
+            return
         if self._file is None:
             import logging.handlers
 
-            self._file = logging.handlers.RotatingFileHandler(
-                self.target, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8", delay=True)
+            class Safe(logging.handlers.RotatingFileHandler):
+                def _open(self) -> io.TextIOWrapper:
+                    return _open_log(self.baseFilename, self.encoding)
+
+            self._file = Safe(self.target, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8",
+                              delay=True)
             self._file.setFormatter(self.formatter)
+            try:
+                _open_log(os.fspath(self.target), "utf-8").close()
+            except OSError:
+                self._refused = True
+                return
         self._file.emit(record)
 
     def flush(self) -> None:

@@ -9,8 +9,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from rockskills_gui.core.model.dotnet_json import loads_untrusted
+from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES
 from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.appdirs import config_dir
+from rockskills_gui.core.storage.fileio import read_regular
 
 MAX_RECENT = 10
 FILE_NAME = "recent.json"
@@ -27,7 +30,7 @@ class RecentLibraries:
         """Stored folder -> chosen format (None: detected), most recent first; folders that no
         longer exist are skipped, and a bad file reads as empty."""
         try:
-            data = json.loads(self.file.read_text(encoding="utf-8"))
+            data = loads_untrusted(read_regular(self.file, DOCUMENT_MAX_BYTES).decode("utf-8"))
         except (OSError, ValueError):
             return {}
         if not isinstance(data, list):

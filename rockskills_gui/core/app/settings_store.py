@@ -23,8 +23,11 @@ from rockskills_gui.core.app.settings_fields import (
     StartupPrefs,
     startup_value,
 )
+from rockskills_gui.core.model.dotnet_json import loads_untrusted
+from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES
 from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.appdirs import config_dir
+from rockskills_gui.core.storage.fileio import read_regular
 
 if TYPE_CHECKING:
     from rockskills_gui.core.app.settings import Settings
@@ -92,7 +95,7 @@ class SettingsStore:
         """The file's JSON value; None when there is no file; :data:`UNREADABLE` (with the
         reason in :attr:`load_problems`) when it cannot be read or parsed."""
         try:
-            return json.loads(self.file.read_text(encoding="utf-8"))
+            return loads_untrusted(read_regular(self.file, DOCUMENT_MAX_BYTES).decode("utf-8"))
         except FileNotFoundError:
             return None
         except (OSError, ValueError) as exc:

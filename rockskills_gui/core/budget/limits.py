@@ -15,8 +15,11 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from rockskills_gui.core.model.dotnet_json import loads_untrusted
+from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES
 from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.appdirs import config_dir
+from rockskills_gui.core.storage.fileio import read_regular
 
 FILE_NAME = "budget.json"
 log = logging.getLogger(__name__)
@@ -68,7 +71,7 @@ class LimitsStore:
 
     def _load(self) -> dict[str, Limits]:
         try:
-            raw = json.loads(self.file.read_text(encoding="utf-8"))
+            raw = loads_untrusted(read_regular(self.file, DOCUMENT_MAX_BYTES).decode("utf-8"))
             if not isinstance(raw, dict):
                 raise ValueError("not a JSON object")
             return {str(k): Limits.from_json(v) for k, v in raw.items()}

@@ -28,6 +28,7 @@ from rockskills_gui.core.dream.checks import CheckContext, check_plan, name_prob
 from rockskills_gui.core.dream.plan import Plan, Severity, touched_path_error
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.model.names import display_name, fold
+from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
 from rockskills_gui.core.model.timestamps import TimestampError
 from rockskills_gui.core.storage import fileio, journal
@@ -170,7 +171,8 @@ def checked(plan: Plan, library: Library, reads: fingerprint.Reads | None = None
             if problem is None:
                 where = library.agent_dir / path
                 try:
-                    now = reads.digest(where) if reads is not None else sha256(fileio.read_or_none(where))
+                    now = reads.digest(where) if reads is not None \
+                        else sha256(fileio.read_or_none(where, RESOURCE_MAX_BYTES))
                 except OSError as exc:
                     problem = f"{display_name(path)} cannot be read ({exc.strerror or exc})"
                 else:
@@ -206,7 +208,7 @@ def touched_since(plan: Plan, library: Library) -> dict[str, list[str]]:
             if touched_path_error(path) is not None:
                 continue  # refused by the checks anyway
             try:
-                now = sha256(fileio.read_or_none(library.agent_dir / path))
+                now = sha256(fileio.read_or_none(library.agent_dir / path, RESOURCE_MAX_BYTES))
             except OSError:
                 now = "unreadable"
             if now != digest:

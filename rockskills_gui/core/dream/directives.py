@@ -13,6 +13,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES
 from rockskills_gui.core.model.skill import decode_file_text
 from rockskills_gui.core.storage import fileio
 
@@ -135,7 +136,8 @@ def load_directive(agent_dir: Path, dream_pass: DreamPass) -> Directive:
     path = directive_path(agent_dir, dream_pass)
     if path.is_file():
         try:
-            text, _ = decode_file_text(fileio.read_regular(path))  # swapped for a FIFO: refused
+            # (swapped for a FIFO: refused; over DOCUMENT_MAX_BYTES: not read)
+            text, _ = decode_file_text(fileio.read_regular(path, DOCUMENT_MAX_BYTES))
         except OSError:
             pass
         else:

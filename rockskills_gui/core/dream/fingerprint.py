@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from rockskills_gui.core.library.stores.rockbot import odd_skill_files
 from rockskills_gui.core.model.problems import ProblemKind
+from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES, SKILL_FILE_MAX_BYTES
 from rockskills_gui.core.storage import fileio, untrusted
 from rockskills_gui.core.storage.checksum import sha256
 from rockskills_gui.core.storage.layout import Layout
@@ -29,6 +31,7 @@ class Fingerprint(BaseModel):
 
 
 NOT_A_FILE = "not-a-file: "
+TOO_LARGE = "too-large: "  # a skill file over SKILL_FILE_MAX_BYTES: its size and modification time
 
 
 def _skill_files(skills_dir: Path) -> tuple[list[Path], list[Path]]:
@@ -54,7 +57,7 @@ class Reads:
         """``path``'s bytes (None: absent), read once; OSError (NotRegularFile...) as
         :func:`fileio.read_or_none` raises it."""
         if path not in self._data:
-            self._data[path] = fileio.read_or_none(path)
+            self._data[path] = fileio.read_or_none(path, RESOURCE_MAX_BYTES)
             self._digests.pop(path, None)  # a digest taken before is of an earlier read
         return self._data[path]
 
@@ -62,7 +65,7 @@ class Reads:
         """sha256 of ``path``'s bytes (None: absent): of the bytes :meth:`read` kept, else read
         and hashed now without keeping the bytes."""
         if path not in self._digests:
-            data = self._data[path] if path in self._data else fileio.read_or_none(path)
+            data = self._data[path] if path in self._data else fileio.read_or_none(path, RESOURCE_MAX_BYTES)
             self._digests[path] = sha256(data)
         return self._digests[path]
 
@@ -74,10 +77,15 @@ def take(layout: Layout, progress: Progress | None = None, reads: Reads | None =
     regular, odd = _skill_files(layout.skills_dir)
     for path in counted(regular, len(regular), CHECKING, progress):
         try:
-            digest = sha256(fileio.read_regular(path)) if reads is None else reads.digest(path)
+            digest = sha256(fileio.read_regular(path, SKILL_FILE_MAX_BYTES)) if reads is None \
+                else reads.digest(path)
         except OSError as exc:
             if isinstance(exc, fileio.NotRegularFile):  # swapped for a FIFO meanwhile
                 files[layout.display_path(path)] = NOT_A_FILE + exc.kind
+            elif isinstance(exc, fileio.TooLarge):  # never loaded: recorded by its size and time
+                with contextlib.suppress(OSError):
+                    info = path.stat()
+                    files[layout.display_path(path)] = f"{TOO_LARGE}{info.st_size} {info.st_mtime_ns}"
             continue
         if digest is None:  # gone since the folder was listed
             continue

@@ -15,6 +15,7 @@ the Authorization header cannot put the key into a plan.
 
 from __future__ import annotations
 
+import ipaddress
 import threading
 import time
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from rockskills_gui.core.text.redact import redact
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_RETRIES = 2
 MAX_RETRY_AFTER = 30.0
+CONNECTION_RETRY_BUDGET = 3.0  # seconds of waiting to retry a server that cannot be reached
 _POLL = 0.1
 
 
@@ -91,6 +93,10 @@ class LlmTimeoutError(LlmError):
 class LlmConnectionError(LlmError):
     kind = "connection"
 
+    def __init__(self, message: str, refused_locally: bool = False) -> None:
+        super().__init__(message)
+        self.refused_locally = refused_locally  # nothing listens on this machine: no retry helps
+
 
 class LlmServerError(LlmError):
     kind = "server"
@@ -148,6 +154,7 @@ class LlmClient:
         notes: list[str] = []
         attempt = 0
         retries_left = max(0, self.endpoint.retries)
+        connection_waits = 0.0  # seconds spent waiting to retry unreachable servers
         while True:
             attempt += 1
             if cancel is not None and cancel.is_set():
@@ -168,9 +175,14 @@ class LlmClient:
             except (LlmRateLimitError, LlmServerError, LlmConnectionError, LlmTimeoutError) as exc:
                 if retries_left <= 0:
                     raise
-                retries_left -= 1
                 delay = _retry_delay(exc, attempt)
-                notes.append(f"attempt {attempt}: {exc}; retrying in {delay:.1f} s")
+                if isinstance(exc, LlmConnectionError):
+                    # Refused on this machine: say so at once. Elsewhere: a short budget only.
+                    if exc.refused_locally or connection_waits + delay > CONNECTION_RETRY_BUDGET:
+                        raise
+                    connection_waits += delay
+                retries_left -= 1
+                notes.append(f"attempt {attempt}: {str(exc).rstrip('.')}; retrying in {delay:.1f} s")
                 notify(LlmProgress("retrying", notes[-1], attempt, time.monotonic() - started))
                 if cancel is not None and cancel.wait(delay):
                     raise LlmCancelled("cancelled") from None
@@ -239,7 +251,13 @@ class LlmClient:
         if isinstance(exc, openai.APITimeoutError):
             return LlmTimeoutError(f"no reply within {self.endpoint.timeout:g} s")
         if isinstance(exc, openai.APIConnectionError):
-            return LlmConnectionError(self._mask(f"cannot reach {self.endpoint.base_url}: {exc}"))
+            reason, refused = _unreachable(exc)
+            url = self.endpoint.base_url
+            if refused:
+                return LlmConnectionError(self._mask(
+                    f"nothing answers at {url} (connection refused): is the server running, and "
+                    "is the port right?"), _is_loopback(url))
+            return LlmConnectionError(self._mask(f"cannot reach {url}: {reason}"))
         if isinstance(exc, openai.APIStatusError):
             status = exc.status_code
             detail = self._mask(_server_message(exc))
@@ -258,6 +276,37 @@ class LlmClient:
         if isinstance(exc, Exception):
             return LlmServerError(self._mask(f"{type(exc).__name__}: {exc}"))
         return exc
+
+
+def _unreachable(exc: BaseException) -> tuple[str, bool]:
+    """Why a connection failed, in a few words without a final full stop ("connection refused"),
+    and whether it was refused (nothing listens at that port)."""
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in chain and len(chain) < 20:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    refused = any(isinstance(c, ConnectionRefusedError) or "refused" in str(c).lower()
+                  for c in chain)
+    if refused:
+        return "connection refused", True
+    root = chain[-1]
+    reason = getattr(root, "strerror", None) or str(root) or type(root).__name__
+    return str(reason).strip().rstrip(".") or "connection failed", False
+
+
+def _is_loopback(base_url: str) -> bool:
+    """The URL names this machine (localhost, 127.0.0.0/8, ::1)."""
+    try:
+        host = (urlsplit(base_url).hostname or "").lower()
+    except ValueError:
+        return False
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _server_message(exc: Any) -> str:

@@ -17,7 +17,6 @@ reads as empty, as RockBot's does.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +29,7 @@ from rockskills_gui.core.dream.prompts import (
     group_sessions,
     prune_candidates,
 )
+from rockskills_gui.core.model.dotnet_json import loads_untrusted
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import TICKS_PER_DAY, Timestamp, TimestampError
 from rockskills_gui.core.storage import fileio
@@ -65,7 +65,7 @@ def parse_ledger(data: bytes) -> dict[str, LedgerRecord]:
     """The ledger's records by normalised pass name; records without a fingerprint or a readable
     ``lastRunAt`` are left out, and anything unreadable yields an empty ledger (as RockBot)."""
     try:
-        raw = json.loads(data.decode("utf-8-sig"))
+        raw = loads_untrusted(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError):
         return {}
     if not isinstance(raw, dict):
@@ -90,10 +90,10 @@ def read_ledger(agent_dir: Path, file_name: str | None) -> dict[str, LedgerRecor
     if file_name is None:
         return {}
     try:
-        data = fileio.read_regular(agent_dir / file_name)
-    except OSError:
+        data = fileio.read_regular(agent_dir / file_name, MAX_LEDGER_BYTES)
+    except OSError:  # (also one over MAX_LEDGER_BYTES, not read)
         return {}
-    return parse_ledger(data) if len(data) <= MAX_LEDGER_BYTES else {}
+    return parse_ledger(data)
 
 
 def _ledger_skip(record: LedgerRecord | None, skills: Iterable[Skill], now: Timestamp) -> str | None:

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from rockskills_gui.core.dream.fingerprint import Fingerprint
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.model.names import display_name
+from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
 from rockskills_gui.core.storage import fileio
@@ -309,7 +310,7 @@ class Plan(_Model):
     def load(cls, path: Path) -> Plan:
         """Read a plan file (OSError when it cannot be read, :class:`PlanFileError` when it is not
         a usable plan)."""
-        data = fileio.read_regular(Path(path))
+        data = fileio.read_regular(Path(path), DOCUMENT_MAX_BYTES)
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:

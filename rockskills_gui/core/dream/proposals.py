@@ -44,6 +44,7 @@ from rockskills_gui.core.dream.virtual import (
 )
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.model.names import display_name, fold
+from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, untrusted
@@ -141,8 +142,8 @@ class PlanBuilder:
                 if shown == target:
                     continue
             try:
-                digest = sha256(fileio.read_or_none(path))
-            except OSError as exc:  # a FIFO, a folder, a link to one: never opened, never replaced
+                digest = sha256(fileio.read_or_none(path, RESOURCE_MAX_BYTES))
+            except OSError as exc:  # a FIFO, a folder, too large: never opened, never replaced
                 why = untrusted.reason(path, exc)
                 touched.setdefault(target, NOT_A_FILE + why)
                 proposal.add("not-a-file", Severity.BLOCK,

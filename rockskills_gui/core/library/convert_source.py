@@ -21,8 +21,10 @@ from rockskills_gui.core.library.stores.skillmd import (
     display_path,
     list_resources,
 )
+from rockskills_gui.core.model import dotnet_json
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import ProblemKind
+from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
 from rockskills_gui.core.storage import fileio, untrusted
@@ -148,8 +150,9 @@ def read_sidecar(path: Path, boundary: tuple[Path, ...] | None = None) -> dict[s
     """A sidecar's JSON, or None (absent, unreadable, not ours; a FIFO or a link leaving
     ``boundary`` is never read)."""
     try:
-        data = fileio.read_regular(path) if boundary is None else untrusted.read_inside(path, boundary)
-        value = json.loads(data)
+        data = fileio.read_regular(path, DOCUMENT_MAX_BYTES) if boundary is None \
+            else untrusted.read_inside(path, boundary, DOCUMENT_MAX_BYTES)
+        value = dotnet_json.loads_untrusted(data)
     except (OSError, ValueError):
         return None
     if not isinstance(value, dict) or value.get("skillgui") != SIDECAR_VERSION:

@@ -8,7 +8,6 @@ profiles, partly assumed: formats.md §A.1, §C.1), ``cortex`` (``.cortex/skills
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from rockskills_gui.core.library.stores.skill_dirs import (
     SKIP_DIRS,
     find_memory_db,
 )
+from rockskills_gui.core.model import dotnet_json
 from rockskills_gui.core.model.rules import (
     EMBEDDINGS_DIR,
     LEDGER_FILE,
@@ -33,7 +33,7 @@ from rockskills_gui.core.model.rules import (
     RULES,
     RockBotRules,
 )
-from rockskills_gui.core.storage import fileio
+from rockskills_gui.core.storage import fileio, folder_walk
 from rockskills_gui.core.storage.layout import SKILLS_DIR, NotALibraryError
 
 if TYPE_CHECKING:  # (a SKILL.md library's code loads when one is opened)
@@ -109,9 +109,7 @@ CURRENT_KEYS = frozenset({"manifest", "surfacebaseline"})  # properties only Roc
 def _looks_like_rockbot_skill(path: Path) -> int:
     """0: not a RockBot skill file; 1: one; 2: one with RockBot (current)'s properties."""
     try:
-        if path.stat().st_size > MAX_JSON_BYTES:
-            return 0
-        data = json.loads(fileio.read_regular(path).decode("utf-8-sig"))
+        data = dotnet_json.loads_untrusted(fileio.read_regular(path, MAX_JSON_BYTES).decode("utf-8-sig"))
     except (OSError, ValueError):
         return 0
     if not (isinstance(data, dict) and isinstance(data.get("name"), str)
@@ -125,7 +123,7 @@ def evidence(folder: Path) -> Evidence:
     files, regular ones only). A SKILL.md skill's own folder counts as SKILL.md evidence and its
     JSON files (resources, examples, package.json) do not count at all."""
     rockbot = other = skill_md = opened = manifests = resource_dirs = 0
-    for dirpath, dirnames, filenames in os.walk(folder):
+    for dirpath, dirnames, filenames in folder_walk.walk(folder):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and d != EMBEDDINGS_DIR)
         resources = [d for d in dirnames if d.endswith(RESOURCE_SUFFIX)]
         if resources:  # a RockBot (current) skill's files: not weighed as skills
@@ -205,6 +203,29 @@ def user_roots(profile: Profile) -> list[Root]:
     return [r for r in roots if r.path.is_dir()]
 
 
+PROJECT_SKILL_DIRS = (".agents", ".claude", ".picobot", ".cortex")  # {dir}/skills/ in a project
+
+
+def library_of_file(path: Path) -> Path:
+    """The folder of the library holding skill file ``path``: for a SKILL.md, the project of the
+    nearest ``.claude/skills`` (``.agents``, ``.picobot``, ``.cortex``) above it, else the folder
+    holding the nearest ``skills/``, else its skill folder's parent; for a RockBot ``.json``, the
+    agent directory holding the nearest ``skills/``. Raises NotALibraryError for other files."""
+    if path.name in SKILL_FILE_NAMES:
+        for ancestor in path.parents[1:]:
+            if ancestor.name == SKILLS_DIR:
+                inside = ancestor.parent.name in PROJECT_SKILL_DIRS
+                return ancestor.parent.parent if inside else ancestor.parent
+        return path.parent.parent
+    if path.suffix.lower() == ".json":
+        for ancestor in path.parents:
+            if ancestor.name == SKILLS_DIR:
+                return ancestor.parent
+        raise NotALibraryError(f"{path}: a JSON file outside any skills/ folder (open the agent "
+                               "directory that holds it)")
+    raise NotALibraryError(f"{path}: not a directory (expected a skill library folder)")
+
+
 def detect(path: Path | str, format: str | None = None) -> Detection:
     """Detect (or, with ``format``, resolve) what ``path`` holds; raises NotALibraryError."""
     path = Path(path).expanduser()
@@ -215,10 +236,7 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
         if path.name == CORTEX_DB_NAME:
             project = path.parent.parent if path.parent.name == ".cortex" else path.parent
             return _cortex(project, path, "a CortexPrism memory.db")
-        if path.name in SKILL_FILE_NAMES:
-            path = path.parent.parent
-        else:
-            raise NotALibraryError(f"{path}: not a directory (expected a skill library folder)")
+        path = library_of_file(path)
     if format is not None:
         return _forced(path, format)
     if (path / ".cortex").is_dir() or path.name == ".cortex" or \

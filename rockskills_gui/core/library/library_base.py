@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
+from rockskills_gui.core.library.agent_note import AgentNote
 from rockskills_gui.core.library.summary_rule import SummaryRule
 from rockskills_gui.core.model.names import fold, sort_key
 from rockskills_gui.core.model.problems import Problem
+from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES, SKILL_FILE_MAX_BYTES, too_large
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio
@@ -151,6 +153,10 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
     def summary_rule(self) -> SummaryRule:
         """What this format asks of a summary / description."""
 
+    def agent_note(self) -> AgentNote | None:
+        """What a running agent of this format does with edited skills (None: not known)."""
+        return None
+
     @abstractmethod
     def reload(self) -> None:
         """Read everything from disk again (the history is kept; undo re-checks files)."""
@@ -247,6 +253,18 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
         skill (e.g. deleted on disk), the file creating or restoring it would write."""
         entry = self._entries.get(fold(name))
         return entry.path if entry is not None else self.layout.path_for(name)
+
+    def name_of_file(self, path: Path) -> str | None:
+        """The skill loaded from file ``path`` (compared resolved), if one was."""
+        try:
+            wanted = Path(path).resolve()
+        except OSError:
+            return None
+        for entry in self._entries.values():  # (resolved only where the file name matches)
+            if entry.path.name == wanted.name and (entry.path == wanted
+                                                   or entry.path.resolve() == wanted):
+                return entry.skill.name
+        return None
 
     def is_read_only(self, name: str) -> bool:
         """True for a skill this app only reads (a CortexPrism memory.db row with no SKILL.md)."""
@@ -423,6 +441,7 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
         checks and the write are, may cancel until the write begins, and takes in the update."""
         if change.empty:
             return change
+        self._check_sizes(change)
         gate = self.write_gate
         from rockskills_gui.core.storage import change_writer
 
@@ -438,6 +457,18 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
         if record:
             self.history.push(change)
         return change
+
+    def _check_sizes(self, change: ChangeSet) -> None:
+        """Refuse to write a skill file that the next open would not load (over its size limit,
+        ``core/model/size_limits``), or a resource over its own limit: nothing is written."""
+        for fc in change.files:
+            if fc.after is None:
+                continue
+            skill_file = fc.path.suffix == ".json" or fc.path.name.lower() == "skill.md"
+            limit = SKILL_FILE_MAX_BYTES if skill_file else RESOURCE_MAX_BYTES
+            if len(fc.after) > limit:
+                raise LibraryError(f"{self.layout.display_path(fc.path)} would be "
+                                   f"{too_large(len(fc.after), limit, 'not written')}")
 
     def _journaled(self, change: ChangeSet, kind: str, undoes: str | None) -> str:
         from rockskills_gui.core.storage import journal

@@ -21,7 +21,7 @@ from typing import Any
 from rockskills_gui.core.library.stores.skillmd import PROFILES, Profile
 from rockskills_gui.core.storage.changes import LibraryError
 
-FIXED = ("id", "label", "unverified")  # describe the profile; not settings
+FIXED = ("id", "label", "unverified", "agent_note")  # describe the profile; not settings
 PLAIN_STYLES = ("yaml", "line")
 ASSUMED_NOTE = "assumed: not confirmed from public code"
 

@@ -114,15 +114,14 @@ def read_resource(library: Library, name: str, filename: str,
     if found.path is None:
         return base
     try:
-        data = fileio.read_regular(found.path)
+        head, size = fileio.read_head(found.path, limit)  # (a 4 GB resource: its first MiB)
     except OSError as exc:
         return replace(base, error=str(exc.strerror or exc))
-    head = data[:limit]
-    if len(data) > limit:  # do not cut a UTF-8 sequence in two
+    if size > limit:  # do not cut a UTF-8 sequence in two
         while head and (head[-1] & 0xC0) == 0x80:
             head = head[:-1]
         if head and head[-1] >= 0xC0:
             head = head[:-1]
     text = head.decode("utf-8-sig") if is_text(head) else None
-    return replace(base, size=len(data), text=text, truncated=len(data) > limit and text is not None)
+    return replace(base, size=size, text=text, truncated=size > limit and text is not None)
 

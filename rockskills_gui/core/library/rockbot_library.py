@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rockskills_gui.core.library.agent_note import ROCKBOT_NOTE, AgentNote
 from rockskills_gui.core.library.library_base import (
     BaseLibrary,
     Clock,
@@ -40,9 +41,10 @@ from rockskills_gui.core.library.summary_rule import ROCKBOT_SUMMARY, SummaryRul
 from rockskills_gui.core.model.names import InvalidNameError, fold, validate_name
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.rules import RESOURCE_SUFFIX, ROCKBOT_64E82CC, RockBotRules
+from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES, SKILL_FILE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill, extra_props, skill_from_bytes, skill_to_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
-from rockskills_gui.core.storage import fileio
+from rockskills_gui.core.storage import fileio, folder_walk, untrusted
 from rockskills_gui.core.storage.changes import (
     ChangeSet,
     DiskChanges,
@@ -123,6 +125,10 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
     def summary_rule(self) -> SummaryRule:
         """What RockBot asks of a summary: one sentence of 15 words or fewer."""
         return ROCKBOT_SUMMARY
+
+    def agent_note(self) -> AgentNote:
+        """RockBot reads its skills only at start, and saves a skill whenever it uses one."""
+        return ROCKBOT_NOTE
 
     def _as_editable(self, entry: SkillEntry) -> SkillEntry:
         """Every RockBot skill can be edited (problem files are not skills)."""
@@ -220,8 +226,8 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
         for path in sorted(files):
             key = self._by_path.get(path)
             try:
-                raw = fileio.read_or_none(path)
-            except OSError:  # a FIFO, a folder, no permission: read_skill_file says why
+                raw = fileio.read_or_none(path, SKILL_FILE_MAX_BYTES)
+            except OSError:  # a FIFO, a folder, too large, no permission: read_skill_file says why
                 raw = b""
             if key is not None and raw == self._entries[key].raw:
                 continue
@@ -310,7 +316,7 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
         if folder.is_symlink() or not folder.is_dir():
             return []
         found: list[Path] = []
-        for dirpath, dirnames, filenames in os.walk(folder):
+        for dirpath, dirnames, filenames in folder_walk.walk(folder):
             dirnames[:] = sorted(d for d in dirnames if not os.path.islink(os.path.join(dirpath, d)))
             for file in sorted(filenames):
                 path = Path(dirpath) / file
@@ -344,7 +350,12 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
             if new_dir == old_dir:
                 return changes
         for path in self.resource_files(entry.skill.name):
-            data = fileio.read_regular(path)
+            try:
+                data = fileio.read_regular(path, RESOURCE_MAX_BYTES)
+            except OSError as exc:
+                raise LibraryError(f"Cannot move the resources of '{entry.skill.name}': "
+                                   f"{self.layout.display_path(path)} is "
+                                   f"{untrusted.reason(path, exc)}. Nothing was changed.") from None
             changes.append(FileChange(path, data, None))
             if new_dir is not None:
                 changes.append(FileChange(new_dir / path.relative_to(old_dir), None, data))

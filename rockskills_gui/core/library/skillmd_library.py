@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from rockskills_gui.core.library.agent_note import AgentNote
 from rockskills_gui.core.library.library_base import (
     BaseLibrary,
     Clock,
@@ -46,6 +47,7 @@ from rockskills_gui.core.library.stores.skillmd_scan import scan_items
 from rockskills_gui.core.library.summary_rule import SummaryRule, skill_md_rule
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem
+from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, untrusted
@@ -105,6 +107,10 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
     def summary_rule(self) -> SummaryRule:
         """What this format asks of a description (the profile's limit, e.g. 1024 characters)."""
         return skill_md_rule(self.profile.label, self.profile.description_limit)
+
+    def agent_note(self) -> AgentNote | None:
+        """What the profile says its running agents do with edits (None: it does not say)."""
+        return self.profile.agent_note
 
     def _as_editable(self, entry: SkillMdEntry | DbEntry) -> SkillMdEntry | None:
         """None for a CortexPrism memory.db row with no SKILL.md (this app only reads the db)."""
@@ -287,7 +293,7 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
                 why = f"a symbolic link (to {untrusted.link_target(path)})"
             if why is None:
                 try:
-                    found.append((path, fileio.read_regular(path)))
+                    found.append((path, fileio.read_regular(path, RESOURCE_MAX_BYTES)))
                     continue
                 except OSError as exc:
                     why = untrusted.reason(path, exc)

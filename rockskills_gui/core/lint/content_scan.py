@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 BASE64_MIN = 200
+PIPE_SPAN = 500  # characters between a download command and the "|" into a shell (a URL and flags)
 
 # (kind, severity, pattern, what) -- advisory markers, never a gate (formats.md §G.3 rule 5).
 CONTENT_RULES: tuple[tuple[str, str, re.Pattern[str], str], ...] = (
@@ -18,12 +19,15 @@ CONTENT_RULES: tuple[tuple[str, str, re.Pattern[str], str], ...] = (
     ("prompt-injection", "warning", re.compile(
         r"\b(do not|don't|never)\s+(tell|inform|reveal to|mention to)\s+the\s+user\b", re.I),
      "text asking to hide something from the user"),
+    # (bounded and possessive: a line of 10,000 "curl" words, or of "iex" and spaces, took
+    # minutes with an unbounded span and nested optional white space; issue 35)
     ("pipe-to-shell", "warning", re.compile(
-        r"\b(curl|wget|iwr|invoke-webrequest)\b[^\n|;]*\|\s*(sudo\s+)?(ba|z|da|k)?sh\b", re.I),
+        r"\b(curl|wget|iwr|invoke-webrequest)\b[^\n|;]{0," + str(PIPE_SPAN)
+        + r"}+\|\s*+(sudo\s++)?(ba|z|da|k)?sh\b", re.I),
      "a download piped straight into a shell"),
     ("pipe-to-shell", "warning", re.compile(
-        r"\b(iex|invoke-expression)\b\s*\(?\s*\(?\s*(iwr|irm|invoke-webrequest|invoke-restmethod|"
-        r"new-object\s+net\.webclient)", re.I),
+        r"\b(iex|invoke-expression)\b\s*+(?:\(\s*+){0,2}(iwr|irm|invoke-webrequest|invoke-restmethod|"
+        r"new-object\s++net\.webclient)", re.I),
      "a download run with Invoke-Expression"),
     ("pipe-to-shell", "warning", re.compile(
         r"\b(ba|z)?sh\s+(-c\s+)?[\"']?\$\(\s*(curl|wget)\b|\bsh\s+<\(\s*(curl|wget)\b", re.I),

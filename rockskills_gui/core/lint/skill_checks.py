@@ -16,6 +16,7 @@ from rockskills_gui.core.lint.findings import Finding
 from rockskills_gui.core.model.mcp_freshness import skill_freshness
 from rockskills_gui.core.model.names import fold, rockbot_name_error
 from rockskills_gui.core.model.rules import mcp_server, resource_filename_error
+from rockskills_gui.core.model.size_limits import LINT_TEXT_MAX_BYTES, too_large
 from rockskills_gui.core.model.skill import SPARSE_CONTENT_UNITS, Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.recall.bm25 import document_text, tokenize
@@ -240,6 +241,13 @@ def _content_scan(skill: Skill, where: Where) -> list[Finding]:
         texts.append((skill.summary or "", where.field_lines.get("summary"), False))
         texts.append((skill.content or "", where.field_lines.get("content"), False))
     for text, base_line, exact in texts:
+        size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+        if size > LINT_TEXT_MAX_BYTES:  # (a regular-expression scan of 100 MB took minutes)
+            out.append(Finding(where.path, "too-large",
+                               f"the text is {too_large(size, LINT_TEXT_MAX_BYTES, 'not scanned')} "
+                               "for prompt-injection and supply-chain markers", "warning",
+                               base_line, skill.name))
+            continue
         for number, kind, severity, message in scan_text(text):
             line: int | None
             if exact:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from rockskills_gui.core.model.size_limits import FRONTMATTER_MAX_BYTES, too_large
+
 if TYPE_CHECKING:  # PyYAML loads with the first frontmatter parsed or written (issue 19)
     import yaml
 
@@ -144,6 +146,7 @@ class KeySpan:
     key: str
     start: int
     end: int
+    style: str | None = None  # a scalar value's YAML style: "" plain, "'", '"', "|", ">"
 
 
 @dataclass(frozen=True)
@@ -204,7 +207,8 @@ def _compose(text: str) -> tuple[dict[str, Any], dict[str, KeySpan], tuple[str, 
         end = max(min(end, line_count), key_node.start_mark.line + 1)
         if key in spans:
             duplicates.append(key)
-        spans[key] = KeySpan(key, key_node.start_mark.line, end)
+        style = (value_node.style or "") if isinstance(value_node, yaml.ScalarNode) else None
+        spans[key] = KeySpan(key, key_node.start_mark.line, end, style)
     if not isinstance(values, dict):
         raise FrontmatterError("the frontmatter is not a mapping of keys to values", kind="not-a-mapping")
     return {str(k): v for k, v in values.items()}, spans, tuple(duplicates)
@@ -228,6 +232,12 @@ def _check_size(values: Any) -> None:
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
+        elif isinstance(item, int) and item.bit_length() > _INT_BITS:  # (0x... is not limited)
+            raise FrontmatterError(_HUGE_NUMBER, kind="too-large")
+
+
+_INT_BITS = 14_000  # a number Python can still print (it refuses more than 4,300 digits)
+_HUGE_NUMBER = "the frontmatter holds a number with more than 4,300 digits"
 
 
 def _compose_checked(text: str) -> tuple[dict[str, Any], dict[str, KeySpan], tuple[str, ...]]:
@@ -235,12 +245,22 @@ def _compose_checked(text: str) -> tuple[dict[str, Any], dict[str, KeySpan], tup
         values, spans, duplicates = _compose(text)
     except RecursionError:
         raise FrontmatterError("the frontmatter is nested too deeply", kind="too-deep") from None
+    except ValueError as exc:  # int(): "Exceeds the limit (4300 digits) for integer string conversion"
+        raise FrontmatterError(_HUGE_NUMBER if "integer string" in str(exc) else str(exc),
+                               kind="too-large") from None
     _check_size(values)
     return values, spans, duplicates
 
 
 def parse_frontmatter(text: str, first_line: int = 2) -> Frontmatter:
-    """Parse frontmatter text leniently (``first_line``: its 1-based line in the file, for messages)."""
+    """Parse frontmatter text leniently (``first_line``: its 1-based line in the file, for messages).
+
+    A block over :data:`FRONTMATTER_MAX_BYTES` is refused unread (kind ``too-large``): PyYAML
+    takes about a second per 64 KB of keys, and a 20 MB value took 20 s."""
+    size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+    if size > FRONTMATTER_MAX_BYTES:
+        raise FrontmatterError(f"the frontmatter is {too_large(size, FRONTMATTER_MAX_BYTES)}",
+                               line=first_line - 1, kind="too-large")
     import yaml
 
     try:
@@ -301,7 +321,7 @@ def _reads_back(key: str, text: str, value: Any) -> bool:
 
     try:
         loaded = yaml.load(f"{key}: {text}\n", Loader=_loader())
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError, RecursionError):  # (a number of 5,000 digits)
         return False
     return (isinstance(loaded, dict) and list(loaded) == [key] and loaded[key] == value
             and type(loaded[key]) is type(value))
@@ -343,6 +363,97 @@ def emit_key(key: str, value: Any, newline: str = "\n", plain: str = "yaml") -> 
     return text.replace("\n", newline)
 
 
+# ---------------------------------------------------------------- keeping the user's style
+
+_BLOCK_HEADER = re.compile(r"^(?P<lead>[^#]*?:[ \t]*)(?P<ind>[|>])(?P<mods>[-+0-9]*)(?P<rest>.*)$")
+FOLD_WIDTH = 80  # a folded block's lines, when the old ones give no width
+
+
+def _block_lines(value: str, old: list[str], header: str, newline: str) -> str | None:
+    """``value`` as a block scalar written like the old one (``old``: its lines, header first):
+    the same indicator, indentation and, for ``>``, the old line breaks where the text still
+    has them; the chomping indicator says how many line breaks end the value. None when the
+    header is not understood."""
+    m = _BLOCK_HEADER.match(header.rstrip("\r\n"))
+    if m is None:
+        return None
+    digits = "".join(c for c in m["mods"] if c.isdigit())
+    body = [line.rstrip("\r\n") for line in old[1:]]
+    shown = [line for line in body if line.strip()]
+    indent = " " * (len(shown[0]) - len(shown[0].lstrip(" ")) if shown else 2)
+    content = value.rstrip("\n")
+    ending = len(value) - len(content)
+    chomp = "-" if ending == 0 else "" if ending == 1 else "+"
+    out = [f"{m['lead']}{m['ind']}{digits}{chomp}{m['rest']}"]
+    if m["ind"] == "|":
+        out.extend(indent + line if line else "" for line in content.split("\n"))
+    else:
+        # In a folded block one line break in the value is an empty line; lines join with spaces.
+        old_lines = [line.strip() for line in shown]
+        width = max([len(line) for line in old_lines] + [40]) if old_lines else FOLD_WIDTH
+        for number, paragraph in enumerate(content.split("\n")):
+            if number:
+                out.append("")
+            out.extend(indent + line for line in _fold(paragraph, old_lines, width))
+    out.extend([""] * max(0, ending - 1))
+    return "".join(line + newline for line in out)
+
+
+def _fold(paragraph: str, old_lines: list[str], width: int) -> list[str]:
+    """``paragraph`` cut into lines at single spaces: first the old lines it still starts with,
+    then greedily at ``width`` (text added after the last old line continues that line)."""
+    lines: list[str] = []
+    rest = paragraph
+    for line in old_lines:
+        if rest == line or (rest.startswith(line + " ") and not rest.startswith(line + "  ")):
+            lines.append(line)
+            rest = rest[len(line) + 1:]
+        else:
+            break
+    words = re.split(r"(?<=\S) (?=\S)", rest) if rest else []
+    current = lines.pop() if words and lines and len(lines) == len(old_lines) else ""
+    for word in words:
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    if current:
+        lines.append(current)
+    return lines
+
+
+def _styled(key: str, value: Any, span: KeySpan, lines: list[str], newline: str) -> str | None:
+    """``key: value`` in the style the file gave the old value (block ``|``/``>``, single or
+    double quotes), when that style can hold ``value`` exactly; else None."""
+    import yaml
+
+    if not isinstance(value, str) or not span.style:
+        return None
+    old = lines[span.start:span.end]
+    if span.style in "|>":
+        text = _block_lines(value, old, old[0], newline)
+    elif span.end - span.start != 1 or "\n" in value or "\r" in value:
+        return None
+    else:
+        m = re.match(r"^(?P<lead>[^'\"]*?:[ \t]*)['\"]", old[0])
+        if m is None:
+            return None
+        quoted = "'" + value.replace("'", "''") + "'" if span.style == "'" else _double_quoted(value)
+        if span.style == "'" and not all(_printable(c) for c in value):
+            return None
+        text = f"{m['lead']}{quoted}{newline}"
+    if text is None:
+        return None
+    try:
+        loaded = yaml.load(text.replace(newline, "\n"), Loader=_loader())
+    except yaml.YAMLError:
+        return None
+    if not isinstance(loaded, dict) or list(loaded.values()) != [value]:
+        return None
+    return text
+
+
 DELETE = object()
 
 
@@ -350,7 +461,9 @@ def edit_frontmatter(text: str, changes: Mapping[str, Any], newline: str = "\n",
                      plain: str = "yaml") -> str:
     """``text`` with only the keys in ``changes`` rewritten (``DELETE`` removes a key).
 
-    New keys are appended in the order given. Lines of other keys are untouched.
+    New keys are appended in the order given. Lines of other keys are untouched. A string keeps
+    the style its old value had (a ``>`` or ``|`` block, single or double quotes) when that style
+    can hold it exactly.
     """
     if not changes:
         return text
@@ -362,7 +475,8 @@ def edit_frontmatter(text: str, changes: Mapping[str, Any], newline: str = "\n",
     appended: list[str] = []
     for key, value in changes.items():
         span = parsed.spans.get(key)
-        emitted = "" if value is DELETE else emit_key(key, value, newline, plain)
+        styled = _styled(key, value, span, lines, newline) if span is not None else None
+        emitted = "" if value is DELETE else styled or emit_key(key, value, newline, plain)
         if span is None:
             if value is not DELETE:
                 appended.append(emitted)

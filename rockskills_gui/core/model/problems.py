@@ -30,6 +30,9 @@ class ProblemKind(StrEnum):
     OUTSIDE_LINK = "outside-link"  # a symbolic link leaving the library (loaded, never written)
     # untrusted input (issue 14)
     UNTRUSTED_JOURNAL = "untrusted-journal"
+    # hostile sizes (issue 35): see core/model/size_limits
+    TOO_LARGE = "too-large"  # a file over its size limit: not loaded
+    TOO_DEEP = "too-deep"  # a folder nested deeper than the walks go: not read
 
 
 @dataclass(frozen=True, slots=True)

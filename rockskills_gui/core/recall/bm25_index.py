@@ -1,41 +1,49 @@
 """An exact, incrementally updatable inverted index for RockBot's BM25 (rockbot-skills.md §8.1).
 
-Layout (per document *slot*; slots of removed documents are reused):
+Layout (per document *slot*; slots of removed documents are reused), all flat arrays
+(``bm25_postings``), so that a query is a few vectorised operations and 100,000 skills take about
+what bm25s's sparse matrix takes:
 
-- **Term postings**: ``term -> array('i')`` of ``[slot, tf, slot, tf, ...]``. ``df`` is the
-  posting length. Scoring a term is one vectorised pass over its posting.
-- **Phrase postings**: a phrase is two query tokens ``t1 t2`` (each ``[a-z0-9]{3,}``) and matches
+- **Words** (``bm25_words``): one id per distinct token or run.
+- **Term postings**: per word, its documents (slots, ascending) and token counts; ``df`` is the
+  posting length.
+- **Pair postings**: a phrase is two query tokens ``t1 t2`` (each ``[a-z0-9]{3,}``) and matches
   the *raw* document text, folded A-Z only, as a substring (§8.1 rules 6-7). Every occurrence
   lies across one single space between two maximal ``[a-z0-9]`` runs ``A B`` of the folded text
   with ``A.endswith(t1)`` and ``B.startswith(t2)`` -- and every such run pair is an occurrence.
-  So each document contributes one row ``[slot, run A, run B]`` per single-space-separated run
-  pair (both runs >= 3 characters), filed under the *window* ``A[-3:] + " " + B[:3]``, which
-  every matching pair shares with the phrase (``t1[-3:] + " " + t2[:3]``). A phrase query reads
-  one window, keeps the rows whose runs really end/start with ``t1``/``t2``, and gets exact
-  document frequencies. Occurrence positions and matching rows correspond one to one, so a
-  document with one matching row has ``f = 1``; a document with several (rare) is recounted with
-  the definition itself, ``str.count`` (non-overlapping, left to right). No approximation.
-- **Length normalisation**: ``norm[slot] = k1 * (1 - b + b * len / avgdl)``, recomputed for all
-  slots lazily, only when avgdl changed since the last query (an edit that keeps avgdl updates
-  its own slot only).
+  So each document files one entry per single-space-separated run pair (both runs >= 3
+  characters) under the pair's key (``A``'s id, ``B``'s id). A phrase reads the keys of the left
+  words ending with ``t1`` times the right words starting with ``t2`` (usually one key: ``t1 t2``
+  itself) and gets exact documents and counts. Two occurrences of one phrase can only overlap
+  across adjacent pairs ``A B``, ``B C`` of a document where ``B`` ends like ``A`` and starts like
+  ``C``; such (rare) documents keep their text and a count above one is recounted with the
+  definition itself, ``str.count`` (non-overlapping, left to right). No approximation.
+- **Length normalisation**: ``norm[slot] = k1 * (1 - b + b * len / avgdl)``, recomputed after
+  edits.
 
-Rows of one document are appended together, so they are contiguous in every posting; removal
-deletes that block (postings are ``array('i')``: compact, appendable, viewed by numpy without a
-copy). Run strings are interned as ids and never forgotten (a few bytes per distinct word).
-Not thread-safe: use one index from one thread at a time.
+Edits are kept pending and applied together before the next read: the removed (and replaced)
+documents' entries purged, the new texts read in one pass and merged in (vectorised, exact: the
+postings are what a fresh build of the same documents in the same slots holds). Document texts
+are kept compressed (``bm25_texts``): scoring never reads them. Not thread-safe: use one index
+from one thread at a time.
 
-Scores accumulate in RockBot's order (terms, then phrases, each in query order) and every
-operation is an IEEE double operation on the same operands as the scalar formulas in ``bm25``,
-so scores are bit-identical to a naive evaluation and to a full rebuild. Ties are broken by
-candidate order (``pos``), never by slot. Top-k uses linear-time partitioning (the vectorised
-counterpart of a heap), then sorts only the k winners.
+A query's terms and phrases are resolved once to their documents and contributions and kept in a
+bounded cache (cleared by edits); a term or phrase in a quarter of the documents or more is kept
+as a dense vector. Scores accumulate in RockBot's order (terms, then phrases, each in query order;
+``np.add.at`` adds in array order, a dense vector adds 0.0 elsewhere) and every operation is an
+IEEE double operation on the same operands as the scalar formulas in ``bm25``, so scores are
+bit-identical to a naive evaluation and to a full rebuild. Ties are broken by candidate order
+(``pos``), never by slot. Top-k keeps only the documents above a threshold guessed from a sample
+of the scores, when at least k pass it (then the k best all do), partitions those, and sorts only
+the k winners.
 """
 
 from __future__ import annotations
 
-from array import array
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from functools import partial
+from itertools import pairwise, repeat
+from typing import NamedTuple
 
 import numpy as np
 
@@ -47,23 +55,48 @@ from rockskills_gui.core.recall.bm25 import (
     average_length,
     count_phrase,
     idf,
-    length_norm,
     parse_query,
     tokenize,
 )
-from rockskills_gui.core.recall.bm25_build import WINDOW as _WINDOW
-from rockskills_gui.core.recall.bm25_build import block as _block
-from rockskills_gui.core.recall.bm25_build import build, capacity, run_pairs
-from rockskills_gui.core.recall.bm25_build import window as _window
+from rockskills_gui.core.recall.bm25_build import KEY_SHIFT, capacity, run_pairs, segment
+from rockskills_gui.core.recall.bm25_postings import Pairs, Terms, segment_entries
 from rockskills_gui.core.recall.bm25_results import Contribution, Explanation, Hit, QueryStats
+from rockskills_gui.core.recall.bm25_texts import TextStore
+from rockskills_gui.core.recall.bm25_words import Words
 from rockskills_gui.core.storage.gcpause import gc_paused
 
 __all__ = ["Bm25Index", "Contribution", "Explanation", "Hit", "QueryStats", "run_pairs"]
-_EMPTY_SLOTS = np.zeros(0, dtype=np.intp)
-_EMPTY_F = np.zeros(0, dtype=np.float64)
 
-if array("i").itemsize != 4:  # pragma: no cover - every supported platform has 32-bit C int
-    raise ImportError("bm25_index needs a 32-bit array('i')")
+CACHE_BYTES = 12 << 20  # resolved terms and phrases kept (their contributions; dense vectors)
+DENSE_SHARE = 4  # a term or phrase in >= 1/DENSE_SHARE of the documents is kept as a vector
+SAMPLE = 256  # top-k guesses a threshold from about this many scores ...
+WANTED = 64  # ... that about this many documents (and at least 2 x top) pass
+_MISSING = object()
+_K1_PLUS_1 = K1 + 1
+_new_hit = partial(tuple.__new__, Hit)
+
+
+def _ranked(slots: np.ndarray, values: np.ndarray, position: np.ndarray | None,
+            ascending: bool = False) -> np.ndarray:
+    """``slots`` by ``values`` descending, equal values by ``position`` (None: by slot; then
+    ``ascending`` slots need only a stable sort by value)."""
+    if position is None and ascending:
+        return slots[np.argsort(-values, kind="stable")]
+    return slots[np.lexsort((slots if position is None else position[slots], -values))]
+
+
+class _Feature(NamedTuple):
+    """A term or phrase resolved against the index: its documents and what each gets."""
+
+    text: str
+    phrase: bool
+    df: int
+    idf: float
+    slots: np.ndarray  # ascending
+    contribution: np.ndarray | None  # per slot (None when kept dense)
+    dense: np.ndarray | None  # per slot of the index (0.0 where absent)
+    f: np.ndarray | None  # occurrences per slot (phrases; None: all 1) ...
+    lo: int  # ... terms: where its entries start in the term postings
 
 
 class Bm25Index:
@@ -74,100 +107,142 @@ class Bm25Index:
     """
 
     def __init__(self, documents: Iterable[tuple[str, str]] = ()) -> None:
-        self._slot_of: dict[str, int] = {}
-        self._keys: list[str | None] = []
-        self._texts: list[str | None] = []
+        self._keys = np.full(0, None, dtype=object)  # per slot its key (None: free)
+        self._n = 0  # slots in use or free
+        self._slot_map: dict[str, int] | None = {}
         self._free: list[int] = []
+        self._dying: set[int] = set()  # slots whose indexed entries must go
+        self._pending: dict[int, str] = {}  # slot -> text to index
+        self._alive = np.zeros(0, dtype=bool)
         self._length = np.zeros(0, dtype=np.float64)
         self._pos = np.zeros(0, dtype=np.int64)
         self._norm = np.zeros(0, dtype=np.float64)
+        self._norm_avgdl: float | None = None  # avgdl that _norm was computed with
+        self._in_order = True  # positions increase with slots (then ties go by slot)
+        self._count = 0
         self._next_pos = 0
         self._total = 0
-        self._terms: dict[str, array[int]] = {}
-        self._windows: dict[str, array[int]] = {}
-        self._run_id: dict[str, int] = {}
-        self._runs: list[str] = []
-        self._norm_avgdl: float | None = None  # avgdl that _norm was computed with
-        self._term_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        self._add_all(documents)
+        self._words = Words()
+        self._terms = Terms.empty()
+        self._pairs = Pairs.empty()
+        self._risky: dict[int, str] = {}  # slot -> text, for documents recounted (module doc)
+        self._texts = TextStore()
+        self._cache: dict[str, _Feature | None] = {}
+        self._cache_bytes = 0
+        self._bulk(documents)
 
     # ---------------------------------------------------------------- reading
 
     def __len__(self) -> int:
-        return len(self._slot_of)
+        return self._count
 
     def __contains__(self, key: object) -> bool:
         return key in self._slot_of
 
     def keys(self) -> list[str]:
         """Keys in candidate order."""
-        slots = np.fromiter(self._slot_of.values(), dtype=np.intp, count=len(self._slot_of))
-        ordered = slots[np.argsort(self._pos[slots], kind="stable")]
-        return [self._keys[s] for s in ordered.tolist()]
+        keys: list[str] = self._keys[self._ordered()].tolist()
+        return keys
+
+    def _ordered(self) -> np.ndarray:
+        slots = np.flatnonzero(self._alive[: self._n])
+        return slots[np.argsort(self._pos[slots], kind="stable")]
 
     def documents(self) -> Iterator[tuple[str, str]]:
         """``(key, text)`` in candidate order (what a full rebuild would be given)."""
-        for key in self.keys():
-            yield key, self.text(key)
+        texts = self._texts.all(self._n)
+        ordered = self._ordered()
+        for key, slot in zip(self._keys[ordered].tolist(), ordered.tolist(), strict=True):
+            text = texts[slot]
+            assert text is not None
+            yield key, text
 
     def text(self, key: str) -> str:
-        text = self._texts[self._slot_of[key]]
+        text = self._texts.get(self._slot_of[key])
         assert text is not None
         return text
 
     @property
     def total_tokens(self) -> int:
+        self._apply()
         return self._total
 
     @property
     def avgdl(self) -> float:
-        return average_length(self._total, len(self._slot_of))
+        self._apply()
+        return average_length(self._total, self._count)
 
     def vocabulary_size(self) -> int:
-        return len(self._terms)
+        """Distinct terms of the indexed documents."""
+        self._apply()
+        return int(np.count_nonzero(np.diff(self._terms.ptr)))
+
+    @property
+    def _slot_of(self) -> dict[str, int]:
+        """Key -> slot (made when first needed: searching never needs it)."""
+        if self._slot_map is None:
+            self._slot_map = {k: s for s, k in enumerate(self._keys[: self._n].tolist())
+                              if k is not None}
+        return self._slot_map
 
     # ---------------------------------------------------------------- updates
 
+    def _bulk(self, documents: Iterable[tuple[str, str]]) -> None:
+        """Index ``documents`` into the empty index, in one pass: the index that adding them one
+        by one gives (a library of 100,000 skills is indexed as it opens)."""
+        docs = documents if isinstance(documents, list) else list(documents)
+        if not docs:
+            return
+        keys = [key for key, _ in docs]
+        texts = [text for _, text in docs]
+        if len(set(keys)) != len(keys):
+            seen: set[str] = set()
+            twice = next(k for k in keys if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+            raise KeyError(f"{twice!r} is already indexed")
+        count = len(keys)
+        self._grow(count)
+        self._keys[:count] = keys
+        self._n = count
+        self._slot_map = None
+        self._alive[:count] = True
+        self._pos[:count] = np.arange(count, dtype=np.int64)
+        self._next_pos = self._count = count
+        with gc_paused():  # many small objects: the collector's passes cost more than the work
+            self._index(np.arange(count, dtype=np.int64), texts)
+        self._texts.set_block(texts)
+        self._norm_avgdl = None
+
     def add(self, key: str, text: str) -> None:
         """Add a document at the end of the candidate order."""
-        if key in self._slot_of:
+        slot_of = self._slot_of
+        if key in slot_of:
             raise KeyError(f"{key!r} is already indexed")
-        slot = self._take_slot()
+        if self._free:
+            slot = self._free.pop()
+            self._in_order = False  # (until the next set_order finds otherwise)
+        else:
+            slot = self._n
+            self._n += 1
+            self._grow(self._n)
         self._pos[slot] = self._next_pos
         self._next_pos += 1
-        self._slot_of[key] = slot
+        slot_of[key] = slot
         self._keys[slot] = key
-        self._insert(slot, text)
-        self._renorm(slot)
-
-    def _add_all(self, documents: Iterable[tuple[str, str]]) -> None:
-        """:meth:`add` each document in turn, into an empty index, in one pass: the same slots,
-        postings (rows in slot order, windows and run ids in first-seen order), lengths and
-        candidate order as adding them one by one, about twice as fast (a library of 100,000
-        skills is indexed as it opens)."""
-        if self._slot_of:  # pragma: no cover - only the constructor calls this
-            raise ValueError("_add_all needs an empty index")
-        with gc_paused():  # ~10 small lists per document: the collector's passes cost more
-            built = build(documents, self._run_id, self._runs)
-        self._slot_of, self._keys, self._texts = built.slot_of, built.keys, built.texts
-        self._terms, self._windows = built.terms, built.windows
-        count, size = len(built.keys), capacity(len(built.keys))
-        self._length = np.zeros(size, dtype=np.float64)
-        self._length[:count] = built.lengths
-        self._pos = np.zeros(size, dtype=np.int64)
-        self._pos[:count] = np.arange(count, dtype=np.int64)
-        self._norm = np.zeros(size, dtype=np.float64)
-        self._next_pos = count
-        self._total = sum(built.lengths)
-        self._norm_avgdl = None
+        self._alive[slot] = True
+        self._count += 1
+        self._pending[slot] = text
+        self._texts.set(slot, text)
 
     def remove(self, key: str) -> None:
         """Remove a document (KeyError if absent)."""
         slot = self._slot_of.pop(key)
-        self._delete(slot)
-        self._renorm(slot)
         self._keys[slot] = None
+        self._alive[slot] = False
+        self._count -= 1
+        self._pending.pop(slot, None)
+        self._dying.add(slot)  # its entries go before anything is indexed for it again
         self._free.append(slot)
+        self._texts.set(slot, None)
 
     def discard(self, key: str) -> None:
         """Remove a document if present."""
@@ -176,101 +251,78 @@ class Bm25Index:
 
     def replace(self, key: str, text: str, new_key: str | None = None) -> None:
         """Change a document's text (and optionally its key) keeping its candidate position."""
-        slot = self._slot_of[key]
+        slot_of = self._slot_of
+        slot = slot_of[key]
         if new_key is not None and new_key != key:
-            if new_key in self._slot_of:
+            if new_key in slot_of:
                 raise KeyError(f"{new_key!r} is already indexed")
-            del self._slot_of[key]
-            self._slot_of[new_key] = slot
+            del slot_of[key]
+            slot_of[new_key] = slot
             self._keys[slot] = new_key
-        if self._texts[slot] != text:
-            self._delete(slot)
-            self._insert(slot, text)
-            self._renorm(slot)
+        self._dying.add(slot)
+        self._pending[slot] = text
+        self._texts.set(slot, text)
 
     def set_order(self, keys: Sequence[str]) -> None:
         """Impose a candidate order; ``keys`` must be exactly the indexed keys."""
-        if len(keys) != len(self._slot_of) or set(keys) != self._slot_of.keys():
+        slot_of = self._slot_of
+        if len(keys) != len(slot_of) or set(keys) != slot_of.keys():
             raise ValueError("set_order needs every indexed key exactly once")
-        slots = np.fromiter((self._slot_of[k] for k in keys), dtype=np.intp, count=len(keys))
+        slots = np.fromiter((slot_of[k] for k in keys), dtype=np.intp, count=len(keys))
         self._pos[slots] = np.arange(len(keys), dtype=np.int64)
         self._next_pos = len(keys)
+        self._in_order = bool(np.all(np.diff(slots) > 0))
 
-    def _take_slot(self) -> int:
-        if self._free:
-            return self._free.pop()
-        slot = len(self._keys)
-        self._keys.append(None)
-        self._texts.append(None)
-        if slot >= len(self._length):
-            capacity = max(16, 2 * len(self._length))
-            for name in ("_length", "_pos", "_norm"):
-                old = getattr(self, name)
-                grown = np.zeros(capacity, dtype=old.dtype)
-                grown[: len(old)] = old
-                setattr(self, name, grown)
-        return slot
+    def _grow(self, count: int) -> None:
+        if count <= len(self._alive):
+            return
+        size = capacity(count)
+        for name in ("_keys", "_alive", "_length", "_pos", "_norm"):
+            old = getattr(self, name)
+            grown = np.full(size, None, dtype=object) if name == "_keys" else np.zeros(size, old.dtype)
+            grown[: len(old)] = old
+            setattr(self, name, grown)
 
-    def _insert(self, slot: int, text: str) -> None:
-        tokens = tokenize(text)
-        self._texts[slot] = text
-        for term, tf in Counter(tokens).items():
-            postings = self._terms.get(term)
-            if postings is None:
-                postings = self._terms[term] = array("i")
-            postings.append(slot)
-            postings.append(tf)
-            self._term_cache.pop(term, None)
-        grouped: dict[str, list[int]] = {}
-        for left, right in run_pairs(text):
-            grouped.setdefault(_window(left, right), []).extend(
-                (slot, self._run(left), self._run(right)))
-        for window, rows in grouped.items():
-            postings = self._windows.get(window)
-            if postings is None:
-                postings = self._windows[window] = array("i")
-            postings.extend(rows)
-        self._set_length(slot, len(tokens))
+    def _apply(self) -> None:
+        """Apply the pending edits to the postings (see the module doc)."""
+        if not (self._dying or self._pending):
+            return
+        if self._dying:
+            dead = np.zeros(self._n, dtype=bool)
+            dying = np.fromiter(self._dying, dtype=np.int64, count=len(self._dying))
+            dead[dying] = True
+            self._terms = self._terms.purge(dead)
+            self._pairs = self._pairs.purge(dead)
+            self._total -= int(self._length[dying].sum())
+            self._length[dying] = 0.0
+            for slot in self._dying:
+                self._risky.pop(slot, None)
+            self._dying.clear()
+        if self._pending:
+            items = sorted(self._pending.items())
+            self._pending.clear()
+            self._index(np.array([s for s, _ in items], dtype=np.int64), [t for _, t in items])
+        self._texts.compact(self._n)
+        self._cache.clear()
+        self._cache_bytes = 0
+        self._norm_avgdl = None
 
-    def _delete(self, slot: int) -> None:
-        text = self._texts[slot]
-        assert text is not None
-        for term in set(tokenize(text)):
-            postings = self._terms[term]
-            start, count = _block(postings, 2, slot)
-            del postings[2 * start: 2 * (start + count)]
-            if not postings:
-                del self._terms[term]
-            self._term_cache.pop(term, None)
-        for window in {_window(a, b) for a, b in run_pairs(text)}:
-            postings = self._windows[window]
-            start, count = _block(postings, 3, slot)
-            del postings[3 * start: 3 * (start + count)]
-            if not postings:
-                del self._windows[window]
-        self._texts[slot] = None
-        self._set_length(slot, 0)
+    def _index(self, slots: np.ndarray, texts: list[str]) -> None:
+        """Merge the postings of ``texts`` (for ``slots``, ascending; their entries are gone)."""
+        seg = segment(texts, self._words)
+        word, slot, tf, key, pair_slot = segment_entries(seg, slots)
+        self._terms = self._terms.merge(len(self._words), word, slot, tf)
+        self._pairs = self._pairs.merge(key, pair_slot)
+        self._length[slots] = seg.lengths
+        self._total += int(seg.lengths.sum())
+        for i in np.flatnonzero(seg.risky).tolist():
+            self._risky[int(slots[i])] = texts[i]
 
-    def _run(self, run: str) -> int:
-        run_id = self._run_id.get(run)
-        if run_id is None:
-            run_id = self._run_id[run] = len(self._runs)
-            self._runs.append(run)
-        return run_id
-
-    def _set_length(self, slot: int, length: int) -> None:
-        self._total += length - int(self._length[slot])
-        self._length[slot] = length
-
-    def _renorm(self, slot: int) -> None:
-        """After an edit of ``slot``: fix its norm if avgdl is unchanged, else mark all stale."""
-        if self._norm_avgdl is not None and self._norm_avgdl == self.avgdl:
-            self._norm[slot] = length_norm(int(self._length[slot]), self._norm_avgdl)
-        else:
-            self._norm_avgdl = None  # every slot is recomputed at the next query
-
-    def _ensure_norm(self) -> None:
-        avgdl = self.avgdl
+    def _ready(self) -> None:
+        """Edits applied and the length normalisation up to date."""
+        if self._dying or self._pending:
+            self._apply()
+        avgdl = average_length(self._total, self._count)
         if self._norm_avgdl != avgdl:
             # Same operations, same order as bm25.length_norm, element by element.
             np.multiply(B, self._length, out=self._norm)
@@ -278,137 +330,243 @@ class Bm25Index:
             np.add(1 - B, self._norm, out=self._norm)
             np.multiply(K1, self._norm, out=self._norm)
             self._norm_avgdl = avgdl
-            self._term_cache.clear()
+            self._cache.clear()
+            self._cache_bytes = 0
 
-    # ---------------------------------------------------------------- postings for a query
+    # ---------------------------------------------------------------- terms and phrases
 
-    def _term_postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
-        """Slots containing ``term`` and their normalised tf (cached until the term or avgdl
-        changes)."""
-        cached = self._term_cache.get(term)
-        if cached is not None:
-            return cached
-        postings = self._terms.get(term)
-        if postings is None:
-            return _EMPTY_SLOTS, _EMPTY_F
-        pairs = np.frombuffer(postings, dtype=np.int32).reshape(-1, 2)
-        slots = pairs[:, 0].astype(np.intp)
-        f = pairs[:, 1].astype(np.float64)
-        del pairs
-        tfn = f * (K1 + 1) / (f + self._norm[slots])
-        self._term_cache[term] = (slots, tfn)
-        return slots, tfn
+    def _features(self, tokens: Sequence[str]) -> list[_Feature]:
+        """The query's terms, then its phrases, that match something (RockBot's order)."""
+        cache = self._cache
+        out: list[_Feature] = []
+        for term in dict.fromkeys(tokens):
+            found = cache.get(term, _MISSING)
+            if found is _MISSING:
+                found = self._keep(term, self._term(term))
+            if found is not None:
+                out.append(found)  # type: ignore[arg-type]
+        if len(tokens) > 1:
+            for phrase in dict.fromkeys(map(" ".join, pairwise(tokens))):
+                found = cache.get(phrase, _MISSING)
+                if found is _MISSING:
+                    found = self._keep(phrase, self._phrase(phrase))
+                if found is not None:
+                    out.append(found)  # type: ignore[arg-type]
+        return out
 
-    def _phrase_postings(self, phrase: str) -> tuple[np.ndarray, np.ndarray]:
-        """Slots whose text contains ``phrase`` and the occurrence count in each (exact)."""
+    def _keep(self, text: str, feature: _Feature | None) -> _Feature | None:
+        """Cache ``feature`` (oldest entries go first when the cache is full)."""
+        size = 0
+        if feature is not None:
+            size = feature.slots.nbytes if feature.phrase or feature.dense is not None else 0
+            for part in (feature.contribution, feature.dense, feature.f):
+                size += part.nbytes if part is not None else 0
+        cache = self._cache
+        while self._cache_bytes + size > CACHE_BYTES and cache:
+            old = cache.pop(next(iter(cache)))
+            if old is not None:
+                self._cache_bytes -= self._feature_bytes(old)
+        cache[text] = feature
+        self._cache_bytes += size
+        return feature
+
+    @staticmethod
+    def _feature_bytes(feature: _Feature) -> int:
+        size = feature.slots.nbytes if feature.phrase or feature.dense is not None else 0
+        for part in (feature.contribution, feature.dense, feature.f):
+            size += part.nbytes if part is not None else 0
+        return size
+
+    def _term(self, term: str) -> _Feature | None:
+        wid = self._words.get(term)
+        if wid is None:
+            return None
+        ptr = self._terms.ptr
+        if wid + 1 >= len(ptr):
+            return None
+        lo, hi = int(ptr[wid]), int(ptr[wid + 1])
+        if hi == lo:
+            return None
+        slots = self._terms.slot[lo:hi]
+        f = self._terms.tf[lo:hi]
+        value = idf(self._count, hi - lo)
+        contribution = value * (f * _K1_PLUS_1 / (f + self._norm[slots]))
+        return self._feature(term, False, value, slots, contribution, None, lo)
+
+    def _feature(self, text: str, phrase: bool, value: float, slots: np.ndarray,
+                 contribution: np.ndarray, f: np.ndarray | None, lo: int) -> _Feature:
+        if len(slots) * DENSE_SHARE >= self._count:
+            dense = np.zeros(self._n, dtype=np.float64)
+            dense[slots] = contribution
+            return _Feature(text, phrase, len(slots), value, slots, None, dense, f, lo)
+        return _Feature(text, phrase, len(slots), value, slots, contribution, None, f, lo)
+
+    def _phrase(self, phrase: str) -> _Feature | None:
+        found = self._phrase_rows(phrase)
+        if found is None:
+            return None
+        slots, f = found
+        value = idf(self._count, len(slots))
+        norm = self._norm[slots]
+        tfn = _K1_PLUS_1 / (1.0 + norm) if f is None else f * _K1_PLUS_1 / (f + norm)
+        return self._feature(phrase, True, value, slots, (PHRASE_WEIGHT * value) * tfn, f, 0)
+
+    def _phrase_rows(self, phrase: str) -> tuple[np.ndarray, np.ndarray | None] | None:
+        """Slots whose text contains ``phrase`` (ascending) and the occurrences in each (None:
+        one each), exactly (see the module doc)."""
         first, second = phrase.split(" ")
-        postings = self._windows.get(_window(first, second))
-        if postings is None:
-            return _EMPTY_SLOTS, _EMPTY_F
-        rows = np.frombuffer(postings, dtype=np.int32).reshape(-1, 3)
-        keep: np.ndarray | None = None
-        for column, token, test in ((1, first, str.endswith), (2, second, str.startswith)):
-            if len(token) == _WINDOW:
-                continue  # the window already pins the whole token
-            runs = rows[:, column]
-            distinct = np.unique(runs)
-            good = [r for r in distinct.tolist() if test(self._runs[r], token)]
-            if not good:
-                return _EMPTY_SLOTS, _EMPTY_F
-            if len(good) < len(distinct):
-                mask = np.isin(runs, good)
-                keep = mask if keep is None else keep & mask
-        slots = (rows[:, 0] if keep is None else rows[keep, 0]).astype(np.intp)
-        del rows
-        if len(slots) == 0:
-            return _EMPTY_SLOTS, _EMPTY_F
-        # Rows of one document are contiguous: collapse runs of equal slots.
+        left = self._words.ending_with(first)
+        right = self._words.starting_with(second)
+        if not len(left) or not len(right):
+            return None
+        pairs = self._pairs
+        if len(left) == 1 and len(right) == 1:
+            key = (int(left[0]) << KEY_SHIFT) | int(right[0])
+            at = int(np.searchsorted(pairs.key, key))
+            if at == len(pairs.key) or int(pairs.key[at]) != key:
+                return None
+            lo, hi = int(pairs.ptr[at]), int(pairs.ptr[at + 1])
+            if hi == lo:
+                return None
+            slots = pairs.slot[lo:hi]
+            if not pairs.multi[at]:
+                return slots, None
+        else:
+            keys = ((left.astype(np.int64) << KEY_SHIFT)[:, None] | right[None, :]).ravel()
+            at = np.searchsorted(pairs.key, keys)
+            inside = at < len(pairs.key)
+            at = at[inside][pairs.key[at[inside]] == keys[inside]]
+            parts = [pairs.slot[pairs.ptr[i]:pairs.ptr[i + 1]] for i in at.tolist()]
+            parts = [part for part in parts if len(part)]
+            if not parts:
+                return None
+            if len(parts) == 1 and not pairs.multi[at[0]]:
+                return parts[0], None
+            slots = np.sort(np.concatenate(parts))
         starts = np.flatnonzero(np.concatenate(([True], slots[1:] != slots[:-1])))
-        f = np.ones(len(starts), dtype=np.float64)
-        if len(starts) != len(slots):
-            counts = np.diff(np.append(starts, len(slots)))
-            slots = slots[starts]
-            for i in np.flatnonzero(counts > 1).tolist():
-                text = self._texts[int(slots[i])]
-                assert text is not None
-                f[i] = count_phrase(text, phrase)  # greedy non-overlapping count
+        if len(starts) == len(slots):
+            return slots, None
+        f = np.diff(np.append(starts, len(slots))).astype(np.float64)
+        slots = slots[starts]
+        if self._risky:
+            risky = self._risky
+            for i in np.flatnonzero(f > 1).tolist():
+                text = risky.get(int(slots[i]))
+                if text is not None:
+                    f[i] = count_phrase(text, phrase)  # greedy non-overlapping count
         return slots, f
 
     # ---------------------------------------------------------------- scoring
 
+    def _accumulate(self, features: list[_Feature]) -> np.ndarray:
+        """Dense score per slot: the features' contributions added in order."""
+        scores: np.ndarray | None = None
+        run_slots: list[np.ndarray] = []
+        run_values: list[np.ndarray] = []
+        for feature in features:
+            if feature.dense is None:
+                run_slots.append(feature.slots)
+                run_values.append(feature.contribution)  # type: ignore[arg-type]
+                continue
+            if run_slots:
+                scores = self._add(scores, run_slots, run_values)
+                run_slots, run_values = [], []
+            if scores is None:
+                scores = feature.dense.copy()
+            else:
+                np.add(scores, feature.dense, out=scores)
+        if run_slots or scores is None:
+            scores = self._add(scores, run_slots, run_values)
+        return scores
+
+    def _add(self, scores: np.ndarray | None, slots: list[np.ndarray],
+             values: list[np.ndarray]) -> np.ndarray:
+        if scores is None:
+            scores = np.zeros(self._n, dtype=np.float64)
+        if len(slots) == 1:
+            np.add.at(scores, slots[0], values[0])
+        elif slots:
+            np.add.at(scores, np.concatenate(slots), np.concatenate(values))
+        return scores
+
+    def _plan_tokens(self, query: str | QueryPlan) -> tuple[str, ...] | list[str]:
+        return query.tokens if isinstance(query, QueryPlan) else tokenize(query)
+
     def stats(self, query: str | QueryPlan) -> QueryStats:
         """df of every term and phrase of ``query`` (no scoring)."""
         plan = query if isinstance(query, QueryPlan) else parse_query(query)
-        self._ensure_norm()
-        return QueryStats(
-            plan=plan, n_docs=len(self), avgdl=self.avgdl,
-            term_df={t: len(self._terms.get(t, ())) // 2 for t in plan.terms},
-            phrase_df={p: len(self._phrase_postings(p)[0]) for p in plan.phrases},
-        )
+        self._ready()
+        return self._stats(plan, self._features(plan.tokens))
 
-    def scores(self, query: str | QueryPlan,
-               phrase_rows: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
-               ) -> tuple[np.ndarray, QueryStats]:
-        """Dense score per slot (0 = not matched) and the query's statistics; ``phrase_rows``,
-        when given, receives each matched phrase's documents and occurrence counts."""
+    def _stats(self, plan: QueryPlan, features: list[_Feature]) -> QueryStats:
+        found = {feature.text: feature.df for feature in features}
+        return QueryStats(plan=plan, n_docs=self._count, avgdl=average_length(self._total, self._count),
+                          term_df={t: found.get(t, 0) for t in plan.terms},
+                          phrase_df={p: found.get(p, 0) for p in plan.phrases})
+
+    def scores(self, query: str | QueryPlan) -> tuple[np.ndarray, QueryStats]:
+        """Dense score per slot (0 = not matched) and the query's statistics."""
         plan = query if isinstance(query, QueryPlan) else parse_query(query)
-        self._ensure_norm()
-        n_docs = len(self)
-        scores = np.zeros(len(self._keys), dtype=np.float64)
-        term_df: dict[str, int] = {}
-        phrase_df: dict[str, int] = {}
-        if plan.empty or n_docs == 0:
-            return scores, QueryStats(plan, n_docs, self.avgdl, term_df, phrase_df)
-        for term in plan.terms:
-            slots, tfn = self._term_postings(term)
-            term_df[term] = len(slots)
-            if len(slots):
-                scores[slots] += idf(n_docs, len(slots)) * tfn
-        for phrase in plan.phrases:
-            slots, f = self._phrase_postings(phrase)
-            phrase_df[phrase] = len(slots)
-            if len(slots):
-                if phrase_rows is not None:
-                    phrase_rows[phrase] = (slots, f)
-                weight = PHRASE_WEIGHT * idf(n_docs, len(slots))
-                scores[slots] += weight * (f * (K1 + 1) / (f + self._norm[slots]))
-        return scores, QueryStats(plan, n_docs, self.avgdl, term_df, phrase_df)
+        self._ready()
+        features = self._features(plan.tokens) if self._count else []
+        return self._accumulate(features), self._stats(plan, features)
 
     def search(self, query: str | QueryPlan, top: int | None = 5,
                explain: bool = False) -> list[Hit]:
         """Documents with score > 0, best first, ties in candidate order; ``top=None``: all."""
-        phrase_rows: dict[str, tuple[np.ndarray, np.ndarray]] | None = {} if explain else None
-        scores, stats = self.scores(query, phrase_rows)
-        matched = np.flatnonzero(scores > 0.0)  # contributions are > 0; a bool mask is faster
+        if top is not None and top <= 0:
+            return []
+        tokens = query.tokens if isinstance(query, QueryPlan) else tokenize(query)
+        if not tokens:
+            return []
+        if self._norm_avgdl is None or self._pending or self._dying:
+            self._ready()
+        features = self._features(tokens)
+        if not features:
+            return []
+        scores = self._accumulate(features)
+        chosen = self._top(scores, top)
+        keys = self._keys[chosen].tolist()
+        ranks = range(1, len(keys) + 1)
+        if explain:
+            explanations = self._explain_slots(chosen, features)
+            return list(map(_new_hit, zip(ranks, keys, scores[chosen].tolist(), explanations,
+                                          strict=True)))
+        return list(map(_new_hit, zip(ranks, keys, scores[chosen].tolist(), repeat(None))))
+
+    def _top(self, scores: np.ndarray, top: int | None) -> np.ndarray:
+        """The slots of the ``top`` best scores (all > 0), in rank order, ties by position.
+
+        A threshold that about ``max(WANTED, 2 * top)`` documents pass is guessed from a strided
+        sample of the scores; when at least ``top`` pass it, the best ``top`` are all among them
+        (ties at the cut too), and one sort of those few by score and position gives the
+        answer. Otherwise one partition of all the scores finds the best ``top``."""
+        tie_key = None if self._in_order else self._pos
         if top is not None:
-            if top <= 0:
-                return []
-            if len(matched) > top:
-                matched = self._top_candidates(scores, matched, top)
-        order = np.lexsort((self._pos[matched], -scores[matched]))
-        chosen = matched[order[:top] if top is not None else order].tolist()
-        explanations = self._explain_slots(chosen, stats, phrase_rows) if explain else None
-        return [
-            Hit(rank=i + 1, key=self._keys[slot], score=float(scores[slot]),
-                explanation=explanations[i] if explanations is not None else None)
-            for i, slot in enumerate(chosen)
-        ]
-
-    def _top_candidates(self, scores: np.ndarray, matched: np.ndarray, top: int) -> np.ndarray:
-        """The ``top`` best of ``matched`` (unordered), ties at the cut won by candidate order.
-
-        Linear time: one partition for the score threshold, one for the tied positions (large
-        tie groups are common: every document matching only "the" with the same length).
-        """
+            count = len(scores)
+            sample = scores[:: count // SAMPLE] if count >= 2 * SAMPLE else scores
+            rank = max(1, len(sample) * max(WANTED, 2 * top) // count)
+            if rank < len(sample):
+                guess = sample[np.argpartition(sample, len(sample) - rank)[len(sample) - rank]]
+                if guess > 0.0:
+                    above = np.flatnonzero(scores > guess)
+                    if len(above) >= top:
+                        return _ranked(above, scores[above], tie_key, ascending=True)[:top]
+        matched = np.flatnonzero(scores)
+        if top is None or len(matched) <= top:
+            return _ranked(matched, scores[matched], tie_key, ascending=True)
         values = scores[matched]
         cut = len(values) - top
         threshold = np.partition(values, cut)[cut]
         above = matched[values > threshold]
-        tied = matched[values == threshold]
+        tied = matched[values == threshold]  # ascending slots
         need = top - len(above)  # >= 1: the threshold itself is among the best ``top``
-        if len(tied) > need:
-            tied = tied[np.argpartition(self._pos[tied], need - 1)[:need]]
-        return np.concatenate((above, tied))
+        if tie_key is None:
+            tied = tied[:need]
+        elif len(tied) > need:
+            tied = tied[np.argpartition(tie_key[tied], need - 1)[:need]]
+        chosen = np.concatenate((above, tied))
+        return _ranked(chosen, scores[chosen], tie_key)
 
     def ranks(self, query: str | QueryPlan, keys: Iterable[str]) -> dict[str, int | None]:
         """Each key's 1-based rank in :meth:`search`'s full order (None: score 0 or not indexed),
@@ -421,15 +579,13 @@ class Bm25Index:
         scores, _stats = self.scores(query)
         hits: list[Hit] = []
         if top > 0:
-            matched = np.flatnonzero(scores > 0.0)
-            if len(matched) > top:
-                matched = self._top_candidates(scores, matched, top)
-            order = np.lexsort((self._pos[matched], -scores[matched]))
+            chosen = self._top(scores, top).tolist()
             hits = [Hit(rank=i + 1, key=self._keys[slot], score=float(scores[slot]))
-                    for i, slot in enumerate(matched[order[:top]].tolist())]
+                    for i, slot in enumerate(chosen)]
         ranks: dict[str, int | None] = {}
+        slot_of = self._slot_of
         for key in keys:
-            slot = self._slot_of.get(key)
+            slot = slot_of.get(key)
             score = scores[slot] if slot is not None else 0.0
             if slot is None or not score > 0.0:
                 ranks[key] = None
@@ -441,42 +597,29 @@ class Bm25Index:
 
     def explain(self, query: str | QueryPlan, key: str) -> Explanation:
         """The contributions behind ``key``'s score for ``query`` (empty when it does not match)."""
-        return self._explain_slots([self._slot_of[key]], self.stats(query))[0]
+        slot = self._slot_of[key]
+        self._ready()
+        features = self._features(self._plan_tokens(query)) if self._count else []
+        return self._explain_slots(np.array([slot], dtype=np.intp), features)[0]
 
-    def _explain_slots(self, slots: list[int], stats: QueryStats,
-                       phrase_rows: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
-                       ) -> list[Explanation]:
-        """The explanation of each of ``slots``. The frequencies are the ones scoring used --
-        a term's from its posting (the document's token counts), a phrase's from its rows (exact
-        counts, see the module doc) -- looked up for all the documents at once instead of
-        tokenising each text again; idf, tfn and contributions are the scalar formulas."""
-        wanted = np.asarray(slots, dtype=np.intp)
-        row_of = np.full(len(self._keys), -1, dtype=np.intp)  # a posting's row of each slot
+    def _explain_slots(self, slots: np.ndarray, features: list[_Feature]) -> list[Explanation]:
+        """The explanation of each of ``slots``. The frequencies are the ones scoring used -- a
+        term's from its posting, a phrase's from its resolved rows -- looked up for all the
+        documents at once; idf, tfn and contributions are the scalar formulas."""
+        tf = self._terms.tf
         parts: list[tuple[str, int, float, list[int], bool]] = []
-
-        def frequencies(posting_slots: np.ndarray, counts: np.ndarray) -> list[int]:
-            row_of[posting_slots] = np.arange(len(posting_slots), dtype=np.intp)
-            rows = row_of[wanted]
-            row_of[posting_slots] = -1
-            found: list[int] = np.where(rows >= 0, counts[rows], 0).astype(np.int64).tolist()
-            return found
-
-        for term in stats.plan.terms:
-            df = stats.term_df.get(term, 0)
-            if df:
-                pairs = np.frombuffer(self._terms[term], dtype=np.int32).reshape(-1, 2)
-                found = frequencies(pairs[:, 0].astype(np.intp), pairs[:, 1].copy())
-                del pairs  # (a view of the posting, which must stay resizable)
-                parts.append((term, df, stats.term_idf(term), found, False))
-        for phrase in stats.plan.phrases:
-            df = stats.phrase_df.get(phrase, 0)
-            if df:
-                rows_of_phrase = (phrase_rows or {}).get(phrase) or self._phrase_postings(phrase)
-                parts.append((phrase, df, stats.phrase_idf(phrase), frequencies(*rows_of_phrase),
-                              True))
-        norms = self._norm[wanted].tolist()
+        for feature in features:
+            at = np.searchsorted(feature.slots, slots)
+            at = np.minimum(at, len(feature.slots) - 1)
+            hit = feature.slots[at] == slots
+            if feature.phrase:
+                counts = np.ones(len(slots)) if feature.f is None else feature.f[at]
+            else:
+                counts = tf[feature.lo + at]
+            found = np.where(hit, counts, 0).astype(np.int64).tolist()
+            parts.append((feature.text, feature.df, feature.idf, found, feature.phrase))
+        norms = self._norm[slots].tolist()
         explanations: list[Explanation] = []
-        k1_plus_1 = K1 + 1
         for i, norm in enumerate(norms):
             terms: dict[str, Contribution] = {}
             phrases: dict[str, Contribution] = {}
@@ -484,10 +627,9 @@ class Bm25Index:
                 f = found[i]
                 if f:
                     # tf_norm, term_contribution and phrase_contribution written out (the same
-                    # operations in the same order: the same floats; 55,000 calls less per
-                    # 300 explained queries; tests/core/test_recall_index.py adds them up to the
-                    # scores)
-                    tfn = f * k1_plus_1 / (f + norm)
+                    # operations in the same order: the same floats; tests/core/
+                    # test_recall_index.py adds them up to the scores)
+                    tfn = f * _K1_PLUS_1 / (f + norm)
                     if is_phrase:
                         phrases[text] = Contribution(df, value, f, tfn, PHRASE_WEIGHT * value * tfn)
                     else:

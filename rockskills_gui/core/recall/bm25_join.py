@@ -41,7 +41,7 @@ contributions over it summed by a sparse product, and the rest bounded -- most c
 one rare word and fall far below (at 100,000 generated skills: 625,000 pairs to verify instead of
 159 million).
 
-Building the join reads every text once (:func:`_scan`: tokens and run pairs in one regular
+Building the join reads every text once (``bm25_build.scan``: tokens and run pairs in one regular
 expression pass), sorts within rows (scipy) rather than globally where it can, and lets go of each
 large intermediate array as soon as it is used (at 100,000 skills the build's peak was the
 dream's: 3.9 GB, now 1.9 GB).
@@ -51,12 +51,8 @@ from __future__ import annotations
 
 import itertools
 import os
-import re
-from array import array
-from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from itertools import count
 
 import numpy as np
 from scipy import sparse
@@ -66,9 +62,7 @@ from rockskills_gui.core.recall.bm25 import (
     PHRASE_WEIGHT,
     B,
     average_length,
-    fold_ascii,
     idf,
-    tokenize,
 )
 from rockskills_gui.core.recall.bm25_arrays import (
     _binary_search,
@@ -83,7 +77,7 @@ from rockskills_gui.core.recall.bm25_arrays import (
     running_sums,
     segment_totals,
 )
-from rockskills_gui.core.recall.bm25_build import run_pairs
+from rockskills_gui.core.recall.bm25_build import scan as _scan
 from rockskills_gui.core.recall.bm25_phrases import phrase_postings
 
 MARGIN = 1e-9  # relative slack on every pruning bound (sums of <= 1e6 terms round by < 1e-10)
@@ -96,60 +90,6 @@ SUBSET_SIZE_CAP = 40  # token sets up to this size are indexed by 3-token subset
 WORKERS = max(1, min(4, os.cpu_count() or 1))  # threads for bounded_candidates' blocks
 
 _I64 = np.int64
-_SCAN_RE = re.compile(r"[a-z0-9]{3,}(?: (?=[a-z0-9]{3}))?")  # a token, and " " if a run pair starts
-
-
-def _scan(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, list[str],
-                                         tuple[np.ndarray, np.ndarray, list[str], np.ndarray]]:
-    """Every text's tokens (``tokenize``) and run pairs (``run_pairs``), in one pass: token ids
-    (texts concatenated), token counts, the words (by id), and the rows -- each run pair's
-    document, its two run ids (into the words, then any run that is no word), the runs' text and
-    the position of its first token (-1: not read from the tokens).
-
-    A token followed by exactly one space and a run of 3+ characters starts a run pair with the
-    next token (tokens are the maximal runs of 3+ characters, the same runs ``run_pairs`` reads
-    where the two folds agree). They differ only on U+212A (a letter to the tokenizer, a
-    separator to phrase matching): such texts are read the slow way.
-    """
-    n = len(texts)
-    sizes: list[int] = []
-    odd: list[int] = []
-    raw: defaultdict[str, int] = defaultdict(count().__next__)
-    matches = array("q")  # one text's at a time: 100,000 texts make 10 million of them
-    for i, text in enumerate(texts):
-        folded = fold_ascii(text)
-        if "\u212a" in folded:
-            odd.append(i)
-            found = tokenize(text)
-        else:
-            found = _SCAN_RE.findall(folded)
-        sizes.append(len(found))
-        matches.extend(map(raw.__getitem__, found))
-    lengths = np.array(sizes, dtype=_I64).reshape(n)
-    raw_ids = np.frombuffer(matches, dtype=_I64) if len(matches) else np.zeros(0, dtype=_I64)
-    vocab: defaultdict[str, int] = defaultdict(count().__next__)
-    strings = list(raw)
-    raw_word = np.fromiter((vocab[s.rstrip(" ")] for s in strings), dtype=_I64, count=len(strings))
-    raw_pair = np.fromiter((s.endswith(" ") for s in strings), dtype=bool, count=len(strings))
-    tokens, starts = raw_word[raw_ids], np.flatnonzero(raw_pair[raw_ids])
-    words = list(vocab)
-    doc_of = np.repeat(np.arange(n, dtype=_I64), lengths)
-    row_doc, ab = doc_of[starts], np.stack((tokens[starts], tokens[starts + 1]), axis=1)
-    row_pos, run_text = starts, words
-    if odd:
-        run_id = {w: i for i, w in enumerate(words)}
-        run_text = list(words)
-        pairs = [(i, run_pairs(texts[i])) for i in odd]
-        ids = [run_id.setdefault(r, len(run_id)) for _, found in pairs for pair in found for r in pair]
-        run_text += list(run_id)[len(words):]
-        more_doc = np.repeat(np.array([i for i, _ in pairs], dtype=_I64),
-                             np.array([len(found) for _, found in pairs], dtype=_I64))
-        row_doc = np.concatenate((row_doc, more_doc))
-        ab = np.concatenate((ab, np.array(ids, dtype=_I64).reshape(-1, 2)))
-        row_pos = np.concatenate((row_pos, np.full(len(more_doc), -1, dtype=_I64)))
-        order = np.argsort(row_doc, kind="stable")
-        row_doc, ab, row_pos = row_doc[order], ab[order], row_pos[order]
-    return tokens, lengths, words, (row_doc, ab, run_text, row_pos)
 
 
 class SelfJoin:

@@ -39,9 +39,8 @@ class Explanation:
         return score
 
 
-@dataclass(frozen=True)
-class Hit:
-    """One ranked document."""
+class Hit(NamedTuple):
+    """One ranked document (a named tuple: a top 50 makes 50 of them per query)."""
 
     rank: int
     key: str

@@ -8,43 +8,58 @@ later edit and every score is the same as on the saved one.
 
 from __future__ import annotations
 
-from array import array
 from dataclasses import dataclass
 
 import numpy as np
 
 from rockskills_gui.core.recall.bm25_build import capacity
 from rockskills_gui.core.recall.bm25_index import Bm25Index
+from rockskills_gui.core.recall.bm25_postings import Pairs, Terms
+from rockskills_gui.core.recall.bm25_texts import TextStore
+from rockskills_gui.core.recall.bm25_words import Words
 
 
 @dataclass(frozen=True)
 class IndexState:
-    """Everything an index holds, as plain values (marshal-able): per slot its key and text
-    (None: a free slot), the free slots, per slot its token count (float64 bytes) and candidate
-    position (int64 bytes), the next position, postings as ``(key, int32 bytes)`` in the index's
-    order, and the run strings (a run's id is its place)."""
+    """Everything an index holds, as plain values (marshal-able): per slot its key (None: a free
+    slot), the free slots, per slot its token count (float64 bytes) and candidate position (int64
+    bytes), the next position, the words (a word's id is its place) and which of them stand left
+    in run pairs (bool bytes), the term postings (ptr int64, slot int32, tf bytes and its
+    dtype), the pair postings (key int64, ptr int64, slot int32 bytes), the recounted documents'
+    texts, and every text (a compressed block, its sizes, None for free slots)."""
 
     keys: list[str | None]
-    texts: list[str | None]
     free: list[int]
     length: bytes
     pos: bytes
     next_pos: int
-    terms: list[tuple[str, bytes]]
-    windows: list[tuple[str, bytes]]
-    runs: list[str]
+    words: list[str]
+    left_words: bytes
+    terms: tuple[bytes, bytes, bytes, str]
+    pairs: tuple[bytes, bytes, bytes]
+    risky: list[tuple[int, str]]
+    texts: tuple[bytes, bytes, list[tuple[int, str | None]]]
 
 
 def snapshot(index: Bm25Index) -> IndexState:
     """The whole state of ``index`` (copies: later edits of the index do not change it)."""
-    count = len(index._keys)
+    index._apply()
+    count = index._n
+    store = TextStore()
+    texts = index._texts.all(count)
+    store.set_block([text or "" for text in texts])
+    for slot, text in enumerate(texts):
+        if text is None:
+            store.set(slot, None)
+    terms, pairs = index._terms, index._pairs
     return IndexState(
-        keys=list(index._keys), texts=list(index._texts), free=list(index._free),
+        keys=index._keys[:count].tolist(), free=list(index._free),
         length=index._length[:count].tobytes(), pos=index._pos[:count].tobytes(),
-        next_pos=index._next_pos,
-        terms=[(term, posting.tobytes()) for term, posting in index._terms.items()],
-        windows=[(key, rows.tobytes()) for key, rows in index._windows.items()],
-        runs=list(index._runs))
+        next_pos=index._next_pos, words=index._words.words(),
+        left_words=index._words.left_flags().tobytes(),
+        terms=(terms.ptr.tobytes(), terms.slot.tobytes(), terms.tf.tobytes(), terms.tf.dtype.str),
+        pairs=(pairs.key.tobytes(), pairs.ptr.tobytes(), pairs.slot.tobytes()),
+        risky=sorted(index._risky.items()), texts=store.state())
 
 
 class BadState(ValueError):
@@ -54,37 +69,54 @@ class BadState(ValueError):
 def restore(state: IndexState) -> Bm25Index:
     """The index :func:`snapshot` saw (BadState when ``state`` is inconsistent)."""
     count = len(state.keys)
-    if len(state.texts) != count or len(state.length) != 8 * count or len(state.pos) != 8 * count:
+    if len(state.length) != 8 * count or len(state.pos) != 8 * count:
         raise BadState("slot tables of different lengths")
-    slot_of = {key: slot for slot, key in enumerate(state.keys) if key is not None}
+    live = sum(key is not None for key in state.keys)
     free = set(state.free)
-    if len(slot_of) + len(state.free) != count or len(free) != len(state.free) \
-            or any(state.keys[slot] is not None for slot in free):
+    if live + len(state.free) != count or len(free) != len(state.free) \
+            or any(not 0 <= slot < count or state.keys[slot] is not None for slot in free):
         raise BadState("slots neither used once nor free")
-    if any((text is None) != (key is None) for key, text in zip(state.keys, state.texts, strict=True)):
-        raise BadState("a key without its text")
     index = Bm25Index()
-    index._slot_of = slot_of
-    index._keys = list(state.keys)
-    index._texts = list(state.texts)
+    index._slot_map = None
     index._free = list(state.free)
-    size = capacity(count)
-    index._length = np.zeros(size, dtype=np.float64)
+    index._grow(count)
+    index._keys[:count] = state.keys
+    index._n = count
     index._length[:count] = np.frombuffer(state.length, dtype=np.float64)
-    index._pos = np.zeros(size, dtype=np.int64)
     index._pos[:count] = np.frombuffer(state.pos, dtype=np.int64)
-    index._norm = np.zeros(size, dtype=np.float64)
+    index._alive[:count] = [key is not None for key in state.keys]
+    index._in_order = bool(np.all(np.diff(index._pos[np.flatnonzero(index._alive[:count])]) > 0))
+    index._count = live
     index._next_pos = state.next_pos
     index._total = int(index._length[:count].sum())
-    index._terms = {term: array("i", posting) for term, posting in state.terms}
-    index._windows = {key: array("i", rows) for key, rows in state.windows}
-    if len(index._terms) != len(state.terms) or len(index._windows) != len(state.windows) \
-            or any(len(p) % 2 for p in index._terms.values()) \
-            or any(len(r) % 3 for r in index._windows.values()):
+    words = Words()
+    words.map(list(state.words))
+    if len(words) != len(state.words) or len(set(state.words)) != len(state.words):
+        raise BadState("a word listed twice")
+    ptr, slot, tf, kind = state.terms
+    terms = Terms(np.frombuffer(ptr, dtype=np.int64).copy(), np.frombuffer(slot, dtype=np.int32).copy(),
+                  np.frombuffer(tf, dtype=np.dtype(kind)).copy())
+    key, pair_ptr, pair_slot = state.pairs
+    pair_keys = np.frombuffer(key, dtype=np.int64).copy()
+    pair_counts = np.diff(np.frombuffer(pair_ptr, dtype=np.int64))
+    slots = np.frombuffer(pair_slot, dtype=np.int32).copy()
+    if len(terms.ptr) != len(words) + 1 or len(terms.slot) != len(terms.tf) \
+            or int(terms.ptr[-1]) != len(terms.slot) or np.any(np.diff(terms.ptr) < 0) \
+            or len(pair_counts) != len(pair_keys) or int(pair_counts.sum()) != len(slots) \
+            or np.any(pair_counts < 0) or np.any(terms.slot >= max(count, 1)) \
+            or np.any(slots >= max(count, 1)):
         raise BadState("postings of the wrong shape")
-    index._runs = list(state.runs)
-    index._run_id = {run: number for number, run in enumerate(index._runs)}
-    if len(index._run_id) != len(index._runs):
-        raise BadState("a run listed twice")
+    index._terms = terms
+    index._pairs = Pairs.from_counts(pair_keys, pair_counts, slots)
+    left = np.frombuffer(state.left_words, dtype=bool)
+    if len(left) != len(words):
+        raise BadState("word flags of the wrong length")
+    ids = np.flatnonzero(left)
+    words.mark_left(ids, [state.words[i] for i in ids.tolist()])
+    index._words = words
+    index._risky = dict(state.risky)
+    index._texts = TextStore.from_state(*state.texts)
     index._norm_avgdl = None
+    if capacity(count) != len(index._alive):  # pragma: no cover - _grow's own rule
+        raise BadState("slot capacity")
     return index

@@ -54,7 +54,7 @@ def read_vector(path: Path) -> np.ndarray | None:
     try:
         if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_VECTOR_BYTES:
             return None
-        data = fileio.read_regular(path)
+        data = fileio.read_regular(path, MAX_VECTOR_BYTES)
     except OSError:
         return None
     usable = len(data) // 4 * 4

@@ -32,25 +32,30 @@ from typing import Any, BinaryIO
 
 from rockskills_gui.core.library.stores.scan_cache import code_fingerprint
 from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.size_limits import CACHE_FILE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.bm25 import document_text
 from rockskills_gui.core.recall.bm25_index import Bm25Index
 from rockskills_gui.core.recall.bm25_state import IndexState, restore, snapshot
 from rockskills_gui.core.recall.index_text import session_index_text
 from rockskills_gui.core.recall.skill_recall import RecallBuilder, SkillRecall
+from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.records import record_bytes, write_record
 from rockskills_gui.core.storage.tempfiles import replaced_privately
 
-FORMAT = 1
+FORMAT = 2
 MAGIC = "rockskills-recall-index"
 CHUNK = 2000  # list items per record
 REBUILD_FRACTION = 0.1  # above this share of changed documents, the index is built anew
 # What decides the index and the session text made from (name, summary) in order.
 _CODE = ("core/recall/bm25.py", "core/recall/bm25_index.py", "core/recall/bm25_build.py",
+         "core/recall/bm25_postings.py", "core/recall/bm25_words.py", "core/recall/bm25_texts.py",
          "core/recall/bm25_state.py", "core/recall/index_cache.py", "core/recall/index_text.py",
          "core/model/names.py")
-_LIST_TAGS = ("names", "summaries", "keys", "texts", "free", "terms", "windows", "runs")
+_LIST_TAGS = ("names", "summaries", "keys", "free", "words", "risky", "text_edits")
+# (big arrays are single records of bytes: marshal writes and reads them without the GIL churn
+# of many small objects)
 
 Pairs = list[tuple[str, str | None]]
 
@@ -75,9 +80,8 @@ class RecallCache:
 
     def load(self) -> Cached | None:
         """The file's content, or None when it is missing, stale or damaged."""
-        try:
-            with open(self.path, "rb") as handle:
-                data = memoryview(handle.read())
+        try:  # (a FIFO or a link to /dev/zero put there is refused, never read)
+            data = memoryview(fileio.read_regular(self.path, CACHE_FILE_MAX_BYTES))
         except OSError:
             return None
         try:
@@ -110,10 +114,13 @@ class RecallCache:
         names, summaries = lists["names"], lists["summaries"]
         if len(names) != len(summaries):
             return None
-        state = IndexState(keys=lists["keys"], texts=lists["texts"], free=lists["free"],
-                           length=scalars["length"], pos=scalars["pos"],
-                           next_pos=scalars["next_pos"], terms=lists["terms"],
-                           windows=lists["windows"], runs=lists["runs"])
+        block, sizes = scalars["text_block"]
+        state = IndexState(keys=lists["keys"], free=lists["free"], length=scalars["length"],
+                           pos=scalars["pos"], next_pos=scalars["next_pos"], words=lists["words"],
+                           left_words=scalars["left_words"], terms=tuple(scalars["terms"]),
+                           pairs=tuple(scalars["pairs"]),
+                           risky=[tuple(item) for item in lists["risky"]],
+                           texts=(block, sizes, [tuple(item) for item in lists["text_edits"]]))
         return Cached(list(zip(names, summaries, strict=True)), state, scalars["session"])
 
     def save(self, pairs: Pairs, state: IndexState, session_text: str | None) -> None:
@@ -127,14 +134,16 @@ class RecallCache:
             write(handle, "identity", self.identity)
             lists: dict[str, Sequence[Any]] = {"names": [name for name, _ in pairs],
                      "summaries": [summary for _, summary in pairs],
-                     "keys": state.keys, "texts": state.texts, "free": state.free,
-                     "terms": state.terms, "windows": state.windows, "runs": state.runs}
+                     "keys": state.keys, "free": state.free, "words": state.words,
+                     "risky": state.risky, "text_edits": state.texts[2]}
             for tag, items in lists.items():
                 for chunk in _chunks(items):
                     write(handle, tag, chunk)
                     time.sleep(0)  # the UI thread gets the interpreter between chunks
             for tag, value in (("length", state.length), ("pos", state.pos),
-                               ("next_pos", state.next_pos), ("session", session_text)):
+                               ("next_pos", state.next_pos), ("left_words", state.left_words),
+                               ("terms", state.terms), ("pairs", state.pairs),
+                               ("text_block", state.texts[:2]), ("session", session_text)):
                 write(handle, tag, value)
             write_record(handle, ("end", digest.digest()))
 
@@ -150,7 +159,7 @@ def _release(cached: Cached) -> None:
     """Empty the file's big lists a chunk at a time: hundreds of thousands of objects freed at
     once hold the interpreter lock (and the UI thread) for tens of milliseconds."""
     state = cached.state
-    for items in (cached.pairs, state.terms, state.windows, state.keys, state.texts, state.runs):
+    for items in (cached.pairs, state.keys, state.words, state.risky):
         while items:
             del items[-CHUNK:]
 

@@ -147,6 +147,18 @@ class PinReport:
     lacks_terms: tuple[str, ...]  # query terms the skill's text does not contain
     lacks_phrases: tuple[str, ...]  # query phrases its text does not contain
     nowhere: tuple[str, ...]  # query terms and phrases no skill contains (they cannot help)
+    hidden: Mark | None = None  # the session marked it recalled: never injected again
+
+    @property
+    def session_note(self) -> str:
+        """Why the session keeps it out whatever its rank ("" when it does not)."""
+        if self.hidden is None:
+            return ""
+        if self.hidden.how == SEE_ALSO:
+            return (f"named in the see-also line of turn {self.hidden.turn}: RockBot does not "
+                    "inject it again in this session")
+        return (f"injected on turn {self.hidden.turn}: RockBot does not inject it again in this "
+                "session")
 
     @property
     def in_top(self) -> bool:
@@ -172,8 +184,10 @@ def ranks(recall: SkillRecall, query: str, names: Iterable[str]) -> dict[str, in
     return {n: found[fold(n)] for n in wanted}
 
 
-def why_not(recall: SkillRecall, query: str, name: str, top_n: int = RECALL_TOP_N) -> PinReport:
-    """Explain ``name``'s place for ``query``: rank, score, gap to the cut, what it lacks."""
+def why_not(recall: SkillRecall, query: str, name: str, top_n: int = RECALL_TOP_N,
+            session: SimulatedSession | None = None) -> PinReport:
+    """Explain ``name``'s place for ``query``: rank, score, gap to the cut, what it lacks, and
+    (with the ``session`` so far) whether the session hides it."""
     stats = recall.index.stats(query)
     plan = stats.plan
     nowhere = tuple([t for t in plan.terms if not stats.term_df.get(t)]
@@ -192,7 +206,7 @@ def why_not(recall: SkillRecall, query: str, name: str, top_n: int = RECALL_TOP_
         explanation=explanation,
         lacks_terms=tuple(t for t in plan.terms if t not in explanation.terms),
         lacks_phrases=tuple(p for p in plan.phrases if p not in explanation.phrases),
-        nowhere=nowhere,
+        nowhere=nowhere, hidden=session.mark(skill.name) if session is not None else None,
     )
 
 

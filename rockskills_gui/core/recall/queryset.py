@@ -21,7 +21,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from rockskills_gui.core.library.skillmd_library import SkillMdLayout
+from rockskills_gui.core.model.dotnet_json import loads_untrusted
 from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, SkillRecall
 from rockskills_gui.core.storage import fileio, untrusted
 from rockskills_gui.core.storage.layout import Layout
@@ -88,7 +90,8 @@ def check_location(layout: AnyLayout, path: Path) -> None:
 
 def load_query_set(path: Path) -> QuerySet:
     try:
-        data = json.loads(fileio.read_regular(path).decode("utf-8"))  # a FIFO: refused, not read
+        # (a FIFO or a link to /dev/zero: refused, not read)
+        data = loads_untrusted(fileio.read_regular(path, DOCUMENT_MAX_BYTES).decode("utf-8"))
         return QuerySet.model_validate(data)
     except OSError as exc:
         raise QuerySetError(f"{path}: {untrusted.reason(path, exc)}") from None
@@ -99,12 +102,15 @@ def load_query_set(path: Path) -> QuerySet:
 
 
 def save_query_set(layout: AnyLayout, path: Path, query_set: QuerySet) -> None:
-    """Write ``query_set`` as indented UTF-8 JSON, refusing paths inside ``skills/``."""
+    """Write ``query_set`` as indented UTF-8 JSON, atomically, refusing paths inside ``skills/``
+    and paths outside the library or through a symbolic link leaving it (:class:`QuerySetError`)."""
     check_location(layout, path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(query_set.model_dump(exclude_none=True, exclude_defaults=True), ensure_ascii=False,
                       indent=2)
-    path.write_text(text + "\n", "utf-8")
+    try:
+        untrusted.write_inside(path, (text + "\n").encode("utf-8"), layout.agent_dir)
+    except untrusted.Refused as exc:
+        raise QuerySetError(str(exc)) from None
 
 
 Renames = Mapping[str, str]  # old name -> new name (matched case-insensitively)

@@ -71,6 +71,10 @@ class SkillRecall:
     def get(self, name: str) -> Skill | None:
         return self._skills.get(fold(name))
 
+    def skill_of_key(self, key: str) -> Skill:
+        """The skill of an index key (a hit's ``key``: the folded name)."""
+        return self._skills[key]
+
     def skills(self) -> list[Skill]:
         """Skills in candidate order."""
         return [self._skills[key] for key in self._index.keys()]

@@ -18,10 +18,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES
 from rockskills_gui.core.recall.limits import RECALL_TOP_N
 from rockskills_gui.core.recall.queryset import QUERY_SET_DIR, AnyLayout, QuerySet, QuerySetError
 from rockskills_gui.core.recall.skill_recall import SkillRecall
-from rockskills_gui.core.storage import fileio
+from rockskills_gui.core.storage import fileio, untrusted
 
 SNAPSHOT_DIR = "snapshots"
 
@@ -79,9 +80,11 @@ def snapshot_path(layout: AnyLayout, name: str) -> Path:
 def save(layout: AnyLayout, snapshot: Snapshot) -> Path:
     """Write ``snapshot`` (atomically) and return its path."""
     path = snapshot_path(layout, snapshot.name)
-    path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(snapshot.model_dump(by_alias=True), ensure_ascii=False, indent=2) + "\n"
-    fileio.atomic_write(path, text.encode("utf-8"))
+    try:  # (a symlinked recall-tests/ or snapshots/ leaving the library: refused)
+        untrusted.write_inside(path, text.encode("utf-8"), layout.agent_dir)
+    except untrusted.Refused as exc:
+        raise QuerySetError(f"snapshot {snapshot.name!r}: {exc.why}") from None
     return path
 
 
@@ -89,7 +92,7 @@ def load(layout: AnyLayout, name: str) -> Snapshot:
     """The snapshot called ``name`` (raises :class:`QuerySetError` with one readable line)."""
     path = snapshot_path(layout, name)
     try:
-        return Snapshot.model_validate_json(fileio.read_regular(path))
+        return Snapshot.model_validate_json(fileio.read_regular(path, DOCUMENT_MAX_BYTES))
     except OSError as exc:
         raise QuerySetError(f"snapshot {name!r}: {exc.strerror or exc}") from None
     except (ValueError, ValidationError) as exc:

@@ -17,6 +17,7 @@ import os
 import stat
 from pathlib import Path
 
+from rockskills_gui.core.model.size_limits import too_large
 from rockskills_gui.core.storage.atomic_exchange import NO_EXCHANGE, mark_unsupported
 from rockskills_gui.core.storage.atomic_exchange import exchange as exchange
 from rockskills_gui.core.storage.atomic_exchange import exchange_supported as exchange_supported
@@ -138,11 +139,25 @@ def file_kind(mode: int) -> str:
     return "regular file" if stat.S_ISREG(mode) else "special file"
 
 
-def read_regular(path: Path | str) -> bytes:
-    """The bytes of ``path``, which must be a regular file (a symlink to one is followed).
+class TooLarge(OSError):
+    """A regular file larger than the caller's limit (see ``core/model/size_limits``): not read."""
 
-    Opened non-blocking and checked with ``fstat`` before reading, so a FIFO, device or socket
-    planted in a library raises :class:`NotRegularFile` at once instead of blocking forever.
+    def __init__(self, path: Path | str, size: int, limit: int, what: str = "not read") -> None:
+        self.reason = too_large(size, limit, what)
+        super().__init__(errno.EFBIG, self.reason)
+        self.filename = os.fspath(path)
+        self.size = size
+        self.limit = limit
+
+
+def open_regular(path: Path | str, limit: int | None = None) -> tuple[int, int]:
+    """``(descriptor, size)`` of ``path`` opened for reading, which must be a regular file (a
+    symlink to one is followed) no larger than ``limit`` bytes (None: any size).
+
+    Opened non-blocking and checked with ``fstat`` before anything is read, so a FIFO, device or
+    socket planted in a library raises :class:`NotRegularFile` at once instead of blocking
+    forever (a link to ``/dev/zero`` never starts an endless read), and a file over ``limit``
+    raises :class:`TooLarge`. The caller closes the descriptor.
     """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
@@ -153,12 +168,45 @@ def read_regular(path: Path | str) -> bytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFile(path, file_kind(info.st_mode))
+        if limit is not None and info.st_size > limit:
+            raise TooLarge(path, info.st_size, limit)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info.st_size
+
+
+def read_regular(path: Path | str, limit: int | None = None) -> bytes:
+    """The bytes of ``path``, a regular file of at most ``limit`` bytes (see :func:`open_regular`:
+    :class:`NotRegularFile` for a FIFO, device, socket or folder, :class:`TooLarge` for a file
+    over ``limit``, also one that grows past it while being read)."""
+    fd, size = open_regular(path, limit)
+    try:
         # Read to the end with plain reads (no file object: a tenth of a 10,000-file open): the
         # size the file has (and a byte more), then until a read gives nothing, in case it grew.
-        parts = [os.read(fd, info.st_size + 1)]
+        parts = [os.read(fd, size + 1)]
+        total = len(parts[0])
         while parts[-1]:
-            parts.append(os.read(fd, READ_CHUNK))
+            if limit is not None and total > limit:
+                raise TooLarge(path, total, limit)
+            parts.append(os.read(fd, READ_CHUNK if limit is None else min(READ_CHUNK, limit + 1 - total)))
+            total += len(parts[-1])
         return parts[0] if len(parts) == 2 else b"".join(parts)
+    finally:
+        os.close(fd)
+
+
+def read_head(path: Path | str, limit: int) -> tuple[bytes, int]:
+    """The first ``limit`` bytes of the regular file ``path`` (at most; fewer at its end) and its
+    size: for showing the start of a file that may be huge (never blocks, see :func:`open_regular`)."""
+    fd, size = open_regular(path)
+    try:
+        parts: list[bytes] = []
+        got = 0
+        while got < limit and (part := os.read(fd, min(READ_CHUNK, limit - got))):
+            parts.append(part)
+            got += len(part)
+        return b"".join(parts), max(size, got)
     finally:
         os.close(fd)
 
@@ -171,11 +219,11 @@ def is_regular(path: Path) -> bool:
         return False
 
 
-def read_or_none(path: Path) -> bytes | None:
+def read_or_none(path: Path, limit: int | None = None) -> bytes | None:
     """The file's bytes, or None when it does not exist; :class:`NotRegularFile` for a FIFO,
-    device, socket or folder (never blocks)."""
+    device, socket or folder (never blocks), :class:`TooLarge` beyond ``limit`` bytes."""
     try:
-        return read_regular(path)
+        return read_regular(path, limit)
     except (FileNotFoundError, NotADirectoryError):
         return None
 

@@ -18,6 +18,14 @@ NICENESS = 10  # the UI thread never waits for a CPU because of a helper
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[3])  # the folder holding rockskills_gui/
 
 
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity, where the system tells; else all)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 def helper_env() -> dict[str, str]:
     """This process's environment with the folder holding ``rockskills_gui`` first on the path."""
     return {**os.environ, "PYTHONPATH": os.pathsep.join(

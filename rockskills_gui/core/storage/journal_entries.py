@@ -4,13 +4,13 @@ bookkeeping over them (the last undoable apply, marking one undone, pruning old 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rockskills_gui.core.model.dotnet_json import loads_untrusted
 from rockskills_gui.core.storage import fileio, journal_seal
 from rockskills_gui.core.storage.journal_paths import JOURNAL_DIR, journal_root, root_link
 from rockskills_gui.core.storage.journal_tx import (
@@ -43,7 +43,7 @@ def _read_entry(folder: Path) -> dict[str, Any] | None:
     except FileNotFoundError:
         return None
     try:
-        data = json.loads(fileio.read_regular(path).decode("utf-8"))
+        data = loads_untrusted(fileio.read_regular(path, MAX_JOURNAL_BYTES).decode("utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"journal.json cannot be read ({exc.__class__.__name__})") from None
     if not isinstance(data, dict):

@@ -104,12 +104,15 @@ def remove_stale_temps(paths: list[Path]) -> list[Path]:
 def replaced_privately(path: Path) -> Iterator[BinaryIO]:
     """Write ``path`` (the app's own cache files, readable by the user only) through a temp
     sibling that takes its place atomically when the block ends; on an error the temp file is
-    removed and ``path`` is left as it was."""
+    removed and ``path`` is left as it was.
+
+    The temp file is a new file (never a link or file planted under its name: those make the
+    write fail) and the rename replaces a symbolic link at ``path`` itself, never its target."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    temp = path.with_name(f"{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
     try:
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0),
-                     0o600)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_BINARY", 0), 0o600)
         with open(fd, "wb") as handle:
             yield handle
         os.replace(temp, path)

@@ -15,6 +15,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
+from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
 from rockskills_gui.core.storage import fileio
 
 
@@ -82,17 +83,49 @@ def reason(path: Path | str, exc: OSError) -> str:
     return str(exc.strerror or exc)
 
 
-def read_inside(path: Path, folders: Iterable[Path | str]) -> bytes:
+def read_inside(path: Path, folders: Iterable[Path | str], limit: int = RESOURCE_MAX_BYTES) -> bytes:
     """The bytes of the regular file ``path``, refusing one reached through a symbolic link that
     leaves ``folders``; raises :class:`Refused` (a readable reason) for that, a FIFO, device,
-    folder, dangling link or any read error. Never blocks."""
+    folder, dangling link, a file over ``limit`` bytes or any read error. Never blocks."""
     if not is_inside(path, folders):
         raise Refused(path, f"a symbolic link leaving the library (to {link_target(path)})"
                       if os.path.islink(path) else "outside the library")
     try:
-        return fileio.read_regular(path)
+        return fileio.read_regular(path, limit)
     except OSError as exc:
         raise Refused(path, reason(path, exc)) from None
+
+
+def write_inside(path: Path, data: bytes, root: Path) -> None:
+    """Write ``data`` to ``path`` atomically (:func:`fileio.atomic_write`: a temp file renamed
+    over it) when ``path`` lies in the folder ``root`` (the library's) and nothing on the way
+    leaves it; missing folders are created. Raises :class:`Refused` (nothing written) for a path
+    outside ``root``, a folder on the way that is a symbolic link leading outside ``root`` (a
+    symlinked ``recall-tests/``), or a ``path`` that is a symbolic link (written through, it would
+    change its target, or create the target of a dangling one), a FIFO, a device or a folder."""
+    base = Path(os.path.abspath(root))
+    target = Path(os.path.abspath(path))
+    try:
+        rel = target.relative_to(base)
+    except ValueError:
+        raise Refused(path, f"outside the library ({root}); not written") from None
+    if not rel.parts:
+        raise Refused(path, "not a file in the library; not written")
+    current = base
+    for part in rel.parts[:-1]:
+        current = current / part
+        if os.path.islink(current) and not is_inside(current, (base,)):
+            raise Refused(path, f"{current.relative_to(base).as_posix()}/ is a symbolic link leaving "
+                                f"the library (to {link_target(current)}); not written through it")
+        if os.path.lexists(current) and not os.path.isdir(current):
+            raise Refused(path, f"{current.relative_to(base).as_posix()} is not a folder; not written")
+    if os.path.islink(target):
+        raise Refused(path, f"a symbolic link (to {link_target(target)}); not written through it")
+    if os.path.lexists(target):
+        why = not_regular(target)
+        if why is not None:
+            raise Refused(path, f"{why}; not written")
+    fileio.atomic_write(target, data)
 
 
 class Refused(OSError):

@@ -20,7 +20,8 @@ class FuzzyMatch:
 
 
 def fuzzy_score(query: str, name: str) -> FuzzyMatch | None:
-    """Score ``name`` for ``query`` (case-insensitive subsequence), or None when it does not match.
+    """Score ``name`` for ``query`` (case-insensitive subsequence; a space in the query matches
+    any gap, so its words may stand for parts of the name), or None when it does not match.
 
     Exact and prefix matches rank first, then substrings (best at a segment start, and in the
     last ``/`` segment), then scattered subsequences, which earn points for characters at
@@ -46,6 +47,8 @@ def fuzzy_score(query: str, name: str) -> FuzzyMatch | None:
     positions: list[int] = []
     start = 0
     for char in q:
+        if char.isspace():  # a space stands for any gap ("lit srch": literature-search)
+            continue
         # prefer this character at a segment start if there is one before the next plain hit
         found = n.find(char, start)
         if found < 0:
@@ -85,7 +88,7 @@ def fuzzy_filter(query: str, names: Iterable[str], limit: int = 100) -> list[Fuz
     q = query.strip()
     if not q:
         return [FuzzyMatch(0, name) for name in list(names)[:limit]]
-    pattern = re.compile(".*?".join(re.escape(c) for c in q), re.IGNORECASE)
+    pattern = re.compile(".*?".join(re.escape(c) for c in q if not c.isspace()), re.IGNORECASE)
     scored = (fuzzy_score(q, name) for name in names if pattern.search(name))
     best = heapq.nlargest(limit, (m for m in scored if m is not None),
                           key=lambda m: (m.score, _reverse(m.name)))

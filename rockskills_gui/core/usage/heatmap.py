@@ -14,11 +14,13 @@ import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.usage.matrix import CoMatrix, Measure, measure_values
 from rockskills_gui.core.usage.matrix_order import Band, Ordering, order
 from rockskills_gui.core.usage.stats import UsageStats
@@ -307,3 +309,9 @@ def heatmap_csv(data: HeatmapData) -> str:
                 row.append(str(int(value)) if integer else f"{value:.4f}")
         writer.writerow(row)
     return buffer.getvalue()
+
+
+def save_heatmap_csv(data: HeatmapData, path: Path) -> None:
+    """Write :func:`heatmap_csv` to ``path`` (the user's choice) atomically: a temp file renamed
+    over it, so a link or FIFO planted there is replaced, never written through."""
+    fileio.atomic_write(Path(path), heatmap_csv(data).encode("utf-8"))

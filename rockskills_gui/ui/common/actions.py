@@ -100,7 +100,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
                separator_before=True, palette=False, svg="command"),
     ActionSpec("edit.goto_skill", "&Go to Skill…", "edit", "Ctrl+P",
                tip="Open a skill by typing part of its name (fuzzy matching)"),
-    # The tree pane scopes F2 and Del to itself (see TreePane.bind_actions).
+    # The tree pane scopes Del to itself; F2 renames from any focus (TreePane.bind_actions).
     ActionSpec("tree.rename", "Re&name Skill…", "edit", "F2",
                tip="Rename the selected skill or folder in place (a new prefix moves it)",
                separator_before=True, enabled=False),

@@ -38,8 +38,6 @@ if TYPE_CHECKING:
     from rockskills_gui.core.app.settings import Settings
 
 Operation = Callable[[Library], ChangeSet]
-# RockBot never re-reads its skills folder while running (spec §4, §13.9).
-RESTART_NOTE = "a running agent must be restarted to see this change"
 
 
 class AppContext(QObject):
@@ -241,7 +239,8 @@ class AppContext(QObject):
                 self.changeApplied.emit(change)
             finally:
                 self._holding = False
-            self.status(f"{verb}{change.label} · {RESTART_NOTE}", 10000)
+            note = ticket.library.agent_note()  # what a running agent of this format does
+            self.status(f"{verb}{change.label}" + (f" · {note.short}" if note else ""), 10000)
         self.historyChanged.emit()
 
     def _runner_busy(self, busy: bool) -> None:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
+from rockskills_gui.core.storage.folder_walk import walk
+
 DEFER_FROM = 5_000  # skills from which watching (and see-also candidates) wait for the next event
 MAX_FOLDERS = 2000  # beyond this only the top of the tree is watched (the poll covers open files)
 WATCH_BATCH = 250  # folders handed to the watcher per event (2,000 at once stall the UI ~40 ms)
@@ -25,7 +27,7 @@ def folders_to_watch(roots: Iterable[Path]) -> list[str]:
     folders: list[str] = []
     seen: set[str] = set()
     for root in roots:
-        for folder, dirs, _files in os.walk(root):
+        for folder, dirs, _files in walk(root):  # (iterative, depth-limited: a hostile tree)
             dirs[:] = [d for d in dirs if not d.startswith(".")]
             if folder not in seen:  # (a root inside another root)
                 seen.add(folder)

@@ -58,10 +58,10 @@ class UsagePrefetch:
     def start(cls, path: Path) -> UsagePrefetch | None:
         """A prefetch for the library at ``path`` when it has usage logs worth one (and helper
         processes are possible here), else None."""
-        from rockskills_gui.core.library.stores.rockbot import default_workers
+        from rockskills_gui.core.library.stores.rockbot import helpers_allowed
 
         agent = _agent_dir(path)
-        if agent is None or default_workers() < 2 or usage_bytes(agent) <= PREFETCH_FROM_BYTES:
+        if agent is None or not helpers_allowed() or usage_bytes(agent) <= PREFETCH_FROM_BYTES:
             return None
         try:
             return cls(agent)

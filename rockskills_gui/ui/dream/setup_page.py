@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QDateTimeEdit,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QRadioButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
     QWizardPage,
@@ -42,6 +44,7 @@ from rockskills_gui.core.dream.pass_outlook import brief, describe, pass_outlook
 from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.theme import secondary
+from rockskills_gui.ui.common.wrapping_label import WrappingLabel
 from rockskills_gui.ui.dream.common import PASS_HINTS, PASS_TITLES
 from rockskills_gui.ui.dream.state import WizardState, page_id
 
@@ -124,8 +127,7 @@ class SetupPage(QWizardPage):
         self.api_key = QLineEdit(self.endpoint_box)
         self.api_key.setObjectName("dreamApiKey")
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key_note = secondary(QLabel(self.endpoint_box))
-        self.key_note.setWordWrap(True)
+        self.key_note = secondary(WrappingLabel("", self.endpoint_box))  # (in a form row)
         self.timeout = QDoubleSpinBox(self.endpoint_box)
         self.timeout.setObjectName("dreamTimeout")
         self.timeout.setRange(1.0, 900.0)
@@ -186,13 +188,26 @@ class SetupPage(QWizardPage):
         bottom.addStretch(1)
 
         self.groups = (passes, who, rules)  # disabled while there is no library to dream over
-        layout = QVBoxLayout(self)
+        # The page scrolls when the screen is too short (a 1280×720 one): nothing is squashed
+        # and the wizard's buttons stay on the screen.
+        scroll = QScrollArea(self)
+        scroll.setObjectName("dreamSetupScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        content = QWidget(scroll)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.library_label)
         layout.addWidget(passes)
         layout.addWidget(who)
         layout.addWidget(rules)
         layout.addStretch(1)
         layout.addLayout(bottom)
+        scroll.setWidget(content)
 
     def wiz(self) -> WizardState:
         return self.wizard()  # type: ignore[return-value]

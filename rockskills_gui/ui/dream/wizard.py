@@ -17,7 +17,7 @@ import logging
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QCloseEvent, QGuiApplication
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget, QWizard
 
 from rockskills_gui.core.dream.apply import (
@@ -50,6 +50,7 @@ from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.accessibility import name_controls
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.operation_runner import OperationResult, OperationTicket
+from rockskills_gui.ui.common.screen_room import FRAME_ALLOWANCE, available
 from rockskills_gui.ui.dream.apply_page import ApplyPage, SummaryPage
 from rockskills_gui.ui.dream.common import plural
 from rockskills_gui.ui.dream.prompts_page import PromptPage
@@ -81,10 +82,10 @@ class DreamWizard(QWizard):
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
         self.setOption(QWizard.WizardOption.NoDefaultButton, True)
         self.setWindowFlag(Qt.WindowType.WindowMaximizeButtonHint, True)
-        screen = (parent.screen() if parent is not None else None) or QGuiApplication.primaryScreen()
-        room = screen.availableGeometry() if screen is not None else None
+        room = available(parent)
+        # Within the screen with the window manager's frame (its pages scroll when too short).
         self.resize(min(1240, int(room.width() * 0.92)) if room else 1240,
-                    min(820, int(room.height() * 0.9)) if room else 820)
+                    min(820, room.height() - FRAME_ALLOWANCE.height()) if room else 820)
         self.plan: Plan | None = None
         self.plan_path: Path | None = None
         self.selection: Selection | None = None

@@ -33,12 +33,6 @@ from rockskills_gui.ui.editor.resource_view import ResourceView
 from rockskills_gui.ui.editor.skill_header import SkillHeader
 from rockskills_gui.ui.editor.source_editor import FindBar, SourceEditor
 
-AGENT_NOTICE = (
-    "RockBot reads its skills only when it starts: restart a running agent to see your edits. "
-    "Until then the agent works from its old copy and may overwrite your edit the next time it "
-    "saves this skill (it does so whenever it uses a skill, to record lastUsedAt)."
-)
-
 BODY_PLACEHOLDER = ("Write this skill's instructions in Markdown: when to use it, the steps to "
                     "follow, and an example. The summary above is what recall matches.")
 
@@ -139,7 +133,7 @@ class EditorLayout(_PaneBase):
         self.deleted_bar.add_button("closeSkill", "Close", self.close_current)
         self.agent_notice = NoticeBar("agentNotice", QStyle.StandardPixmap.SP_MessageBoxInformation,
                                       self.page)
-        self.agent_notice.text.setText(AGENT_NOTICE)
+        # (its text is the open library's own note: core.library.agent_note)
         self.agent_notice.add_button("agentNoticeOk", "Got It", self.agent_notice.hide)
 
         self.blank = QTextDocument(self)

@@ -34,7 +34,7 @@ from rockskills_gui.ui.editor.editor_face import (
     NO_LIBRARY_TEXT,
     listed_names,
 )
-from rockskills_gui.ui.editor.editor_layout import AGENT_NOTICE, BODY_PLACEHOLDER, NoticeBar
+from rockskills_gui.ui.editor.editor_layout import BODY_PLACEHOLDER, NoticeBar
 from rockskills_gui.ui.editor.editor_navigation import MODES, EditorNavigation
 from rockskills_gui.ui.editor.editor_outside_changes import EditorOutsideChanges
 from rockskills_gui.ui.editor.editor_saving import AGENT_NOTICE_KEY, EditorSaving
@@ -49,7 +49,7 @@ MAX_CLEAN_BUFFERS = 30  # clean buffers kept (with their undo history) besides t
 RENDER_DELAY_MS = 120
 
 __all__ = [  # names that lived here before the pane was split
-    "AGENT_NOTICE", "AGENT_NOTICE_KEY", "BODY_PLACEHOLDER", "DEFER_FROM", "EMPTY_TEXT",
+    "AGENT_NOTICE_KEY", "BODY_PLACEHOLDER", "DEFER_FROM", "EMPTY_TEXT",
     "MAX_CLEAN_BUFFERS", "MODES", "NO_LIBRARY_TEXT", "RENDER_DELAY_MS", "EditorPane", "NoticeBar",
     "listed_names",
 ]

@@ -9,11 +9,12 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
+from rockskills_gui.core.library.agent_note import ROCKBOT_NOTE
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.ui.common.buffers import Buffer
 from rockskills_gui.ui.editor.editor_layout import EditorLayout
 
-AGENT_NOTICE_KEY = "notices/agentRestartShown"
+AGENT_NOTICE_KEY = ROCKBOT_NOTE.key  # (RockBot's; each format's note has its own key)
 
 
 class EditorSaving(EditorLayout):
@@ -61,10 +62,17 @@ class EditorSaving(EditorLayout):
         return True
 
     def _show_agent_notice_once(self) -> None:
-        settings = self.ctx.settings
-        if settings.value(AGENT_NOTICE_KEY, False, type=bool):
+        """After the first save in a format whose agents have a known rule for edited skills
+        (RockBot: restart it), say that rule once; a format without one says nothing."""
+        library = self.ctx.library
+        note = library.agent_note() if library is not None else None
+        if note is None:
             return
-        settings.setValue(AGENT_NOTICE_KEY, True)
+        settings = self.ctx.settings
+        if settings.value(note.key, False, type=bool):
+            return
+        settings.setValue(note.key, True)
+        self.agent_notice.text.setText(note.banner)
         self.agent_notice.show()
 
     def close_current(self) -> None:

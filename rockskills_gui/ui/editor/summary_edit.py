@@ -17,7 +17,9 @@ class SummaryEdit(QPlainTextEdit):
     to :attr:`MAX_LINES` lines (then scrolls), shown from its start. In both, Enter does not insert
     a line break (a pasted one becomes a space), so what is saved is what the format's writer
     produces for one paragraph; a description that already has line breaks keeps them, and an
-    unedited text is given back exactly as it was set.
+    unedited text is given back exactly as it was set. Line breaks that end the value (a YAML
+    ``>`` or ``|`` block's) are not shown, and an edited text keeps them (they are the block's,
+    not the user's: typing at the end never lands after them).
 
     Signals:
         textEdited(str): the user changed the text (not emitted by :meth:`setText`).
@@ -36,6 +38,7 @@ class SummaryEdit(QPlainTextEdit):
         self._setting = False
         self._set_text = ""
         self._set_plain = ""
+        self._tail = ""  # the line breaks ending the text set, not shown
         self._multi_line = False
         self.setTabChangesFocus(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -48,12 +51,16 @@ class SummaryEdit(QPlainTextEdit):
 
     def text(self) -> str:
         plain = self.toPlainText()
-        return self._set_text if plain == self._set_plain else plain
+        if plain == self._set_plain:
+            return self._set_text
+        return plain + self._tail if plain.strip() else plain
 
     def setText(self, text: str) -> None:
+        shown = text.rstrip("\r\n")
+        self._tail = text[len(shown):]
         self._setting = True
         try:
-            self.setPlainText(text)
+            self.setPlainText(shown)
         finally:
             self._setting = False
         self._set_text, self._set_plain = text, self.toPlainText()

@@ -5,9 +5,10 @@ skills with problems: what the Library's Flags ▸ Has problems filter finds (a 
 skill or the skill itself, a problem file claiming the name).
 
 *Lint*: what ``rockskills lint`` reports beyond the load problems (severity, skill, kind,
-message), computed off the UI thread a moment after the library last changed, and only while
-the dock is shown (a hidden dock costs nothing; it catches up when shown). Libraries over
-:data:`LINT_AUTO_MAX` skills are linted on request only.
+message), computed off the UI thread a moment after the library last changed (the window counts
+it in the status bar, and shows the dock for warnings). A library of more than :data:`LINT_LARGE`
+skills is linted only while the dock is shown (a hidden dock costs nothing; it catches up when
+shown); over :data:`LINT_AUTO_MAX` skills, on request only.
 
 Double-click (or Enter) shows a file as it is on disk, read-only; nothing here is ever written.
 On a skill, or a lint finding about a skill, it opens the skill.
@@ -243,7 +244,8 @@ class ProblemsPane(QWidget):
             self.linter.cancel()
             self._update_lint_status()
             return
-        if not asked and (not self.isVisible() or len(library) > LINT_AUTO_MAX):
+        hidden_large = not self.isVisible() and len(library) > LINT_LARGE
+        if not asked and (hidden_large or len(library) > LINT_AUTO_MAX):
             self._update_lint_status()
             return
         self._lint_stale = False
@@ -321,6 +323,16 @@ class ProblemsPane(QWidget):
             return
         self._show_raw(library.agent_dir / finding.path, finding.path,
                        f"{finding.kind}: {finding.message}")
+
+    def lint_counts(self) -> dict[str, int]:
+        """How many lint findings of each severity were found (the filter aside)."""
+        counts: dict[str, int] = {}
+        for finding in self.findings:
+            counts[finding.severity] = counts.get(finding.severity, 0) + 1
+        return counts
+
+    def show_lint_group(self) -> None:
+        self.groups.setCurrentIndex(LINT_GROUP)
 
     def count(self) -> int:
         """Files that could not be loaded (or loaded with a warning)."""

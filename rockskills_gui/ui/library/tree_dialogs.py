@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from rockskills_gui.core.library.rockbot_library import Reference
 from rockskills_gui.core.model.names import fold, name_error
 from rockskills_gui.core.model.skill import decode_file_text
+from rockskills_gui.core.storage import fileio
 from rockskills_gui.ui.common.theme import heading, monospace, secondary
 
 SHOWN_LIMIT = 500  # rows listed in a preview; the rest are counted
@@ -325,9 +326,8 @@ class RawFileDialog(QDialog):
 
     def _load(self) -> None:
         notes = ["Read-only: rockskills-gui never writes a file it could not load."]
-        try:
-            with self.path.open("rb") as handle:
-                raw = handle.read(RAW_LIMIT + 1)
+        try:  # (a FIFO or a link to a device: refused at once, never read)
+            raw, _size = fileio.read_head(self.path, RAW_LIMIT + 1)
         except OSError as exc:
             self.text.setPlainText("")
             notes.insert(0, f"The file cannot be read: {exc.strerror or exc}.")

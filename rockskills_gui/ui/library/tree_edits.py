@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, SignalInstance
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QLineEdit, QWidget
 
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.tree import Node, is_inside, problems_by_name
@@ -92,12 +92,18 @@ class TreeEdits(_PaneBase):
     # ---------------------------------------------------------------- rename and move
 
     def rename_current(self) -> None:
-        """Rename inline (the full name is edited, so a new prefix moves the skill)."""
+        """Rename inline (the full name is edited, so a new prefix moves the skill). From outside
+        the tree (F2 in the editor) it is the current skill's name that is edited."""
         index = self.view.currentIndex()
-        if not index.isValid() and self.ctx.current_skill:
+        focus = QApplication.focusWidget()
+        outside = focus is None or not self.isAncestorOf(focus)
+        if (outside or not index.isValid()) and self.ctx.current_skill:
             self.reveal(self.ctx.current_skill)
             index = self.view.currentIndex()
         if index.isValid():
+            dock = self.parentWidget()
+            if isinstance(dock, QDockWidget) and not dock.isVisible():
+                dock.show()  # (the Library panel was hidden: the name is edited in it)
             self.view.setFocus(Qt.FocusReason.OtherFocusReason)
             self.view.scrollTo(index)
             self.view.edit(index)
@@ -107,8 +113,22 @@ class TreeEdits(_PaneBase):
         self._show_message(error)
 
     def _show_message(self, text: str | None) -> None:
+        """Say why the name in the inline editor would be refused, at that editor."""
         self.message.setText(text or "")
-        self.message.setVisible(bool(text))
+        editors = [e for e in self.view.findChildren(QLineEdit, "inlineRename") if e.isVisible()]
+        if not text or not editors:
+            self.message.hide()
+            return
+        editor = editors[0].geometry()  # (in the viewport, the message's parent)
+        room = self.view.viewport().rect()
+        self.message.setFixedWidth(max(120, min(room.width() - 4, editor.width())))
+        self.message.adjustSize()
+        below = editor.bottom() + 2
+        top = below if below + self.message.height() <= room.bottom() \
+            else max(0, editor.top() - 2 - self.message.height())
+        self.message.move(max(2, min(editor.left(), room.right() - self.message.width())), top)
+        self.message.raise_()
+        self.message.show()
 
     def _inline_rename_error(self, index: Index, text: str) -> str | None:
         """Why Enter in the inline editor cannot rename (RockBot's message), or None."""

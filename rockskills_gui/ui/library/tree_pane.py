@@ -12,9 +12,10 @@ the UI thread); this module composes them and follows the library and the select
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import (
     QApplication,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -129,9 +130,16 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
         self.delegate.closeEditor.connect(lambda *_args: self._show_message(None))
         self.view.setItemDelegate(self.delegate)
         self.view.setModel(self.model)
-        self.message = QLabel(self)
+        # Why a name typed in the inline editor would be refused: shown at that editor, over
+        # the rows just below it (above it at the bottom of the tree).
+        self.message = QLabel(self.view.viewport())
         self.message.setObjectName("libraryMessage")
         self.message.setWordWrap(True)
+        self.message.setFrameShape(QFrame.Shape.Box)
+        self.message.setMargin(3)
+        self.message.setAutoFillBackground(True)
+        self.message.setBackgroundRole(QPalette.ColorRole.ToolTipBase)
+        self.message.setForegroundRole(QPalette.ColorRole.ToolTipText)
         self.message.hide()
         self.count = secondary(QLabel(self))
         self.count.setObjectName("libraryCount")
@@ -145,7 +153,6 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
         layout.setSpacing(4)
         layout.addLayout(top)
         layout.addWidget(self.view, 1)
-        layout.addWidget(self.message)
         layout.addWidget(self.count)
 
         self._debounce = QTimer(self)
@@ -181,10 +188,12 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
         commands.on("tree.move", self.move_selected)
         commands.on("tree.delete", self.delete_selected)
         commands.on("tree.filter", self.focus_filter)
-        for action_id in ("tree.rename", "tree.delete"):
-            action = commands[action_id]
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            self.addAction(action)
+        # Del edits text elsewhere, so it acts only in this pane; F2 renames from any focus
+        # (the skill in the editor when the focus is outside the tree).
+        delete = commands["tree.delete"]
+        delete.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.addAction(delete)
+        commands["tree.rename"].setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self._update_actions()
 
     def _action(self, action_id: str, text: str, slot: object, menu: QMenu) -> QAction:
@@ -278,7 +287,18 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
 
     def _on_change_applied(self, change: ChangeSet) -> None:
         self._load_lint(self.ctx.library)  # the marks follow saves, renames and deletes
-        self.model.apply_change(change)
+        # A removed row moves the view's current index to a neighbour: that is not the user
+        # choosing it (a renamed skill stays current: the context already follows it).
+        following, self._following = self._following, True
+        try:
+            self.model.apply_change(change)
+        finally:
+            self._following = following
+        current = self.ctx.current_skill
+        if not (current and self.reveal(current)):
+            node = self.current_node()  # the current skill went: the row now current is chosen
+            if node is not None and node.skill is not None and not current:
+                self.ctx.select_skill(node.name)
         self._update_count()
         self._update_actions()
 

@@ -412,7 +412,7 @@ class RecallPane(RecallView):
         self._show_turn(self.preview)
         self.session_panel.show_session(sim, self.preview if text.strip() else None,
                                         mcp_rules(self.ctx.library))
-        self.pin_reports = [why_not(recall, text, name) for name in self.pins]
+        self.pin_reports = [why_not(recall, text, name, session=sim) for name in self.pins]
         self.why_panel.show_reports(self.pin_reports)
         self._refresh_compare(text)
         skills_dir = hybrid_skills_dir(self.ctx.library)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QFont, QKeyEvent, QPalette
 from PySide6.QtWidgets import (
     QCompleter,
@@ -293,6 +293,9 @@ class NameEdit(QLineEdit):
         self.completer_.setFilterMode(Qt.MatchFlag.MatchContains)
         self.completer_.setWidget(self)
         self.completer_.activated.connect(self._insert)
+        # Enter in the open list is the line edit's Enter too (one press pins): the list has the
+        # keyboard while it shows, and the completer alone would only fill the name in.
+        self.completer_.popup().installEventFilter(self)  # (after the completer's: runs first)
         self.textEdited.connect(self._complete)
         self.names_model = names
 
@@ -327,21 +330,41 @@ class NameEdit(QLineEdit):
         return [p.strip() for p in self.text().split(",") if p.strip()] if self.multiple \
             else ([self.text().strip()] if self.text().strip() else [])
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (watched is self.completer_.popup() and event.type() == QEvent.Type.KeyPress
+                and isinstance(event, QKeyEvent)
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):
+            self._enter()
+            return True
+        return super().eventFilter(watched, event)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        popup = self.completer_.popup()
-        if popup.isVisible() and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            index = popup.currentIndex()
-            if index.isValid():
-                self._insert(index.data())
-            popup.hide()
+        if self.completer_.popup().isVisible() and event.key() in (Qt.Key.Key_Return,
+                                                                   Qt.Key.Key_Enter):
+            self._enter()
             event.accept()
             return
         super().keyPressEvent(event)
+
+    def _enter(self) -> None:
+        """Enter while the list shows: take its current name (or the only name it lists),
+        close it, and go on as Enter in the field does (``returnPressed``)."""
+        popup = self.completer_.popup()
+        index = popup.currentIndex()
+        if index.isValid():
+            self._insert(index.data())
+        elif self.completer_.completionCount() == 1:
+            self.completer_.setCurrentRow(0)
+            self._insert(self.completer_.currentCompletion())
+        popup.hide()
+        self.returnPressed.emit()
 
 
 def pin_verdict(report: PinReport) -> str:
     if not report.found:
         return "not a skill of this library"
+    if report.in_top and report.hidden is not None:
+        return f"in the top {report.top_n}, but this session hides it"
     if report.in_top:
         return f"in the top {report.top_n}"
     if report.rank is None:
@@ -354,6 +377,8 @@ def pin_details(report: PinReport) -> list[str]:
     if not report.found:
         return ["There is no skill of that name (see-also names are not checked either)."]
     lines = []
+    if report.session_note:
+        lines.append("Session: " + report.session_note + " (Reset session starts over)")
     if report.explanation.terms or report.explanation.phrases:
         parts = [f"{t} +{c.contribution:.3f}" for t, c in report.explanation.terms.items()]
         parts += [f'"{p}" +{c.contribution:.3f}' for p, c in report.explanation.phrases.items()]
@@ -390,9 +415,10 @@ class PinCard(QFrame):
         self.setAutoFillBackground(True)
         rank = f"#{report.rank}" if report.rank is not None else "not ranked"
         score = f" · score {report.score:.4f}" if report.found else ""
+        strong = report.in_top and report.hidden is None
         self.title = QLabel(f"<b>{html.escape(report.name)}</b> &nbsp; {rank}{score} · "
-                            f"{'<b>' if report.in_top else ''}{html.escape(pin_verdict(report))}"
-                            f"{'</b>' if report.in_top else ''}", self)
+                            f"{'<b>' if strong else ''}{html.escape(pin_verdict(report))}"
+                            f"{'</b>' if strong else ''}", self)
         self.title.setWordWrap(True)
         self.close_button = QToolButton(self)
         self.close_button.setText("×")

@@ -62,11 +62,11 @@ from rockskills_gui.ui.common.icons import app_icon
 from rockskills_gui.ui.common.theme import apply_theme, set_identity
 from rockskills_gui.ui.shell.crash import CrashReporter
 from rockskills_gui.ui.shell.main_window import PANES, MainWindow
+from rockskills_gui.ui.shell.window_geometry import DEFAULT_SIZE
 
 if TYPE_CHECKING:
     import argparse
 
-DEFAULT_SIZE = (1400, 900)
 SCREENSHOT_TIMEOUT_MS = 120_000
 SETTLE_ROUNDS = 5
 AFTER_START_MS = 500  # the log's start line waits until the window has had its first frames
@@ -207,9 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         reporter = CrashReporter(log_file, ctx.keys.known_keys, lambda: window, app)
         reporter.install()
     if args.size is not None or args.screenshot is not None:
-        window.resize(*(args.size or DEFAULT_SIZE))
-    elif not ctx.settings.contains("window/geometry"):
-        window.resize(*DEFAULT_SIZE)
+        window.resize(*(args.size or DEFAULT_SIZE))  # (else the window placed itself: window_geometry)
 
     try:
         QTimer.singleShot(RESUME_GC_MS, gc.enable)  # (paused by ui.shell.launch; at the latest)
@@ -267,16 +265,17 @@ def run() -> NoReturn:
 def _after_start(ctx: AppContext) -> None:
     """Once the window is up: the cycle collector runs again (paused while the program started,
     ui.shell.launch), the log's start line (the first record opens the log file), and the
-    settings schema (pydantic, ~0.1 s) validated on a thread, so that the first dialog that
-    needs it (Preferences, the dream wizard) does not wait, and a damaged setting is logged."""
+    settings schema (pydantic, ~0.1 s) validated and the system keyring chosen (~0.4 s) on a
+    thread, so that the first dialog that needs them (Preferences, the dream wizard) does not
+    wait, and a damaged setting is logged."""
     import platform  # (its import is not for the start)
 
     gc.enable()
     _save_code_cache()
     log.info("rockskills-gui %s starting (Python %s, Qt %s, %s)", __version__,
              platform.python_version(), qVersion(), platform.platform())
-    threading.Thread(target=lambda: ctx.preferences.settings, name="settings-schema",
-                     daemon=True).start()
+    threading.Thread(target=lambda: (ctx.preferences.settings, ctx.keys.status),
+                     name="settings-schema", daemon=True).start()  # (and the keyring: ~0.4 s)
 
 
 def _save_code_cache() -> None:

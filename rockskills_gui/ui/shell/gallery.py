@@ -188,6 +188,7 @@ class Studio:
             ("dialog-rename", self.pose_rename, False),
             ("dialog-delete", self.pose_delete, False),
             ("editor-new-skill", self.pose_new_skill_editor, True),
+            ("tree-rename-refused", self.pose_rename_refused, True),
         ]
 
     def pose_empty(self) -> object:
@@ -318,6 +319,23 @@ class Studio:
         if dialog is None:
             raise RuntimeError("no skill with see-also references to rename")
         return dialog
+
+    def pose_rename_refused(self) -> object:
+        """F2 on a skill and a name RockBot refuses: the reason shows at the inline editor."""
+        from PySide6.QtWidgets import QAbstractItemDelegate, QLineEdit
+
+        window = self.window
+        pane = window.library_pane
+        window.show_pane("editor")
+        pane.reveal(SKILL)
+        pane.rename_current()
+        settle(1)
+        editor = next(e for e in pane.view.findChildren(QLineEdit, "inlineRename") if e.isVisible())
+        editor.setText("research/fact check!")
+        pane._on_inline_text(editor.text())
+        self._cleanup.append(lambda: pane.view.closeEditor(
+            editor, QAbstractItemDelegate.EndEditHint.RevertModelCache))
+        return window
 
     def pose_delete(self) -> object:
         from rockskills_gui.ui.library.tree_dialogs import delete_box

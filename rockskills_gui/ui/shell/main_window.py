@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from rockskills_gui import __version__
 from rockskills_gui.ui.common.actions import ActionRegistry
 from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.journal_watcher import JournalWatcher
 from rockskills_gui.ui.common.library_watcher import folders_to_watch
 from rockskills_gui.ui.common.operation_status import OperationStatus
 from rockskills_gui.ui.common.theme import secondary
@@ -37,8 +38,9 @@ from rockskills_gui.ui.library.problems_pane import ProblemsPane, skill_problems
 from rockskills_gui.ui.library.tree_pane import TreePane, prepare_tree
 from rockskills_gui.ui.shell.no_library_page import NoLibraryPage
 from rockskills_gui.ui.shell.recall_warmup import LargeLibraryFeed, RecallWarmup, prepare_large_recall
-from rockskills_gui.ui.shell.status_bar import ElidingStatusBar
+from rockskills_gui.ui.shell.status_bar import ElidingStatusBar, PathLabel
 from rockskills_gui.ui.shell.window_deferred import WindowDeferred
+from rockskills_gui.ui.shell.window_geometry import restore_geometry
 from rockskills_gui.ui.shell.window_loading import FREEZE_FROM, WindowLoading, _plural
 from rockskills_gui.ui.shell.window_menus import (
     WindowMenus,
@@ -159,6 +161,9 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self.problems_dock.setObjectName("problemsDock")
         self.problems_pane = ProblemsPane(self.ctx, self.problems_dock)
         self.problems_pane.openSkillRequested.connect(self._open_from_health)
+        self.problems_pane.lintFinished.connect(self._on_lint_finished)
+        self._problems_auto = False
+        self._problems_sized = False
         self.problems_dock.setWidget(self.problems_pane)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems_dock)
         self.health_dock = QDockWidget("Skill health", self)
@@ -175,6 +180,8 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
     def _build_chrome(self) -> None:
         self.commands.adopt("view.library", self.library_dock.toggleViewAction())
         self.commands.adopt("view.problems", self.problems_dock.toggleViewAction())
+        self.problems_dock.toggleViewAction().triggered.connect(
+            lambda _checked: setattr(self, "_problems_auto", False))  # the user chose
         self.commands.adopt("view.health", self.health_dock.toggleViewAction())
         self.menus = self.commands.fill_menus(self.menuBar())
         self.recent_menu = self.commands.submenu("file.recent")
@@ -206,7 +213,7 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self.cancel_button.setObjectName("cancelLoad")
         self.cancel_button.setText("Cancel")
         self.cancel_button.setToolTip("Stop waiting for this library")
-        self.path_label = QLabel(status)
+        self.path_label = PathLabel(status)  # a long path is elided: the message keeps room
         self.path_label.setObjectName("statusPath")
         self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.skills_label = QLabel(status)
@@ -254,6 +261,7 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self._wire_deferred_parts()
 
         self.ctx.libraryChanged.connect(self._on_library_changed)
+        self.journal_watcher = JournalWatcher(self.ctx, self)  # `rockskills undo` meanwhile
         self.ctx.historyChanged.connect(self._update_history_actions)
         self.ctx.changeApplied.connect(self._on_change_applied)
         self.ctx.statusMessage.connect(self.statusBar().showMessage)
@@ -359,14 +367,12 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
 
     def _restore_layout(self) -> None:
         settings = self.ctx.settings
-        geometry = settings.value("window/geometry")
         state = settings.value("window/state")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
+        restore_geometry(self, settings.value("window/geometry"))  # only what fits a screen now
         self.splitter_memory = SplitterMemory(self, settings)
         if isinstance(state, QByteArray):
             # After restoring, the Problems dock still follows the library (hidden when empty).
-            self.restoreState(state)
+            self._problems_sized = self.restoreState(state)  # (its remembered height stays)
             QTimer.singleShot(0, lambda: self._on_library_changed(self.ctx.library))
 
     def save_layout(self) -> None:

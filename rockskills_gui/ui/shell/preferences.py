@@ -14,6 +14,7 @@ import logging
 import threading
 import typing
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from pydantic import ValidationError
@@ -40,7 +41,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rockskills_gui.core.app.endpoint import CheckResult, EndpointError, check_connection, list_models
 from rockskills_gui.core.app.settings import GROUP_LLM, GROUPS, PRESET_BY_ID, Settings, field_info
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.theme import secondary
@@ -146,6 +146,14 @@ def make_editor(name: str, parent: QWidget) -> FieldEditor:
     editor.widget.setAccessibleDescription(info["description"])
     editor.widget.setToolTip(info["description"])
     return editor
+
+
+def _endpoint() -> ModuleType:
+    """``core.app.endpoint``, loaded by the first request's worker: it imports the openai client
+    (1.5-2 s), which opening the dialog never waits for."""
+    from rockskills_gui.core.app import endpoint
+
+    return endpoint
 
 
 class _JobSignals(QObject):
@@ -441,10 +449,10 @@ class PreferencesDialog(QDialog):
         """List the server's models into the model box (off the UI thread)."""
         url, key, timeout = self.current_base_url(), self.current_key(), self._timeout()
         self.result_label.setText(f"Asking {url or 'the server'} for its models…")
-        self._start(lambda: list_models(url, key, timeout), self._on_models)
+        self._start(lambda: _endpoint().list_models(url, key, timeout), self._on_models)
 
     def _on_models(self, result: object) -> None:
-        if isinstance(result, EndpointError):
+        if isinstance(result, _endpoint().EndpointError):
             log.info("fetching models failed (%s): %s", result.kind, result)
             self.result_label.setText(str(result))
         elif isinstance(result, list):
@@ -465,11 +473,11 @@ class PreferencesDialog(QDialog):
         url, key, timeout = self.current_base_url(), self.current_key(), self._timeout()
         model = str(self.editors["model"].value()).strip()
         self.result_label.setText(f"Testing {url or 'the endpoint'}…")
-        self._start(lambda: check_connection(url, model, key, timeout), self._on_checked)
+        self._start(lambda: _endpoint().check_connection(url, model, key, timeout), self._on_checked)
 
     def _on_checked(self, result: object) -> None:
-        if not isinstance(result, CheckResult):
-            result = CheckResult(False, "error", f"The test failed: {result}")
+        if not isinstance(result, _endpoint().CheckResult):
+            result = _endpoint().CheckResult(False, "error", f"The test failed: {result}")
         self.result_label.setText(("✓ " if result.ok else "✗ ") + result.message)
         log.info("connection test (%s): %s", result.kind, result.message)
         self.checkFinished.emit(result)

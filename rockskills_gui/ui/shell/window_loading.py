@@ -7,7 +7,7 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEvent, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 
 from rockskills_gui.core.library.formats import OPEN_FORMAT_LABELS, format_label
 from rockskills_gui.core.library.rockbot_library import Library
@@ -16,6 +16,11 @@ from rockskills_gui.ui.common.workers import Opener, demo_opener, path_opener
 from rockskills_gui.ui.shell.window_state import WindowState
 
 FREEZE_FROM = 10_000  # skills from which a loaded library is moved out of the collector's way
+# The Problems dock's first height: up to 30% of the window's, leaving the tabs above at least
+# CENTRAL_ROOM px (a 720 px high window keeps the old 160 px; 1400×900 gets 270, about 8 rows).
+PROBLEMS_SHARE = 0.3
+PROBLEMS_MIN_HEIGHT = 160
+CENTRAL_ROOM = 560
 
 
 def _plural(count: int, word: str) -> str:
@@ -109,6 +114,16 @@ class WindowLoading(WindowState):
         note = getattr(library, "detection_note", "")
         if note:
             message += f" — {note}"
+        opened_file = self._opening if self._opening is not None and self._opening.is_file() else None
+        if opened_file is not None:  # a skill's own file: its library is open, the skill shown
+            name = library.name_of_file(opened_file)
+            if name is not None and self.ctx.select_skill(name):
+                self.library_pane.reveal(name)
+                self.show_pane("editor")
+                message += f" — showing '{name}', the skill in {opened_file.name}"
+            else:
+                message += f" — {opened_file.name} did not load as a skill: see Problems"
+                note = note or "file"
         self.statusBar().showMessage(message, 15000 if note else 8000)
         self.loadFinished.emit("")
 
@@ -169,12 +184,37 @@ class WindowLoading(WindowState):
             self._update_counts()
             for separator in self._separators:
                 separator.show()
-            self.problems_dock.setVisible(bool(library.problems)
-                                          or bool(self.problems_pane.skill_count()))
+            # Shown for load problems now, or for lint warnings when the lint arrives (once per
+            # opening, unless the user showed or hid the dock meanwhile: _on_lint_finished).
+            self._problems_auto = self.interactive  # (screenshots show what they were posed with)
+            self._show_problems(bool(library.problems) or bool(self.problems_pane.skill_count()))
         self.commands["file.new_skill"].setEnabled(library is not None and not self.loader.busy)
+        self.commands["tools.dream"].setEnabled(library is not None)  # nothing to dream over
         if hasattr(self, "reopen_menu"):
             self._fill_reopen_menu()
         self._update_history_actions()
+
+    def _show_problems(self, visible: bool) -> None:
+        """Show or hide the Problems dock; shown for the first time, it gets a useful height."""
+        if visible and self.problems_dock.isHidden() and not self._problems_sized:
+            self._problems_sized = True
+            height = self.height()
+            wanted = max(PROBLEMS_MIN_HEIGHT, min(int(height * PROBLEMS_SHARE), height - CENTRAL_ROOM))
+            QTimer.singleShot(0, lambda: self.resizeDocks([self.problems_dock], [wanted],
+                                                          Qt.Orientation.Vertical))
+        self.problems_dock.setVisible(visible)
+
+    def _on_lint_finished(self) -> None:
+        self._update_counts()
+        library = self.ctx.library
+        if library is None or not self._problems_auto:
+            return
+        self._problems_auto = False  # the first lint of this opening decides, once
+        counts = self.problems_pane.lint_counts()
+        if (counts.get("error") or counts.get("warning")) and self.problems_dock.isHidden():
+            if not library.problems and not self.problems_pane.skill_count():
+                self.problems_pane.show_lint_group()
+            self._show_problems(True)
 
     def _update_counts(self) -> None:
         library = self.ctx.library
@@ -189,13 +229,17 @@ class WindowLoading(WindowState):
             parts.append(_plural(files, "file problem"))
         if skills:
             parts.append(f"{_plural(skills, 'skill')} with problems")
+        lint = self.problems_pane.lint_counts()
+        lint_parts = [_plural(lint[s], f"lint {s}") for s in ("error", "warning") if lint.get(s)]
         self.skills_label.setText(_plural(len(library), "skill"))
-        self.problems_label.setText(" · ".join(parts) or "0 problems")
+        self.problems_label.setText(" · ".join([" · ".join(parts) or "0 problems", *lint_parts]))
         self.problems_label.setToolTip(
             f"Files not loaded or loaded with a warning: {files}\n"
             f"Skills with problems (Library ▸ Flags ▸ Has problems): {skills}\n"
+            f"Lint: {', '.join(lint_parts) or 'no errors or warnings'}"
+            f"{' (and ' + str(lint['info']) + ' info)' if lint.get('info') else ''}\n"
             "See the Problems panel")
-        total = files + skills
+        total = files + skills + lint.get("error", 0) + lint.get("warning", 0)
         self.problems_dock.setWindowTitle(f"Problems ({total})" if total else "Problems")
 
     def _on_change_applied(self, change: ChangeSet) -> None:

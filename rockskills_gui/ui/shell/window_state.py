@@ -83,6 +83,8 @@ class WindowState(_WindowBase):
     recall_warmup: RecallWarmup
     problems_dock: QDockWidget
     problems_pane: ProblemsPane
+    _problems_auto: bool  # the dock follows this opening's first lint (the user has not chosen)
+    _problems_sized: bool  # the dock was given its first height
     health_dock: QDockWidget
     health_pane: HealthPane
     menus: dict[str, QMenu]

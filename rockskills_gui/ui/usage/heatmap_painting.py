@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPalett
 from PySide6.QtWidgets import QAbstractScrollArea
 
 from rockskills_gui.core.usage.heatmap import HeatmapData
+from rockskills_gui.ui.usage.heatmap_labels import Placed, every_kth, spread
 
 CELL_SIZES = (2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 32, 40, 48, 64)
 LABEL_PAD = 6
@@ -177,86 +178,119 @@ class HeatmapPainting(_ViewBase):
 
     def _paint_row_labels(self, painter: QPainter, area: QRect, origin: QPoint,
                           visible: tuple[int, int, int, int]) -> None:
-        data = self.data
-        assert data is not None
-        first_row, last_row = visible[0], visible[1]
         ch, gutter = self.ch, self.gutter
         clip = QRect(area.left(), area.top() + gutter, gutter, max(0, area.height() - gutter))
         painter.save()
         painter.setClipRect(clip)
         painter.fillRect(clip, self.palette().color(QPalette.ColorRole.Base))
         self._band_stripes(painter, lambda a, b: QRect(area.left(), origin.y() + a * ch, gutter,
-                                                       (b - a) * ch), (first_row, last_row))
-        font = self._label_font()
-        painter.setFont(font)
-        metrics = QFontMetrics(font)
-        line = metrics.height()
-        rows = self.labelled(ch, first_row, last_row)
-        if rows or not data.bands:
-            for row in rows:
-                top = origin.y() + row * ch + (ch - max(ch, line)) // 2
-                rect = QRect(area.left() + LABEL_PAD, top, gutter - 2 * LABEL_PAD, max(ch, line))
-                self._draw_label(painter, metrics, rect, row, Qt.AlignmentFlag.AlignRight)
-        else:
-            self._band_labels(painter, metrics, lambda a, b: QRect(
-                area.left() + 2, origin.y() + a * ch, gutter - 4, (b - a) * ch),
-                Qt.AlignmentFlag.AlignRight)
+                                                       (b - a) * ch), (visible[0], visible[1]))
+        placed = self.placed_labels(True, area, origin)
+        edge = area.left() + gutter  # the matrix's left edge
+        self._draw_placed(painter, placed, True, lambda top, size: QRect(
+            area.left() + LABEL_PAD, top, gutter - 2 * LABEL_PAD, size),
+            lambda a, b: (QPoint(edge - LABEL_PAD + 1, a), QPoint(edge - 2, b)))
         painter.restore()
 
     def _paint_column_labels(self, painter: QPainter, area: QRect, origin: QPoint,
                              visible: tuple[int, int, int, int]) -> None:
-        data = self.data
-        assert data is not None
-        first_col, last_col = visible[2], visible[3]
         cw, gutter = self.cw, self.gutter
         clip = QRect(area.left() + gutter, area.top(), max(0, area.width() - gutter), gutter)
         painter.save()
         painter.setClipRect(clip)
         painter.fillRect(clip, self.palette().color(QPalette.ColorRole.Base))
         self._band_stripes(painter, lambda a, b: QRect(origin.x() + a * cw, area.top(),
-                                                       (b - a) * cw, gutter), (first_col, last_col))
+                                                       (b - a) * cw, gutter), (visible[2], visible[3]))
+        placed = self.placed_labels(False, area, origin)
         # Rotate so that text runs bottom-up; x' = -y, y' = x in the rotated system.
         painter.translate(0, area.top() + gutter)
         painter.rotate(-90)
-        font = self._label_font()
-        painter.setFont(font)
-        metrics = QFontMetrics(font)
-        line = metrics.height()
-        cols = self.labelled(cw, first_col, last_col)
-        if cols or not data.bands:
-            for col in cols:
-                left = origin.x() + col * cw + (cw - max(cw, line)) // 2
-                rect = QRect(LABEL_PAD, left, gutter - 2 * LABEL_PAD, max(cw, line))
-                self._draw_label(painter, metrics, rect, col, Qt.AlignmentFlag.AlignLeft)
-        else:
-            self._band_labels(painter, metrics, lambda a, b: QRect(
-                2, origin.x() + a * cw, gutter - 4, (b - a) * cw), Qt.AlignmentFlag.AlignLeft)
+        self._draw_placed(painter, placed, False, lambda top, size: QRect(
+            LABEL_PAD, top, gutter - 2 * LABEL_PAD, size),
+            lambda a, b: (QPoint(LABEL_PAD - 1, a), QPoint(1, b)))
         painter.restore()
 
-    def _draw_label(self, painter: QPainter, metrics: QFontMetrics, rect: QRect, index: int,
-                    align: Qt.AlignmentFlag) -> None:
+    def placed_labels(self, rows: bool, area: QRect | None = None,
+                      origin: QPoint | None = None) -> list[Placed]:
+        """The row (or column) labels drawn now and where, along their axis (viewport pixels):
+        every row, every k-th one or each name family's; the selected row's (column's) always.
+        Keys are rows (columns), or band numbers when ``labels_bands``."""
         data = self.data
-        assert data is not None
-        selected = self.selected is not None and index in self.selected
-        if selected:
-            painter.fillRect(rect.adjusted(-LABEL_PAD + 1, 0, LABEL_PAD - 1, 0),
-                             self.palette().color(QPalette.ColorRole.Highlight))
-            painter.setPen(self.palette().color(QPalette.ColorRole.HighlightedText))
-        else:
-            painter.setPen(self._label_colour(index))
-        text = metrics.elidedText(data.label(index), Qt.TextElideMode.ElideMiddle, rect.width())
-        painter.drawText(rect, align | Qt.AlignmentFlag.AlignVCenter, text)
+        if data is None:
+            return []
+        area = area if area is not None else self.viewport().rect()
+        origin = origin if origin is not None else self._origin()
+        n, gutter = len(data), self.gutter
+        cell = self.ch if rows else self.cw
+        start = origin.y() if rows else origin.x()
+        low = (area.top() if rows else area.left()) + gutter
+        high = (area.bottom() if rows else area.right()) + 1
+        first = max(0, (low - start) // cell)
+        last = min(n, math.ceil((high - start) / cell))
+        line = self._line()
+        picked = None if self.selected is None else self.selected[0 if rows else 1]
+        picked_at = None if picked is None else start + picked * cell + cell / 2
+        if picked is not None and not first <= picked < last:
+            picked = picked_at = None
+        labelled = self.labelled(cell, first, last)
+        if labelled or not data.bands:
+            centers = [start + k * cell + cell / 2 for k in labelled]
+            return every_kth(labelled, centers, max(cell, line), low, high, picked, picked_at)
+        wanted = [(k, max(low, start + b.start * cell), min(high, start + b.stop * cell),
+                   float(b.stop - b.start)) for k, b in enumerate(data.bands)
+                  if b.stop > first and b.start < last]
+        if picked is not None:
+            wanted.append((len(data.bands) + picked, start + picked * cell,
+                           start + (picked + 1) * cell, float(n)))
+            wanted.sort(key=lambda w: (w[1] + w[2]) / 2)
+        return spread(wanted, line, low, high, None if picked is None else len(data.bands) + picked)
 
-    def _band_labels(self, painter: QPainter, metrics: QFontMetrics, rect_for: object,
-                     align: Qt.AlignmentFlag) -> None:
+    def label_text(self, rows: bool, label: Placed) -> str:
+        """What ``label`` says: a row's name, a family's, or (among families) the selected
+        row's name after its family's."""
         data = self.data
         assert data is not None
-        painter.setPen(self.palette().color(QPalette.ColorRole.Text))
-        for band in data.bands:
-            rect = rect_for(band.start, band.stop)  # type: ignore[operator]
-            if rect.height() >= metrics.height():
-                text = metrics.elidedText(band.label, Qt.TextElideMode.ElideMiddle, rect.width())
-                painter.drawText(rect, align | Qt.AlignmentFlag.AlignVCenter, text)
+        nbands = len(data.bands)
+        cell = self.ch if rows else self.cw
+        if not data.bands or self.labelled(cell, 0, 1):
+            return data.label(label.key)
+        if label.key < nbands:
+            return data.bands[label.key].label
+        index = label.key - nbands
+        text = data.label(index)
+        band = next((b for b in data.bands if b.start <= index < b.stop), None)
+        if band is not None and band.label.endswith("/") and text.lower().startswith(band.label.lower()):
+            text = text[len(band.label):]
+        return text
+
+    def _draw_placed(self, painter: QPainter, placed: list[Placed], rows: bool,
+                     rect_for: object, leader_for: object) -> None:
+        data = self.data
+        assert data is not None
+        palette = self.palette()
+        metrics = QFontMetrics(self._label_font())
+        painter.setFont(self._label_font())
+        bands = bool(data.bands) and not self.labelled(self.ch if rows else self.cw, 0, 1)
+        align = Qt.AlignmentFlag.AlignRight if rows else Qt.AlignmentFlag.AlignLeft
+        for label in placed:
+            rect: QRect = rect_for(label.top, label.size)  # type: ignore[operator]
+            text = metrics.elidedText(self.label_text(rows, label), Qt.TextElideMode.ElideMiddle,
+                                      rect.width())
+            if label.selected:
+                painter.fillRect(rect.adjusted(-LABEL_PAD + 1, 0, LABEL_PAD - 1, 0),
+                                 palette.color(QPalette.ColorRole.Highlight))
+                painter.setPen(palette.color(QPalette.ColorRole.HighlightedText))
+            elif bands:
+                painter.setPen(palette.color(QPalette.ColorRole.Text))
+            else:
+                painter.setPen(self._label_colour(label.key))
+            painter.drawText(rect, align | Qt.AlignmentFlag.AlignVCenter, text)
+            if bands and label.displaced and not label.selected:
+                # A family's label moved off its rows: a thin line from it to them.
+                target = round(min(max(label.center, label.lo), label.hi - 1))
+                start, end = leader_for(round(label.center), target)  # type: ignore[operator]
+                painter.setPen(QPen(palette.color(QPalette.ColorRole.PlaceholderText), 1))
+                painter.drawLine(start, end)
 
     # ---------------------------------------------------------------- export
 

@@ -13,7 +13,7 @@ from PySide6.QtCore import QRect
 from PySide6.QtGui import QImage, QPainter, QPalette
 from PySide6.QtWidgets import QFileDialog, QTreeWidgetItem
 
-from rockskills_gui.core.usage.heatmap import heatmap_csv
+from rockskills_gui.core.usage.heatmap import save_heatmap_csv
 from rockskills_gui.core.usage.report import UsageReport
 from rockskills_gui.core.usage.stats import TOP_PAIRS, PairView, UsageStats
 from rockskills_gui.ui.common.context import AppContext
@@ -86,8 +86,10 @@ class UsageReportView(UsageLayout):
         if stats.skipped:
             parts.append(f"{len(stats.skipped)} event(s) without skill name or session id "
                          "(RockBot's dream would fail on them)")
-        if report.log.malformed:
-            parts.append(f"{len(report.log.malformed)} unreadable line(s) skipped")
+        unread = [m for m in report.log.malformed if m.line == 0]  # whole files (FIFO, too large)
+        parts.extend(f"{m.path}: {m.reason}" for m in unread)
+        if len(report.log.malformed) > len(unread):
+            parts.append(f"{len(report.log.malformed) - len(unread)} unreadable line(s) skipped")
         if data.note:
             parts.append(data.note)
         parts.append(f"computed in {report.seconds * 1000:.0f} ms")
@@ -180,7 +182,7 @@ class UsageReportView(UsageLayout):
     def export_csv(self, path: Path | str) -> None:
         if self.report is None:
             return
-        Path(path).write_text(heatmap_csv(self.report.heatmap), encoding="utf-8")
+        save_heatmap_csv(self.report.heatmap, Path(path))
 
     def _export_start(self, suffix: str) -> str:
         library = self.ctx.library

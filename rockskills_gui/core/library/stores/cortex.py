@@ -8,7 +8,6 @@ success rate, utility, freshness and the health score computed as CortexPrism co
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +18,7 @@ from rockskills_gui.core.library.stores.skill_dirs import (
     CORTEX_DB_NAME,
     CORTEX_SKILLS_SUBDIR,
 )
+from rockskills_gui.core.model import dotnet_json
 from rockskills_gui.core.model import frontmatter as fm
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.skill import Skill
@@ -64,7 +64,7 @@ def _decode_json(value: Any) -> Any:
     if not isinstance(value, str):
         return value
     try:
-        return json.loads(value)
+        return dotnet_json.loads_untrusted(value)  # (never RecursionError: a hostile database)
     except ValueError:
         return value
 

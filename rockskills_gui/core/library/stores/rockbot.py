@@ -34,7 +34,7 @@ from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.storage.gcpause import gc_paused
-from rockskills_gui.core.storage.helper_process import spawn
+from rockskills_gui.core.storage.helper_process import spawn, usable_cpus
 from rockskills_gui.core.storage.layout import (  # noqa: F401
     AGENT_MARKERS,
     CONVERSATION_LOG,
@@ -105,7 +105,8 @@ def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], 
     count = default_workers() if workers is None else workers
     # A big folder is listed (and its files' signatures taken) by a helper process while this one
     # loads the cache: the same listing (scan_walk).
-    helper = WalkHelper.start(layout.skills_dir, rules, cache, count) if cache is not None else None
+    helper = WalkHelper.start(layout.skills_dir, rules, cache, helpers_allowed()) \
+        if cache is not None else None
     # (in a list that the reading empties: it frees the entries gradually, see _read_cached)
     preloaded = [cache.load()] if cache is not None and helper is not None else []
     listing = wait_listing(helper, cancel) if helper is not None else None
@@ -170,22 +171,31 @@ def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], 
 
 
 def default_workers() -> int:
-    """Helper processes for a large scan: ``ROCKSKILLS_SCAN_WORKERS``, else one per CPU but one
-    (two on 2 CPUs, at most :data:`MAX_WORKERS`), else none (1 CPU, or a frozen app, whose
-    executable is not a Python).
+    """Reader processes for a large scan: ``ROCKSKILLS_SCAN_WORKERS``, else one per usable CPU
+    but the one this process keeps (at most :data:`MAX_WORKERS`) from 3 CPUs on, else none (1: read
+    here; also in a frozen app, whose executable is not a Python).
 
-    Measured (bench_scale.py, 100,000 skills, 2 CPUs): reading here took 3.7 s and the recall
-    index 2.7 s after it; two helpers (niced, so the UI thread keeps a core) read in 2.9 s while
-    this process builds the skill objects and, fed by ``on_skills``, the recall index: 5.4 s for
-    both. One helper was slower than none (4.6-4.9 s).
+    On 2 CPUs two readers and this process compete for two cores and cost more than they save:
+    ``rockskills recall`` on 100,000 skills took longer with two than with none (issue 34; and
+    reading here now leaves the recall index, built in one vectorised pass after the reading,
+    nothing to overlap). One reader alone was slower than none too (issue 19).
     """
     configured = os.environ.get(WORKERS_ENV, "")
     if configured.isdigit():
         return max(1, int(configured))
     if getattr(sys, "frozen", False):
         return 1
-    cpus = os.cpu_count() or 1
-    return 1 if cpus < 2 else min(max(2, cpus - 1), MAX_WORKERS)
+    cpus = usable_cpus()
+    return 1 if cpus < 3 else min(cpus - 1, MAX_WORKERS)
+
+
+def helpers_allowed() -> bool:
+    """Whether one helper process beside this one (the folder lister, the usage prefetch) may
+    run: ``ROCKSKILLS_SCAN_WORKERS`` above 1, else 2 CPUs or more and not a frozen app."""
+    configured = os.environ.get(WORKERS_ENV, "")
+    if configured.isdigit():
+        return int(configured) > 1
+    return not getattr(sys, "frozen", False) and usable_cpus() >= 2
 
 
 def _read_here(files: list[tuple[str, str]], prefix: str, progress: Progress | None,

@@ -10,6 +10,7 @@ from typing import Any
 
 from rockskills_gui.core.model.names import rockbot_name_error
 from rockskills_gui.core.model.problems import Problem, ProblemKind
+from rockskills_gui.core.model.size_limits import SKILL_FILE_MAX_BYTES, too_large
 from rockskills_gui.core.model.skill import Skill, SkillParseError, decode_file_text, skill_from_text
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, untrusted
@@ -59,8 +60,11 @@ def _read(path: Path | None, where: str, rel: str, prefix: str,
     skill's path is ``path``, else made by ``paths`` (a scan's), else parsed from ``where``."""
     shown = prefix + rel
     try:
-        raw = fileio.read_regular(where)  # never blocks on a FIFO swapped in meanwhile
+        raw = fileio.read_regular(where, SKILL_FILE_MAX_BYTES)  # never blocks on a FIFO
     except OSError as exc:
+        if isinstance(exc, fileio.TooLarge):
+            return Problem(path=shown, kind=ProblemKind.TOO_LARGE,
+                           message=too_large(exc.size, exc.limit, "not loaded"))
         if isinstance(exc, fileio.NotRegularFile) and exc.kind == "folder" \
                 and not os.path.islink(where):
             return Problem(path=shown, kind=ProblemKind.NOT_A_FILE, severity="warning",

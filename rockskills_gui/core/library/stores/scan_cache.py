@@ -41,6 +41,8 @@ except ImportError:  # (a Python built without it)
 
 from rockskills_gui import __version__
 from rockskills_gui.core.model.rules import RockBotRules
+from rockskills_gui.core.model.size_limits import CACHE_FILE_MAX_BYTES
+from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.records import read_record, write_record
 from rockskills_gui.core.storage.tempfiles import replaced_privately
 
@@ -122,9 +124,8 @@ class ScanCache:
     def load(self) -> dict[str, Entry]:
         """Relative path -> (signature, encoded result); empty when missing, stale or damaged."""
         entries: dict[str, Entry] = {}
-        try:
-            with open(self.path, "rb") as handle:
-                data = memoryview(handle.read())
+        try:  # (a FIFO or a link to /dev/zero put there is refused, never read)
+            data = memoryview(fileio.read_regular(self.path, CACHE_FILE_MAX_BYTES))
             offset = 0
             identity, offset = read_record(data, offset)
             if identity != self.identity:

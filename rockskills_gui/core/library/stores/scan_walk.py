@@ -56,11 +56,11 @@ class WalkHelper:
 
     @classmethod
     def start(cls, skills_dir: Path, rules: RockBotRules, cache: ScanCache,
-              workers: int) -> WalkHelper | None:
-        """A helper when helper processes are allowed (``workers`` > 1) and ``cache`` holds
-        enough skills to pay for one, else None."""
+              allowed: bool) -> WalkHelper | None:
+        """A helper when a helper process is ``allowed`` and ``cache`` holds enough skills to
+        pay for one, else None."""
         try:
-            big = workers > 1 and os.stat(cache.path).st_size >= WALK_FROM_BYTES
+            big = allowed and os.stat(cache.path).st_size >= WALK_FROM_BYTES
         except OSError:
             big = False
         if not big:

@@ -11,7 +11,11 @@ from pathlib import Path
 from rockskills_gui.core.library.stores.rockbot_file import FOLDER_NAMED_JSON
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.rules import RESOURCE_SUFFIX, ROCKBOT_64E82CC, RockBotRules
+from rockskills_gui.core.model.size_limits import FOLDER_MAX_DEPTH
 from rockskills_gui.core.storage import fileio, untrusted
+from rockskills_gui.core.storage.folder_walk import too_deep_message
+
+TOO_DEEP_MESSAGE = f"{too_deep_message()}: skill files below it are not loaded"
 
 
 def _walk(skills_dir: Path, temps: list[Path] | None = None,
@@ -21,8 +25,9 @@ def _walk(skills_dir: Path, temps: list[Path] | None = None,
     """``(path, relative path)`` of ``skills/**/*.json`` breadth-first, names sorted by code point
     in each folder. Symlinked folders are not followed. Temp files (ours) go to ``temps``; a
     ``*.json`` entry that is not a readable regular file (a dangling link, a FIFO, a folder) goes
-    to ``odd`` as a problem (path relative to the skills folder); skill files that are symbolic
-    links go to ``links`` as well, ``(path, relative path)``. ``rules`` (the RockBot profile):
+    to ``odd`` as a problem (path relative to the skills folder), as does a folder more than
+    ``FOLDER_MAX_DEPTH`` levels deep (not entered); skill files that are symbolic links go to
+    ``links`` as well, ``(path, relative path)``. ``rules`` (the RockBot profile):
     folders the agent owns (``.embeddings/``) are not entered, and below a resource folder
     (``{name}.resources/``) no file is a skill file (only temp files are collected there)."""
     found: list[tuple[str, str]] = []
@@ -50,6 +55,11 @@ def _walk(skills_dir: Path, temps: list[Path] | None = None,
                     if not rel and name in rules.ignored_dirs:
                         continue  # the agent's own cache: never entered, never reported
                     resources = rules.resources and name.endswith(RESOURCE_SUFFIX)
+                    if rel.count("/") >= FOLDER_MAX_DEPTH:
+                        if odd is not None:
+                            odd.append(Problem(path=rel + name, kind=ProblemKind.TOO_DEEP,
+                                               severity="warning", message=TOO_DEEP_MESSAGE))
+                        continue
                     subdirs.append((entry.path, f"{rel}{name}/", resources))
                     if odd is not None and name.endswith(".json") and not resources:
                         odd.append(Problem(path=rel + name, kind=ProblemKind.NOT_A_FILE,

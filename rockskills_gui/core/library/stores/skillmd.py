@@ -34,9 +34,10 @@ from rockskills_gui.core.library.stores.skillmd_profiles import (
 )
 from rockskills_gui.core.model import frontmatter as fm
 from rockskills_gui.core.model.problems import Problem, ProblemKind
+from rockskills_gui.core.model.size_limits import FOLDER_MAX_DEPTH, SKILL_FILE_MAX_BYTES, too_large
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
-from rockskills_gui.core.storage import fileio, untrusted
+from rockskills_gui.core.storage import fileio, folder_walk, untrusted
 from rockskills_gui.core.storage.fileio import TEMP_SUFFIX
 
 __all__ = [  # (the profiles and roots are defined in .skillmd_profiles)
@@ -47,6 +48,8 @@ __all__ = [  # (the profiles and roots are defined in .skillmd_profiles)
 ]
 
 # ---------------------------------------------------------------- finding skill files
+
+TOO_DEEP = Path("\0too-deep")  # walk_skill_folders' skill file for a folder it did not enter
 
 
 def walk_skill_folders(start: Path, parts: tuple[str, ...],
@@ -59,11 +62,15 @@ def walk_skill_folders(start: Path, parts: tuple[str, ...],
     resources). ``None`` marks a folder that only holds a disabled ``SKILL.md.disabled``.
     Symlinked folders are not followed; ``.git``, ``node_modules`` and similar are skipped. A
     skill file name that is not a regular file (a FIFO, a folder, a dangling link) still marks a
-    skill folder, so that reading it reports the reason.
+    skill folder, so that reading it reports the reason. A folder more than ``FOLDER_MAX_DEPTH``
+    levels below the root is not entered: it comes with :data:`TOO_DEEP` for its skill file.
     """
     queue: deque[tuple[Path, tuple[str, ...]]] = deque([(start, parts)])
     while queue:
         folder, parts = queue.popleft()
+        if len(parts) > FOLDER_MAX_DEPTH:
+            yield folder, TOO_DEEP, parts
+            continue
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
@@ -107,7 +114,7 @@ def list_resources(folder: Path, skill_file: Path) -> tuple[str, ...]:
     see :func:`resource_warnings`.
     """
     found: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(folder):
+    for dirpath, dirnames, filenames in folder_walk.walk(folder):
         links = [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and d not in links)
         for name in sorted([*filenames, *links]):
@@ -214,8 +221,11 @@ def read_skill_md(root: Root, path: Path, profile: Profile, display: str,
     """
     boundary = boundary if boundary is not None else (root.path,)
     try:
-        raw = fileio.read_regular(path)  # never blocks on a FIFO
+        raw = fileio.read_regular(path, SKILL_FILE_MAX_BYTES)  # never blocks on a FIFO
     except OSError as exc:
+        if isinstance(exc, fileio.TooLarge):
+            return Problem(path=display, kind=ProblemKind.TOO_LARGE,
+                           message=too_large(exc.size, exc.limit, "not loaded"))
         if isinstance(exc, fileio.NotRegularFile) and exc.kind == "folder" and not path.is_symlink():
             return Problem(path=display, kind=ProblemKind.NOT_A_FILE,
                            message=f"a folder named {path.name}: the skill folder has no skill "
@@ -234,8 +244,8 @@ def read_skill_md(root: Root, path: Path, profile: Profile, display: str,
     try:
         parsed = fm.parse_frontmatter(doc.frontmatter)
     except fm.FrontmatterError as exc:
-        return Problem(path=display, kind=ProblemKind.PARSE_ERROR, message=str(exc),
-                       line=exc.line)
+        kind = ProblemKind.TOO_LARGE if exc.kind == "too-large" else ProblemKind.PARSE_ERROR
+        return Problem(path=display, kind=kind, message=str(exc), line=exc.line)
     values = parsed.values
     folder = path.parent
     warnings: list[Problem] = []

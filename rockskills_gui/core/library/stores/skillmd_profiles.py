@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rockskills_gui.core.library.agent_note import AGENT_SKILLS_NOTE, AgentNote
 from rockskills_gui.core.library.stores.skill_dirs import SEE_ALSO_KEY, SIDECAR_NAME, SKIP_DIRS
 
 __all__ = ["AGENT_SKILLS", "CARPENTER", "CORTEX_FS", "PICOBOT", "PROFILES", "SEE_ALSO_KEY",
@@ -38,13 +39,14 @@ class Profile:
     max_index_chars: int | None = None
     max_listed_skills: int | None = None
     unverified: tuple[str, ...] = ()  # settings that come from a brief, not from public code
+    agent_note: AgentNote | None = None  # what its running agents do with edits (None: unknown)
 
     def with_settings(self, **settings: Any) -> Profile:
         """A copy with some settings changed (raises TypeError for an unknown setting)."""
         return dataclasses.replace(self, **settings)
 
 
-AGENT_SKILLS = Profile(id="agentskills", label="Agent Skills")
+AGENT_SKILLS = Profile(id="agentskills", label="Agent Skills", agent_note=AGENT_SKILLS_NOTE)
 PICOBOT = Profile(
     id="picobot", label="PicoBot (assumed)", resource_dirs=(), export_keys=("name", "description"),
     plain="line", description_limit=None, compatibility_limit=None, spec_names=False,

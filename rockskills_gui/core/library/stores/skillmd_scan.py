@@ -19,6 +19,7 @@ from pathlib import Path
 
 from rockskills_gui.core.library.stores.skillmd import (
     SKIP_DIRS,
+    TOO_DEEP,
     Profile,
     Root,
     SkillMdEntry,
@@ -28,6 +29,7 @@ from rockskills_gui.core.library.stores.skillmd import (
 )
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem, ProblemKind
+from rockskills_gui.core.storage.folder_walk import too_deep_message, walk
 
 Key = tuple[int, int, tuple[str, ...]]  # (root index, depth, folder names below the root)
 Reader = Callable[[Root, Path, Profile, str, tuple[Path, ...], Path], "SkillMdEntry | Problem"]
@@ -61,7 +63,11 @@ def read_folders(index: int, root: Root, profile: Profile, base: Path,
             return
     for folder, path, names in walk_skill_folders(start, parts, profile):
         key = (index, len(names), names)
-        if path is None:
+        if path is TOO_DEEP:
+            yield key, folder, None, Problem(
+                path=display_path(base, folder), kind=ProblemKind.TOO_DEEP, severity="warning",
+                message=f"{too_deep_message()}: the skills below it are not loaded")
+        elif path is None:
             yield key, folder, None, Problem(
                 path=display_path(base, folder / (profile.file_names[0] + ".disabled")),
                 kind=ProblemKind.DISABLED, severity="info", name=folder.name,
@@ -127,7 +133,7 @@ def nested_skill_files(folder: Path, profile: Profile) -> list[Path]:
     """Skill files below a skill's own folder (its resources), sorted; symlinked folders and
     ``.git``-like folders are not entered."""
     found: list[Path] = []
-    for here, dirs, files in os.walk(folder):
+    for here, dirs, files in walk(folder):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
         if here != os.fspath(folder):
             found += [Path(here) / n for n in profile.file_names if n in files]
