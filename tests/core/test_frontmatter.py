@@ -93,8 +93,8 @@ def test_quoted_and_block_styles_are_kept(old: str) -> None:
     assert edited.endswith("license: MIT\n")
 
 
+@budgeted(60, 300)
 @given(st.sampled_from([">", "|", ">-", "|+", "'x'", '"x"', "x"]), TEXT, st.sampled_from(["\n", "\r\n"]))
-@settings(max_examples=300, deadline=None)
 def test_any_value_written_over_any_style_reads_back(style: str, value: str, newline: str) -> None:
     old = f"{style}{newline}  old text{newline}" if style[0] in "|>" else f"{style}{newline}"
     text = f"name: x{newline}description: {old}license: MIT{newline}"

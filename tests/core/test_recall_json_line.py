@@ -57,7 +57,7 @@ def test_a_number_json_writes_otherwise_falls_back_to_json() -> None:
     assert "Infinity" in result_line("q", [RecallHit(rank=1, skill=skill, score=float("inf"))])
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budgeted(20, 100, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(odd_text, texts()), min_size=1, max_size=10, unique_by=lambda p: fold(p[0])),
        st.lists(st.one_of(texts(), odd_text), min_size=1, max_size=3), st.sampled_from([None, 1, 3]))
 def test_the_ranked_lines_are_what_json_dumps_writes(pairs: list[tuple[str, str]],
