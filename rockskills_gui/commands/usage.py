@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from rockskills_gui.commands.common import (
     CommandError,
+    add_link_option,
     guarded,
     open_library,
     parse_now,
@@ -34,6 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "agent also gets its resource reads per skill and file over the same days "
                     "(skill-resource-usage.jsonl; resources never read listed with 0).")
     usage.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
+    add_link_option(usage)
     usage.add_argument("--days", metavar="N", type=int, default=USAGE_WINDOW_DAYS,
                        help=f"window in days before --now (default {USAGE_WINDOW_DAYS})")
     usage.add_argument("--now", metavar="ISO", help="the reference time (default: the current time)")
@@ -119,7 +121,7 @@ def cmd_usage(args: argparse.Namespace) -> int:
     from rockskills_gui.core.usage.events import read_usage
     from rockskills_gui.core.usage.stats import UsageWindow, analyze
 
-    library = open_library(args.library)
+    library = open_library(args.library, link_targets=args.allow_link_target)
     now = parse_now(args.now)
     window = UsageWindow.last_days(now, args.days)
     log = read_usage(library.agent_dir)

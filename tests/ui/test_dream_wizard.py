@@ -255,7 +255,7 @@ def test_a_guard_violation_is_shown_and_cannot_be_applied(
     assert "c2" not in checked(wizard)
     # even a selection forced past the page is refused by the engine, with nothing written
     review.select_none()
-    wizard.selection._accepted = {"c2"}  # type: ignore[union-attr]
+    wizard.selection._nodes = {wizard.selection.graph.pos["c2"]}  # type: ignore[union-attr]
     assert not wizard.can_apply()
     message = wizard.apply_selected()
     assert message is not None and "without any replacement" in message

@@ -7,6 +7,11 @@ connection errors, timeouts) honour ``Retry-After``. The call runs on a worker t
 can report progress and cancel; a cancelled request is abandoned (its connection closed) and ends
 at the client timeout at the latest.
 
+A reply is read with a limit (issue 35, item 15): the response body stops being read past
+:data:`MAX_RESPONSE_BYTES` and a reply over ``MAX_REPLY_CHARS`` characters is refused, as
+:class:`LlmReplyTooLarge` (that pass fails, with the size said); a server's error text is cut to
+:data:`MAX_ERROR_CHARS` characters.
+
 The API key is passed in (the caller reads it from the OS keyring or the environment); it is never
 written anywhere. :meth:`LlmClient.redact` masks it (and a password in the base URL), in any form
 :func:`core.redact.redact` knows, out of every error message and every reply: a server that echoes
@@ -16,6 +21,7 @@ the Authorization header cannot put the key into a plan.
 from __future__ import annotations
 
 import ipaddress
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -24,11 +30,17 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+from rockskills_gui.core.dream.reply import MAX_REPLY_CHARS, too_large
+from rockskills_gui.core.model.names import display_name
 from rockskills_gui.core.text.redact import redact
 
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_RETRIES = 2
 MAX_RETRY_AFTER = 30.0
+# the reply's characters JSON-escaped (at most 6 bytes each) and the response around them
+MAX_RESPONSE_BYTES = 6 * MAX_REPLY_CHARS + 1_000_000
+MAX_ERROR_CHARS = 1_000
+_CHUNK = 1 << 16
 CONNECTION_RETRY_BUDGET = 3.0  # seconds of waiting to retry a server that cannot be reached
 _POLL = 0.1
 
@@ -110,6 +122,19 @@ class LlmCancelled(LlmError):
     kind = "cancelled"
 
 
+class LlmReplyTooLarge(LlmError):
+    kind = "too-large"
+
+
+@dataclass(frozen=True)
+class _Reply:
+    """What the response said: the first choice's text (None without choices), model, finish."""
+
+    content: str | None
+    model: str | None
+    finish_reason: str | None
+
+
 ProgressFn = Callable[[LlmProgress], None]
 
 
@@ -189,21 +214,21 @@ class LlmClient:
                 if cancel is None:
                     time.sleep(delay)
                 continue
-            choice = response.choices[0] if getattr(response, "choices", None) else None
-            if choice is None:
+            if response.content is None:
                 raise LlmServerError("the server returned no choices")
-            raw = getattr(choice.message, "content", None) or ""
+            raw = response.content
+            if len(raw) > MAX_REPLY_CHARS:
+                raise LlmReplyTooLarge(too_large(len(raw)))
             text = self.redact(raw)
             if text != raw:
                 notes.append("the reply contained the API key; it is masked as [redacted]")
             elapsed = time.monotonic() - started
             notify(LlmProgress("done", f"reply received ({len(text)} characters)", attempt, elapsed))
             return Completion(text=text, json_mode=json_mode, attempts=attempt, elapsed=elapsed,
-                              model=getattr(response, "model", None),
-                              finish_reason=getattr(choice, "finish_reason", None), notes=notes)
+                              model=response.model, finish_reason=response.finish_reason, notes=notes)
 
     def _attempt(self, system: str, user: str, json_mode: bool, attempt: int, started: float,
-                 notify: ProgressFn, cancel: threading.Event | None) -> Any:
+                 notify: ProgressFn, cancel: threading.Event | None) -> _Reply:
         import openai  # ~0.8 s to import: only when a request is sent
 
         client = openai.OpenAI(api_key=self.__key or "no-key", base_url=self.endpoint.base_url,
@@ -219,7 +244,8 @@ class LlmClient:
 
         def work() -> None:
             try:
-                box["response"] = client.chat.completions.create(**kwargs)
+                with client.chat.completions.with_streaming_response.create(**kwargs) as response:
+                    box["response"] = _read_reply(response)
             except BaseException as exc:  # handed to the caller's thread
                 box["error"] = exc
             finally:
@@ -243,11 +269,14 @@ class LlmClient:
             client.close()
             raise self._translate(box["error"], json_mode) from None
         client.close()
-        return box["response"]
+        reply: _Reply = box["response"]
+        return reply
 
     def _translate(self, exc: BaseException, json_mode: bool) -> BaseException:
         import openai
 
+        if isinstance(exc, LlmError):  # read from the response (too large, not JSON)
+            return exc
         if isinstance(exc, openai.APITimeoutError):
             return LlmTimeoutError(f"no reply within {self.endpoint.timeout:g} s")
         if isinstance(exc, openai.APIConnectionError):
@@ -260,7 +289,7 @@ class LlmClient:
             return LlmConnectionError(self._mask(f"cannot reach {url}: {reason}"))
         if isinstance(exc, openai.APIStatusError):
             status = exc.status_code
-            detail = self._mask(_server_message(exc))
+            detail = display_name(self._mask(_server_message(exc)), MAX_ERROR_CHARS)
             if status in (401, 403):
                 return LlmAuthError(f"the server refused the API key ({status}): {detail}", status)
             retry_after = _retry_after(exc)
@@ -272,12 +301,51 @@ class LlmClient:
                 return LlmServerError(f"server error ({status}): {detail}", status, retry_after)
             return LlmRequestError(f"request refused ({status}): {detail}", status)
         if isinstance(exc, openai.OpenAIError):
-            return LlmServerError(self._mask(f"unexpected reply: {exc}"))
+            return LlmServerError(display_name(self._mask(f"unexpected reply: {exc}"), MAX_ERROR_CHARS))
         if isinstance(exc, Exception):
-            return LlmServerError(self._mask(f"{type(exc).__name__}: {exc}"))
+            return LlmServerError(display_name(self._mask(f"{type(exc).__name__}: {exc}"),
+                                               MAX_ERROR_CHARS))
         return exc
 
 
+def _read_reply(response: Any) -> _Reply:
+    """Read a chat completion's body, at most :data:`MAX_RESPONSE_BYTES` of it, and take the
+    first choice's text out of it (raises :class:`LlmError` for a body too large, not JSON, or
+    holding text that is not a string)."""
+    limit = MAX_RESPONSE_BYTES
+    declared = response.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > limit:
+        raise LlmReplyTooLarge(_body_too_large(int(declared)))
+    chunks: list[bytes] = []
+    size = 0
+    for chunk in response.iter_bytes(_CHUNK):
+        size += len(chunk)
+        if size > limit:
+            raise LlmReplyTooLarge(_body_too_large(size, more=True))
+        chunks.append(chunk)
+    try:
+        data = json.loads(b"".join(chunks))
+    except (ValueError, RecursionError) as exc:  # also a number of over 4,300 digits
+        raise LlmServerError(f"the server's response is not readable JSON ({display_name(str(exc), 200)})") \
+            from None
+    if not isinstance(data, dict):
+        raise LlmServerError("the server's response is not a JSON object")
+    choices = data.get("choices")
+    choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
+    model = data.get("model") if isinstance(data.get("model"), str) else None
+    if choice is None:
+        return _Reply(None, model, None)
+    message = choice.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if content is not None and not isinstance(content, str):
+        raise LlmServerError(f"the reply's text is not a string (it is a {type(content).__name__})")
+    finish = choice.get("finish_reason")
+    return _Reply(content or "", model, finish if isinstance(finish, str) else None)
+
+
+def _body_too_large(size: int, more: bool = False) -> str:
+    return (f"the server's response is {'over ' if more else ''}{size / 1e6:,.1f} MB; replies over "
+            f"{MAX_REPLY_CHARS:,} characters are refused (nothing from it is proposed)")
 def _unreachable(exc: BaseException) -> tuple[str, bool]:
     """Why a connection failed, in a few words without a final full stop ("connection refused"),
     and whether it was refused (nothing listens at that port)."""

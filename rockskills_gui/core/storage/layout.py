@@ -19,10 +19,13 @@ class NotALibraryError(Exception):
 
 @dataclass(frozen=True)
 class Layout:
-    """Paths of one agent data directory."""
+    """Paths of one agent data directory. ``trusted``: folders a write may reach through a
+    symbolic link besides the library itself (see :mod:`.links`: link targets the user
+    confirmed, the library's other skill roots)."""
 
     agent_dir: Path
     skills_dir: Path
+    trusted: tuple[Path, ...] = ()
 
     @classmethod
     def locate(cls, path: Path) -> Layout:

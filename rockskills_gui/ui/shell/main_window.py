@@ -102,6 +102,8 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self._opening: Path | None = None  # the folder the current load opens, as given
         self._opening_format: str | None = None  # the format the user chose for it, if any
         self._opened: dict[int, Path] = {}  # the open library's folder as given (Reopen As)
+        self._opened_format: dict[int, str | None] = {}  # and the format it was opened as
+        self._links_declined: set[Path] = set()  # libraries whose link prompt was declined (session)
         self._show_pending = False  # shown when its library arrives (show_when_loaded)
         self.splitter_memory: SplitterMemory | None = None  # interactive windows only
         self.setWindowTitle("No library")

@@ -64,6 +64,8 @@ class WindowState(_WindowBase):
     _opening: Path | None
     _opening_format: str | None
     _opened: dict[int, Path]
+    _opened_format: dict[int, str | None]
+    _links_declined: set[Path]
     _show_pending: bool
     splitter_memory: SplitterMemory | None
     commands: ActionRegistry
