@@ -139,3 +139,17 @@ def test_the_agent_s_frontmatter_survives_a_save(qtbot) -> None:
         assert typed and written and all(m in text for m in typed + written), text[:600]
         machine.nothing_typed_is_lost()
         machine.disk_is_what_the_library_believes()
+
+
+def test_a_saved_skill_deleted_then_recreated_on_disk_keeps_the_users_text(qtbot) -> None:
+    """Found by the budgeted machine: the user saves, the agent deletes that skill's folder, then
+    writes a new skill of the same name; the user's version (only in the marked buffer now) must
+    not be replaced silently by the new one (the disk-conflict choice is offered instead)."""
+    with scripted(NothingLostSkillMd, qtbot) as machine:
+        machine.start_with_unsaved_edits(index=0, in_summary=False)
+        machine.save(all_of_them=False)
+        machine.nothing_typed_is_lost()
+        machine.agent_writes(how="delete", index=0)
+        machine.nothing_typed_is_lost()
+        machine.agent_creates(index=3)  # an odd index: the deleted skill's name
+        machine.nothing_typed_is_lost()
