@@ -21,7 +21,7 @@ from rockskills_gui.core.budget.entries import AdEntry, entries_of
 from rockskills_gui.core.budget.limits import Limits
 from rockskills_gui.core.evals import snapshots
 from rockskills_gui.core.evals.cache import OutcomeCache
-from rockskills_gui.core.evals.detect import ACTIVATED, ERROR, INVALID, NO_CALL, OTHER_TOOL
+from rockskills_gui.core.evals.detect import ACTIVATED, DETAIL_KEPT, ERROR, INVALID, NO_CALL, OTHER_TOOL
 from rockskills_gui.core.evals.presentation import (
     ACTIVATE_SKILL,
     CLAUDE_SKILL,
@@ -355,6 +355,19 @@ def test_invalid_replies_count_as_no_trigger_and_are_reported() -> None:
                    "server error (500): the model crashed", "the reply has no choices"):
         assert reason in text
     assert sum(r.invalid for r in report.rows) == 5 and sum(r.errors for r in report.rows) == 1
+
+
+def test_a_long_server_error_is_reported_on_one_short_line_without_the_key() -> None:
+    """The error text a server sends is cut short on one line, as the dream's is
+    (the report keeps the first DETAIL_KEPT characters of it)."""
+    script = {"crash": [error(500, f"trace with {KEY}\n" + "at frame\n" * 50_000)]}
+    one = TriggerEvalSet("pdf", rows(("crash", True)))
+    with scripted_server() as server:
+        server.responder = by_query(script)
+        report = run_trigger_evals([one], shown(), endpoint(server.base_url), KEY, EvalOptions(runs=1))
+    [problem] = report.problems
+    assert problem.startswith("1 run: error: server error (500): trace with [redacted]\\n")
+    assert "\n" not in problem and len(problem) < DETAIL_KEPT + 20, problem[:200]
 
 
 def test_a_refused_key_or_no_server_stops_the_run_without_the_key() -> None:

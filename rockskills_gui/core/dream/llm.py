@@ -7,6 +7,12 @@ connection errors, timeouts) honour ``Retry-After``. The call runs on a worker t
 can report progress and cancel; a cancelled request is abandoned (its connection closed) and ends
 at the client timeout at the latest.
 
+A reply is read with a limit (issue 35, item 15): the response body stops being read past
+:data:`MAX_RESPONSE_BYTES` and a reply over ``MAX_REPLY_CHARS`` characters is refused, as
+:class:`LlmReplyTooLarge` (that pass fails, with the size said); a server's error text is cut to
+:data:`MAX_ERROR_CHARS` characters. The endpoint, the errors, the retries and the body's limit
+live in :mod:`core.llm` (shared with trigger evals); their names are kept here.
+
 The API key is passed in (the caller reads it from the OS keyring or the environment); it is never
 written anywhere. :meth:`LlmClient.redact` masks it (and a password in the base URL), in any form
 :func:`core.redact.redact` knows, out of every error message and every reply: a server that echoes
@@ -15,11 +21,14 @@ the Authorization header cannot put the key into a plan.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from rockskills_gui.core.dream.reply import too_large
+from rockskills_gui.core.llm.body import MAX_REPLY_CHARS, MAX_RESPONSE_BYTES, read_body
 from rockskills_gui.core.llm.endpoint import (
     DEFAULT_RETRIES,
     DEFAULT_TIMEOUT,
@@ -29,25 +38,29 @@ from rockskills_gui.core.llm.endpoint import (
     endpoint_secrets,
 )
 from rockskills_gui.core.llm.errors import (
+    MAX_ERROR_CHARS,
     RETRYABLE,
     LlmAuthError,
     LlmCancelled,
     LlmConnectionError,
     LlmError,
     LlmRateLimitError,
+    LlmReplyTooLarge,
     LlmRequestError,
     LlmServerError,
     LlmTimeoutError,
-    server_message,
+    server_detail,
     translate,
 )
 from rockskills_gui.core.llm.retry import CONNECTION_RETRY_BUDGET, Retries
+from rockskills_gui.core.model.names import display_name
 from rockskills_gui.core.text.redact import redact
 
-__all__ = [  # the endpoint and the errors live in core.llm (shared with trigger evals)
-    "CONNECTION_RETRY_BUDGET", "DEFAULT_RETRIES", "DEFAULT_TIMEOUT", "Completion", "Endpoint",
-    "LlmAuthError", "LlmCancelled", "LlmClient", "LlmConnectionError", "LlmError", "LlmProgress",
-    "LlmRateLimitError", "LlmRequestError", "LlmServerError", "LlmTimeoutError", "ProgressFn",
+__all__ = [  # the endpoint, the errors and the limits live in core.llm (shared with trigger evals)
+    "CONNECTION_RETRY_BUDGET", "DEFAULT_RETRIES", "DEFAULT_TIMEOUT", "MAX_ERROR_CHARS", "MAX_REPLY_CHARS",
+    "MAX_RESPONSE_BYTES", "Completion", "Endpoint", "LlmAuthError", "LlmCancelled", "LlmClient",
+    "LlmConnectionError", "LlmError", "LlmProgress", "LlmRateLimitError", "LlmReplyTooLarge",
+    "LlmRequestError", "LlmServerError", "LlmTimeoutError", "ProgressFn",
 ]
 
 _POLL = 0.1
@@ -64,6 +77,15 @@ class Completion:
     model: str | None = None
     finish_reason: str | None = None
     notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Reply:
+    """What the response said: the first choice's text (None without choices), model, finish."""
+
+    content: str | None
+    model: str | None
+    finish_reason: str | None
 
 
 class _Refused(Exception):
@@ -132,21 +154,21 @@ class LlmClient:
                 if cancel is None:
                     time.sleep(delay)
                 continue
-            choice = response.choices[0] if getattr(response, "choices", None) else None
-            if choice is None:
+            if response.content is None:
                 raise LlmServerError("the server returned no choices")
-            raw = getattr(choice.message, "content", None) or ""
+            raw = response.content
+            if len(raw) > MAX_REPLY_CHARS:
+                raise LlmReplyTooLarge(too_large(len(raw)))
             text = self.redact(raw)
             if text != raw:
                 notes.append("the reply contained the API key; it is masked as [redacted]")
             elapsed = time.monotonic() - started
             notify(LlmProgress("done", f"reply received ({len(text)} characters)", attempt, elapsed))
             return Completion(text=text, json_mode=json_mode, attempts=attempt, elapsed=elapsed,
-                              model=getattr(response, "model", None),
-                              finish_reason=getattr(choice, "finish_reason", None), notes=notes)
+                              model=response.model, finish_reason=response.finish_reason, notes=notes)
 
     def _attempt(self, system: str, user: str, json_mode: bool, attempt: int, started: float,
-                 notify: ProgressFn, cancel: threading.Event | None) -> Any:
+                 notify: ProgressFn, cancel: threading.Event | None) -> _Reply:
         import openai  # ~0.8 s to import: only when a request is sent
 
         client = openai.OpenAI(api_key=self.__key or "no-key", base_url=self.endpoint.base_url,
@@ -162,7 +184,8 @@ class LlmClient:
 
         def work() -> None:
             try:
-                box["response"] = client.chat.completions.create(**kwargs)
+                with client.chat.completions.with_streaming_response.create(**kwargs) as response:
+                    box["response"] = _read_reply(response)
             except BaseException as exc:  # handed to the caller's thread
                 box["error"] = exc
             finally:
@@ -186,12 +209,39 @@ class LlmClient:
             client.close()
             raise self._translate(box["error"], json_mode) from None
         client.close()
-        return box["response"]
+        reply: _Reply = box["response"]
+        return reply
 
     def _translate(self, exc: BaseException, json_mode: bool) -> BaseException:
         import openai
 
         if isinstance(exc, openai.APIStatusError) and exc.status_code in (400, 422) and json_mode:
             status = exc.status_code
-            return _Refused(LlmRequestError(f"{status}: {self._mask(server_message(exc))}", status))
+            return _Refused(LlmRequestError(f"{status}: {server_detail(exc, self._mask)}", status))
         return translate(exc, self.endpoint, self._mask)
+
+
+def _read_reply(response: Any) -> _Reply:
+    """Read a chat completion's body, at most :data:`MAX_RESPONSE_BYTES` of it, and take the
+    first choice's text out of it (raises :class:`LlmError` for a body too large, not JSON, or
+    holding text that is not a string)."""
+    body = read_body(response, MAX_RESPONSE_BYTES, f"replies over {MAX_REPLY_CHARS:,} characters are "
+                                                   "refused (nothing from it is proposed)")
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError) as exc:  # also a number of over 4,300 digits
+        raise LlmServerError(f"the server's response is not readable JSON ({display_name(str(exc), 200)})") \
+            from None
+    if not isinstance(data, dict):
+        raise LlmServerError("the server's response is not a JSON object")
+    choices = data.get("choices")
+    choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
+    model = data.get("model") if isinstance(data.get("model"), str) else None
+    if choice is None:
+        return _Reply(None, model, None)
+    message = choice.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if content is not None and not isinstance(content, str):
+        raise LlmServerError(f"the reply's text is not a string (it is a {type(content).__name__})")
+    finish = choice.get("finish_reason")
+    return _Reply(content or "", model, finish if isinstance(finish, str) else None)

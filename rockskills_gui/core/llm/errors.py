@@ -1,5 +1,6 @@
 """What can go wrong with a request, as one sentence for the user with the secrets masked, and the
-translation of the ``openai`` package's exceptions into it."""
+translation of the ``openai`` package's exceptions into it. A server's own text in it is cut to
+:data:`MAX_ERROR_CHARS` characters on one line (issue 35, item 15)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 
 from rockskills_gui.core.llm.endpoint import Endpoint, is_loopback
+from rockskills_gui.core.model.names import display_name
 
 MAX_RETRY_AFTER = 30.0
+MAX_ERROR_CHARS = 1_000
 
 
 class LlmError(Exception):
@@ -62,6 +65,12 @@ class LlmReplyError(LlmError):
     kind = "reply"
 
 
+class LlmReplyTooLarge(LlmReplyError):
+    """A reply larger than the client reads (its body, or its text)."""
+
+    kind = "too-large"
+
+
 RETRYABLE = (LlmRateLimitError, LlmServerError, LlmConnectionError, LlmTimeoutError)
 Mask = Callable[[str], str]
 
@@ -78,10 +87,13 @@ def status_error(status: int, detail: str, retry_after: float | None = None) -> 
 
 
 def translate(exc: BaseException, endpoint: Endpoint, mask: Mask) -> BaseException:
-    """``exc`` (raised by the ``openai`` package) as an :class:`LlmError`; anything that is not
-    an ``Exception`` (KeyboardInterrupt, a cancelled task) is returned as it is."""
+    """``exc`` (raised by the ``openai`` package) as an :class:`LlmError`; an :class:`LlmError`
+    (raised while reading the reply) and anything that is not an ``Exception`` (KeyboardInterrupt,
+    a cancelled task) are returned as they are."""
     import openai
 
+    if isinstance(exc, LlmError):
+        return exc
     if isinstance(exc, openai.APITimeoutError):
         return LlmTimeoutError(f"no reply within {endpoint.timeout:g} s")
     if isinstance(exc, openai.APIConnectionError):
@@ -93,11 +105,11 @@ def translate(exc: BaseException, endpoint: Endpoint, mask: Mask) -> BaseExcepti
                 "is the port right?"), is_loopback(url))
         return LlmConnectionError(mask(f"cannot reach {url}: {reason}"))
     if isinstance(exc, openai.APIStatusError):
-        return status_error(exc.status_code, mask(server_message(exc)), _retry_after_of(exc))
+        return status_error(exc.status_code, server_detail(exc, mask), _retry_after_of(exc))
     if isinstance(exc, openai.OpenAIError):
-        return LlmServerError(mask(f"unexpected reply: {exc}"))
+        return LlmServerError(display_name(mask(f"unexpected reply: {exc}"), MAX_ERROR_CHARS))
     if isinstance(exc, Exception):
-        return LlmServerError(mask(f"{type(exc).__name__}: {exc}"))
+        return LlmServerError(display_name(mask(f"{type(exc).__name__}: {exc}"), MAX_ERROR_CHARS))
     return exc
 
 
@@ -119,15 +131,23 @@ def unreachable(exc: BaseException) -> tuple[str, bool]:
 
 
 def server_message(exc: Any) -> str:
-    """The message of an error reply (OpenAI's ``{"error": {"message": ...}}`` or a string)."""
+    """The message of an error reply (OpenAI's ``{"error": {"message": ...}}``, a top-level
+    ``message``, or an ``error`` string), else the exception's own message."""
     body = getattr(exc, "body", None)
     if isinstance(body, dict):
         error = body.get("error", body)
         if isinstance(error, dict) and isinstance(error.get("message"), str):
             return str(error["message"])
+        if isinstance(body.get("message"), str):
+            return str(body["message"])
         if isinstance(error, str):
             return error
     return str(getattr(exc, "message", exc))
+
+
+def server_detail(exc: Any, mask: Mask) -> str:
+    """:func:`server_message` masked, on one line and cut to :data:`MAX_ERROR_CHARS` characters."""
+    return display_name(mask(server_message(exc)), MAX_ERROR_CHARS)
 
 
 def retry_after(header: str | None) -> float | None:

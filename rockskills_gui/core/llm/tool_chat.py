@@ -1,9 +1,10 @@
 """Chat completions that offer tools, many at once on asyncio: one connection pool, retries,
 cancel by cancelling the task (the connection is closed at once), and a reply size limit.
 
-The reply is streamed and read up to ``max_reply_bytes`` (a larger one is an
-:class:`LlmReplyError`, not read further), then parsed by :func:`tool_calls.parse_reply` with
-the API key masked out. The key is passed in and only sent, never kept in a reply or an error.
+The reply is streamed and read up to ``max_reply_bytes`` by :func:`body.read_body_async` (a
+larger one is an :class:`LlmReplyTooLarge`, not read further), then parsed by
+:func:`tool_calls.parse_reply` with the API key masked out. The key is passed in and only sent,
+never kept in a reply or an error.
 """
 
 from __future__ import annotations
@@ -12,20 +13,15 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+from rockskills_gui.core.llm.body import read_body_async
 from rockskills_gui.core.llm.endpoint import Endpoint, endpoint_secrets
-from rockskills_gui.core.llm.errors import (
-    RETRYABLE,
-    LlmError,
-    LlmReplyError,
-    LlmTimeoutError,
-    translate,
-)
+from rockskills_gui.core.llm.errors import RETRYABLE, LlmTimeoutError, translate
 from rockskills_gui.core.llm.retry import Retries
 from rockskills_gui.core.llm.tool_calls import ToolReply, parse_reply
-from rockskills_gui.core.model.size_limits import MB, shown_size
+from rockskills_gui.core.model.size_limits import MB
 from rockskills_gui.core.text.redact import redact
 
-REPLY_MAX_BYTES = 1 * MB
+REPLY_MAX_BYTES = 1 * MB  # a reply with a tool call is a few KB
 Message = dict[str, Any]
 
 
@@ -78,22 +74,14 @@ class ToolChat:
     async def _attempt(self, messages: Sequence[Message], tools: Sequence[dict[str, Any]]) -> ToolReply:
         if self._client is None:
             raise RuntimeError("use ToolChat as an async context manager")
-        data = bytearray()
         try:
             async with asyncio.timeout(self.endpoint.timeout + 2.0):
                 create = self._client.chat.completions.with_streaming_response.create
                 async with create(model=self.endpoint.model, messages=list(messages),
                                   tools=list(tools)) as response:
-                    async for chunk in response.iter_bytes():
-                        data += chunk
-                        if len(data) > self.max_reply_bytes:
-                            raise LlmReplyError(f"the reply is larger than "
-                                                f"{shown_size(self.max_reply_bytes)}; not read")
-        except LlmError:
-            raise
+                    data = await read_body_async(response, self.max_reply_bytes)
         except TimeoutError:
             raise LlmTimeoutError(f"no reply within {self.endpoint.timeout:g} s") from None
-        except Exception as exc:
-            error = translate(exc, self.endpoint, self.mask)
-            raise error from None
-        return parse_reply(bytes(data), self.mask)
+        except Exception as exc:  # an LlmError from reading the body is raised as it is
+            raise translate(exc, self.endpoint, self.mask) from None
+        return parse_reply(data, self.mask)
