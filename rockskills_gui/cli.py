@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "rockskills_gui.commands.usage_archive",
     "rockskills_gui.commands.dream",
     "rockskills_gui.commands.budget",
+    "rockskills_gui.commands.trigger_eval",
 )
 
 
@@ -34,6 +35,7 @@ COMMANDS = {
     "archive-usage": "rockskills_gui.commands.usage_archive",
     **dict.fromkeys(("dream", "apply", "undo"), "rockskills_gui.commands.dream"),
     "budget": "rockskills_gui.commands.budget",
+    "trigger-eval": "rockskills_gui.commands.trigger_eval",
 }
 
 

@@ -87,12 +87,20 @@ def read_archived(path: Path) -> Lines:
     return lines[:whole]
 
 
-def live_logs(agent_dir: Path, folder: str = USAGE_DIR) -> list[Path]:
-    """The ``*.jsonl`` files directly in ``agent_dir/folder`` that RockBot reads, by name."""
+def live_logs(agent_dir: Path, folder: str = USAGE_DIR,
+              problems: list[MalformedLine] | None = None) -> list[Path]:
+    """The ``*.jsonl`` files directly in ``agent_dir/folder`` that RockBot reads, by name; a
+    folder that cannot be read is reported in ``problems`` (none then)."""
     directory = Path(agent_dir) / folder
     if not directory.is_dir():
         return []
-    return sorted(p for p in directory.iterdir() if p.name.endswith(".jsonl") and listed(p))
+    try:
+        return sorted(p for p in directory.iterdir() if p.name.endswith(".jsonl") and listed(p))
+    except OSError as exc:
+        if problems is not None:
+            problems.append(MalformedLine(folder, 0, "cannot read the folder: "
+                                          f"{untrusted.reason(directory, exc)}", ProblemKind.UNREADABLE))
+        return []
 
 
 def archive_files(agent_dir: Path, folder: str = USAGE_DIR) -> dict[str, Path]:
@@ -167,7 +175,7 @@ def _report(agent_dir: Path, path: Path, error: OSError) -> MalformedLine:
 
 
 def _plans(agent_dir: Path, folder: str, target: Path, result: ArchiveResult) -> Iterator[_Plan]:
-    for live in live_logs(agent_dir, folder):
+    for live in live_logs(agent_dir, folder, result.problems):
         try:
             yield _plan(live, target / live.name)
         except _Unread as exc:

@@ -38,8 +38,8 @@ def read_usage_with_archive(agent_dir: Path) -> EventLog[UsageEvent]:
     archived = archive_files(agent_dir)
     if not archived:
         return read_usage(agent_dir)
-    live = {p.name: p for p in live_logs(agent_dir)}
     log: EventLog[UsageEvent] = EventLog()
+    live = {p.name: p for p in live_logs(agent_dir, USAGE_DIR, log.malformed)}
     for name in sorted(live.keys() | archived.keys()):
         shown = f"{USAGE_DIR}/{name}"
         kept: list[tuple[int, str | None]] = []
