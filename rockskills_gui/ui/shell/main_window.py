@@ -32,6 +32,7 @@ from rockskills_gui.ui.common.journal_watcher import JournalWatcher
 from rockskills_gui.ui.common.library_watcher import folders_to_watch
 from rockskills_gui.ui.common.operation_status import OperationStatus
 from rockskills_gui.ui.common.theme import secondary
+from rockskills_gui.ui.common.usage_archiver import UsageArchiver
 from rockskills_gui.ui.common.workers import LibraryLoader
 from rockskills_gui.ui.editor.editor_face import listed_names
 from rockskills_gui.ui.library.problems_pane import ProblemsPane, skill_problems
@@ -264,6 +265,7 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
 
         self.ctx.libraryChanged.connect(self._on_library_changed)
         self.journal_watcher = JournalWatcher(self.ctx, self)  # `rockskills undo` meanwhile
+        self.usage_archiver = UsageArchiver(self.ctx, self)  # on open and reload, off this thread
         self.ctx.historyChanged.connect(self._update_history_actions)
         self.ctx.changeApplied.connect(self._on_change_applied)
         self.ctx.statusMessage.connect(self.statusBar().showMessage)

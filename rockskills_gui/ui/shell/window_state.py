@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis:
 
     from rockskills_gui.ui.budget.budget_pane import BudgetPane
     from rockskills_gui.ui.common.buffers import Buffer
+    from rockskills_gui.ui.common.usage_archiver import UsageArchiver
     from rockskills_gui.ui.dream.wizard import DreamWizard
     from rockskills_gui.ui.editor.editor_pane import EditorPane
     from rockskills_gui.ui.health.health_table import HealthPane
@@ -76,6 +77,7 @@ class WindowState(_WindowBase):
     _recall_placeholder: QWidget
     _usage_pane: UsagePane | None
     _usage_placeholder: QWidget
+    usage_archiver: UsageArchiver
     _budget_pane: BudgetPane | None
     _budget_placeholder: QWidget
     empty_page: NoLibraryPage

@@ -145,6 +145,11 @@ class UsageLayout(_PaneBase):
         left_layout.addWidget(self.view, 1)
         left_layout.addWidget(self.legend)
         left_layout.addWidget(self.summary)
+        self.archive_note = QLabel(self)  # which days only the usage archive still has
+        self.archive_note.setObjectName("usageArchive")
+        self.archive_note.setWordWrap(True)
+        self.archive_note.hide()
+        left_layout.addWidget(self.archive_note)
         self.stale = QLabel(self)  # the analysis is older than the log (see check_log)
         self.stale.setObjectName("usageStale")
         self.stale.setWordWrap(True)
