@@ -91,6 +91,7 @@ class EditorLayout(_PaneBase):
     goto_dialog: GoToSkillDialog | None
     _conflict_queue: list[str]
     _changed_by_app: set[str]
+    _recreated: set[str]
     _actions: dict[str, QAction]
     _syncing: bool
 

@@ -103,7 +103,9 @@ class EditorOutsideChanges(EditorLayout):
         if from_disk and revived and buffer.edits() != editable_fields(skill):
             # Deleted under its buffer and written again with other text: the buffer holds the
             # only copy of the old version (saved or not). It stays marked until the user
-            # chooses (keep it, take the new one, merge), as for unsaved edits.
+            # chooses (keep it, take the new one, merge), as for unsaved edits. A merge keeps
+            # both texts: the two versions share no base.
+            self._recreated.add(fold(buffer.name))
             self._queue_conflict(buffer)
             return
         buffer.deleted_on_disk = False
@@ -177,7 +179,9 @@ class EditorOutsideChanges(EditorLayout):
                 continue
             from rockskills_gui.ui.editor.disk_conflict import DiskConflictDialog
 
-            dialog = DiskConflictDialog(buffer.name, buffer.base, buffer.edits(), disk, self.window(),
+            base = (buffer.base.model_copy(update={"summary": "", "content": "", "see_also": None})
+                    if key in self._recreated else buffer.base)
+            dialog = DiskConflictDialog(buffer.name, base, buffer.edits(), disk, self.window(),
                                         by_app=key in self._changed_by_app)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             dialog.resolved.connect(lambda answer, k=key: self._resolve_conflict(k, answer))
@@ -189,6 +193,7 @@ class EditorOutsideChanges(EditorLayout):
 
         self.conflict_dialog = None
         self._changed_by_app.discard(key)
+        self._recreated.discard(key)
         if key in self._conflict_queue:
             self._conflict_queue.remove(key)
         lib = self.ctx.library
