@@ -86,7 +86,7 @@ class ApplyPage(QWizardPage):
         self.warning.setObjectName("dreamApplyWarning")
         self.warning.setWordWrap(True)
         self.warning.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        panel(self.warning, "dreamApplyWarning")  # type: ignore[arg-type]
+        panel(self.warning, "dreamApplyWarning")
         self.warning.setContentsMargins(8, 4, 8, 4)
         self.recheck_button = QPushButton("&Re-check the plan against the library as it is now", self)
         self.recheck_button.setObjectName("dreamRecheck")

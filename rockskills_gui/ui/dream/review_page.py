@@ -75,7 +75,7 @@ class ReviewPage(QWizardPage):
         self.banner.setObjectName("dreamReviewBanner")
         self.banner.setWordWrap(True)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        panel(self.banner, "dreamReviewBanner")  # type: ignore[arg-type]
+        panel(self.banner, "dreamReviewBanner")
         self.banner.setContentsMargins(8, 4, 8, 4)
         self.banner.hide()
 

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from rockskills_gui.core.dream.apply import selection_problems
 from rockskills_gui.core.dream.plan import PassStatus, Plan, ProposalKind
 
+ProposalIds = set[str]  # the changed ids a selection returns (in its class body ``set`` is a method)
+
 
 class Selection:
     """The accepted ids of ``plan`` (plan order is kept by :meth:`ids`)."""
@@ -54,7 +56,7 @@ class Selection:
 
     # ---------------------------------------------------------------- changes
 
-    def accept(self, proposal_id: str) -> set[str]:
+    def accept(self, proposal_id: str) -> ProposalIds:
         """Accept ``proposal_id`` with what it needs; drop its conflicts. Returns changed ids."""
         if not self.can_accept(proposal_id):
             return set()
@@ -67,16 +69,16 @@ class Selection:
         self._accepted.update(wanted)
         return before ^ self._accepted
 
-    def reject(self, proposal_id: str) -> set[str]:
+    def reject(self, proposal_id: str) -> ProposalIds:
         """Reject ``proposal_id`` and everything that depends on it. Returns changed ids."""
         before = set(self._accepted)
         self._drop(proposal_id)
         return before ^ self._accepted
 
-    def set(self, proposal_id: str, accepted: bool) -> set[str]:
+    def set(self, proposal_id: str, accepted: bool) -> ProposalIds:
         return self.accept(proposal_id) if accepted else self.reject(proposal_id)
 
-    def accept_all(self, among: Iterable[str] | None = None) -> set[str]:
+    def accept_all(self, among: Iterable[str] | None = None) -> ProposalIds:
         """Accept what "accept all" would (``Plan.acceptable_ids``), limited to ``among``."""
         before = set(self._accepted)
         limit = set(among) if among is not None else None
@@ -86,7 +88,7 @@ class Selection:
                     self.accept(proposal_id)
         return before ^ self._accepted
 
-    def reject_all(self, among: Iterable[str] | None = None) -> set[str]:
+    def reject_all(self, among: Iterable[str] | None = None) -> ProposalIds:
         before = set(self._accepted)
         for proposal_id in list(among) if among is not None else self.plan.ids():
             self._drop(proposal_id)
