@@ -283,7 +283,7 @@ class TreeEdits(_PaneBase):
 
         def done(change: ChangeSet | None) -> None:
             if change is not None and not change.empty and keep.isValid():
-                self.view.setCurrentIndex(QModelIndex(keep))
+                self.view.setCurrentIndex(keep)
 
         self._operate(len(names), lambda lib: lib.delete_many(names),
                       f"Deleting {len(names):,} skills", done)
