@@ -70,7 +70,6 @@ class WindowState(_WindowBase):
     splitter_memory: SplitterMemory | None
     commands: ActionRegistry
     tabs: QTabWidget
-    skill_pane: EditorPane  # (properties of window_deferred: built after the first paint)
     _skill_pane: EditorPane | None
     _recall_pane: RecallPane | None
     _recall_placeholder: QWidget
@@ -88,7 +87,6 @@ class WindowState(_WindowBase):
     _problems_auto: bool  # the dock follows this opening's first lint (the user has not chosen)
     _problems_sized: bool  # the dock was given its first height
     health_dock: QDockWidget
-    health_pane: HealthPane
     menus: dict[str, QMenu]
     recent_menu: QMenu
     reopen_menu: QMenu
@@ -103,6 +101,10 @@ class WindowState(_WindowBase):
     theme_override: str | None
 
     if TYPE_CHECKING:  # behaviour from the other parts (MainWindow and its mixins)
+        @property
+        def skill_pane(self) -> EditorPane: ...  # (window_deferred: built after the first paint)
+        @property
+        def health_pane(self) -> HealthPane: ...  # (window_deferred: built when first shown)
         def unsaved_edits(self) -> list[Buffer]: ...
         def resolve_unsaved(self, then: Callable[[], None], doing: str = "closing") -> None: ...
         def _name_controls_of(self, root: QObject) -> None: ...
