@@ -37,7 +37,7 @@ from rockskills_gui.ui.common.operation_runner import (
 if TYPE_CHECKING:
     from rockskills_gui.core.app.settings import Settings
 
-Operation = Callable[[Library], ChangeSet]
+Operation = Callable[[Library], ChangeSet | None]  # None: nothing to do
 
 
 class AppContext(QObject):

@@ -58,7 +58,7 @@ from rockskills_gui.ui.dream.review_text import (
 )
 from rockskills_gui.ui.dream.run_page import PassResults
 from rockskills_gui.ui.dream.selection import Selection
-from rockskills_gui.ui.dream.state import WizardState, page_id
+from rockskills_gui.ui.dream.state import WizardState, page_id, wizard_of
 
 
 class ReviewPage(QWizardPage):
@@ -186,7 +186,7 @@ class ReviewPage(QWizardPage):
             self.splitter.setSizes([left, width - left])
 
     def wiz(self) -> WizardState:
-        return self.wizard()  # type: ignore[return-value]
+        return wizard_of(self)
 
     # ---------------------------------------------------------------- filling
 

@@ -27,7 +27,7 @@ from rockskills_gui.core.dream.run import RunOptions, RunProgress
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.theme import monospace, secondary
 from rockskills_gui.ui.dream.common import PASS_TITLES, STATUS_TITLES, plural, severity_icon
-from rockskills_gui.ui.dream.state import WizardState, page_id
+from rockskills_gui.ui.dream.state import WizardState, page_id, wizard_of
 from rockskills_gui.ui.dream.worker import DreamRunThread
 
 BAD = {PassStatus.FAILED, PassStatus.REFUSED, PassStatus.CANCELLED}
@@ -189,7 +189,7 @@ class RunPage(QWizardPage):
         self.ticker.timeout.connect(self._tick)
 
     def wiz(self) -> WizardState:
-        return self.wizard()  # type: ignore[return-value]
+        return wizard_of(self)
 
     @property
     def running(self) -> bool:

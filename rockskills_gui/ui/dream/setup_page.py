@@ -46,7 +46,7 @@ from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.common.wrapping_label import WrappingLabel
 from rockskills_gui.ui.dream.common import PASS_HINTS, PASS_TITLES
-from rockskills_gui.ui.dream.state import WizardState, page_id
+from rockskills_gui.ui.dream.state import WizardState, page_id, wizard_of
 
 log = logging.getLogger(__name__)
 
@@ -210,7 +210,7 @@ class SetupPage(QWizardPage):
         scroll.setWidget(content)
 
     def wiz(self) -> WizardState:
-        return self.wizard()  # type: ignore[return-value]
+        return wizard_of(self)
 
     # ---------------------------------------------------------------- state
 

@@ -4,7 +4,9 @@ import the wizard that composes them (no import cycle; each page is testable on 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
+
+from PySide6.QtWidgets import QWizardPage
 
 from rockskills_gui.core.dream.apply import ApplyResult, UndoResult
 from rockskills_gui.core.dream.llm import Endpoint
@@ -23,6 +25,11 @@ PAGES = ("setup", "prompts", "run", "review", "apply", "summary")
 def page_id(name: str) -> int:
     """The wizard's page id of a page by name."""
     return PAGES.index(name)
+
+
+def wizard_of(page: QWizardPage) -> WizardState:
+    """The wizard ``page`` is on: always the dream wizard (Qt types ``wizard()`` as a plain QWizard)."""
+    return cast("WizardState", page.wizard())
 
 
 class SetupChoices(Protocol):

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, SignalInstance
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QLineEdit, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QLabel, QLineEdit, QWidget
 
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.tree import Node, is_inside, problems_by_name
@@ -290,10 +290,10 @@ class TreeEdits(_PaneBase):
 
     # ---------------------------------------------------------------- dialogs
 
-    def _show(self, dialog: QWidget) -> None:
+    def _show(self, dialog: QDialog) -> None:
         self.dialog = dialog
         dialog.destroyed.connect(lambda: self._forget(dialog))
-        dialog.open()  # type: ignore[attr-defined]
+        dialog.open()
 
     def _forget(self, dialog: QWidget) -> None:
         if self.dialog is dialog:

@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
 from rockskills_gui.ui.common.after_paint import AfterPaint
@@ -128,14 +128,14 @@ class WindowDeferred(WindowState):
     def _name_window_controls(self) -> None:
         self._name_controls_of(self)
 
-    def _name_controls_of(self, root: QObject) -> None:
+    def _name_controls_of(self, root: QWidget) -> None:
         """Accessible names for ``root``'s controls, once the window's own are named (a part
         built before that is named with the window)."""
         if self._name_window_controls in self._deferred and root is not self:
             return
         from rockskills_gui.ui.common.accessibility import name_controls
 
-        name_controls(root)  # type: ignore[arg-type]
+        name_controls(root)
 
     def unsaved_edits(self) -> list[Buffer]:
         """The editor's buffers with unsaved edits (none before the editor is built)."""
