@@ -13,8 +13,10 @@ this machine
   tab shows its analysis: once the tab has looked at the log again (its 3-second check, or being
   shown), its counts equal a fresh computation from disk, or it says the log changed.
 
-Default run: 200 examples of up to 8 steps (about a minute on 2 CPUs); ``pytest -m slow`` runs
-1,500 of up to 25. A failure prints its steps and a ``@reproduce_failure`` blob that replays it.
+Default run: up to 200 examples of up to 8 steps, at least 20, while its time budget lasts
+(``WHOLE_APP``: ``ROCKSKILLS_PROPERTY_SECONDS`` × 4, 40 s by default; tests/property_budget.py);
+``pytest -m slow`` runs 1,500 of up to 25, however long they take. A failure prints its steps and
+a ``@reproduce_failure`` blob that replays it.
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ from rockskills_gui.core.usage.stats import analyze
 from rockskills_gui.ui.common.buffers import Buffer
 from rockskills_gui.ui.dream.selection import Selection
 from rockskills_gui.ui.dream.wizard import DreamWizard
+from tests.property_budget import Budget
 from tests.ui.conftest import make_writable
-from tests.ui.nothing_lost_machine import INDEX, NOW, NothingLost, run, scripted
+from tests.ui.nothing_lost_machine import INDEX, NOW, WHOLE_APP, NothingLost, run, scripted
 
 # The skills the offline dream merges, deletes or prunes in the demo library.
 FOCUS = ("writing/proofread", "writing/copy-edit", "legacy/fax-sender")
@@ -241,12 +244,13 @@ class NothingLostRockBot(NothingLost):
 
 
 def test_nothing_lost_across_the_whole_app(qtbot) -> None:
-    run(NothingLostRockBot, qtbot, examples=200, steps=8)
+    run(NothingLostRockBot, qtbot, Budget(minimum=20, maximum=200, share=WHOLE_APP), steps=8)
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(0)
 def test_nothing_lost_across_the_whole_app_many_runs(qtbot) -> None:
-    run(NothingLostRockBot, qtbot, examples=1500, steps=25)
+    run(NothingLostRockBot, qtbot, Budget(minimum=1500, maximum=1500), steps=25)
 
 
 def test_the_machine_fails_when_the_conflict_check_is_disabled(qtbot, monkeypatch) -> None:

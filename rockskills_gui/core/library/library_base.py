@@ -38,6 +38,7 @@ from rockskills_gui.core.storage.changes import (
 )
 from rockskills_gui.core.storage.layout import Layout
 from rockskills_gui.core.storage.progress import SILENT, Progress
+from rockskills_gui.core.storage.writable import check_writable
 
 if TYPE_CHECKING:  # (the journal and the change writer load with the first write, issue 19)
     from rockskills_gui.core.storage.journal import RecoveryReport
@@ -486,6 +487,8 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
         from rockskills_gui.core.storage import change_writer
 
         layout = self.journal_layout(fc.path for fc in change.files)
+        # a read-only folder is said before anything is written (not a PermissionError half-way)
+        check_writable(layout, change, writer is not None or change_writer.needs_journal(layout, change))
         written = change_writer.write_change(layout, change, self._conflict, writer,
                                              progress=self.progress, read_now=read_now)
         if gate is None:

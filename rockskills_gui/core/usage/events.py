@@ -224,7 +224,13 @@ def _read_folder(agent_dir: Path, folder: str, parse: Callable[[dict[str, Any]],
     directory = agent_dir / folder
     if not directory.is_dir():
         return log
-    files = sorted(p for p in directory.iterdir() if p.name.endswith(".jsonl") and _listed(p))
+    try:
+        files = sorted(p for p in directory.iterdir() if p.name.endswith(".jsonl") and _listed(p))
+    except OSError as exc:  # an unreadable folder is reported; the other logs are read
+        why = untrusted.reason(directory, exc)
+        log.malformed.append(MalformedLine(folder, 0, f"cannot read the folder: {why}",
+                                           ProblemKind.UNREADABLE))
+        return log
     for path in files:
         _read_lines(path, f"{folder}/{path.name}", parse, log, shape, plain)
     return log

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt, QTimer
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.storage.changes import ChangeSet
-from rockskills_gui.ui.common.buffers import EDITABLE_FIELDS, Buffer
+from rockskills_gui.ui.common.buffers import EDITABLE_FIELDS, Buffer, editable_fields
 from rockskills_gui.ui.editor.editor_layout import EditorLayout
 
 if TYPE_CHECKING:  # (the dialog loads with the first conflict)
@@ -100,6 +100,12 @@ class EditorOutsideChanges(EditorLayout):
     def _follow(self, buffer: Buffer, skill: Skill, from_disk: bool) -> None:
         """Take a new library version of ``buffer``'s skill, asking when edits would clash."""
         revived = buffer.deleted
+        if from_disk and revived and buffer.edits() != editable_fields(skill):
+            # Deleted under its buffer and written again with other text: the buffer holds the
+            # only copy of the old version (saved or not). It stays marked until the user
+            # chooses (keep it, take the new one, merge), as for unsaved edits.
+            self._queue_conflict(buffer)
+            return
         buffer.deleted_on_disk = False
         buffer.deleted_by = ""
         if from_disk and buffer.disk_conflicts(skill):
@@ -189,6 +195,8 @@ class EditorOutsideChanges(EditorLayout):
         buffer = self.buffers.get(key)
         disk = lib.get(key) if lib is not None else None
         if buffer is not None and disk is not None:
+            buffer.deleted_on_disk = False  # (a re-created skill: the choice revives the buffer)
+            buffer.deleted_by = ""
             if answer.choice is DiskChoice.TAKE_DISK:
                 self._keep_view(buffer, lambda: buffer.rebase(disk, take=set(EDITABLE_FIELDS)))
                 self.ctx.status(f"'{buffer.name}': took the version on disk (Undo in the editor "
