@@ -51,7 +51,7 @@ def _positive(text: str) -> int:
     return value
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``trigger-eval`` to the ``rockskills`` parser."""
     p = subparsers.add_parser(
         "trigger-eval", help="which skill the model picks for each query of a trigger-eval file",

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the analysis (numpy) is imported when the command runs, not
     from rockskills_gui.core.usage.stats import UsageStats
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``usage`` command to the ``rockskills`` parser."""
     usage = subparsers.add_parser(
         "usage", help="usage counts and co-used skill pairs, as RockBot's dream computes them",

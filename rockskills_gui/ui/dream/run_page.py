@@ -29,7 +29,7 @@ from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.theme import monospace, secondary
 from rockskills_gui.ui.dream.common import PASS_TITLES, STATUS_TITLES, plural, severity_icon, viewable
 from rockskills_gui.ui.dream.review_start import ReviewStart
-from rockskills_gui.ui.dream.state import WizardState, page_id
+from rockskills_gui.ui.dream.state import WizardState, page_id, wizard_of
 from rockskills_gui.ui.dream.worker import DreamRunThread
 
 BAD = {PassStatus.FAILED, PassStatus.REFUSED, PassStatus.CANCELLED}
@@ -185,7 +185,7 @@ class RunPage(QWizardPage):
         layout.addWidget(self.summary)
         layout.addWidget(self.results, 4)
         layout.addWidget(self.hint)
-        self.thread: DreamRunThread | None = None
+        self.run_thread: DreamRunThread | None = None
         self.plan: Plan | None = None
         self.error: str | None = None
         self._started = 0.0
@@ -195,11 +195,11 @@ class RunPage(QWizardPage):
         self.ticker.timeout.connect(self._tick)
 
     def wiz(self) -> WizardState:
-        return self.wizard()  # type: ignore[return-value]
+        return wizard_of(self)
 
     @property
     def running(self) -> bool:
-        return self.thread is not None
+        return self.run_thread is not None
 
     # ---------------------------------------------------------------- the run
 
@@ -232,29 +232,29 @@ class RunPage(QWizardPage):
             f"{endpoint.model} at {endpoint.base_url}" if endpoint else "?"
         self.status.setText(f"Running {who}…")
         self._add_log(f"reference time {options.now.isoformat() if options.now else ''}")
-        self.thread = DreamRunThread(library.layout, options, endpoint, key, self, prune=setup.prune(),
-                                     review_prefixes=wizard.review_prefixes())
-        self.thread.progressed.connect(self._on_progress)
-        self.thread.planReady.connect(self._on_plan)
-        self.thread.crashed.connect(self._on_crash)
-        self.thread.finished.connect(self._on_thread_finished)
+        self.run_thread = DreamRunThread(library.layout, options, endpoint, key, self, prune=setup.prune(),
+                                         review_prefixes=wizard.review_prefixes())
+        self.run_thread.progressed.connect(self._on_progress)
+        self.run_thread.planReady.connect(self._on_plan)
+        self.run_thread.crashed.connect(self._on_crash)
+        self.run_thread.finished.connect(self._on_thread_finished)
         self.bar.show()
         self.cancel_button.show()
         self.cancel_button.setEnabled(True)
         self._started = time.monotonic()
         self.ticker.start()
-        self.thread.start()
+        self.run_thread.start()
         self.completeChanged.emit()
 
     def cancel(self) -> None:
-        if self.thread is not None:
-            self.thread.cancel()
+        if self.run_thread is not None:
+            self.run_thread.cancel()
             self.cancel_button.setEnabled(False)
             self.status.setText("Cancelling…")
 
     def stop(self, wait_ms: int = 10_000) -> None:
         """Cancel a run still going and wait for its thread (leaving the page, closing)."""
-        thread = self.thread
+        thread = self.run_thread
         if thread is None:
             return
         thread.cancel()
@@ -262,8 +262,8 @@ class RunPage(QWizardPage):
         self._forget_thread()
 
     def _forget_thread(self) -> None:
-        thread = self.thread
-        self.thread = None
+        thread = self.run_thread
+        self.run_thread = None
         self.ticker.stop()
         if thread is not None:
             for signal in (thread.progressed, thread.planReady, thread.crashed, thread.finished):
@@ -271,7 +271,7 @@ class RunPage(QWizardPage):
             thread.deleteLater()
 
     def _tick(self) -> None:
-        if self.thread is not None and self._last:
+        if self.run_thread is not None and self._last:
             self.status.setText(f"{self._last} · {time.monotonic() - self._started:.0f} s")
 
     def _add_log(self, text: str) -> None:
@@ -280,7 +280,7 @@ class RunPage(QWizardPage):
 
     def _stale(self) -> bool:
         """A signal from a run this page has already let go of (Back, a new run)."""
-        return self.thread is None or self.sender() is not self.thread
+        return self.run_thread is None or self.sender() is not self.run_thread
 
     def _on_progress(self, progress: RunProgress) -> None:
         if self._stale():
@@ -334,7 +334,7 @@ class RunPage(QWizardPage):
     # ---------------------------------------------------------------- QWizardPage
 
     def isComplete(self) -> bool:
-        return self.thread is None and self.plan is not None and bool(self.plan.proposals)
+        return self.run_thread is None and self.plan is not None and bool(self.plan.proposals)
 
     def nextId(self) -> int:
         return page_id("review")

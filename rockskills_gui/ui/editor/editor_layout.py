@@ -68,7 +68,7 @@ class NoticeBar(QFrame):
         self.buttons: dict[str, QPushButton] = {}
         self.hide()
 
-    def add_button(self, key: str, text: str, slot: Callable[[], None]) -> QPushButton:
+    def add_button(self, key: str, text: str, slot: Callable[[], object]) -> QPushButton:
         button = QPushButton(text, self)
         button.setObjectName(key)
         button.clicked.connect(lambda _checked=False: slot())

@@ -210,10 +210,9 @@ class EditorOutsideChanges(EditorLayout):
                 self._keep_view(buffer, lambda: buffer.rebase(disk, take=set()))
                 if answer.choice is DiskChoice.MERGED and answer.fields is not None:
                     fields = answer.fields
-                    self._keep_view(buffer, lambda: buffer.set_content(str(fields["content"])))
-                    buffer.set_summary(str(fields["summary"]))
-                    see_also = fields["see_also"]
-                    buffer.set_see_also(tuple(see_also) if see_also else ())  # type: ignore[arg-type]
+                    self._keep_view(buffer, lambda: buffer.set_content(fields["content"] or ""))
+                    buffer.set_summary(fields["summary"] or "")
+                    buffer.set_see_also(tuple(fields["see_also"] or ()))
                     self.ctx.status(f"'{buffer.name}': merged; save to write the result", 8000)
                 else:
                     self.ctx.status(f"'{buffer.name}': kept your version; saving will replace "

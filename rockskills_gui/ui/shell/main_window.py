@@ -7,6 +7,7 @@ panes; it owns no library state itself (that is :class:`~rockskills_gui.ui.commo
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -297,8 +298,10 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         elif name in ("editor", "recall", "heatmap"):
             # Asked for by name, a pane shows even with no library (it says so itself).
             self.central.setCurrentWidget(self.tabs)
-            pane = {"editor": lambda: self.skill_pane, "recall": lambda: self.recall_pane,
-                    "heatmap": lambda: self.usage_pane}[name]()
+            panes: dict[str, Callable[[], QWidget]] = {
+                "editor": lambda: self.skill_pane, "recall": lambda: self.recall_pane,
+                "heatmap": lambda: self.usage_pane}
+            pane = panes[name]()
             self.tabs.setCurrentWidget(pane)
         elif name == "dream":
             if self.dream_wizard is None:

@@ -117,6 +117,7 @@ class UsageLayout(_PaneBase):
 
         first = QHBoxLayout()
         first.setSpacing(6)
+        widget: QWidget
         for widget in (self.window_combo, self.date_from, self.date_to, self.measure_combo,
                        self.order_combo, self.min_spin):
             first.addWidget(widget)

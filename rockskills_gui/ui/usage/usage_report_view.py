@@ -199,7 +199,8 @@ class UsageReportView(UsageLayout):
         return image
 
     def export_png(self, path: Path | str) -> bool:
-        return self.report is not None and self.export_image().save(str(path), "PNG")
+        # PySide6 stub gap: the stubs type the format as bytes, but QImage.save accepts only a str
+        return self.report is not None and self.export_image().save(str(path), "PNG")  # type: ignore[call-overload]
 
     def export_csv(self, path: Path | str) -> None:
         if self.report is None:
