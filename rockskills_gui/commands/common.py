@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -177,7 +177,7 @@ def write_json(value: Any) -> None:
     write_exact(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
 
 
-def guarded(func: Any) -> Any:
+def guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """Wrap a handler so CommandError becomes one stderr line and exit status 2."""
 
     def run(args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rockskills_gui.core.dream.fingerprint import Fingerprint
@@ -22,6 +22,7 @@ from rockskills_gui.core.dream.plan import (
     Severity,
 )
 from rockskills_gui.ui.dream.selection import UNSURE, Selection, default_selection
+from tests.property_budget import budgeted
 
 
 def make_plan(count: int, deps: dict[int, list[int]], conflicts: Iterable[tuple[int, int]] = (),
@@ -160,7 +161,7 @@ OPS = st.lists(st.tuples(st.sampled_from(["accept", "reject", "accept_all", "rej
                max_size=12)
 
 
-@settings(max_examples=300, deadline=None)
+@budgeted(60, 300)
 @given(plan=plans(), prune=st.booleans(), unticked=st.sets(st.integers(0, 13), max_size=3), ops=OPS)
 def test_the_graph_answers_as_the_walk_did(plan: Plan, prune: bool, unticked: set[int],
                                            ops: list[tuple[str, int, set[int] | None]]) -> None:
@@ -185,7 +186,7 @@ def test_the_graph_answers_as_the_walk_did(plan: Plan, prune: bool, unticked: se
         assert set(ours.ids()) == theirs.accepted and len(ours) == len(theirs.accepted)
 
 
-@settings(max_examples=300, deadline=None)
+@budgeted(60, 300)
 @given(plan=plans(cycles=True))
 def test_what_cannot_be_accepted_is_found_through_cycles_too(plan: Plan) -> None:
     ours, theirs = Selection(plan), Reference(plan)

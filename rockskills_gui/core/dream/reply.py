@@ -26,10 +26,10 @@ from typing import Any, Generic, Literal, TypeVar, overload
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.llm.body import MAX_REPLY_CHARS as MAX_REPLY_CHARS  # the reply's limit, shared
 from rockskills_gui.core.model import dotnet_json
 from rockskills_gui.core.model.names import dotnet_trim, is_dotnet_whitespace
 
-MAX_REPLY_CHARS = 2_000_000  # far above what a model writes in one reply (~500,000 at 128k tokens)
 MAX_REPLY_ITEMS = 2_000  # entries in toSave, and in toDelete
 MAX_REPLY_NAMES = 20_000  # names in all the sourceNames and seeAlso lists together
 

@@ -42,7 +42,7 @@ from rockskills_gui.ui.common.queries import QueryChannel, QueryControl, channel
 if TYPE_CHECKING:
     from rockskills_gui.core.app.settings import Settings
 
-Operation = Callable[[Library], ChangeSet]
+Operation = Callable[[Library], ChangeSet | None]  # None: nothing to do
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
@@ -260,9 +260,9 @@ class AppContext(QObject):
         if result.error is not None:
             self.operationFailed.emit(result.error)
             return
-        library: Library = ticket.library
-        if library is not self.library:  # another library was opened meanwhile
-            self.status(f"{ticket.label}: done in {library.agent_dir}, which is no longer "
+        library = self.library
+        if library is None or ticket.library is not library:  # another library was opened meanwhile
+            self.status(f"{ticket.label}: done in {ticket.library.agent_dir}, which is no longer "
                         "open", 10000)
             return
         change, verb = result.change, ticket.verb

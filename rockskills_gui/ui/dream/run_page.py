@@ -30,7 +30,7 @@ from rockskills_gui.ui.common.queries import channel
 from rockskills_gui.ui.common.theme import monospace, secondary
 from rockskills_gui.ui.dream.common import PASS_TITLES, STATUS_TITLES, plural, severity_icon, viewable
 from rockskills_gui.ui.dream.review_start import ReviewStart
-from rockskills_gui.ui.dream.state import WizardState, page_id
+from rockskills_gui.ui.dream.state import WizardState, page_id, wizard_of
 from rockskills_gui.ui.dream.worker import run_snapshot
 
 BAD = {PassStatus.FAILED, PassStatus.REFUSED, PassStatus.CANCELLED}
@@ -197,7 +197,7 @@ class RunPage(QWizardPage):
         self.ticker.timeout.connect(self._tick)
 
     def wiz(self) -> WizardState:
-        return self.wizard()  # type: ignore[return-value]
+        return wizard_of(self)
 
     @property
     def running(self) -> bool:

@@ -50,7 +50,7 @@ from rockskills_gui.ui.common.queries import channel
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.common.wrapping_label import WrappingLabel
 from rockskills_gui.ui.dream.common import PASS_HINTS, PASS_TITLES
-from rockskills_gui.ui.dream.state import WizardState, page_id
+from rockskills_gui.ui.dream.state import WizardState, page_id, wizard_of
 
 log = logging.getLogger(__name__)
 Outlook = dict[DreamPass, tuple[str, str]]  # pass -> (the words beside it, the whole reason)
@@ -233,7 +233,7 @@ class SetupPage(QWizardPage):
         scroll.setWidget(content)
 
     def wiz(self) -> WizardState:
-        return self.wizard()  # type: ignore[return-value]
+        return wizard_of(self)
 
     # ---------------------------------------------------------------- state
 

@@ -401,11 +401,11 @@ class DreamWizard(QWizard):
             return self.undo_result
         box: dict[str, UndoResult] = {}
 
-        def operation(lib: Library) -> object:
+        def operation(lib: Library) -> ChangeSet | None:
             box["result"] = undo_last(lib)
             return box["result"].change
 
-        self.ctx.apply(operation)  # type: ignore[arg-type]
+        self.ctx.apply(operation)
         self.undo_result = box.get("result")
         return self.undo_result
 

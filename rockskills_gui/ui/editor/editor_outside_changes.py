@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QWidget
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.storage.changes import ChangeSet
-from rockskills_gui.ui.common.buffers import EDITABLE_FIELDS, Buffer
+from rockskills_gui.ui.common.buffers import EDITABLE_FIELDS, Buffer, editable_fields
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.editor.editor_buffers import OpenBuffers
 from rockskills_gui.ui.editor.source_editor import SourceEditor
@@ -45,6 +45,7 @@ class EditorOutsideChanges(QObject):
         self.conflict_dialog: DiskConflictDialog | None = None
         self.conflict_queue: list[str] = []  # folded names, asked about in this order
         self._changed_by_app: set[str] = set()  # queued conflicts caused by an operation in the app
+        self._recreated: set[str] = set()  # queued conflicts of a skill deleted and written again
 
     def waiting(self, name: str) -> bool:
         """A conflict about ``name`` waits for the user's answer."""
@@ -117,6 +118,14 @@ class EditorOutsideChanges(QObject):
     def _follow(self, buffer: Buffer, skill: Skill, from_disk: bool) -> None:
         """Take a new library version of ``buffer``'s skill, asking when edits would clash."""
         revived = buffer.deleted
+        if from_disk and revived and buffer.edits() != editable_fields(skill):
+            # Deleted under its buffer and written again with other text: the buffer holds the
+            # only copy of the old version (saved or not). It stays marked until the user
+            # chooses (keep it, take the new one, merge), as for unsaved edits. A merge keeps
+            # both texts: the two versions share no base.
+            self._recreated.add(fold(buffer.name))
+            self.queue_conflict(buffer)
+            return
         buffer.deleted_on_disk = False
         buffer.deleted_by = ""
         if from_disk and buffer.disk_conflicts(skill):
@@ -182,8 +191,9 @@ class EditorOutsideChanges(QObject):
                 continue
             from rockskills_gui.ui.editor.disk_conflict import DiskConflictDialog
 
-            dialog = DiskConflictDialog(buffer.name, buffer.base, buffer.edits(), disk,
-                                        self.host.window(),
+            base = (buffer.base.model_copy(update={"summary": "", "content": "", "see_also": None})
+                    if key in self._recreated else buffer.base)
+            dialog = DiskConflictDialog(buffer.name, base, buffer.edits(), disk, self.host.window(),
                                         by_app=key in self._changed_by_app)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             dialog.resolved.connect(lambda answer, k=key: self._resolve_conflict(k, answer))
@@ -195,12 +205,15 @@ class EditorOutsideChanges(QObject):
 
         self.conflict_dialog = None
         self._changed_by_app.discard(key)
+        self._recreated.discard(key)
         if key in self.conflict_queue:
             self.conflict_queue.remove(key)
         lib = self.ctx.library
         buffer = self.buffers.buffers.get(key)
         disk = lib.get(key) if lib is not None else None
         if buffer is not None and disk is not None:
+            buffer.deleted_on_disk = False  # (a re-created skill: the choice revives the buffer)
+            buffer.deleted_by = ""
             if answer.choice is DiskChoice.TAKE_DISK:
                 self._keep_view(buffer, lambda: buffer.rebase(disk, take=set(EDITABLE_FIELDS)))
                 self.ctx.status(f"'{buffer.name}': took the version on disk (Undo in the editor "
@@ -209,10 +222,9 @@ class EditorOutsideChanges(QObject):
                 self._keep_view(buffer, lambda: buffer.rebase(disk, take=set()))
                 if answer.choice is DiskChoice.MERGED and answer.fields is not None:
                     fields = answer.fields
-                    self._keep_view(buffer, lambda: buffer.set_content(str(fields["content"])))
-                    buffer.set_summary(str(fields["summary"]))
-                    see_also = fields["see_also"]
-                    buffer.set_see_also(tuple(see_also) if see_also else ())  # type: ignore[arg-type]
+                    self._keep_view(buffer, lambda: buffer.set_content(fields["content"] or ""))
+                    buffer.set_summary(fields["summary"] or "")
+                    buffer.set_see_also(tuple(fields["see_also"] or ()))
                     self.ctx.status(f"'{buffer.name}': merged; save to write the result", 8000)
                 else:
                     self.ctx.status(f"'{buffer.name}': kept your version; saving will replace "

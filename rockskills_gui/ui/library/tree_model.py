@@ -15,6 +15,7 @@ This module feeds the model, follows changes and filters, maps rows to nodes, an
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import overload
 
 from PySide6.QtCore import QAbstractItemModel, QMimeData, QModelIndex, QObject, Qt, Signal
 
@@ -422,7 +423,11 @@ class SkillTreeModel(QAbstractItemModel):
             return self.createIndex(row, 0, resources[row - len(kids)].id)
         return self.createIndex(row, 0, kids[row].uid)
 
-    def parent(self, index: Index | None = None) -> QModelIndex | QObject:  # type: ignore[override]
+    @overload
+    def parent(self) -> QObject | None: ...
+    @overload
+    def parent(self, index: Index) -> QModelIndex: ...
+    def parent(self, index: Index | None = None) -> QModelIndex | QObject | None:
         if index is None:  # QObject.parent()
             return super().parent()
         resource = self.resource_row(index)
@@ -436,6 +441,7 @@ class SkillTreeModel(QAbstractItemModel):
         return self.createIndex(self._row(parent), 0, parent.uid)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        node: Node | None
         if not parent.isValid():
             node = self.tree.root
         elif parent.column() > 0:
@@ -452,6 +458,7 @@ class SkillTreeModel(QAbstractItemModel):
         return 1
 
     def hasChildren(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
+        node: Node | None
         if not parent.isValid():
             node = self.tree.root
         else:

@@ -12,7 +12,8 @@ read off the UI thread, ``ctx.query``). This module composes them and follows th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QPalette
@@ -49,6 +50,9 @@ from rockskills_gui.ui.library.tree_jobs import lint_marks, prepare_tree, read_l
 from rockskills_gui.ui.library.tree_model import SkillTreeModel
 from rockskills_gui.ui.library.tree_selection import TreeSelection
 from rockskills_gui.ui.library.tree_view import PILL_TEXT, SkillTreeView, TreeDelegate
+
+if TYPE_CHECKING:  # (the dialogs load when first shown: not before the first paint, issue 19)
+    from rockskills_gui.ui.library.tree_dialogs import MoveDialog, NewSkillDialog, RenamePreviewDialog
 
 USAGE_START_DELAY_MS = 150
 SYNC_USAGE_BYTES = 2_000_000  # usage logs up to this size are read as soon as the tree has painted
@@ -177,14 +181,14 @@ class TreePane(QWidget):
         commands["tree.rename"].setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self._update_actions()
 
-    def _action(self, action_id: str, text: str, slot: object, menu: QMenu) -> QAction:
+    def _action(self, action_id: str, text: str, slot: Callable[[], object], menu: QMenu) -> QAction:
         """The registry's action when bound (same text and shortcut), else a plain one."""
         if self.commands is not None:
             action = self.commands[action_id]
             menu.addAction(action)
             return action
         action = menu.addAction(text)
-        action.triggered.connect(lambda _checked=False: slot())  # type: ignore[operator]
+        action.triggered.connect(lambda _checked=False: slot())
         return action
 
     def _update_actions(self) -> None:
@@ -309,18 +313,18 @@ class TreePane(QWidget):
         """The dialog currently asking (tests drive it)."""
         return self.edits.dialog
 
-    def new_skill(self, prefix: str | None = None) -> QWidget | None:
+    def new_skill(self, prefix: str | None = None) -> NewSkillDialog | None:
         """Ask for a name (checked live) and create the skill; the prefix is the chosen folder."""
         return self.edits.new_skill(prefix)
 
     def create_skill(self, name: str, summary: str = "") -> bool:
         return self.edits.create_skill(name, summary)
 
-    def move_selected(self) -> QWidget | None:
+    def move_selected(self) -> MoveDialog | None:
         """Ask for a folder and move the selected skills and folders into it."""
         return self.edits.move_selected()
 
-    def request_rename(self, mapping: dict[str, str], reveal: str = "") -> QWidget | None:
+    def request_rename(self, mapping: Mapping[str, str], reveal: str = "") -> RenamePreviewDialog | None:
         """Check the new names, show the see-also references to rewrite, then rename as one
         step (see ``TreeEdits.request_rename``)."""
         return self.edits.request_rename(mapping, reveal)

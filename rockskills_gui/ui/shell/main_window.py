@@ -54,6 +54,7 @@ from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.journal_watcher import JournalWatcher
 from rockskills_gui.ui.common.library_watcher import folders_to_watch
 from rockskills_gui.ui.common.operation_status import OperationStatus
+from rockskills_gui.ui.common.usage_archiver import UsageArchiver
 from rockskills_gui.ui.common.workers import LibraryLoader
 from rockskills_gui.ui.editor.editor_face import listed_names
 from rockskills_gui.ui.library.problems_pane import ProblemsPane, skill_problems
@@ -172,9 +173,11 @@ class MainWindow(QMainWindow):
         self.deferred = WindowDeferred(self.ctx, self, self.commands, self.tabs, self.library_pane,
                                        self.health_dock, self.interactive, self.show_skill,
                                        self._pane_installed)
+        self.usage_archiver = UsageArchiver(self.ctx, self)  # on open and reload, off this thread
         self.workspace = WindowTabs(
             self.ctx, self.tabs, lambda: [b.edited_skill() for b in self.unsaved_edits()],
-            lambda: self.show_pane("editor"), self._pane_installed, self)
+            lambda: self.show_pane("editor"), self._pane_installed, self.usage_archiver.archive,
+            self)
         self.tabs.currentChanged.connect(self.workspace.build_shown)
         # The Recall tab's index is built after the tree's first paint (recall_warmup, issue 19).
         self.recall_warmup = RecallWarmup(self.ctx, self.library_pane.view.painted,

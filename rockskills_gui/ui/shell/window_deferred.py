@@ -149,14 +149,14 @@ class WindowDeferred(QObject):
     def _name_window_controls(self) -> None:
         self.name_controls_of(self.host)
 
-    def name_controls_of(self, root: QObject) -> None:
+    def name_controls_of(self, root: QWidget) -> None:
         """Accessible names for ``root``'s controls, once the window's own are named (a part
         built before that is named with the window)."""
         if self._name_window_controls in self._deferred and root is not self.host:
             return
         from rockskills_gui.ui.common.accessibility import name_controls
 
-        name_controls(root)  # type: ignore[arg-type]
+        name_controls(root)
 
     def unsaved_edits(self) -> list[Buffer]:
         """The editor's buffers with unsaved edits (none before the editor is built)."""

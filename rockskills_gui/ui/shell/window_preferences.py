@@ -27,7 +27,7 @@ class WindowPreferences(QObject):
     ``message(text, ms)`` is the status bar's."""
 
     def __init__(self, ctx: AppContext, host: QWidget, commands: ActionRegistry,
-                 name_controls: Callable[[QObject], None],
+                 name_controls: Callable[[QWidget], None],
                  message: Callable[[str, int], None]) -> None:
         super().__init__(host)
         self.ctx = ctx

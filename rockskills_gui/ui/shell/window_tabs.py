@@ -76,17 +76,19 @@ class WindowTabs(QObject):
     first time it is shown or its pane asked for.
 
     ``edits()`` gives the editor's unsaved edits (the Recall tab's what-if), ``show_editor()``
-    brings the Skill tab forward (a pane opened a skill), ``installed(pane)`` as for LazyTab.
+    brings the Skill tab forward (a pane opened a skill), ``installed(pane)`` as for LazyTab,
+    ``archive_usage()`` archives the usage log (the Usage tab read it again).
     """
 
     def __init__(self, ctx: AppContext, tabs: QTabWidget, edits: Callable[[], list[Skill]],
                  show_editor: Callable[[], None], installed: Callable[[QWidget], None],
-                 parent: QObject | None = None) -> None:
+                 archive_usage: Callable[[], None], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.tabs = tabs
         self._edits = edits
         self._show_editor = show_editor
+        self._archive_usage = archive_usage
         # The Recall tab's index is built after the tree's first paint (recall_warmup, issue 19);
         # the Usage tab reads the usage logs and loads the analysis (numpy, scipy) when shown.
         self.recall: LazyTab[RecallPane] = LazyTab(
@@ -123,6 +125,7 @@ class WindowTabs(QObject):
 
         pane = UsagePane(self.ctx, self.tabs)
         pane.openSkillRequested.connect(lambda _name: self._show_editor())
+        pane.reloadRequested.connect(self._archive_usage)
         return pane
 
     def _build_budget(self) -> BudgetPane:

@@ -6,6 +6,7 @@ reads the view through :class:`HeatmapGeometry`."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Protocol
 
 from PySide6.QtCore import QPoint, QRect, QRectF, Qt
@@ -169,13 +170,14 @@ class HeatmapPainter:
         role = QPalette.ColorRole.Text if data.exists[index] else QPalette.ColorRole.PlaceholderText
         return self.view.palette().color(role)
 
-    def _band_stripes(self, painter: QPainter, rect_for: object, visible: tuple[int, int]) -> None:
+    def _band_stripes(self, painter: QPainter, rect_for: Callable[[int, int], QRect],
+                      visible: tuple[int, int]) -> None:
         data = self.view.data
         assert data is not None
         stripe = self.view.palette().color(QPalette.ColorRole.AlternateBase)
         for k, band in enumerate(data.bands):
             if k % 2 and band.stop > visible[0] and band.start < visible[1]:
-                painter.fillRect(rect_for(band.start, band.stop), stripe)  # type: ignore[operator]
+                painter.fillRect(rect_for(band.start, band.stop), stripe)
 
     def labelled(self, side: int, first: int, last: int) -> list[int]:
         """Which of the rows (or columns) ``first``..``last`` get a label at cell ``side``: all
@@ -275,7 +277,8 @@ class HeatmapPainter:
         return text
 
     def _draw_placed(self, painter: QPainter, placed: list[Placed], rows: bool,
-                     rect_for: object, leader_for: object) -> None:
+                     rect_for: Callable[[int, int], QRect],
+                     leader_for: Callable[[int, int], tuple[QPoint, QPoint]]) -> None:
         data = self.view.data
         assert data is not None
         palette = self.view.palette()
@@ -284,7 +287,7 @@ class HeatmapPainter:
         bands = bool(data.bands) and not self.labelled(self.view.ch if rows else self.view.cw, 0, 1)
         align = Qt.AlignmentFlag.AlignRight if rows else Qt.AlignmentFlag.AlignLeft
         for label in placed:
-            rect: QRect = rect_for(label.top, label.size)  # type: ignore[operator]
+            rect = rect_for(label.top, label.size)
             text = metrics.elidedText(self.label_text(rows, label), Qt.TextElideMode.ElideMiddle,
                                       rect.width())
             if label.selected:
@@ -299,6 +302,6 @@ class HeatmapPainter:
             if bands and label.displaced and not label.selected:
                 # A family's label moved off its rows: a thin line from it to them.
                 target = round(min(max(label.center, label.lo), label.hi - 1))
-                start, end = leader_for(round(label.center), target)  # type: ignore[operator]
+                start, end = leader_for(round(label.center), target)
                 painter.setPen(QPen(palette.color(QPalette.ColorRole.PlaceholderText), 1))
                 painter.drawLine(start, end)

@@ -15,6 +15,7 @@ Signals:
     openSkillRequested(str): the user asked to open a skill (double-click): the window shows the
         Skill tab.
     updated(): a new report is on screen.
+    reloadRequested(): the user pressed Reload log (the window then archives the log).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.core.storage.heap import give_back_freed_memory
 from rockskills_gui.core.storage.layout import USAGE_DIR
+from rockskills_gui.core.usage.archive_read import archive_bytes
 from rockskills_gui.core.usage.events import EventLog, LogSignature, UsageEvent, usage_log_signature
 from rockskills_gui.core.usage.heatmap import HeatmapOptions
 from rockskills_gui.core.usage.matrix import Measure
@@ -85,6 +87,7 @@ class UsagePane(UsageLayout):
 
     openSkillRequested = Signal(str)
     updated = Signal()
+    reloadRequested = Signal()  # the user asked to read the log again (the window archives it)
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -222,6 +225,7 @@ class UsagePane(UsageLayout):
         self._show_stale(False)
         self.resources_view.reload()
         self.refresh()
+        self.reloadRequested.emit()
 
     def check_log(self) -> bool:
         """True (and the "out of date" note shown) when the usage log on disk is not the one the
@@ -292,7 +296,8 @@ class UsagePane(UsageLayout):
             size = sum(p.stat().st_size for p in folder.iterdir() if p.name.endswith(".jsonl"))
         except OSError:
             return False
-        return runs_inline(usage_report_skill=len(request.skills), usage_log_byte=size)
+        return runs_inline(usage_report_skill=len(request.skills),
+                           usage_log_byte=size + archive_bytes(request.agent_dir))
 
     def refresh(self) -> None:
         """Recompute now: on this thread when cheap, else on a worker."""
