@@ -279,11 +279,12 @@ class TreeEdits(QObject):
         box = delete_box(names, len(dangling), self.host)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.buttonClicked.connect(
-            lambda button: self._delete_now(names)
+            lambda button: self.delete_now(names)
             if box.buttonRole(button) == box.ButtonRole.DestructiveRole else None)
         self._show(box)
 
-    def _delete_now(self, names: list[str]) -> None:
+    def delete_now(self, names: list[str]) -> None:
+        """Delete ``names`` as one step now (confirmed before: :meth:`delete_selected`)."""
         index = self.view.currentIndex()
         below = self.view.indexBelow(index) if index.isValid() else QModelIndex()
         keep = QPersistentModelIndex(below)
