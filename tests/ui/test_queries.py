@@ -216,7 +216,7 @@ def test_at_shutdown_queued_jobs_are_dropped_and_nothing_waits_for_them(qtbot) -
     assert queued.wait(1000)  # nothing left to wait for
     release.set()
     assert wait_idle(5000)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: not queued.busy, timeout=5000)  # it takes requests again
     assert ran == []
 
 

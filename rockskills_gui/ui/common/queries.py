@@ -377,6 +377,7 @@ class QueryChannel(QObject):
         def dropped() -> None:  # (shutdown) it never runs: nothing to wait for or deliver
             job.control.cancel_event.set()
             job.ended.set()
+            post(self, lambda: self._on_ended(job))  # (the channel takes requests again)
 
         submit(work, self.detached, dropped)
 
