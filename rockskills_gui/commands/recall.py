@@ -223,11 +223,11 @@ def ranked_lines(recall: SkillRecall, queries: Iterable[str], top: int | None) -
         if not hits:
             yield f'{{"query": {_text(query)}, "results": []}}'
             continue
-        ranks, keys, scores, _ = zip(*hits, strict=True)
         while len(_RANKS) <= len(hits):
             _RANKS.append(f'{{"rank": {len(_RANKS)}, "name": ')
-        body = "}, ".join(map("".join, zip(map(_RANKS.__getitem__, ranks), map(names.__getitem__, keys),
-                                           repeat(', "score": '), map(_float, scores))))
+        body = "}, ".join(map("".join, zip(_RANKS[1:len(hits) + 1], map(names.__getitem__, hits.keys()),
+                                           repeat(', "score": '), map(_float, hits.scores()),
+                                           strict=False)))
         yield f'{{"query": {_text(query)}, "results": [{body}}}]}}'
 
 

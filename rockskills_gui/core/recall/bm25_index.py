@@ -41,8 +41,7 @@ the k winners.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from functools import partial
-from itertools import pairwise, repeat
+from itertools import pairwise
 from typing import NamedTuple
 
 import numpy as np
@@ -60,12 +59,12 @@ from rockskills_gui.core.recall.bm25 import (
 )
 from rockskills_gui.core.recall.bm25_build import KEY_SHIFT, capacity, run_pairs, segment
 from rockskills_gui.core.recall.bm25_postings import Pairs, Terms, segment_entries
-from rockskills_gui.core.recall.bm25_results import Contribution, Explanation, Hit, QueryStats
+from rockskills_gui.core.recall.bm25_results import Contribution, Explanation, Hit, Hits, QueryStats
 from rockskills_gui.core.recall.bm25_texts import TextStore
 from rockskills_gui.core.recall.bm25_words import Words
 from rockskills_gui.core.storage.gcpause import gc_paused
 
-__all__ = ["Bm25Index", "Contribution", "Explanation", "Hit", "QueryStats", "run_pairs"]
+__all__ = ["Bm25Index", "Contribution", "Explanation", "Hit", "Hits", "QueryStats", "run_pairs"]
 
 CACHE_BYTES = 12 << 20  # resolved terms and phrases kept (their contributions; dense vectors)
 DENSE_SHARE = 4  # a term or phrase in >= 1/DENSE_SHARE of the documents is kept as a vector
@@ -73,7 +72,6 @@ SAMPLE = 256  # top-k guesses a threshold from about this many scores ...
 WANTED = 64  # ... that about this many documents (and at least 2 x top) pass
 _MISSING = object()
 _K1_PLUS_1 = K1 + 1
-_new_hit = partial(tuple.__new__, Hit)
 
 
 def _ranked(slots: np.ndarray, values: np.ndarray, position: np.ndarray | None,
@@ -512,27 +510,23 @@ class Bm25Index:
         return self._accumulate(features), self._stats(plan, features)
 
     def search(self, query: str | QueryPlan, top: int | None = 5,
-               explain: bool = False) -> list[Hit]:
+               explain: bool = False) -> Hits:
         """Documents with score > 0, best first, ties in candidate order; ``top=None``: all."""
         if top is not None and top <= 0:
-            return []
+            return Hits.empty()
         tokens = query.tokens if isinstance(query, QueryPlan) else tokenize(query)
         if not tokens:
-            return []
+            return Hits.empty()
         if self._norm_avgdl is None or self._pending or self._dying:
             self._ready()
         features = self._features(tokens)
         if not features:
-            return []
+            return Hits.empty()
         scores = self._accumulate(features)
         chosen = self._top(scores, top)
-        keys = self._keys[chosen].tolist()
-        ranks = range(1, len(keys) + 1)
         if explain:
-            explanations = self._explain_slots(chosen, features)
-            return list(map(_new_hit, zip(ranks, keys, scores[chosen].tolist(), explanations,
-                                          strict=True)))
-        return list(map(_new_hit, zip(ranks, keys, scores[chosen].tolist(), repeat(None))))
+            return Hits(self._keys[chosen], scores[chosen], self._explain_slots(chosen, features))
+        return Hits(self._keys[chosen], scores[chosen])
 
     def _top(self, scores: np.ndarray, top: int | None) -> np.ndarray:
         """The slots of the ``top`` best scores (all > 0), in rank order, ties by position.
@@ -574,14 +568,13 @@ class Bm25Index:
         return self.top_and_ranks(query, 0, keys)[1]
 
     def top_and_ranks(self, query: str | QueryPlan, top: int, keys: Iterable[str]
-                      ) -> tuple[list[Hit], dict[str, int | None]]:
+                      ) -> tuple[Hits, dict[str, int | None]]:
         """:meth:`search` ``(query, top)`` and :meth:`ranks` ``(query, keys)`` from one scoring."""
         scores, _stats = self.scores(query)
-        hits: list[Hit] = []
+        hits = Hits.empty()
         if top > 0:
-            chosen = self._top(scores, top).tolist()
-            hits = [Hit(rank=i + 1, key=self._keys[slot], score=float(scores[slot]))
-                    for i, slot in enumerate(chosen)]
+            chosen = self._top(scores, top)
+            hits = Hits(self._keys[chosen], scores[chosen])
         ranks: dict[str, int | None] = {}
         slot_of = self._slot_of
         for key in keys:
