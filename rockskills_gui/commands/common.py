@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from rockskills_gui.core.library.formats import (
@@ -41,20 +42,22 @@ def open_library(path: str, format_id: str | None = None) -> Library:
 
 
 def open_any_library(path: str, format_id: str | None = None, include_user: bool | None = None,
-                     profile_settings: Sequence[str] = ()) -> Library | SkillMdLibrary:
+                     profile_settings: Sequence[str] = (), cache_dir: Path | None = None
+                     ) -> Library | SkillMdLibrary:
     """Open a library of any format (detected, or ``format_id``); see ``core.formats``.
 
     The user's saved settings apply first (Preferences ▸ Skill formats: the assumed profile
     settings and "include user-scope skill folders"); ``include_user`` (None: the saved choice)
     adds the SKILL.md profile's user-scope roots, and ``profile_settings`` are ``KEY=VALUE``
-    changes to the profile on top of the saved ones (core.profile_settings)."""
+    changes to the profile on top of the saved ones (core.profile_settings). With ``cache_dir``
+    a RockBot library keeps what reading its files gave there (core.library.stores.scan_cache)."""
     try:
         found = detect(path, format_id)
         if found.format == "rockbot" and not profile_settings:
             # The saved settings are about SKILL.md formats: a RockBot library opens without
             # reading them (nor importing the settings model: issue 19), as core.formats'
             # open_library opens it (detected once: 30 ms at 10,000 skills).
-            opened = Library.open(found.base, rules=found.rules or ROCKBOT_64E82CC)
+            opened = Library.open(found.base, rules=found.rules or ROCKBOT_64E82CC, cache_dir=cache_dir)
             opened.detection_note = detection_note(found)
             return opened
         from rockskills_gui.core.app.settings_store import SettingsStore
@@ -73,11 +76,13 @@ def open_any_library(path: str, format_id: str | None = None, include_user: bool
         raise CommandError(str(exc)) from None
 
 
-def open_from_args(args: argparse.Namespace, path: str | None = None) -> Library | SkillMdLibrary:
+def open_from_args(args: argparse.Namespace, path: str | None = None,
+                   cache_dir: Path | None = None) -> Library | SkillMdLibrary:
     """:func:`open_any_library` for ``path`` (default ``args.library``) with the options of
     :func:`add_library_options`, where the command has them."""
     library = open_any_library(args.library if path is None else path, getattr(args, "format", None),
-                               getattr(args, "include_user", None), getattr(args, "profile_set", ()))
+                               getattr(args, "include_user", None), getattr(args, "profile_set", ()),
+                               cache_dir)
     report_recovery(library)
     return library
 
