@@ -651,7 +651,7 @@ class Bm25Index:
                     above = np.flatnonzero(scores > guess)
                     if len(above) >= top:
                         return _ranked(above, scores[above], tie_key, ascending=True)[:top]
-        matched = np.flatnonzero(scores)
+        matched = np.flatnonzero(scores > 0.0)  # (scores are never negative; a float nonzero is slower)
         if top is None or len(matched) <= top:
             return _ranked(matched, scores[matched], tie_key, ascending=True)
         values = scores[matched]
