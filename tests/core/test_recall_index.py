@@ -330,3 +330,26 @@ def test_a_few_new_words_go_in_place_also_when_wider_than_every_word_so_far() ->
                       "wxyz0123456789 w07x"):
             assert [(h.key, h.score) for h in index.search(query, top=None)] == \
                 reference_bm25.search(model, query), query
+
+
+def test_a_search_gives_keys_and_scores_as_arrays_and_hits_when_read() -> None:
+    """``search`` returns a sequence of hits kept as keys and scores: every way of reading it gives
+    the hits a list of them gives, and an edit after the search leaves it as it was."""
+    docs = [("a", "send weekly report"), ("b", "weekly report"), ("c", "send email"),
+            ("d", "report weekly send")]
+    index = Bm25Index(docs)
+    hits = index.search("send weekly report", top=None, explain=True)
+    expected = reference_bm25.search(docs, "send weekly report")
+    assert hits.keys() == [k for k, _ in expected] and hits.scores() == [s for _, s in expected]
+    listed = list(hits)
+    assert [(h.rank, h.key, h.score) for h in listed] == \
+        [(i, k, s) for i, (k, s) in enumerate(expected, 1)]
+    assert len(hits) == len(listed) and hits == listed and hits[:2] == listed[:2]
+    assert hits[0] == listed[0] and hits[-1] == listed[-1] and hits[1].explanation is not None
+    assert all(h.explanation is not None and h.explanation.total == h.score for h in hits)
+    with pytest.raises(IndexError):
+        hits[len(listed)]
+    index.remove("a")
+    index.replace("b", "nothing alike")
+    assert list(hits) == listed and index.search("send weekly report", top=None) != listed
+    assert index.search("zzz") == [] and not index.search("zzz", top=0)
