@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,33 +31,50 @@ class CommandError(Exception):
     """A one-line message for stderr; the command exits 2."""
 
 
-def open_library(path: str, format_id: str | None = None) -> Library:
+def open_library(path: str, format_id: str | None = None, link_targets: Sequence[str] = ()) -> Library:
     """Open a RockBot agent directory with the RockBot profile its evidence says (or
-    ``format_id``: ``rockbot-current``, ``rockbot-64e82cc``)."""
+    ``format_id``: ``rockbot-current``, ``rockbot-64e82cc``); ``link_targets``: the folders of
+    ``--allow-link-target``."""
     try:
         found = detect(path, format_id or "rockbot")
-        return Library.open(path, rules=found.rules or ROCKBOT_64E82CC)
+        library = Library.open(path, rules=found.rules or ROCKBOT_64E82CC,
+                               link_targets=[Path(t).expanduser() for t in link_targets])
     except NotALibraryError as exc:
         raise CommandError(str(exc)) from None
+    report_recovery(library)
+    return library
+
+
+def add_link_option(p: argparse.ArgumentParser) -> None:
+    """``--allow-link-target DIR`` for a command that opens a library (opening may finish an
+    interrupted change, so every one of them may write)."""
+    p.add_argument("--allow-link-target", action="append", default=[], metavar="DIR",
+                   help="a folder outside the library that a symbolic link in it (skills/, a skill "
+                        "folder) leads to: allow writing there, and finishing an interrupted change "
+                        "written there (repeatable; without it such writes are refused)")
 
 
 def open_any_library(path: str, format_id: str | None = None, include_user: bool | None = None,
-                     profile_settings: Sequence[str] = (), cache_dir: Path | None = None
+                     profile_settings: Sequence[str] = (),
+                     link_targets: Sequence[str] = (), cache_dir: Path | None = None
                      ) -> Library | SkillMdLibrary:
     """Open a library of any format (detected, or ``format_id``); see ``core.formats``.
 
     The user's saved settings apply first (Preferences ▸ Skill formats: the assumed profile
     settings and "include user-scope skill folders"); ``include_user`` (None: the saved choice)
     adds the SKILL.md profile's user-scope roots, and ``profile_settings`` are ``KEY=VALUE``
-    changes to the profile on top of the saved ones (core.profile_settings). With ``cache_dir``
-    a RockBot library keeps what reading its files gave there (core.library.stores.scan_cache)."""
+    changes to the profile on top of the saved ones (core.profile_settings); ``link_targets``:
+    the folders of ``--allow-link-target``. With ``cache_dir`` a RockBot library keeps what
+    reading its files gave there (core.library.stores.scan_cache)."""
+    targets = [Path(t).expanduser() for t in link_targets]
     try:
         found = detect(path, format_id)
         if found.format == "rockbot" and not profile_settings:
             # The saved settings are about SKILL.md formats: a RockBot library opens without
             # reading them (nor importing the settings model: issue 19), as core.formats'
             # open_library opens it (detected once: 30 ms at 10,000 skills).
-            opened = Library.open(found.base, rules=found.rules or ROCKBOT_64E82CC, cache_dir=cache_dir)
+            opened = Library.open(found.base, rules=found.rules or ROCKBOT_64E82CC,
+                                  link_targets=targets, cache_dir=cache_dir)
             opened.detection_note = detection_note(found)
             return opened
         from rockskills_gui.core.app.settings_store import SettingsStore
@@ -71,7 +88,8 @@ def open_any_library(path: str, format_id: str | None = None, include_user: bool
                                          profile_settings)
         return open_library_of_format(
             path, format_id, profile=profile, overrides=saved.profile_overrides,
-            include_user=saved.include_user_skills if include_user is None else include_user)
+            include_user=saved.include_user_skills if include_user is None else include_user,
+            link_targets=targets)
     except (NotALibraryError, ProfileSettingError) as exc:
         raise CommandError(str(exc)) from None
 
@@ -82,7 +100,7 @@ def open_from_args(args: argparse.Namespace, path: str | None = None,
     :func:`add_library_options`, where the command has them."""
     library = open_any_library(args.library if path is None else path, getattr(args, "format", None),
                                getattr(args, "include_user", None), getattr(args, "profile_set", ()),
-                               cache_dir)
+                               getattr(args, "allow_link_target", ()), cache_dir)
     report_recovery(library)
     return library
 
@@ -114,6 +132,7 @@ def add_library_options(p: argparse.ArgumentParser, help_text: str = "the librar
                    help="change a SKILL.md profile setting on top of the saved ones, e.g. "
                         "project_roots=.picobot/skills,skills (lists comma-separated, none clears; "
                         "repeatable)")
+    add_link_option(p)
 
 
 def parse_now(text: str | None) -> Timestamp:
@@ -161,7 +180,7 @@ def write_json(value: Any) -> None:
     write_exact(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
 
 
-def guarded(func: Any) -> Any:
+def guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """Wrap a handler so CommandError becomes one stderr line and exit status 2."""
 
     def run(args: argparse.Namespace) -> int:

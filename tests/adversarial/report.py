@@ -48,7 +48,7 @@ def main() -> int:
                 failures = module.REASONS
             failures.clear()
             started = time.perf_counter()
-            if attack.__name__ == "attack_rename_writer":
+            if attack.__name__ in ("attack_rename_writer", "attack_inplace_writer"):
                 ran, failed = attack(args.trials, workdir, args.seconds)
                 title = title.replace("2 s", f"{args.seconds:g} s")
             else:

@@ -10,6 +10,8 @@ and describes what is on disk. Requests:
   number of checkpoints the operation passes.
 - ``{"cmd": "trial", "op", "base", "work", "crash_at"}``: kill at that checkpoint, recover, report.
 - ``{"cmd": "kill", "op", "base", "work", "delay"}``: kill from outside after ``delay`` seconds.
+- ``{"cmd": "raw", "op", "base", "work", "crash_at"}``: kill at that checkpoint and describe the
+  disk with plain reads only, as a library nobody can recover (no journal key, moved, ...) is.
 - ``{"cmd": "chain", "ops", "base", "work"}``: the states a sequence passes through.
 - ``{"cmd": "killchain", "ops", "base", "work", "delay"}``: the sequence, killed after ``delay``.
 """
@@ -48,10 +50,43 @@ def clock() -> Timestamp:
 
 
 def open_lib(work: Path) -> Library | SkillMdLibrary:
-    """The RockBot agent (with the fixed clock), or a SKILL.md folder as its detected format."""
+    """The RockBot agent (with the fixed clock), or a SKILL.md folder as its detected format;
+    the link targets of :data:`LINKED` are confirmed (as the user would, once)."""
+    targets = [elsewhere(work)] if elsewhere(work).exists() else []
     if detect(work).format == "rockbot":
-        return Library.open(work, clock=clock)
-    return open_library(work)
+        return Library.open(work, clock=clock, link_targets=targets)
+    return open_library(work, link_targets=targets)
+
+
+def elsewhere(work: Path) -> Path:
+    """A folder beside the library, outside it: where a link may lead (a confirmed target)."""
+    return work.parent / f"{work.name}-elsewhere"
+
+
+def _link_skills(work: Path, outside: bool) -> None:
+    """``skills/`` becomes a symbolic link to a folder inside the agent folder, or outside it."""
+    target = elsewhere(work) / "skills" if outside else work / "store" / "skills"
+    target.parent.mkdir(parents=True)
+    shutil.move(work / "skills", target)
+    (work / "skills").symlink_to(target if outside else Path("store") / "skills",
+                                 target_is_directory=True)
+
+
+def _link_skill_folder(work: Path) -> None:
+    """The SKILL.md skill ``mcp-builder`` (with resources) is a link to a folder outside."""
+    target = elsewhere(work) / "mcp-builder"
+    target.parent.mkdir(parents=True)
+    shutil.move(work / "mcp-builder", target)
+    (work / "mcp-builder").symlink_to(target, target_is_directory=True)
+
+
+# Operations run on a library with a symbolic link on the way (issue 35 item 9): the layout made
+# after the copy.
+LINKED: dict[str, Callable[[Path], None]] = {
+    "link-inside-rename": lambda work: _link_skills(work, outside=False),
+    "link-outside-rename": lambda work: _link_skills(work, outside=True),
+    "md-link-rename": _link_skill_folder,
+}
 
 
 def consolidation(lib: Library) -> Any:
@@ -95,6 +130,9 @@ OPS: dict[str, tuple[Setup, Act]] = {
     "md-delete-many": (_noop, lambda lib, _: lib.delete_many(["mcp-builder", "theme-factory"])),
     "md-undo-rename": (lambda lib: lib.rename("mcp-builder", "mcp-server-builder"),
                        lambda lib, _: lib.undo()),
+    "link-inside-rename": (_noop, lambda lib, _: lib.rename("schedule-meeting", "meetings/schedule")),
+    "link-outside-rename": (_noop, lambda lib, _: lib.rename("schedule-meeting", "meetings/schedule")),
+    "md-link-rename": (_noop, lambda lib, _: lib.rename("mcp-builder", "mcp-server-builder")),
 }
 MD_RESOURCES = {"mcp-builder": ("scripts/check.py", "references/protocol.md")}
 
@@ -109,9 +147,10 @@ def md_setup(folder: Path) -> None:
 
 
 def snapshot(agent: Path) -> dict[str, str]:
-    """Every file (sha256) and folder under the agent directory, ``.rockskills/`` excluded."""
+    """Every file (sha256) and folder under the agent directory, ``.rockskills/`` excluded
+    (symbolic links to folders followed: what is behind them is the library too)."""
     state: dict[str, str] = {}
-    for folder, dirs, files in os.walk(agent):
+    for folder, dirs, files in os.walk(agent, followlinks=True):
         rel_folder = Path(folder).relative_to(agent).as_posix()
         if rel_folder == ".rockskills" or rel_folder.startswith(".rockskills/"):
             continue
@@ -131,8 +170,9 @@ def digest(state: dict[str, str]) -> str:
 
 def leftovers(agent: Path) -> list[str]:
     """Temp files anywhere, and journal entries that should not be there after recovery."""
-    found = [p.relative_to(agent).as_posix() for p in agent.rglob("*")
-             if p.name.endswith(fileio.TEMP_SUFFIX)]
+    found = [(Path(folder) / name).relative_to(agent).as_posix()
+             for folder, _dirs, files in os.walk(agent, followlinks=True) for name in files
+             if name.endswith(fileio.TEMP_SUFFIX)]
     root = journal.journal_root(agent)
     if root.is_dir():
         for folder in root.iterdir():
@@ -146,9 +186,12 @@ def leftovers(agent: Path) -> list[str]:
     return found
 
 
-def fresh(base: Path, work: Path) -> None:
+def fresh(base: Path, work: Path, op: str | None = None) -> None:
     shutil.rmtree(work, ignore_errors=True)
+    shutil.rmtree(elsewhere(work), ignore_errors=True)
     shutil.copytree(base, work)
+    if op in LINKED:
+        LINKED[op](work)
 
 
 def run_in_child(body: Callable[[], None], kill_after: float | None = None) -> dict[str, Any]:
@@ -221,7 +264,7 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
         return {**out, **after_crash(work)}
     setup, act = OPS[request["op"]]
     if cmd == "states":
-        fresh(base, work)
+        fresh(base, work, request["op"])
         lib = open_lib(work)
         prepared = setup(lib)
         before = snapshot(work)
@@ -230,8 +273,9 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
         steps = fileio.steps()
         after = snapshot(work)
         return {"before": digest(before), "after": digest(after), "steps": steps,
-                "changed": sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))}
-    fresh(base, work)
+                "changed": sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k)),
+                "before_files": before, "after_files": after}
+    fresh(base, work, request["op"])
 
     def body() -> None:
         lib = open_lib(work)
@@ -240,6 +284,8 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
         act(lib, prepared)
 
     out = run_in_child(body, kill_after=request.get("delay"))
+    if cmd == "raw":  # nothing opens the library: no recovery runs
+        return {**out, "files": snapshot(work)}
     return {**out, **after_crash(work)}
 
 

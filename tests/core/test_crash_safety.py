@@ -35,7 +35,11 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="fork and SIGKIL
 
 OPS = ["save", "create-in-new-folder", "rename-with-rewrite", "move-folder", "delete-many",
        "delete-one", "undo-rename", "redo-delete", "dream-apply", "dream-undo"]
-MD_OPS = ["md-save", "md-create", "md-rename-with-rewrite", "md-delete-many", "md-undo-rename"]
+MD_OPS = ["md-save", "md-create", "md-rename-with-rewrite", "md-delete-many", "md-undo-rename",
+          "md-link-rename"]
+# Issue 35 item 9: ``skills/`` linked inside / outside the agent folder (the outside target
+# confirmed), a SKILL.md skill folder linked outside; see crash_server.LINKED.
+LINK_OPS = ["link-inside-rename", "link-outside-rename", "md-link-rename"]
 MD_CORPUS = SHARED / "corpora" / "anthropics-skills" / "skills"
 CHAIN = ["rename-with-rewrite", "save", "delete-many", "create-in-new-folder", "undo-rename"]
 Ask = Callable[..., dict[str, Any]]
@@ -90,7 +94,7 @@ def check(reply: dict[str, Any], allowed: set[str], what: str) -> None:
     assert reply["second_recovery"] == [], f"{what}: a second open still recovered something"
 
 
-@pytest.mark.parametrize("op", OPS + MD_OPS)
+@pytest.mark.parametrize("op", OPS + LINK_OPS[:2] + MD_OPS)
 def test_a_kill_at_every_write_step_leaves_the_state_before_or_after(ask: Ask, md_base: Path,
                                                                       op: str) -> None:
     if op in MD_OPS:
@@ -108,6 +112,55 @@ def test_a_kill_at_every_write_step_leaves_the_state_before_or_after(ask: Ask, m
     assert not survived["killed"] and survived["state"] == after
     if op != "delete-one":  # the unlink is its only step that changes the skills folder
         assert outcomes["before"] and outcomes["after"], outcomes
+
+
+UNRECOVERED_OPS = ["rename-with-rewrite", "move-folder", "delete-many", "undo-rename", "redo-delete",
+                   "dream-apply", "dream-undo", "md-rename-with-rewrite", "md-delete-many",
+                   "md-undo-rename", *LINK_OPS]
+
+
+def unrecovered_problems(before: dict[str, str], after: dict[str, str], now: dict[str, str]) -> list[str]:
+    """What is wrong with ``now``, a library left by a kill and never recovered (files: sha256).
+
+    Each file that existed before is there as before or as after, or it is one the change removes
+    -- and then every file the change creates or rewrites is already there as after (so every
+    skill exists, old or new: a rename's new file before the old one goes, a folder's new copy
+    complete before the old folder goes, a merged skill before its sources go). No file ends in
+    ``.json`` that is not a file of the before or the after state (RockBot would load it)."""
+    problems: list[str] = []
+    written = {k: v for k, v in after.items() if v != "dir" and before.get(k) != v}
+    for path, sha in before.items():
+        if sha == "dir" or now.get(path) == sha:
+            continue
+        if path in after or path in now:
+            if now.get(path) != after.get(path):
+                problems.append(f"{path}: neither its old nor its new bytes")
+            continue
+        missing = sorted(k for k, v in written.items() if now.get(k) != v)
+        if missing:
+            problems.append(f"{path} was removed before {', '.join(missing[:3])} was written")
+    for path, sha in now.items():
+        if sha != "dir" and path.endswith(".json") and before.get(path) != sha \
+                and after.get(path) != sha:
+            problems.append(f"{path}: a file RockBot would load, in neither state")
+    return problems
+
+
+@pytest.mark.parametrize("op", UNRECOVERED_OPS)
+def test_without_recovery_every_skill_exists_old_or_new_at_every_step(ask: Ask, md_base: Path,
+                                                                     op: str) -> None:
+    """Issue 35 item 10: when recovery cannot run (the journal key lived in memory only, was
+    deleted, or the library was moved), a kill at any step leaves every skill in its old or its
+    new form: every creation and update is written before any deletion."""
+    if op in MD_OPS:
+        ask = functools.partial(ask, base=str(md_base), work=str(md_base.parent / "work"))
+    states = ask(cmd="states", op=op)
+    before, after = states["before_files"], states["after_files"]
+    for crash_at in range(1, states["steps"] + 1):
+        reply = ask(cmd="raw", op=op, crash_at=crash_at)
+        assert reply["killed"], f"{op}: checkpoint {crash_at} was never reached"
+        problems = unrecovered_problems(before, after, reply["files"])
+        assert not problems, f"{op} killed at step {crash_at}/{states['steps']}: {problems}"
 
 
 def random_kills(ask: Ask, op: str, trials: int, seed: int) -> Counter[str]:

@@ -14,7 +14,7 @@ from rockskills_gui.core.library.rockbot_library import Library, ScanCancelled
 from rockskills_gui.core.library.stores.rockbot import scan
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
-from rockskills_gui.core.storage import fileio, journal
+from rockskills_gui.core.storage import fileio, journal, open_writers
 from rockskills_gui.core.storage.changes import ConflictError
 from rockskills_gui.core.storage.layout import Layout
 
@@ -44,7 +44,10 @@ def test_a_write_into_the_old_file_during_the_swap_is_put_back(tmp_path: Path, m
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """RockBot truncates and rewrites in place: a write landing between our check and our swap
     goes into the file we replace. It is detected afterwards and the agent's version restored
-    (with the atomic exchange, and with the hard-link fallback where there is none)."""
+    (with the atomic exchange, and with the hard-link fallback where there is none). The write
+    comes from this thread, so the lease that finds a writer holding the file is off (the
+    writer's own tests are in test_inplace_writer.py)."""
+    monkeypatch.setattr(open_writers, "_SETLEASE", None)
     path = tmp_path / "skill.json"
     path.write_bytes(b"ours-before")
     calls = {"n": 0}
@@ -84,6 +87,7 @@ def test_a_write_into_the_old_file_during_the_swap_is_put_back(tmp_path: Path, m
 
 def test_a_delete_racing_an_agent_write_puts_the_file_back(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(open_writers, "_SETLEASE", None)  # (written from this thread, as above)
     path = tmp_path / "sub" / "skill.json"
     path.parent.mkdir()
     path.write_bytes(b"before")
@@ -157,6 +161,7 @@ def test_a_conflict_found_mid_transaction_rolls_everything_back(agent_copy: Path
     referrer = next(r for r in lib.references_to(["schedule-meeting"]))
     target = lib.entry(referrer.referrer).path
     real_exchange = fileio.exchange
+    monkeypatch.setattr(open_writers, "_SETLEASE", None)  # (the agent writes from this thread)
 
     def agent_strikes(ours: Path, dst: Path) -> None:
         if Path(dst) == target:  # the agent rewrites the referrer after our pre-check

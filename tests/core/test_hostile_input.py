@@ -123,13 +123,33 @@ def test_symlinks_are_never_written_through(linked: tuple[Path, Path]) -> None:
     assert everything(outside) | {"agent": str(everything(agent))} == before
 
 
-def test_a_symlinked_skills_folder_itself_is_allowed(agent_copy: Path, tmp_path: Path) -> None:
+def test_a_symlinked_skills_folder_is_written_only_where_allowed(agent_copy: Path, tmp_path: Path) -> None:
+    """Issue 35 item 9: reads follow the link; a write through it needs its target inside the
+    library or confirmed (``link_targets``), and is refused with the way to allow it otherwise."""
     real = tmp_path / "real-skills"
     shutil.move(agent_copy / "skills", real)
     (agent_copy / "skills").symlink_to(real, target_is_directory=True)
     lib = Library.open(agent_copy)
+    assert len(lib) > 0 and lib.unconfirmed_links() == {agent_copy / "skills": real}
+    with pytest.raises(LibraryError, match=f"--allow-link-target {real}"):
+        lib.create("via/link", "s", "c")
+    assert not (real / "via").exists()
+    lib = Library.open(agent_copy, link_targets=[real])
+    assert lib.unconfirmed_links() == {}
     lib.create("via/link", "s", "c")
     assert (real / "via" / "link.json").is_file()
+    assert lib.link_of("via/link") == (agent_copy / "skills", real)
+
+
+def test_a_skills_folder_linked_inside_the_agent_folder_is_written_through(agent_copy: Path) -> None:
+    inside = agent_copy / "store" / "skills"
+    inside.parent.mkdir()
+    shutil.move(agent_copy / "skills", inside)
+    (agent_copy / "skills").symlink_to(Path("store") / "skills", target_is_directory=True)
+    lib = Library.open(agent_copy)
+    assert lib.unconfirmed_links() == {}
+    lib.rename("schedule-meeting", "meetings/schedule")
+    assert (inside / "meetings" / "schedule.json").is_file()
 
 
 # ---------------------------------------------------------------- unreadable and odd files

@@ -6,7 +6,7 @@ import re
 from unittest.mock import patch
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from rockskills_gui.core.model.names import fold
@@ -23,6 +23,7 @@ from rockskills_gui.core.recall.bm25_index import Bm25Index
 from rockskills_gui.core.recall.bm25_state import snapshot
 from rockskills_gui.core.recall.skill_recall import SkillRecall
 from tests.core import reference_bm25
+from tests.property_budget import budgeted
 
 # Words chosen to collide: substrings of each other, case variants, digits, short tokens,
 # non-ASCII that lowers to ASCII (Kelvin) or acts as a separator (U+0130, é, ß).
@@ -31,8 +32,7 @@ WORDS = ["plan", "meeting", "xplan", "meetingx", "Meeting", "PLAN", "aaa", "aaaa
          "\u212aelvin", "kelvin", "İstanbul", "café", "Straße", "ΣΟΣ", "mak"]
 SEPARATORS = [" ", " ", " ", " ", "  ", "-", "_", "/", ".", ", ", "\t", "\n", "\u212a", "é",
               "İ", " \u212a"]
-SETTINGS = settings(max_examples=150, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = budgeted(30, 150, suppress_health_check=[HealthCheck.too_slow])
 
 words = st.sampled_from(WORDS)
 
@@ -105,7 +105,7 @@ def test_phrase_document_frequencies_are_exact(corpus: list[tuple[str, str]],
         assert stats.term_df[term] == sum(1 for _, t in docs if term in tokenize(t))
 
 
-@settings(max_examples=300, deadline=None)
+@budgeted(60, 300)
 @given(st.text())
 def test_tokenizer_equals_split_of_lower_invariant(text: str) -> None:
     lowered = to_lower_invariant(text)

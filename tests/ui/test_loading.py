@@ -99,3 +99,41 @@ def test_cancel_stops_the_scan_itself(qtbot, tmp_path: Path) -> None:
     with qtbot.waitSignal(window.loadFinished, timeout=30_000):
         window.open_path(agent)  # and the next load works
     assert window.ctx.library is not None and len(window.ctx.library) == 6000
+
+
+def test_a_library_linked_outside_asks_once_then_writes_through_the_link(qtbot, agent_copy: Path,
+                                                                        tmp_path: Path) -> None:
+    """Issue 35 item 9: ``skills/`` is a symbolic link to a folder outside the library. The window
+    names the target in one prompt; Allow is remembered, the library opens again with the target
+    allowed (writes go there), and the tree says the skills are linked."""
+    import shutil
+
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QMessageBox
+
+    from rockskills_gui.core.storage.changes import LibraryError
+    from tests.ui.conftest import open_window
+
+    outside = tmp_path / "shared-skills"
+    shutil.move(agent_copy / "skills", outside)
+    (agent_copy / "skills").symlink_to(outside, target_is_directory=True)
+    window = open_window(qtbot, agent_copy)
+    boxes = [b for b in window.findChildren(QMessageBox, "linkTargetsBox") if b.isVisible()]
+    assert len(boxes) == 1 and str(outside) in boxes[0].text()
+    first = window.ctx.library
+    assert first is not None
+    with pytest.raises(LibraryError, match="--allow-link-target"):
+        first.rename("schedule-meeting", "meetings/schedule")  # (refused until allowed)
+    allow = next(b for b in boxes[0].buttons() if b.text() == "Allow")
+    with qtbot.waitSignal(window.loadFinished, timeout=10_000):
+        allow.click()
+    library = window.ctx.library
+    assert library is not None and library is not first and library.unconfirmed_links() == {}
+    assert not [b for b in window.findChildren(QMessageBox, "linkTargetsBox") if b.isVisible()]
+    model = window.library_pane.model
+    tip = model.data(model.index_for("schedule-meeting"), Qt.ItemDataRole.ToolTipRole)
+    assert f"Linked to {outside}" in tip
+    library.rename("schedule-meeting", "meetings/schedule")
+    assert (outside / "meetings" / "schedule.json").is_file()
+    again = open_window(qtbot, agent_copy)  # remembered: not asked again
+    assert not [b for b in again.findChildren(QMessageBox, "linkTargetsBox") if b.isVisible()]

@@ -24,7 +24,7 @@ from rockskills_gui.core.model.problems import Problem
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.bm25 import document_text, tokenize
-from rockskills_gui.core.storage import fileio
+from rockskills_gui.core.storage import fileio, links
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.layout import Layout
 
@@ -33,7 +33,7 @@ CHECK_CODES = frozenset({
     "duplicate-see-also", "lost-specifics", "truncation-marker", "gap-overwrite", "overwrite",
     "unknown-source", "summary-length", "stale", "suspicious-content", "huge-content", "mass-delete",
     "namespace-merge", "namespace-guide", "mcp-naming", "summary-keywords",  # RockBot (current)
-    "path-blocked", "recall-regression",
+    "path-blocked", "recall-regression", "undeclared-overwrite",
 })
 PATH_MAX = 4096  # bytes in a whole path (Linux), as the library's own check
 MAX_NAME_DEPTH = 32  # '/' levels in a name the dream may write
@@ -141,6 +141,7 @@ class CheckContext:
     protected: list[str] = field(default_factory=list)
     saved_by_plan: set[str] = field(default_factory=set)    # fold(name)
     deleted_by_plan: set[str] = field(default_factory=set)  # fold(name)
+    deleted_by: dict[str, set[str]] = field(default_factory=dict)  # fold(name) -> ids deleting it
     layout: Layout | None = None  # where skills are written (None: the disk is not looked at)
     rules: RockBotRules = ROCKBOT_64E82CC  # which RockBot (its protected and namespace prefixes)
     names: InitVar[NameChecks | None] = None
@@ -174,6 +175,8 @@ class CheckContext:
                 if proposal.record is not None:
                     ctx.saved_by_plan.add(fold(proposal.record.name))
                 ctx.deleted_by_plan.update(fold(n) for n in proposal.deletes)
+                for name in proposal.deletes:
+                    ctx.deleted_by.setdefault(fold(name), set()).add(proposal.id)
         return ctx
 
 
@@ -204,6 +207,7 @@ def check(proposal: Proposal, ctx: CheckContext) -> None:
         return
     _check_namespaces(proposal, record.name, ctx)
     _check_name(proposal, record.name, ctx)
+    _check_overwrite(proposal, record.name, ctx)
     _check_see_also(proposal, record.name, record.see_also or [], ctx)
     content = record.content or ""
     for marker in (CONSOLIDATION_TRUNCATED, OPTIMIZATION_TRUNCATED):
@@ -332,7 +336,8 @@ def path_problem(name: str, layout: Layout, problems: Iterable[Problem], loaded:
 
     Refused: a path too long for the file system; the path of a problem file, compared
     case-insensitively (RockBot's names are, and so are some file systems); a folder, FIFO or
-    other non-file where the file goes; a symbolic link on the way (it may point anywhere); a
+    other non-file where the file goes; a symbolic link on the way that leads out of the library to
+    a folder not confirmed (:mod:`~rockskills_gui.core.storage.links`), or at the file itself; a
     file where a folder must be; and, unless ``loaded`` (a skill of that name is loaded from that
     very file), any file already there. ``path``: ``layout.path_for(name)`` when the caller
     already has it.
@@ -347,10 +352,11 @@ def path_problem(name: str, layout: Layout, problems: Iterable[Problem], loaded:
             return (f"it would be written to {problem.path}, a file RockBot cannot load as a skill "
                     f"({problem.kind.value}); resolve that file first")
     try:
-        link = fileio.symlink_below(path, layout.skills_dir)
-        if link is not None:
-            return (f"its file would be written through the symbolic link {layout.display_path(link)}, "
-                    "which may point anywhere")
+        found = links.blocking_link(path, layout.agent_dir, layout.trusted)
+        if found is not None:
+            return (f"its file would be written through the symbolic link "
+                    f"{layout.display_path(found[0])}, which leads outside the library to a folder "
+                    "not allowed for writing")
         folder = path.parent
         while folder != layout.skills_dir and layout.skills_dir in folder.parents:
             if os.path.lexists(folder) and not folder.is_dir():
@@ -400,6 +406,25 @@ def _check_name(proposal: Proposal, name: str, ctx: CheckContext) -> None:
                            path)
     if message is not None:
         proposal.add("path-blocked", Severity.BLOCK, message)
+
+
+def _check_overwrite(proposal: Proposal, name: str, ctx: CheckContext) -> None:
+    """A save over an existing skill -- its name compared case-insensitively, as RockBot's are --
+    must say so: the skill is listed as replaced, as a source or as deleted by the proposal, or
+    deleted by a proposal it depends on. Only a hand-edited plan saves over one unannounced (a
+    ``create`` renamed to ``MCP/EMAIL`` would replace ``mcp/email``)."""
+    key = fold(name)
+    existing = ctx.skills.get(key)
+    if existing is None:
+        return
+    if key in {fold(n) for n in (*proposal.replaces, *proposal.sources, *proposal.deletes)}:
+        return
+    if ctx.deleted_by.get(key, set()) & set(proposal.depends_on):
+        return
+    case = "" if existing.name == name else " (names are case-insensitive)"
+    proposal.add("undeclared-overwrite", Severity.BLOCK,
+                 f"saves '{display_name(name)}' over the existing skill '{existing.name}'{case} without "
+                 "listing it as replaced or as a source (was the plan edited?); make a new plan")
 
 
 def _same_file(layout: Layout, existing: Skill | None, name: str) -> bool:

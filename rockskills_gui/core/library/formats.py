@@ -9,7 +9,7 @@ profiles, partly assumed: formats.md §A.1, §C.1), ``cortex`` (``.cortex/skills
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -247,6 +247,8 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
     if find_memory_db(path) is not None and not (path / SKILLS_DIR).is_dir():
         return _cortex(path, find_memory_db(path), "a CortexPrism memory.db")
     skills = path / SKILLS_DIR if (path / SKILLS_DIR).is_dir() else path if path.name == SKILLS_DIR else None
+    if skills is not None and not os.access(skills, os.R_OK | os.X_OK):  # (issue 35, item 16)
+        raise NotALibraryError(f"{skills}: the skills folder cannot be read (permission denied)")
     seen = evidence(skills) if skills is not None and not any(
         (skills / n).is_file() for n in SKILL_FILE_NAMES) else Evidence()
     if seen.favours_rockbot():
@@ -318,6 +320,7 @@ def open_library(path: Path | str, format: str | None = None,
                  on_skills: SkillsRead | None = None,
                  cache_dir: Path | None = None,
                  skillmd_settings: Callable[[], FormatSettings] | None = None,
+                 link_targets: Iterable[Path] = (),
                  ) -> Library | SkillMdLibrary:
     """Open ``path`` as its detected (or the given) format.
 
@@ -329,11 +332,14 @@ def open_library(path: Path | str, format: str | None = None,
     go, do not call ``on_skills``); ``cache_dir`` as for :meth:`Library.open` (RockBot only).
     ``skillmd_settings``, called only when the library is not a RockBot one, gives
     ``include_user`` and ``overrides`` instead (the user's settings, loaded when needed).
+    ``link_targets``: folders outside the library that writes may reach through a symbolic link,
+    confirmed by the user (:mod:`~rockskills_gui.core.storage.links`).
     """
     found = detect(path, format)
     if found.format == "rockbot":
         opened = Library.open(found.base, progress=progress, cancel=cancel, on_skills=on_skills,
-                              rules=found.rules or ROCKBOT_64E82CC, cache_dir=cache_dir)
+                              rules=found.rules or ROCKBOT_64E82CC, cache_dir=cache_dir,
+                              link_targets=link_targets)
         opened.detection_note = detection_note(found)
         return opened
     from rockskills_gui.core.library.stores.skillmd_profiles import PROFILES, Root
@@ -357,7 +363,8 @@ def open_library(path: Path | str, format: str | None = None,
         raise ScanCancelled()
     from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
 
-    library = SkillMdLibrary(found.base, roots, chosen, found.format, found.memory_db)
+    library = SkillMdLibrary(found.base, roots, chosen, found.format, found.memory_db,
+                             link_targets=link_targets)
     library.detection_note = detection_note(found)
     if progress is not None:
         progress(len(library), len(library))

@@ -25,7 +25,7 @@ from rockskills_gui.core.model.problems import Problem
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES, SKILL_FILE_MAX_BYTES, too_large
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
-from rockskills_gui.core.storage import fileio
+from rockskills_gui.core.storage import fileio, links
 from rockskills_gui.core.storage.changes import (
     ChangeSet,
     ConflictError,
@@ -38,6 +38,7 @@ from rockskills_gui.core.storage.changes import (
 )
 from rockskills_gui.core.storage.layout import Layout
 from rockskills_gui.core.storage.progress import SILENT, Progress
+from rockskills_gui.core.storage.writable import check_writable
 
 if TYPE_CHECKING:  # (the journal and the change writer load with the first write, issue 19)
     from rockskills_gui.core.storage.journal import RecoveryReport
@@ -271,6 +272,46 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
         entry = self._entries.get(fold(name))
         return entry is not None and self._as_editable(entry) is None
 
+    # ---------------------------------------------------------------- symbolic links
+
+    def _link_places(self) -> list[Path]:
+        """The folders a symbolic link may lead elsewhere: the skill roots, and (SKILL.md) the
+        skill folders that are links."""
+        return []
+
+    def link_of(self, name: str) -> tuple[Path, Path] | None:
+        """The first symbolic link on the way from the library's folder to skill ``name``'s file
+        (``skills/``, its folder or the file itself) and where it leads, or None: what the tree
+        shows as "linked to"."""
+        path = self.skill_path(name)
+        try:
+            rel = path.relative_to(self.agent_dir)
+        except ValueError:
+            return None
+        current = self.agent_dir
+        for part in rel.parts:
+            current = current / part
+            if current.is_symlink():
+                return current, links.link_target(current)
+        return None
+
+    def trusted_links(self) -> tuple[Path, ...]:
+        """The folders outside the library that writes may reach through a link (confirmed by
+        the user, or the library's other skill roots)."""
+        return getattr(self.layout, "trusted", ())
+
+    def unconfirmed_links(self) -> dict[Path, Path]:
+        """Links to the library's skills (``skills/``, a root, a skill folder) whose target lies
+        outside the library and outside every trusted folder, by link: writes through them are
+        refused until the user confirms the target (the window asks once; the CLI takes
+        ``--allow-link-target``)."""
+        found: dict[Path, Path] = {}
+        for place in self._link_places():
+            blocked = links.blocking_link(place, self.agent_dir, self.trusted_links(), final=False)
+            if blocked is not None:
+                found[blocked[0]] = links.link_target(blocked[0])
+        return found
+
     def refresh_skill(self, name: str) -> DiskChanges:
         """:meth:`refresh` one skill's file."""
         return self.refresh([self.entry(name).path])
@@ -446,6 +487,8 @@ class BaseLibrary(UndoRedo, ABC, Generic[E, W]):
         from rockskills_gui.core.storage import change_writer
 
         layout = self.journal_layout(fc.path for fc in change.files)
+        # a read-only folder is said before anything is written (not a PermissionError half-way)
+        check_writable(layout, change, writer is not None or change_writer.needs_journal(layout, change))
         written = change_writer.write_change(layout, change, self._conflict, writer,
                                              progress=self.progress, read_now=read_now)
         if gate is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +44,7 @@ from rockskills_gui.core.model.rules import RESOURCE_SUFFIX, ROCKBOT_64E82CC, Ro
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES, SKILL_FILE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill, extra_props, skill_from_bytes, skill_to_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
-from rockskills_gui.core.storage import fileio, folder_walk, untrusted
+from rockskills_gui.core.storage import fileio, folder_walk, links, untrusted
 from rockskills_gui.core.storage.changes import (
     ChangeSet,
     DiskChanges,
@@ -159,7 +159,8 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
     @classmethod
     def open(cls, path: Path | str, clock: Clock = Timestamp.now, progress: Progress | None = None,
              cancel: Callable[[], bool] | None = None, on_skills: SkillsRead | None = None,
-             rules: RockBotRules = ROCKBOT_64E82CC, cache_dir: Path | None = None) -> Library:
+             rules: RockBotRules = ROCKBOT_64E82CC, cache_dir: Path | None = None,
+             link_targets: Iterable[Path] = ()) -> Library:
         """Open an agent directory or its ``skills/`` folder (raises NotALibraryError).
 
         A change interrupted by a crash (its journal is in ``.rockskills/journal/``) is completed
@@ -168,9 +169,13 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
         passed to the scan (:class:`ScanCancelled` when cancelled). With ``cache_dir``, the
         results of reading the skill files are kept there and used again for files that provably
         did not change (:mod:`~rockskills_gui.core.library.stores.scan_cache`): the same skills and
-        problems, without reading every file.
+        problems, without reading every file. ``link_targets``: folders outside the library that
+        writes (and recovery) may reach through a symbolic link, e.g. ``skills/`` linked
+        elsewhere, confirmed by the user (:mod:`~rockskills_gui.core.storage.links`).
         """
         layout = Layout.locate(Path(path))
+        if link_targets:
+            layout = replace(layout, trusted=tuple(links.real(Path(t)) for t in link_targets))
         recovery = None
         if journal_found(layout.agent_dir):  # (else the journal's code is not even loaded)
             from rockskills_gui.core.storage.journal import recover_if_needed
@@ -300,6 +305,10 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
         """The folders whose trees hold the skills (what a watcher follows): ``skills/``."""
         return [self.skills_dir]
 
+    def _link_places(self) -> list[Path]:
+        """``skills/``: the folder a link may lead elsewhere (the skills in it go with it)."""
+        return [self.skills_dir]
+
     # ---------------------------------------------------------------- resources (RockBot current)
 
     def resource_dir(self, name: str) -> Path:
@@ -377,8 +386,9 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
         if not existing_ok and key in self._entries:
             raise self._taken(self._entries[key].skill.name)
         path = self.layout.path_for(name)
-        if key not in self._entries and (path.is_dir() or path.is_symlink()):
-            what = "symbolic link" if path.is_symlink() else "folder"
+        # (os.path's tests: a folder that cannot be listed says False, the write then says why)
+        if key not in self._entries and (os.path.isdir(path) or os.path.islink(path)):
+            what = "symbolic link" if os.path.islink(path) else "folder"
             raise NameTakenError(f"{self.layout.display_path(path)} is a {what} on disk, not a skill "
                                  "file; rename or remove it first.")
         shown = fold(self.layout.display_path(path))

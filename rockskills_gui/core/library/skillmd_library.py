@@ -50,7 +50,7 @@ from rockskills_gui.core.model.problems import Problem
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
-from rockskills_gui.core.storage import fileio, untrusted
+from rockskills_gui.core.storage import fileio, links, untrusted
 from rockskills_gui.core.storage.changes import (
     ChangeSet,
     DiskChanges,
@@ -117,10 +117,16 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
         return entry if isinstance(entry, SkillMdEntry) else None
 
     def __init__(self, base: Path, roots: list[Root], profile: Profile, format_id: str,
-                 memory_db: Path | None = None, clock: Clock = Timestamp.now) -> None:
+                 memory_db: Path | None = None, clock: Clock = Timestamp.now,
+                 link_targets: Iterable[Path] = ()) -> None:
         if not roots:
             raise ValueError("at least one skills root is needed")
         self.base = base
+        # Where writes may reach through a symbolic link (core.storage.links): the targets the
+        # user confirmed, and every root of this library (declared agent roots may link to each
+        # other, as installers do).
+        self._trusted = tuple(dict.fromkeys([*(links.real(Path(t)) for t in link_targets),
+                                             *(links.real(r.path) for r in roots)]))
         self.roots = roots
         self.profile = profile
         self.format = format_id
@@ -211,6 +217,15 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
         """The folders whose trees hold the skills (what a watcher follows): every root."""
         return [root.path for root in self.roots]
 
+    def trusted_links(self) -> tuple[Path, ...]:
+        """Confirmed link targets and this library's roots (see :meth:`BaseLibrary.trusted_links`)."""
+        return self._trusted
+
+    def _link_places(self) -> list[Path]:
+        """Every root, and every skill folder that is a symbolic link."""
+        return [*(r.path for r in self.roots),
+                *(e.folder for e in self.entries() if isinstance(e, SkillMdEntry) and e.folder.is_symlink())]
+
     # ---------------------------------------------------------------- checks
 
     def _check_new_name(self, name: str, existing_ok: bool = False) -> str:
@@ -259,7 +274,15 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
                             self.profile)
 
     def _delete_files(self, entry: SkillMdEntry) -> list[FileChange]:
-        """The skill's whole folder: SKILL.md, resources, sidecar."""
+        """The skill's whole folder: SKILL.md, resources, sidecar. Never through a folder that is
+        a symbolic link: that folder is shared (an installer links one copy into several agents'
+        folders), and this app neither removes links nor empties what they point to."""
+        if entry.folder.is_symlink():
+            raise LibraryError(
+                f"Cannot delete '{entry.skill.name}': its folder {self.layout.display_path(entry.folder)} "
+                f"is a symbolic link to {links.link_target(entry.folder)}, which other agents may "
+                "share. Remove the link by hand if this agent should no longer have the skill. "
+                "Nothing was changed.")
         return [FileChange(path, data, None) for path, data in self._folder_data(entry, "delete")]
 
     def _put_renamed(self, entry: SkillMdEntry, new: str, see_also: tuple[str, ...] | None,
@@ -270,12 +293,16 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
         after = edited_bytes(entry, skill.model_copy(update={"name": new, "see_also": see_also}),
                              self.profile)
         folder = entry.folder
-        if folder.name == skill.name and entry.root.path == folder.parent:
+        # A folder that is a symbolic link (shared) is never moved: the name is changed in its
+        # SKILL.md, where it is.
+        if folder.name == skill.name and entry.root.path == folder.parent and not folder.is_symlink():
             target = folder.parent / new
             if target.exists() and fold(target.name) != fold(folder.name):
                 raise NameTakenError(f"{self.layout.display_path(target)} already exists.")
-            for path, data in self._folder_data(entry, "rename"):
+            files = self._folder_data(entry, "rename")
+            for path, data in files:  # (the journal writes the new folder before the old one goes)
                 writes.put(path, data, None)
+            for path, data in sorted(files, key=lambda file: file[0] == entry.path):  # SKILL.md last
                 writes.put(target / path.relative_to(folder), None,
                            after if path == entry.path else data)
         else:
@@ -319,7 +346,7 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
             roots.append(root)
         folder = roots[0] if len(set(roots)) == 1 else Path(os.path.commonpath(roots))
         home = self.base if folder == self.base or self.base in folder.parents else folder.parent
-        return Layout(home, folder)
+        return Layout(home, folder, self._trusted)
 
     def _homes(self) -> list[Layout]:
         """One layout per journal folder this library's roots use (for recovery on open)."""

@@ -1,9 +1,12 @@
 """Atomic and conflict-checked file writes, reads that refuse non-regular files, careful removal.
 
 :func:`replace_checked` is the writer for files a running agent may write at the same time: it
-replaces (or deletes) a file only when it still holds the expected bytes, and notices an agent
-write that lands between that check and the swap (RockBot truncates and rewrites files in place,
-so such a write goes into the old file, which we keep hard-linked until the swap is verified).
+replaces (or deletes) a file only when it still holds the expected bytes, and loses no version of
+an agent that saves in place (RockBot opens the path, then truncates and writes: its write goes
+into whichever file the path named when it opened it). The file is pinned while it is checked and
+swapped (:mod:`.open_writers`: on Linux a lease tells that a writer holds it open, or opens it
+meanwhile, and makes that writer wait for us), and whatever the swap brings out is compared by its
+bytes, not by its inode: the other writer's newest version always ends up at the path.
 
 Temp file names live in :mod:`.tempfiles`, the fault-injection crash hook in :mod:`.crash_hook`,
 the atomic exchange of two names in :mod:`.atomic_exchange`; their names are re-exported here.
@@ -18,12 +21,14 @@ import stat
 from pathlib import Path
 
 from rockskills_gui.core.model.size_limits import too_large
+from rockskills_gui.core.storage import open_writers
 from rockskills_gui.core.storage.atomic_exchange import NO_EXCHANGE, mark_unsupported
 from rockskills_gui.core.storage.atomic_exchange import exchange as exchange
 from rockskills_gui.core.storage.atomic_exchange import exchange_supported as exchange_supported
 from rockskills_gui.core.storage.crash_hook import CRASH_ENV as CRASH_ENV
 from rockskills_gui.core.storage.crash_hook import arm_crash as arm_crash
 from rockskills_gui.core.storage.crash_hook import checkpoint as checkpoint
+from rockskills_gui.core.storage.crash_hook import set_checkpoint_hook as set_checkpoint_hook
 from rockskills_gui.core.storage.crash_hook import steps as steps
 from rockskills_gui.core.storage.tempfiles import NAME_MAX as NAME_MAX
 from rockskills_gui.core.storage.tempfiles import TEMP_SUFFIX as TEMP_SUFFIX
@@ -43,21 +48,13 @@ class ChangedOnDisk(Exception):
         self.path = path
 
 
-def symlink_below(path: Path, root: Path) -> Path | None:
-    """The first symbolic link among ``path`` and its folders strictly below ``root`` (None if none).
-
-    Writes never go through such a link: it may point anywhere, even outside the library.
-    """
+def same_file(a: Path, b: Path) -> bool:
+    """True when both paths name one file (e.g. two spellings on a case-insensitive file system);
+    a symbolic link at either is not followed."""
     try:
-        rel = path.relative_to(root)
-    except ValueError:
-        return None
-    current = root
-    for part in rel.parts:
-        current = current / part
-        if current.is_symlink():
-            return current
-    return None
+        return os.path.samestat(os.lstat(a), os.lstat(b))
+    except (OSError, ValueError):
+        return False
 
 
 # ---------------------------------------------------------------- writing
@@ -324,125 +321,174 @@ def _create_exclusive(path: Path, data: bytes) -> None:
 
 
 def _swap_checked(path: Path, expected: bytes, data: bytes) -> None:
-    """Replace ``path`` only if it holds ``expected``: an atomic exchange where the system has one
-    (what was swapped out is then exactly what is checked), else the hard-link method."""
-    current = read_or_none(path)
-    if current is None:
-        raise ChangedOnDisk(path, "was deleted by someone else")
-    if current != expected:
-        raise ChangedOnDisk(path)
+    """Replace ``path`` only if it holds ``expected``: our new file is swapped in (an atomic
+    exchange where the system has one, else hard links and renames) while both files are pinned
+    (:func:`open_writers.pinned`: a writer opening either meanwhile waits, and is seen), and what
+    came out is checked; if another writer wrote into it or opened it, the newest version is
+    left at the path (:func:`_settle`) and the save is refused."""
     tmp = temp_path_for(path)
     try:
         _write_fsynced(tmp, data)
-        if exchange_supported(path.parent) and _swap_by_exchange(path, tmp, expected):
-            return
-        _swap_by_link(path, tmp, expected, data)
+        with open_writers.pinned(path) as old, open_writers.pinned(tmp) as new:
+            if old is None:
+                raise ChangedOnDisk(path, "was deleted by someone else")
+            if old.look.data != expected:
+                if old.look.data is None:
+                    read_regular(path)  # NotRegularFile says what it is
+                raise ChangedOnDisk(path)
+            if old.look.held:
+                raise _refusal(path, True)
+            assert new is not None
+            checkpoint("pinned")
+            try:
+                _swap(tmp, path)
+            except _NoLinks:  # neither an exchange nor hard links here: rename (a tiny window)
+                os.replace(tmp, path)
+                checkpoint()
+                _fsync_dir(path.parent)
+                return
+            checkpoint("swapped")
+            with contextlib.ExitStack() as more_pins:
+                kept = _settle(path, tmp, {new: data, old: expected}, new, old, more_pins)
+            if kept is None:
+                _fsync_dir(path.parent)
+                return
+        raise _refusal(path, kept)
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
 
 
-def _swap_by_exchange(path: Path, tmp: Path, expected: bytes) -> bool:
-    """Exchange ``tmp`` (our new file) with ``path``, then check what came out; on a mismatch the
-    other writer's file goes back (False: the exchange is not available here after all).
-
-    A writer that renames its file into place before the exchange has its file swapped out and
-    put back; one that renames after it replaces ours, as it would without us. Nothing it saved
-    is ever lost, however it saves.
-    """
-    ours = os.lstat(tmp)
-    try:
-        exchange(tmp, path)
-    except OSError as exc:
-        if exc.errno in NO_EXCHANGE:
-            mark_unsupported(path.parent)
-            return False
-        if exc.errno == errno.ENOENT:
-            raise ChangedOnDisk(path, "was deleted by someone else") from None
-        raise
-    checkpoint()
-    try:
-        out = read_regular(tmp)
-    except OSError:
-        out = None
-    if out == expected:
-        _fsync_dir(path.parent)
-        return True
-    _put_back(path, tmp, (ours.st_dev, ours.st_ino))
-    raise ChangedOnDisk(path, "was written by someone else while saving")
+class _NoLinks(Exception):
+    """Neither an atomic exchange nor hard links on this file system."""
 
 
-def _put_back(path: Path, tmp: Path, displaced: tuple[int, int], tries: int = 1000) -> None:
-    """Exchange the other writer's file in ``tmp`` back into ``path``, where ``displaced`` (ours)
-    should be. If a newer file was renamed over ours meanwhile, the exchange brings that one out
-    instead: it goes back in, and so on until what comes out is the file we put in last (each
-    round only ever swaps out a version older than the one it puts in)."""
-    for _ in range(tries):
-        put_in = os.lstat(tmp)
-        exchange(tmp, path)
-        checkpoint()
-        out = os.lstat(tmp)
-        if (out.st_dev, out.st_ino) == displaced:
-            return
-        displaced = (put_in.st_dev, put_in.st_ino)
-    raise ChangedOnDisk(path, "is being replaced continuously by another writer")
-
-
-def _swap_by_link(path: Path, tmp: Path, expected: bytes, data: bytes) -> None:
-    """The fallback without an atomic exchange: keep the old file hard-linked, replace, re-check."""
-    old = temp_path_for(path)  # the replaced file, kept to verify nobody wrote into it meanwhile
-    try:
+def _swap(tmp: Path, path: Path) -> None:
+    """Put the file at ``tmp`` at ``path``, and the one that was at ``path`` at ``tmp``: an atomic
+    exchange, or (a file system without one) a hard link of the old file, a rename over it, and
+    the old one renamed to ``tmp`` (a rename-writer's save landing between the link and the
+    rename is then replaced; an in-place writer loses nothing either way)."""
+    if exchange_supported(path.parent):
         try:
-            os.link(path, old)
-            linked = True
-        except FileNotFoundError:
-            raise ChangedOnDisk(path, "was deleted by someone else") from None
+            exchange(tmp, path)
+            return
         except OSError as exc:
-            if exc.errno not in _NO_LINKS:
+            if exc.errno == errno.ENOENT and tmp.exists():
+                raise ChangedOnDisk(path, "was deleted by someone else") from None
+            if exc.errno not in NO_EXCHANGE:
                 raise
-            linked = False
+            mark_unsupported(path.parent)
+    aside = temp_path_for(path)
+    try:
+        os.link(path, aside)
+    except FileNotFoundError:
+        raise ChangedOnDisk(path, "was deleted by someone else") from None
+    except OSError as exc:
+        if exc.errno in _NO_LINKS:
+            raise _NoLinks from None
+        raise
+    try:
         checkpoint()
-        current = read_regular(old) if linked else read_or_none(path)
-        if current != expected:
-            raise ChangedOnDisk(path)
         os.replace(tmp, path)
         checkpoint()
-        if linked and read_regular(old) != expected:
-            # Written into while we swapped: put the other writer's file back (unless it has
-            # already replaced ours too), and report the conflict.
-            if read_or_none(path) == data:
-                os.replace(old, path)
-                checkpoint()
-            raise ChangedOnDisk(path, "was written by someone else while saving")
-    finally:
+        os.replace(aside, tmp)
+    except BaseException:
         with contextlib.suppress(OSError):
-            old.unlink()
-    checkpoint()
-    _fsync_dir(path.parent)
+            aside.unlink()
+        raise
+
+
+_FOREIGN = object()  # what a file another writer renamed into place held when it "went in": unknown
+
+
+def _touched(pin: open_writers.Pinned, since: object) -> bool:
+    """Written into, or opened for writing, since it held ``since``."""
+    return pin.opened_since() or pin.read_now() != since
+
+
+def _settle(path: Path, tmp: Path, went_in: dict[open_writers.Pinned, object],
+            at_path: open_writers.Pinned, at_tmp: open_writers.Pinned,
+            more_pins: contextlib.ExitStack, tries: int = 1000) -> bool | None:
+    """After our swap, leave the other writer's newest version at ``path``; what is at ``tmp`` then
+    goes (unlinked while still pinned). None: our save stands (the old file was untouched);
+    True/False: refused, the other writer had the old file open / wrote into it.
+
+    ``went_in``: each pinned file's bytes when it last went in at the path (the old one's: the
+    expected bytes). A file that came out touched during its turn at the path holds the other
+    writer's newest version (a single sequential writer's write into the file it opened after a
+    swap is newer than one into the file it opened before), so it goes back, and what comes out
+    then is checked the same way. A writer that opens a pinned file waits for us (the lease), so
+    the file it is opening at the path stays there; a file a rename-writer put at the path is
+    newer than ours and goes back too."""
+    old, expected = at_tmp, went_in[at_tmp]
+    for _ in range(tries):
+        came = os.lstat(tmp)
+        if (came.st_dev, came.st_ino) != at_tmp.look.ident:
+            foreign = more_pins.enter_context(open_writers.pinned(tmp))  # a rename-writer's file
+            if foreign is None:
+                return old.opened_since()
+            went_in[foreign] = _FOREIGN  # never ours: newer than the file it replaced
+            at_tmp = foreign
+        if at_path.opened_since() or not _touched(at_tmp, went_in[at_tmp]):
+            break
+        went_in[at_tmp] = at_tmp.read_now()
+        try:
+            _swap(tmp, path)
+        except (ChangedOnDisk, _NoLinks):  # the path was deleted meanwhile: it goes back
+            with contextlib.suppress(OSError):
+                os.link(tmp, path)
+            return old.opened_since()
+        checkpoint("put back")
+        at_path, at_tmp = at_tmp, at_path
+    else:
+        raise ChangedOnDisk(path, "is being replaced continuously by another writer")
+    untouched = at_tmp is old and went_in[old] == expected and not _touched(old, expected)
+    with contextlib.suppress(OSError):
+        tmp.unlink()  # (still pinned: a writer opening it now waits, then finds it gone)
+    return None if untouched else old.opened_since()
+
+
+def _refusal(path: Path, opened: bool) -> ChangedOnDisk:
+    if opened:
+        return ChangedOnDisk(path, "is open for writing in another program (a running agent may be "
+                                   "saving it)")
+    return ChangedOnDisk(path, "was written by someone else while saving")
 
 
 def _delete_checked(path: Path, expected: bytes, stop_at: Path) -> None:
+    """Delete ``path`` only if it holds ``expected``: pinned, checked, moved aside (from then on
+    nobody can open it by its name) and checked again; one written into or opened for writing
+    goes back, unless the other writer has since saved the file anew (that version is newer)."""
     aside = temp_path_for(path)
-    try:
-        os.rename(path, aside)  # atomic: from here on, nobody else can write into this file
-    except FileNotFoundError:
-        raise ChangedOnDisk(path, "was already deleted by someone else") from None
-    checkpoint()
-    try:
-        if aside.read_bytes() != expected:
-            try:
-                os.link(aside, path)  # put it back unless someone created the file again
-            except FileExistsError:
-                pass
-            except OSError as exc:
-                if exc.errno not in _NO_LINKS:
-                    raise
-                if not path.exists():
-                    os.replace(aside, path)
+    with open_writers.pinned(path) as old:
+        if old is None:
+            raise ChangedOnDisk(path, "was already deleted by someone else")
+        if old.look.data != expected:
             raise ChangedOnDisk(path)
-    finally:
-        with contextlib.suppress(OSError):
-            aside.unlink()
+        if old.look.held:
+            raise _refusal(path, True)
+        checkpoint("pinned")
+        try:
+            os.rename(path, aside)
+        except FileNotFoundError:
+            raise ChangedOnDisk(path, "was already deleted by someone else") from None
+        checkpoint("moved aside")
+        try:
+            if _touched(old, expected):
+                try:
+                    os.link(aside, path)  # put it back unless someone created the file again
+                except FileExistsError:
+                    pass
+                except OSError as exc:
+                    if exc.errno not in _NO_LINKS:
+                        raise
+                    if not path.exists():
+                        os.replace(aside, path)
+                raise _refusal(path, old.opened_since()) if old.opened_since() \
+                    else ChangedOnDisk(path)
+        finally:
+            with contextlib.suppress(OSError):
+                aside.unlink()  # (while pinned)
     checkpoint()
     _fsync_dir(path.parent)
     remove_empty_parents(path.parent, stop_at)

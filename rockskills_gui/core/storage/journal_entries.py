@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rockskills_gui.core.model.dotnet_json import loads_untrusted
+from rockskills_gui.core.model.names import display_name
 from rockskills_gui.core.storage import fileio, journal_seal
 from rockskills_gui.core.storage.journal_paths import JOURNAL_DIR, journal_root, root_link
 from rockskills_gui.core.storage.journal_tx import (
@@ -100,8 +101,7 @@ def scan(agent_dir: Path) -> Scan:
                                        "this account; left alone")
             continue
         if not journal_seal.verify(agent_dir, data):
-            found.untrusted.append(f"{shown}: not written by rockskills on this account for this "
-                                   "folder (or altered since); ignored and left alone")
+            found.untrusted.append(unverified(shown, data, agent_dir))
             continue
         try:
             tx = Transaction.from_json(folder, data)
@@ -113,6 +113,59 @@ def scan(agent_dir: Path) -> Scan:
             continue
         found.sealed.append(tx)
     return found
+
+
+def unverified(shown: str, data: dict[str, Any], agent_dir: Path) -> str:
+    """The line for an entry whose seal does not verify. One that says it is an interrupted change
+    may be ours, from a run whose key is gone (the data folder could not be written, or
+    ``journal.key`` was deleted) or from before the library was moved: say what state its files
+    are in and what to do -- nothing it names is acted on (it may as well be forged)."""
+    why = (f"{shown}: not written by rockskills on this account for this folder (or altered since); "
+           "ignored and left alone")
+    if data.get("state") != "prepared":
+        return why
+    label = data.get("label")
+    label = f" ({display_name(label, 60)})" if isinstance(label, str) else ""
+    return (f"{shown}: a change{label} was interrupted and cannot be finished here: its journal entry "
+            f"cannot be verified as written by rockskills on this account for this folder (its key "
+            f"in {journal_seal.key_path()} is gone or new, the library was moved or copied since, or "
+            f"the entry was altered), so it is left alone. {_state_of(data, agent_dir)} "
+            f"When you have checked, delete the folder {shown}.")
+
+
+def _state_of(data: dict[str, Any], agent_dir: Path) -> str:
+    """Where an interrupted change's files stand, read from its (unverified) entry: only plain
+    relative paths inside the library are looked at, and only whether they exist."""
+    created: list[tuple[str, bool]] = []
+    removed: list[tuple[str, bool]] = []
+    files = data.get("files")
+    for item in files if isinstance(files, list) else []:
+        rel = item.get("path") if isinstance(item, dict) else None
+        if not isinstance(rel, str) or not rel or "\0" in rel or rel.startswith("/") or "\\" in rel \
+                or ".." in rel.split("/") or os.path.normpath(rel) != rel:
+            continue
+        there = os.path.lexists(agent_dir / rel)
+        if item.get("before") is None and item.get("after") is not None:
+            created.append((display_name(rel), there))
+        elif item.get("before") is not None and item.get("after") is None:
+            removed.append((display_name(rel), there))
+    written = [p for p, there in created if there]
+    left = [p for p, there in removed if there]
+    state = ("Every skill is still there, in its old or its new form (the app writes new files "
+             "before it removes old ones).")
+    if created and removed and written and left:
+        return (f"{state} Both versions exist now: the new {_few(written)} and the old "
+                f"{_few(left)}; keep the one you want (the new one finishes the change) and delete "
+                "the other.")
+    if created and not written:
+        return f"{state} Its new files were not written yet: the library is as before the change."
+    if removed and not left:
+        return f"{state} It had finished writing: the library is as after the change."
+    return state
+
+
+def _few(paths: list[str]) -> str:
+    return ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
 
 
 def transactions(agent_dir: Path) -> list[Transaction]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rockskills_gui.core.model.problems import Problem, ProblemKind
-from rockskills_gui.core.storage import fileio, journal_seal
+from rockskills_gui.core.storage import fileio, journal_seal, links
 from rockskills_gui.core.storage.changes import LibraryError
 from rockskills_gui.core.storage.checksum import sha256
 from rockskills_gui.core.storage.journal_entries import (
@@ -23,11 +23,17 @@ from rockskills_gui.core.storage.journal_paths import JOURNAL_DIR, journal_found
 from rockskills_gui.core.storage.journal_tx import (
     JOURNAL_FILE,
     Transaction,
+    TxFile,
     TxState,
     UntrustedJournal,
     is_inside,
 )
-from rockskills_gui.core.storage.journal_write import check_target, finish, remove_created_dirs
+from rockskills_gui.core.storage.journal_write import (
+    check_target,
+    finish,
+    link_refusal,
+    remove_created_dirs,
+)
 from rockskills_gui.core.storage.layout import Layout
 
 
@@ -137,7 +143,17 @@ def _recover_one(tx: Transaction, layout: Layout, policy: str, report: RecoveryR
                 entry.after_sha if forward else entry.before_sha)
     for path in paths:
         report.removed_temps.extend(_remove_stale_temps_of(layout, path))
-    for entry, path in zip(tx.files, paths, strict=True):
+    pairs = list(zip(tx.files, paths, strict=True))
+    # the files that must exist afterwards first, those that must not last (see safe_order)
+    pairs.sort(key=lambda pair: (pair[0].after if forward else pair[0].before) is None)
+    paired = _aliases(pairs)
+    with_pair = {gone[1] for gone in paired.values()}
+    for entry, path in pairs:
+        if path in with_pair:
+            continue  # one file with its creation's: written there
+        if path in paired:
+            _recover_alias(tx, layout, paired[path], (entry, path), forward, report)
+            continue
         try:
             raw = fileio.read_or_none(path)
         except OSError:
@@ -173,17 +189,59 @@ def _recover_one(tx: Transaction, layout: Layout, policy: str, report: RecoveryR
         mark_undone(agent_dir, tx.undoes, tx.id)
 
 
+Pair = tuple[TxFile, Path]
+
+
+def _aliases(pairs: list[Pair]) -> dict[Path, Pair]:
+    """The deleted files that are one file with a created one (case-insensitive file system),
+    by the created path (see :func:`journal_write.aliases`)."""
+    gone = {str(path).casefold(): (entry, path) for entry, path in pairs
+            if entry.before is not None and entry.after is None}
+    found: dict[Path, Pair] = {}
+    for entry, path in pairs if gone else ():
+        if entry.before is None and entry.after is not None:
+            other = gone.get(str(path).casefold())
+            if other is not None and other[1] != path and fileio.same_file(other[1], path):
+                found[path] = other
+    return found
+
+
+def _recover_alias(tx: Transaction, layout: Layout, gone: Pair, created: Pair, forward: bool,
+                   report: RecoveryReport) -> None:
+    """Finish (or roll back) a case-only rename of one file: its bytes, then its spelling."""
+    (old_entry, old_path), (new_entry, new_path) = gone, created
+    have, want = (old_entry, new_entry) if forward else (new_entry, old_entry)
+    source, target = (old_path, new_path) if forward else (new_path, old_path)
+    try:
+        raw = fileio.read_or_none(source)
+        current = sha256(raw)
+        wanted_sha = want.after_sha if forward else want.before_sha
+        if current != wanted_sha:
+            if current != (have.before_sha if forward else have.after_sha):
+                raise fileio.ChangedOnDisk(source)
+            wanted = tx.blob(want.after if forward else want.before, wanted_sha)
+            fileio.replace_checked(source, raw, wanted, layout.skills_dir)
+        os.replace(source, target)
+    except (OSError, fileio.ChangedOnDisk):
+        report.conflicts.append(new_entry.path)
+        tx.notes.append(f"recovery left {new_entry.path} alone: changed by someone else")
+
+
 def _layout_of(tx: Transaction, home: Layout) -> Layout:
-    """The skills folder ``tx`` was written under (one journal can serve several SKILL.md roots)."""
+    """The skills folder ``tx`` was written under (one journal can serve several SKILL.md roots),
+    reached under the rule writes follow (:mod:`.links`: a link out of the library only to a
+    trusted folder)."""
     rel = tx.meta.get("skillsDir")
     if not isinstance(rel, str) or not rel or "\0" in rel:
         return home
     folder = Path(os.path.normpath(home.agent_dir / rel))
-    if folder == home.agent_dir or (is_inside(folder, home.agent_dir)
-                                    and fileio.symlink_below(folder, home.agent_dir) is None):
-        return Layout(home.agent_dir, folder)
-    raise UntrustedJournal(f"{tx.id}: its skills folder {rel[:200]!r} is not a real folder inside "
-                           "the library")
+    if folder != home.agent_dir and not is_inside(folder, home.agent_dir):
+        raise UntrustedJournal(f"{tx.id}: its skills folder {rel[:200]!r} is not inside the library")
+    found = links.blocking_link(folder, home.agent_dir, home.trusted, final=False)
+    if found is not None:
+        raise UntrustedJournal(f"{tx.id}: {link_refusal(home, *found)}; until then every skill is "
+                               "there in its old or its new form")
+    return Layout(home.agent_dir, folder, home.trusted)
 
 
 def _remove_stale_temps_of(layout: Layout, path: Path) -> list[str]:

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.storage import fileio, journal_seal
+from rockskills_gui.core.storage import fileio, journal_seal, links
 from rockskills_gui.core.storage.changes import ConflictError, FileChange, LibraryError
 from rockskills_gui.core.storage.checksum import sha256
 from rockskills_gui.core.storage.journal_entries import mark_undone, prune_finished
@@ -32,19 +32,69 @@ from rockskills_gui.core.storage.progress import JOURNALING, WRITING, Progress, 
 
 def check_target(layout: Layout, path: Path) -> None:
     """Refuse a skill-file path outside ``skills/``, not normalised (``..``, ``.``), with a NUL,
-    or reached through a symbolic link below ``skills/`` (which may point anywhere)."""
+    that is a symbolic link, or reached through a link leading out of the library to a folder
+    not trusted (:mod:`.links`: a link target the user confirmed, another skill root)."""
     text = str(path)
     if "\0" in text or not path.is_absolute() or os.path.normpath(text) != text \
             or not is_inside(path, layout.skills_dir):
         raise LibraryError(f"refusing to write outside the skills folder: {text!r}")
-    link = fileio.symlink_below(path, layout.skills_dir)
-    if link is not None:
-        raise LibraryError(f"refusing to write through the symbolic link {layout.display_path(link)} "
-                           f"(it points to {os.readlink(link)}); edit the file it points to instead")
+    found = links.blocking_link(path, layout.agent_dir, layout.trusted)
+    if found is not None:
+        link, target = found
+        if link == path:
+            raise LibraryError(f"refusing to write to the symbolic link {layout.display_path(link)} "
+                               f"(it points to {target}); edit the file it points to instead")
+        raise LibraryError(link_refusal(layout, link, target))
+
+
+def link_refusal(layout: Layout, link: Path, target: str) -> str:
+    """Why a write through ``link`` is refused, and how to allow it."""
+    where = links.link_target(link)
+    return (f"refusing to write through the symbolic link {layout.display_path(link)}: it leads to "
+            f"{where}, outside the library (it points to {target}). To write there, allow that "
+            f"folder: answer the app's prompt, or run the command with --allow-link-target {where}")
 
 
 def _write(layout: Layout, path: Path, expected: bytes | None, data: bytes | None) -> None:
     fileio.replace_checked(path, expected, data, layout.skills_dir)
+
+
+def safe_order(changes: Sequence[FileChange]) -> list[FileChange]:
+    """Every creation and update first, every deletion last (each group in the caller's order).
+
+    So every skill exists, old or new, at every instant, even when the change is never finished
+    nor recovered (a crash, and then no journal key, the library moved, ...): a rename writes the
+    new file before it removes the old one, a folder move writes the whole new folder before the
+    old one goes, a merge writes the merged skill before its sources go, and undoing any of them
+    puts the old files back before the new ones go."""
+    return [c for c in changes if c.after is not None] + [c for c in changes if c.after is None]
+
+
+def aliases(changes: Sequence[FileChange]) -> dict[Path, FileChange]:
+    """The deletions whose file is also the file a creation of the same change writes, by the
+    creation's path: a case-only rename on a case-insensitive file system (``Foo.json`` and
+    ``foo.json`` are one file there). Such a pair is written as one: the file's bytes replaced
+    (checked, atomically), then renamed to the new spelling, so it never disappears."""
+    deleted = {str(c.path).casefold(): c for c in changes if c.after is None and c.before is not None}
+    found: dict[Path, FileChange] = {}
+    if not deleted:
+        return found
+    for change in changes:
+        if change.before is not None or change.after is None:
+            continue
+        gone = deleted.get(str(change.path).casefold())
+        if gone is not None and gone.path != change.path and fileio.same_file(gone.path, change.path):
+            found[change.path] = gone
+    return found
+
+
+def _write_alias(layout: Layout, gone: FileChange, created: FileChange, forward: bool = True) -> None:
+    """Write a pair of :func:`aliases` (``forward``) or put it back: bytes first, then the name."""
+    old, new = (gone, created) if forward else (created, gone)
+    fileio.replace_checked(old.path, old.before if forward else old.after,
+                           new.after if forward else new.before, layout.skills_dir)
+    os.replace(old.path, new.path)
+    fileio.checkpoint()
 
 
 def _missing_dirs(layout: Layout, changes: Sequence[FileChange]) -> list[str]:
@@ -156,6 +206,7 @@ def run(layout: Layout, changes: Sequence[FileChange], kind: str, label: str,
     written; this is past the point of no return, so it is never asked whether to stop (the
     caller calls :meth:`Progress.begin_write` first). ``before_shas``: see :func:`prepare`.
     """
+    changes = safe_order(changes)
     tx = prepare(layout, changes, kind, label, meta, undoes, progress, before_shas)
     try:
         return _run_prepared(layout, tx, changes, crash_after, progress)
@@ -168,17 +219,25 @@ def _run_prepared(layout: Layout, tx: Transaction, changes: Sequence[FileChange]
     if crash_after == 0:
         raise SimulatedCrash(tx.id)
     done: list[FileChange] = []
+    paired = aliases(changes)
+    with_pair = {gone.path for gone in paired.values()}  # written with their creation
     try:
         writing = counted(changes, len(changes), WRITING, progress, cancellable=False)
         for step, change in enumerate(writing, start=1):
-            _write(layout, change.path, change.before, change.after)
+            if change.path in paired:
+                _write_alias(layout, paired[change.path], change)
+            elif change.path not in with_pair:
+                _write(layout, change.path, change.before, change.after)
             done.append(change)
             if crash_after is not None and step >= crash_after:
                 raise SimulatedCrash(tx.id)
     except (OSError, fileio.ChangedOnDisk) as exc:
-        for change in reversed(done):
+        for change in reversed(done):  # (old files come back before new ones go)
             with contextlib.suppress(OSError, fileio.ChangedOnDisk):
-                _write(layout, change.path, change.after, change.before)
+                if change.path in paired:
+                    _write_alias(layout, paired[change.path], change, forward=False)
+                elif change.path not in with_pair:
+                    _write(layout, change.path, change.after, change.before)
         remove_created_dirs(layout, tx)
         tx.notes.append(f"write failed: {exc}")
         with contextlib.suppress(OSError):

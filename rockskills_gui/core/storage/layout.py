@@ -10,6 +10,7 @@ SKILLS_DIR = "skills"
 USAGE_DIR = "skill-usage"
 FEEDBACK_DIR = "feedback"
 CONVERSATION_LOG = "conversation-log/turns.jsonl"
+USAGE_ARCHIVE_DIR = ".rockskills/usage-archive"  # the app's own copy of the usage logs (never skills/)
 AGENT_MARKERS = (SKILLS_DIR, USAGE_DIR, FEEDBACK_DIR, "conversation-log", "memory", "conversations")
 
 
@@ -19,10 +20,13 @@ class NotALibraryError(Exception):
 
 @dataclass(frozen=True)
 class Layout:
-    """Paths of one agent data directory."""
+    """Paths of one agent data directory. ``trusted``: folders a write may reach through a
+    symbolic link besides the library itself (see :mod:`.links`: link targets the user
+    confirmed, the library's other skill roots)."""
 
     agent_dir: Path
     skills_dir: Path
+    trusted: tuple[Path, ...] = ()
 
     @classmethod
     def locate(cls, path: Path) -> Layout:

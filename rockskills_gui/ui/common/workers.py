@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
-from rockskills_gui.core.library.formats import FORMATS, FormatSettings, open_library
+from rockskills_gui.core.library.formats import FORMATS, FormatSettings
+from rockskills_gui.core.library.formats import open_library as _open_library
 from rockskills_gui.core.library.rockbot_library import Library, ScanCancelled
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.storage.appdirs import cache_dir, demo_library_dir
@@ -76,16 +77,23 @@ Preparer = Callable[..., object]  # prepare(library), or prepare(library, feed) 
 
 
 def path_opener(path: Path, format: str | None = None,
-                settings: Callable[[], Settings] | None = None) -> Opener:
+                settings: Callable[[], Settings] | None = None,
+                link_targets: Callable[[], list[Path]] | None = None) -> Opener:
     """Open a skill library folder as its detected format, or as ``format`` (core.formats).
 
     ``settings`` (gives the user's preferences) add the assumed SKILL.md profile settings and the
     user-scope skill roots; it is called only for a SKILL.md library. A RockBot library keeps what
     reading its files gave in the user's cache folder (core.library.stores.scan_cache): files that
-    did not change are not read again."""
+    did not change are not read again. ``link_targets`` gives the folders the user allowed writes
+    to through a symbolic link in this library (core.storage.links); it is called when opening."""
     options: dict[str, Any] = {"cache_dir": cache_dir() / "scan"}
     if settings is not None:
         options.update(skillmd_settings=lambda: _format_settings(settings()))
+
+    def open_library(*args: Any, **kwargs: Any) -> AnyLibrary:
+        if link_targets is not None:
+            kwargs["link_targets"] = link_targets()
+        return _open_library(*args, **kwargs)
 
     def open_path(control: LoadControl | None = None) -> AnyLibrary:
         if control is None:

@@ -212,6 +212,13 @@ class TreeItemData(_ModelBase):
             used = self.facts.last_use(skill)
             lines.append(f"Updated {_when(skill.updated_at)} · "
                          + (f"last used {_when(used)}" if used is not None else "never used"))
+            # (core.storage.links: reads follow links; writes need the target allowed)
+            library = self.library
+            linked = library.link_of(skill.name) if library is not None else None
+            if library is not None and linked is not None:
+                link, target = linked
+                lines.append(f"Linked to {html.escape(str(target))} "
+                             f"({html.escape(library.layout.display_path(link))} is a symbolic link)")
             for badge in self.badges(node):
                 if badge == Badge.PROBLEM:
                     lines.extend(f"⚠ {html.escape(r)}" for r in self.facts.problems(skill))

@@ -282,6 +282,7 @@ class QuerySetPanel(QuerySetSnapshots, QWidget):
 
     def _update_enabled(self) -> None:
         has_set = self.query_set is not None
+        widget: QWidget
         for widget in (self.expected, self.add_button, self.remove_button, self.snapshot_button,
                        self.edits_button):
             widget.setEnabled(has_set)

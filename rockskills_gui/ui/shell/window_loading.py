@@ -5,10 +5,12 @@ Problems dock. A mixin of ``MainWindow``."""
 from __future__ import annotations
 
 import gc
+import html
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 
+from rockskills_gui.core.app.link_targets import LinkTargets
 from rockskills_gui.core.library.formats import OPEN_FORMAT_LABELS, format_label
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.storage.changes import ChangeSet
@@ -41,7 +43,8 @@ class WindowLoading(WindowState):
         as_what = f" as {OPEN_FORMAT_LABELS[format]}" if format is not None else ""
         self._opening = path
         self._opening_format = format
-        self._load(path_opener(path, format, lambda: self.ctx.prefs), f"Opening {path}{as_what}…")
+        self._load(path_opener(path, format, lambda: self.ctx.prefs,
+                               lambda: LinkTargets().confirmed(path)), f"Opening {path}{as_what}…")
 
     def reopen_as(self, format: str) -> None:
         """Open the current library's folder again, as ``format`` (overrides detection)."""
@@ -98,6 +101,7 @@ class WindowLoading(WindowState):
             gc.freeze()
         previous = self.ctx.library
         self._opened = {id(library): self._opening} if self._opening is not None else {}
+        self._opened_format = {id(library): self._opening_format}
         self.ctx.set_library(library, remember=self.interactive, prepared=self.loader.prepared,
                              chosen_format=self._opening_format)
         self.loader.prepared = {}
@@ -125,7 +129,45 @@ class WindowLoading(WindowState):
                 message += f" — {opened_file.name} did not load as a skill: see Problems"
                 note = note or "file"
         self.statusBar().showMessage(message, 15000 if note else 8000)
+        self._ask_about_links(library)
         self.loadFinished.emit("")
+
+    def _ask_about_links(self, library: Library) -> None:
+        """Once per library: ``skills/`` (or a skill's folder) is a symbolic link to a folder
+        outside the library. Ask whether writes may go there (remembered, core.app.link_targets);
+        until then they are refused, and a change interrupted there is not finished."""
+        found = library.unconfirmed_links()
+        key = library.agent_dir
+        if not found or not self.interactive or key in self._links_declined:
+            return
+        from PySide6.QtWidgets import QMessageBox
+
+        shown = "".join(f"<li>{html.escape(library.layout.display_path(link))} → "
+                        f"{html.escape(str(target))}</li>" for link, target in found.items())
+        box = QMessageBox(QMessageBox.Icon.Question, "Write through symbolic links?",
+                          f"<p>This library reaches skills through symbolic links to folders "
+                          f"outside it:</p><ul>{shown}</ul><p>Saving, renaming or deleting those "
+                          "skills changes files there (other agents may share them). Allow this "
+                          "app to write there? Your answer is remembered for this library.</p>",
+                          QMessageBox.StandardButton.NoButton, self)
+        box.setObjectName("linkTargetsBox")
+        allow = box.addButton("Allow", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton("Not Now", QMessageBox.ButtonRole.RejectRole)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        opened = self._opened.get(id(library)) or library.agent_dir
+
+        def answered() -> None:
+            if box.clickedButton() is not allow:
+                self._links_declined.add(key)
+                self.statusBar().showMessage(
+                    "Writes through the symbolic links are refused until you allow them "
+                    "(open the library again to be asked again)", 15000)
+                return
+            LinkTargets().confirm([opened, key], found.values())
+            self.open_path(opened, self._opened_format.get(id(library)))
+
+        box.finished.connect(answered)
+        box.open()
 
     def _on_load_started(self, text: str) -> None:
         self._load_text = text

@@ -52,6 +52,16 @@ __all__ = [  # (the profiles and roots are defined in .skillmd_profiles)
 TOO_DEEP = Path("\0too-deep")  # walk_skill_folders' skill file for a folder it did not enter
 
 
+def linked_skill_folder(path: Path, profile: Profile) -> bool:
+    """True for a symbolic link to a folder that holds a skill file: a skill shared by linking
+    (installers link one copy into several agents' folders); read through the link, never
+    searched further."""
+    try:
+        return os.path.islink(path) and any(os.path.isfile(path / n) for n in profile.file_names)
+    except (OSError, ValueError):
+        return False
+
+
 def walk_skill_folders(start: Path, parts: tuple[str, ...],
                        profile: Profile) -> Iterator[tuple[Path, Path | None, tuple[str, ...]]]:
     """``(skill folder, SKILL.md path or None, its folder names below the root)`` breadth-first
@@ -60,7 +70,9 @@ def walk_skill_folders(start: Path, parts: tuple[str, ...],
 
     A folder holding a skill file is a skill and is not searched further (its contents are
     resources). ``None`` marks a folder that only holds a disabled ``SKILL.md.disabled``.
-    Symlinked folders are not followed; ``.git``, ``node_modules`` and similar are skipped. A
+    Symlinked folders are not followed, except a link to a skill's folder
+    (:func:`linked_skill_folder`), read as that skill; ``.git``, ``node_modules`` and similar
+    are skipped. A
     skill file name that is not a regular file (a FIFO, a folder, a dangling link) still marks a
     skill folder, so that reading it reports the reason. A folder more than ``FOLDER_MAX_DEPTH``
     levels below the root is not entered: it comes with :data:`TOO_DEEP` for its skill file.
@@ -89,7 +101,9 @@ def walk_skill_folders(start: Path, parts: tuple[str, ...],
                 continue
         if not parts or profile.recursive:
             for e in entries:
-                if e.name not in SKIP_DIRS and _is_dir(e):
+                if e.name in SKIP_DIRS:
+                    continue
+                if _is_dir(e) or (e.is_symlink() and linked_skill_folder(Path(e.path), profile)):
                     queue.append((Path(e.path), (*parts, e.name)))
 
 

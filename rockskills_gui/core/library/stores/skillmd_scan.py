@@ -24,6 +24,7 @@ from rockskills_gui.core.library.stores.skillmd import (
     Root,
     SkillMdEntry,
     display_path,
+    linked_skill_folder,
     read_skill_md,
     walk_skill_folders,
 )
@@ -59,7 +60,7 @@ def read_folders(index: int, root: Root, profile: Profile, base: Path,
     start = root.path
     if top is not None:
         start, parts = root.path / top, (top,)
-        if top in SKIP_DIRS or not _real_folder(start):
+        if top in SKIP_DIRS or not (_real_folder(start) or linked_skill_folder(start, profile)):
             return
     for folder, path, names in walk_skill_folders(start, parts, profile):
         key = (index, len(names), names)
@@ -91,6 +92,8 @@ def settle(found: Found, seen: dict[str, SkillMdEntry], profile: Profile, base: 
         return Scanned(key, path, None, None, (result,))
     name = fold(result.skill.name)
     first = seen.get(name)
+    if first is not None and os.path.realpath(first.folder) == os.path.realpath(result.folder):
+        return Scanned(key, path, name, None, ())  # one folder seen again through a link: one skill
     if first is not None:
         return Scanned(key, path, name, None, (Problem(
             path=display_path(base, result.path), kind=ProblemKind.DUPLICATE_NAME,
