@@ -56,14 +56,16 @@ def add_link_option(p: argparse.ArgumentParser) -> None:
 
 def open_any_library(path: str, format_id: str | None = None, include_user: bool | None = None,
                      profile_settings: Sequence[str] = (),
-                     link_targets: Sequence[str] = ()) -> Library | SkillMdLibrary:
+                     link_targets: Sequence[str] = (), cache_dir: Path | None = None
+                     ) -> Library | SkillMdLibrary:
     """Open a library of any format (detected, or ``format_id``); see ``core.formats``.
 
     The user's saved settings apply first (Preferences ▸ Skill formats: the assumed profile
     settings and "include user-scope skill folders"); ``include_user`` (None: the saved choice)
     adds the SKILL.md profile's user-scope roots, and ``profile_settings`` are ``KEY=VALUE``
     changes to the profile on top of the saved ones (core.profile_settings); ``link_targets``:
-    the folders of ``--allow-link-target``."""
+    the folders of ``--allow-link-target``. With ``cache_dir`` a RockBot library keeps what
+    reading its files gave there (core.library.stores.scan_cache)."""
     targets = [Path(t).expanduser() for t in link_targets]
     try:
         found = detect(path, format_id)
@@ -72,7 +74,7 @@ def open_any_library(path: str, format_id: str | None = None, include_user: bool
             # reading them (nor importing the settings model: issue 19), as core.formats'
             # open_library opens it (detected once: 30 ms at 10,000 skills).
             opened = Library.open(found.base, rules=found.rules or ROCKBOT_64E82CC,
-                                  link_targets=targets)
+                                  link_targets=targets, cache_dir=cache_dir)
             opened.detection_note = detection_note(found)
             return opened
         from rockskills_gui.core.app.settings_store import SettingsStore
@@ -92,12 +94,13 @@ def open_any_library(path: str, format_id: str | None = None, include_user: bool
         raise CommandError(str(exc)) from None
 
 
-def open_from_args(args: argparse.Namespace, path: str | None = None) -> Library | SkillMdLibrary:
+def open_from_args(args: argparse.Namespace, path: str | None = None,
+                   cache_dir: Path | None = None) -> Library | SkillMdLibrary:
     """:func:`open_any_library` for ``path`` (default ``args.library``) with the options of
     :func:`add_library_options`, where the command has them."""
     library = open_any_library(args.library if path is None else path, getattr(args, "format", None),
                                getattr(args, "include_user", None), getattr(args, "profile_set", ()),
-                               getattr(args, "allow_link_target", ()))
+                               getattr(args, "allow_link_target", ()), cache_dir)
     report_recovery(library)
     return library
 
