@@ -118,7 +118,7 @@ def test_rename_moves_the_folder_with_its_resources_and_undo_restores_bytes(
     script.write_text("print('hi')\n")
     md_window.ctx.refresh_from_disk([script])
     before = hashes(corpus)
-    md_window.library_pane._rename_now({name: f"{name}-renamed"}, "")
+    md_window.library_pane.edits.rename_now({name: f"{name}-renamed"}, "")
     assert (corpus / f"{name}-renamed" / "scripts" / "run.py").read_text() == "print('hi')\n"
     assert not (corpus / name).exists()
     assert f"{name}-renamed" in list_names(md_window)
@@ -141,9 +141,9 @@ def test_resources_are_listed_in_the_skill_header(md_window: MainWindow, corpus:
 
 
 def test_a_name_the_format_cannot_hold_is_refused_while_typing(md_window: MainWindow) -> None:
-    error = md_window.library_pane._creation_error("tools/new-skill")
+    error = md_window.library_pane.edits.creation_error("tools/new-skill")
     assert error is not None and "'/'" in error
-    assert md_window.library_pane._creation_error("brand-new-skill") is None
+    assert md_window.library_pane.edits.creation_error("brand-new-skill") is None
 
 
 def test_usage_and_dream_explain_what_a_skill_md_library_lacks(md_window: MainWindow,
