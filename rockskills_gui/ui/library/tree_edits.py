@@ -152,7 +152,7 @@ class TreeEdits(QObject):
         if node is not None:
             # Queued: the editor is still closing when setData asks.
             mapping = self.model.move_mapping(node, new)
-            QTimer.singleShot(0, lambda: self.request_rename(mapping, reveal=new))
+            QTimer.singleShot(0, self, lambda: self.request_rename(mapping, reveal=new))
 
     def move_selected(self) -> MoveDialog | None:
         """Ask for a folder and move the selected skills and folders into it."""

@@ -155,7 +155,7 @@ class TreePane(QWidget):
         self.view.customContextMenuRequested.connect(self._context_menu)
         self.model.renameRequested.connect(self.edits.on_inline_rename)
         self.model.moveRequested.connect(
-            lambda mapping: QTimer.singleShot(0, lambda: self.edits.request_rename(mapping)))
+            lambda mapping: QTimer.singleShot(0, self, lambda: self.edits.request_rename(mapping)))
 
         ctx.libraryChanged.connect(self._on_library_changed)
         ctx.changeApplied.connect(self._on_change_applied)

@@ -219,7 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _screenshot(app, window, args)
         _once(window.loadFinished, lambda _error: _apply_start_options(window, args))
         _once(window.loadFinished,
-              lambda _error: QTimer.singleShot(AFTER_START_MS, lambda: _after_start(ctx)))
+              lambda _error: QTimer.singleShot(AFTER_START_MS, window, lambda: _after_start(ctx)))
         window.show_when_loaded(SHOW_WAIT_MS)  # its first frame has the tree (window_loading)
         _start_loading(window, args.path, args.format)
         return app.exec()
@@ -355,7 +355,7 @@ def _screenshot(app: QApplication, window: MainWindow, args: SimpleNamespace) ->
 
     def settle(rounds: int) -> None:
         if rounds > 0 or window.recall_busy:  # e.g. a large library's index being built
-            QTimer.singleShot(20, lambda: settle(rounds - 1))
+            QTimer.singleShot(20, window, lambda: settle(rounds - 1))
         else:
             app.exit(save())
 

@@ -473,7 +473,7 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray):
             # After restoring, the Problems dock still follows the library (hidden when empty).
             self.problems.sized = self.restoreState(state)  # (its remembered height stays)
-            QTimer.singleShot(0, lambda: self._on_library_changed(self.ctx.library))
+            QTimer.singleShot(0, self, lambda: self._on_library_changed(self.ctx.library))
 
     def save_layout(self) -> None:
         settings = self.ctx.settings

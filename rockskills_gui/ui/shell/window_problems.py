@@ -62,7 +62,7 @@ class WindowProblems(QObject):
             self.sized = True
             height = self.host.height()
             wanted = max(PROBLEMS_MIN_HEIGHT, min(int(height * PROBLEMS_SHARE), height - CENTRAL_ROOM))
-            QTimer.singleShot(0, lambda: self.host.resizeDocks([self.dock], [wanted],
+            QTimer.singleShot(0, self.host, lambda: self.host.resizeDocks([self.dock], [wanted],
                                                                Qt.Orientation.Vertical))
         self.dock.setVisible(visible)
 
