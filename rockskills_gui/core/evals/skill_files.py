@@ -54,15 +54,26 @@ def skill_folder(library: AnyLibrary, skill: str) -> Path | None:
     return path.parent if path.name.lower() == SKILL_FILE else None
 
 
+def candidates(library: AnyLibrary, skill: str) -> tuple[Path, ...]:
+    """Where the skill's trigger-eval file may be, in order (no file is looked at: cheap on
+    the UI thread; :func:`first_file` looks)."""
+    folder = skill_folder(library, skill)
+    if folder is not None:
+        return tuple(folder / EVALS_DIR / n for n in FIELD_NAMES)
+    try:
+        return (store_path(library.layout, skill),)
+    except TriggerFileError:
+        return ()
+
+
+def first_file(paths: Iterable[Path]) -> Path | None:
+    """The first of ``paths`` that is a regular file (not a link), or None."""
+    return next((p for p in paths if fileio.is_regular(p) and not p.is_symlink()), None)
+
+
 def own_file(library: AnyLibrary, skill: str) -> Path | None:
     """The skill's trigger-eval file that exists (a regular file), or None."""
-    folder = skill_folder(library, skill)
-    try:
-        candidates = ([folder / EVALS_DIR / n for n in FIELD_NAMES] if folder is not None
-                      else [store_path(library.layout, skill)])
-    except TriggerFileError:
-        return None
-    return next((p for p in candidates if fileio.is_regular(p) and not p.is_symlink()), None)
+    return first_file(candidates(library, skill))
 
 
 def home_file(library: AnyLibrary, skill: str) -> Path:
@@ -94,20 +105,26 @@ class FoundSets:
     problems: tuple[str, ...]
 
 
-def all_own(library: AnyLibrary, names: Iterable[str] | None = None) -> FoundSets:
-    """The own files of ``names`` (default: every skill), in that order. A ``stat`` or two per
-    skill: run it off the UI thread for a large library."""
+def read_found(places: Iterable[tuple[str, Sequence[Path]]]) -> FoundSets:
+    """The first trigger-eval file of each (skill, :func:`candidates`), read: only files are
+    touched (a ``stat`` or two per skill), so it runs off the UI thread."""
     sets: list[TriggerEvalSet] = []
     problems: list[str] = []
-    for name in (names if names is not None else library.names()):
+    for skill, paths in places:
+        path = first_file(paths)
+        if path is None:
+            continue
         try:
-            found = load_own(library, name)
+            sets.append(TriggerEvalSet(skill, read_trigger_file(path), path))
         except TriggerFileError as exc:
             problems.append(str(exc))
-            continue
-        if found is not None:
-            sets.append(found)
     return FoundSets(tuple(sets), tuple(problems))
+
+
+def all_own(library: AnyLibrary, names: Iterable[str] | None = None) -> FoundSets:
+    """The own files of ``names`` (default: every skill), in that order."""
+    chosen = names if names is not None else library.names()
+    return read_found([(n, candidates(library, n)) for n in chosen])
 
 
 # ---------------------------------------------------------------- writing
