@@ -145,6 +145,8 @@ def test_a_description_edit_affects_every_row_a_body_edit_none(skill_lib: Path) 
     sets = [TriggerEvalSet("pdf", ROWS)]
     body = what_if(showing, [skill(library, "pdf", content="Another body.")])
     assert not body.descriptions and not body.changes_listing and body.affected(sets) == []
+    assert "The unsaved edits of pdf change no description" in body.why()
+    assert "no row is affected" in body.why()
     described = what_if(showing, [skill(library, "pdf", summary="Only PDF forms.")])
     assert described.descriptions == {"pdf": "Only PDF forms."} and described.changes_listing
     assert described.affected(sets) == [("pdf", ROWS[0]), ("pdf", ROWS[1])]
@@ -156,7 +158,7 @@ def test_an_edit_the_listing_does_not_show_affects_no_row(skill_lib: Path) -> No
     library = open_library(skill_lib)
     full = showing_of(library)
     one = Showing(full.entries, full.profile, Limits(max_skills=1), full.tool)
-    hidden = [e.name for e in full.entries if e.name not in one.present().listed][0]
+    hidden = next(e.name for e in full.entries if e.name not in one.present().listed)
     edit = what_if(one, [skill(library, hidden, summary="Something else entirely.")])
     assert edit.descriptions and not edit.changes_listing
     assert edit.affected([TriggerEvalSet("pdf", ROWS)]) == []

@@ -20,7 +20,7 @@ from PySide6.QtGui import QTextCursor
 
 from rockskills_gui.core.app.secrets import KeyStore
 from rockskills_gui.core.app.settings_store import SettingsStore
-from rockskills_gui.core.evals.trigger_file import TriggerRow, read_trigger_file
+from rockskills_gui.core.evals.trigger_file import read_trigger_file
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.recall.recall_pane import RecallPane
 from rockskills_gui.ui.recall.recall_view import TRIGGERS
@@ -347,7 +347,8 @@ def test_export_into_the_library_is_undoable_and_elsewhere_a_file(panel: Trigger
     assert not ctx.library.history.undo_stack
     inside = ctx.library.agent_dir / "skills" / "pdf" / "evals" / "trigger-evals.json"
     assert panel.export_to(inside)
-    assert ctx.library.history.undo_stack[-1].label == "Export trigger evals to trigger-evals.json"
+    label = ctx.library.history.undo_stack[-1].label
+    assert label == "Export trigger evals to skills/pdf/evals/trigger-evals.json"
     ctx.undo()
     assert not inside.exists()
 
@@ -399,7 +400,8 @@ def test_rockbot_keeps_its_rows_beside_the_query_sets(qtbot, tmp_path: Path, age
     panel.add_row("plan a meeting with the team", True)
     assert panel.save()
     stored = agent / "recall-tests" / "trigger-evals" / "plan-meeting.json"
-    assert read_trigger_file(stored) == (TriggerRow("plan a meeting with the team", True),)
+    assert [(r.query, r.should_trigger) for r in read_trigger_file(stored)] == [
+        ("plan a meeting with the team", True)]
     assert sorted(p.relative_to(agent) for p in (agent / "skills").rglob("*")) == before
     server.responder = by_query({"plan a meeting with the team": [
         Step(tool_calls=[{"id": "1", "type": "function",

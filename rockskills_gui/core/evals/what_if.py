@@ -41,6 +41,7 @@ class WhatIf:
     saved: Presentation
     edited: Presentation
     descriptions: dict[str, str | None]  # the changed descriptions, by skill
+    edited_skills: tuple[str, ...] = ()  # every skill with unsaved edits (descriptions or not)
 
     @property
     def changes_listing(self) -> bool:
@@ -56,18 +57,24 @@ class WhatIf:
         """One sentence: which descriptions changed and whether the listing shows it."""
         names = ", ".join(sorted(self.descriptions, key=fold))
         if not self.descriptions:
-            return "The editor has no unsaved description: the listing is the one saved."
+            if not self.edited_skills:
+                return "The editor has no unsaved edit: the listing is the one saved."
+            edited = ", ".join(sorted(self.edited_skills, key=fold))
+            return (f"The unsaved edits of {edited} change no description: the listing is the one "
+                    "saved, no row is affected.")
         if self.changes_listing:
             return (f"The unsaved description of {names} changes the listing, so every row is "
                     "asked again with it (a description competes for every query).")
         hidden = [n for n in self.descriptions if n not in self.edited.listed]
         where = (f"{', '.join(hidden)} is not in the listing" if hidden
                  else "the listing shows none of the change")
-        return f"The unsaved description of {names} leaves the listing as it is ({where}): no row is affected."
+        return (f"The unsaved description of {names} leaves the listing as it is ({where}): "
+                "no row is affected.")
 
 
 def what_if(showing: Showing, edits: Sequence[Skill]) -> WhatIf:
     """The listing saved and with ``edits``' descriptions (both presented: may count tokens)."""
     descriptions = changed_descriptions(showing, edits)
     saved = showing.present()
-    return WhatIf(saved, showing.present(descriptions) if descriptions else saved, descriptions)
+    return WhatIf(saved, showing.present(descriptions) if descriptions else saved, descriptions,
+                  tuple(dict.fromkeys(s.name for s in edits)))

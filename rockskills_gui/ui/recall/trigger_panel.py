@@ -507,7 +507,7 @@ class TriggerEvalPanel(QWidget):
         if not rows:
             return False
         return self._write(lambda lib: save_rows(lib, skill, rows), f"Save trigger evals of '{skill}'",
-                           skill)
+                           TriggerEvalSet(skill, rows))
 
     def export_to(self, target: Path) -> bool:
         """Write the shown rows in the field's format to ``target`` (into the library: undoable)."""
@@ -516,8 +516,10 @@ class TriggerEvalPanel(QWidget):
             self._fail("Export writes one skill's rows: choose a skill first.")
             return False
         rows = sets[0].rows
-        return self._write(lambda lib: write_rows(lib, rows, target),
-                           f"Export trigger evals to {target.name}")
+        library = self.ctx.library
+        shown = library.layout.display_path(target) if library is not None else str(target)
+        label = f"Export trigger evals to {shown}"
+        return self._write(lambda lib: write_rows(lib, rows, target, label), label)
 
     def _choose_export(self) -> None:
         library = self.ctx.library
@@ -533,9 +535,10 @@ class TriggerEvalPanel(QWidget):
             self.export_to(Path(path))
 
     def _write(self, operation: Callable[[Library], ChangeSet | None], label: str,
-               saved: str | None = None) -> bool:
+               saved: TriggerEvalSet | None = None) -> bool:
         """Run a core write through the operation runner (refusals reach the window as every
-        operation's do); ``saved``: the skill whose draft it wrote."""
+        operation's do); ``saved``: the skill's draft it wrote (its file's rows from now on,
+        until the library's files are read again)."""
         ticket = self.ctx.run(operation, label, long=False)
         if ticket is None:
             return False
@@ -545,8 +548,10 @@ class TriggerEvalPanel(QWidget):
                 self._fail(result.error or f"{label}: cancelled")
                 return
             if saved is not None:
-                self.drafts.pop(saved, None)
-                self.opened.pop(saved, None)
+                self.drafts.pop(saved.skill, None)
+                self.opened.pop(saved.skill, None)
+                self.found[fold(saved.skill)] = saved
+                self._show()
             self.ctx.status(f"{label}: done" + ("" if result.change is not None
                                                  else " (outside the library's history)"), 6000)
             self.rescan(delay_ms=0)

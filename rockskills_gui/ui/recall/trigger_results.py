@@ -62,7 +62,7 @@ class TriggerResults(QTabWidget):
             Column("TP · FP · FN · TN", lambda s: f"{s.tp} · {s.fp} · {s.fn} · {s.tn}", align=RIGHT),
         ), self, tooltip=_score_tip, roles={NAME_ROLE: lambda s: s.skill})
         self.scores_view = _table(self, "triggerScores", self.scores)  # type: ignore[arg-type]
-        ColumnFitter(self.scores_view, order=[1, 2, 3, 4], stretch=0)
+        self.scores_fit = ColumnFitter(self.scores_view, order=[1, 2, 3, 4], stretch=0)
 
         self.instead: RowModel[Instead] = RowModel((
             Column("Expected", lambda i: i.skill),
@@ -72,7 +72,7 @@ class TriggerResults(QTabWidget):
         ), self, tooltip=lambda i: "\n".join(i.queries),
             roles={NAME_ROLE: lambda i: i.skill, SECOND_ROLE: lambda i: i.fired})
         self.instead_view = _table(self, "triggerInstead", self.instead)  # type: ignore[arg-type]
-        ColumnFitter(self.instead_view, order=[0, 1, 2], stretch=3, caps={0: 0.3, 1: 0.3})
+        self.instead_fit = ColumnFitter(self.instead_view, order=[0, 1, 2], stretch=3, caps={0: 0.3, 1: 0.3})
         self.competing: RowModel[Competition] = RowModel((
             Column("Description", lambda c: c.a),
             Column("competes with", lambda c: c.b),
@@ -81,7 +81,8 @@ class TriggerResults(QTabWidget):
         ), self, tooltip=lambda c: "\n".join(c.queries),
             roles={NAME_ROLE: lambda c: c.a, SECOND_ROLE: lambda c: c.b})
         self.competing_view = _table(self, "triggerCompeting", self.competing)  # type: ignore[arg-type]
-        ColumnFitter(self.competing_view, order=[0, 1, 2], stretch=3, caps={0: 0.3, 1: 0.3})
+        self.competing_fit = ColumnFitter(self.competing_view, order=[0, 1, 2], stretch=3,
+                                          caps={0: 0.3, 1: 0.3})
         confusion = QWidget(self)
         box = QVBoxLayout(confusion)
         box.setContentsMargins(0, 4, 0, 0)

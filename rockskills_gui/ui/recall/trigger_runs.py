@@ -14,7 +14,7 @@ Signals:
 
 from __future__ import annotations
 
-import time
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -28,7 +28,7 @@ from rockskills_gui.core.evals.trigger_file import TriggerEvalSet
 from rockskills_gui.core.evals.what_if import WhatIf
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.ui.common.context import AppContext
-from rockskills_gui.ui.common.queries import PROGRESS_EVERY_S, QueryControl
+from rockskills_gui.ui.common.queries import QueryControl
 
 ESTIMATE_DELAY_MS = 250
 RETRIES = 2  # as the CLI's --retries
@@ -84,20 +84,42 @@ def _estimate(inputs: RunInputs) -> Guess:
     return Guess(run, change, extra)
 
 
-def _reporter(control: QueryControl, phase: str) -> Callable[[EvalProgress], None]:
-    """``control.report((phase, progress))`` at most every PROGRESS_EVERY_S (and at the ends)."""
-    last = [0.0]
+class Latest:
+    """The newest progress of a run, handed from the worker to the UI thread: at most one
+    report is on its way at a time and it always carries the newest value (a throttle that
+    drops reports would leave the bar behind when the last requests end close together and the
+    rest take long)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._value: tuple[str, EvalProgress] | None = None
+        self._posted = False
+
+    def put(self, phase: str, progress: EvalProgress) -> bool:
+        """Keep ``progress``; True when a report must be posted (none is on its way)."""
+        with self._lock:
+            self._value = (phase, progress)
+            posted, self._posted = self._posted, True
+            return not posted
+
+    def take(self) -> tuple[str, EvalProgress] | None:
+        """The newest value (on the UI thread); the next :meth:`put` posts again."""
+        with self._lock:
+            self._posted = False
+            return self._value
+
+
+def _reporter(control: QueryControl, phase: str, latest: Latest) -> Callable[[EvalProgress], None]:
+    """Every progress of the run reaches ``latest``; a report is posted when none is pending."""
 
     def report(progress: EvalProgress) -> None:
-        now = time.monotonic()
-        if progress.done in (0, progress.total) or now - last[0] >= PROGRESS_EVERY_S:
-            last[0] = now
-            control.report((phase, progress))
+        if latest.put(phase, progress):
+            control.report(latest)
 
     return report
 
 
-def _run(inputs: RunInputs, api_key: str | None, control: QueryControl) -> Outcome:
+def _run(inputs: RunInputs, api_key: str | None, control: QueryControl, latest: Latest) -> Outcome:
     from rockskills_gui.core.evals.cache import OutcomeCache
     from rockskills_gui.core.evals.run import run_trigger_evals
     from rockskills_gui.core.evals.what_if import what_if
@@ -108,16 +130,16 @@ def _run(inputs: RunInputs, api_key: str | None, control: QueryControl) -> Outco
     try:
         if not inputs.edits:
             report = run_trigger_evals(inputs.sets, inputs.showing.present(), endpoint, api_key,
-                                       inputs.options, cache, _reporter(control, "run"),
+                                       inputs.options, cache, _reporter(control, "run", latest),
                                        control.cancel_event)
             return Outcome(report)
         change = what_if(inputs.showing, inputs.edits)
         saved = run_trigger_evals(inputs.sets, change.saved, endpoint, api_key, inputs.options, cache,
-                                  _reporter(control, "saved descriptions"), control.cancel_event)
+                                  _reporter(control, "saved descriptions", latest), control.cancel_event)
         if not change.changes_listing or not saved.complete:
             return Outcome(saved, saved, change)
         edited = run_trigger_evals(inputs.sets, change.edited, endpoint, api_key, inputs.options, cache,
-                                   _reporter(control, "unsaved descriptions"), control.cancel_event)
+                                   _reporter(control, "unsaved descriptions", latest), control.cancel_event)
         return Outcome(edited, saved, change)
     finally:
         cache.close()
@@ -164,7 +186,9 @@ class TriggerRuns(QObject):
         """Send ``inputs``' requests (its edits: the what-if); the outcome comes by ``finished``."""
         api_key = self.ctx.api_key()
         self.phase = ""
-        self.ctx.query(self, "run", lambda control: _run(inputs, api_key, control), self.finished.emit,
+        latest = Latest()
+        self.ctx.query(self, "run", lambda control: _run(inputs, api_key, control, latest),
+                       self.finished.emit,
                        failure=lambda exc: self.failed.emit(f"the run failed: {exc}"),
                        progress=self._on_progress)
 
@@ -182,6 +206,7 @@ class TriggerRuns(QObject):
         return self._runs.wait(msecs) and self._estimates.wait(msecs)
 
     def _on_progress(self, value: object) -> None:
-        if isinstance(value, tuple) and len(value) == 2:
-            self.phase = str(value[0])
-            self.progressed.emit(value[1])
+        newest = value.take() if isinstance(value, Latest) else None
+        if newest is not None:
+            self.phase = newest[0]
+            self.progressed.emit(newest[1])
