@@ -23,7 +23,7 @@ from rockskills_gui.core.app.settings_store import SettingsStore
 from rockskills_gui.core.evals.trigger_file import read_trigger_file
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.recall.recall_pane import RecallPane
-from rockskills_gui.ui.recall.recall_view import TRIGGERS
+from rockskills_gui.ui.recall.recall_view import PLAYGROUND, TRIGGERS
 from rockskills_gui.ui.recall.trigger_panel import ALL, TriggerEvalPanel
 from rockskills_gui.ui.recall.trigger_rows import TriggerRowsModel
 from rockskills_gui.ui.shell.main_window import MainWindow
@@ -412,3 +412,30 @@ def test_rockbot_keeps_its_rows_beside_the_query_sets(qtbot, tmp_path: Path, age
     panel.runs.stop()
     window.loader.cancel()
     window.loader.wait()
+
+
+def test_the_recall_tab_starts_where_the_agent_selects(window: MainWindow, qtbot, tmp_path: Path,
+                                                       agent: Path, server: ScriptedServer) -> None:
+    """A SKILL.md library's agent lets the model pick: the tab opens on trigger evals and says so;
+    RockBot ranks by BM25: the playground, and the other view one click away."""
+    window.show_pane("recall")
+    pane = window.recall_pane
+    assert isinstance(pane, RecallPane)
+    assert pane.mode == TRIGGERS and pane.view.stack.currentWidget() is pane.trigger_panel
+    assert pane.view.triggers_button.isChecked()
+    note = pane.view.selection_note.text()
+    assert note.startswith("Agent Skills clients") and "the model activates one" in note
+    rockbot = open_window(qtbot, agent, make_ctx(tmp_path / "rb", server))
+    rockbot.show_pane("recall")
+    other = rockbot.recall_pane
+    assert isinstance(other, RecallPane)
+    assert other.mode == PLAYGROUND and other.view.stack.currentWidget() is other.view.playground
+    assert other._triggers is None  # not built until asked for
+    assert "RockBot recalls skills by BM25" in other.view.selection_note.text()
+    other.view.triggers_button.click()
+    assert other.mode == TRIGGERS and other.view.stack.currentWidget() is other.trigger_panel
+    other.view.playground_button.click()
+    assert other.view.stack.currentWidget() is other.view.playground
+    other.trigger_panel.wait()
+    rockbot.loader.cancel()
+    rockbot.loader.wait()

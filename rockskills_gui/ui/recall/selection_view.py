@@ -1,18 +1,24 @@
 """How the open library's agent selects skills, as the Recall tab says it, and which of its two
-views it starts on: the BM25 playground or trigger evals (the model picks from the listing)."""
+views it starts on: the BM25 playground (an agent whose own ranking chooses, RockBot) or
+trigger evals (an agent whose model picks from the listing: Agent Skills clients, ...)."""
 
 from __future__ import annotations
 
+from rockskills_gui.core.budget.agents import BM25
+from rockskills_gui.core.budget.report import agents_for
 from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.ui.recall.recall_view import PLAYGROUND
+from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.ui.recall.recall_view import PLAYGROUND, TRIGGERS
 
-GENERIC = ("The playground ranks skills as RockBot recalls them (BM25 over name and summary, top 5). "
-           "Agents that list their skills in the prompt let the model pick one: trigger evals test "
-           "which it picks.")
+PLAYGROUND_WHAT = "the playground shows its ranking exactly; trigger evals test its get_skill tool"
+TRIGGERS_WHAT = "trigger evals test which skill the model picks; the playground is RockBot's ranking"
 
 
-def selection_view(library: Library | None) -> tuple[str, str]:
+def selection_view(library: Library | SkillMdLibrary | None) -> tuple[str, str]:
     """(the view to start on, one sentence on how the library's agent selects skills)."""
     if library is None:
         return PLAYGROUND, ""
-    return PLAYGROUND, GENERIC
+    (agent,) = agents_for(library)
+    if agent.selects == BM25:
+        return PLAYGROUND, f"{agent.selection}: {PLAYGROUND_WHAT}."
+    return TRIGGERS, f"{agent.selection}: {TRIGGERS_WHAT}."
