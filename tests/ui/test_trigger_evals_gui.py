@@ -423,15 +423,17 @@ def test_the_recall_tab_starts_where_the_agent_selects(window: MainWindow, qtbot
     assert isinstance(pane, RecallPane)
     assert pane.mode == TRIGGERS and pane.view.stack.currentWidget() is pane.trigger_panel
     assert pane.view.triggers_button.isChecked()
-    note = pane.view.selection_note.text()
-    assert note.startswith("Agent Skills clients") and "the model activates one" in note
+    note = pane.view.selection_note
+    assert note.text().startswith("Agent Skills clients: the model picks from the listing")
+    assert "Claude Code, Codex, Gemini CLI" in note.toolTip()
     rockbot = open_window(qtbot, agent, make_ctx(tmp_path / "rb", server))
     rockbot.show_pane("recall")
     other = rockbot.recall_pane
     assert isinstance(other, RecallPane)
     assert other.mode == PLAYGROUND and other.view.stack.currentWidget() is other.view.playground
     assert other._triggers is None  # not built until asked for
-    assert "RockBot recalls skills by BM25" in other.view.selection_note.text()
+    assert other.view.selection_note.text().startswith("RockBot: BM25 picks its skills")
+    assert "top 5" in other.view.selection_note.toolTip()
     other.view.triggers_button.click()
     assert other.mode == TRIGGERS and other.view.stack.currentWidget() is other.trigger_panel
     other.view.playground_button.click()

@@ -365,10 +365,11 @@ class RecallPane(QWidget):
             library.names() if library is not None else [])
         self.view.names_model.set_names(names)
         self.sets_panel.set_library(library.layout if library is not None else None, None)
-        default, note = selection_view(library)
-        self.view.selection_note.setText(note)
+        selection = selection_view(library)
+        self.view.selection_note.setText(selection.note)
+        self.view.selection_note.setToolTip(selection.detail)
         if library is not None:
-            self.show_mode(default)
+            self.show_mode(selection.view)
         if library is None:
             self.refresh()
             return

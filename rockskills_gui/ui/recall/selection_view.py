@@ -4,21 +4,33 @@ trigger evals (an agent whose model picks from the listing: Agent Skills clients
 
 from __future__ import annotations
 
-from rockskills_gui.core.budget.agents import BM25
+from dataclasses import dataclass
+
+from rockskills_gui.core.budget.agents import BM25, MATCH
 from rockskills_gui.core.budget.report import agents_for
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
 from rockskills_gui.ui.recall.recall_view import PLAYGROUND, TRIGGERS
 
-PLAYGROUND_WHAT = "the playground shows its ranking exactly; trigger evals test its get_skill tool"
-TRIGGERS_WHAT = "trigger evals test which skill the model picks; the playground is RockBot's ranking"
+HOW = {BM25: "BM25 picks its skills: the playground shows its ranking exactly",
+       MATCH: "its retrieval picks the skills it lists: trigger evals test which one the model follows"}
+MODEL_PICKS = "the model picks from the listing: trigger evals test which skill it activates"
 
 
-def selection_view(library: Library | SkillMdLibrary | None) -> tuple[str, str]:
-    """(the view to start on, one sentence on how the library's agent selects skills)."""
+@dataclass(frozen=True)
+class SelectionView:
+    """The view to start on, one short line, and the agent's rule in full (a tooltip)."""
+
+    view: str
+    note: str
+    detail: str
+
+
+def selection_view(library: Library | SkillMdLibrary | None) -> SelectionView:
+    """How the open library's agent selects skills, and the Recall tab's view for it."""
     if library is None:
-        return PLAYGROUND, ""
+        return SelectionView(PLAYGROUND, "", "")
     (agent,) = agents_for(library)
-    if agent.selects == BM25:
-        return PLAYGROUND, f"{agent.selection}: {PLAYGROUND_WHAT}."
-    return TRIGGERS, f"{agent.selection}: {TRIGGERS_WHAT}."
+    how = HOW.get(agent.selects, MODEL_PICKS)
+    return SelectionView(PLAYGROUND if agent.selects == BM25 else TRIGGERS,
+                         f"{agent.label}: {how}.", agent.selection + ".")

@@ -88,6 +88,7 @@ ALL = "\x00all"  # the source that runs every skill's file at once
 OWN_TOOL = ""  # the agent's own activation tool
 SAVED_LABEL = "saved descriptions"  # what the "vs" column compares with after a what-if
 SCAN_DELAY_MS = 300
+RESULTS_MIN = 340  # pixels the results (scores, confusion) keep: their names stay readable
 Key = tuple[str, str]  # (skill, query)
 
 
@@ -236,8 +237,10 @@ class TriggerEvalPanel(QWidget):
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         m = TriggerRowsModel
-        self.columns = ColumnFitter(self.table, order=[m.MARK, m.SKILL, m.SHOULD, m.RATE, m.VERSUS, m.FIRED],
-                                    stretch=m.QUERY, caps={m.SKILL: 0.2, m.FIRED: 0.25, m.VERSUS: 0.2})
+        # the marks and what fired take what they need (capped); the query takes the rest
+        self.columns = ColumnFitter(self.table, order=[m.MARK, m.SHOULD, m.RATE, m.SKILL, m.VERSUS, m.FIRED],
+                                    stretch=m.QUERY, caps={m.SKILL: 0.18, m.VERSUS: 0.2, m.FIRED: 0.22},
+                                    elide=Qt.TextElideMode.ElideRight)  # a query reads from its start
         self.new_query = QLineEdit(self)
         self.new_query.setObjectName("triggerNewQuery")
         self.new_query.setPlaceholderText("a user message… (Enter adds it)")
@@ -308,6 +311,7 @@ class TriggerEvalPanel(QWidget):
         self.splitter.addWidget(self.results)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
+        self.results.setMinimumWidth(RESULTS_MIN)
         self.splitter.setChildrenCollapsible(False)
         snaps = QHBoxLayout()
         snaps.addWidget(QLabel("Snapshot:", self))
@@ -611,6 +615,7 @@ class TriggerEvalPanel(QWidget):
         self._fill_sources()
         self.model.editable = bool(self.source) and self.source != ALL
         self.table.setColumnHidden(TriggerRowsModel.SKILL, self.source != ALL)
+        self.table.setColumnHidden(TriggerRowsModel.VERSUS, not self.diffs)
         self.model.set_items(self._items(), self.versus_label)
         report = self.outcome.report if self.outcome is not None else None
         self.results.show_report(report)

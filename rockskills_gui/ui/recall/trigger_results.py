@@ -58,11 +58,13 @@ class TriggerResults(QTabWidget):
             Column("Skill", lambda s: s.skill + (" (not listed)" if s.hidden else "")),
             Column("Precision", lambda s: f"{s.precision:.2f}", align=RIGHT),
             Column("Recall", lambda s: f"{s.recall:.2f}", align=RIGHT),
-            Column("Rows passed", lambda s: f"{s.rows_passed}/{s.rows}", align=RIGHT),
+            Column("Passed", lambda s: f"{s.rows_passed}/{s.rows}", align=RIGHT,
+                   header_tip="rows that pass, of the skill's rows"),
             Column("TP · FP · FN · TN", lambda s: f"{s.tp} · {s.fp} · {s.fn} · {s.tn}", align=RIGHT),
         ), self, tooltip=_score_tip, roles={NAME_ROLE: lambda s: s.skill})
         self.scores_view = _table(self, "triggerScores", self.scores)  # type: ignore[arg-type]
-        self.scores_fit = ColumnFitter(self.scores_view, order=[1, 2, 3, 4], stretch=0)
+        self.scores_fit = ColumnFitter(self.scores_view, order=[0, 1, 2, 3], stretch=4,
+                                       caps={0: 0.35})
 
         self.instead: RowModel[Instead] = RowModel((
             Column("Expected", lambda i: i.skill),

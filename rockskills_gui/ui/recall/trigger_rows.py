@@ -122,7 +122,7 @@ class TriggerRowsModel(RowModel[RowItem]):
             Column("", mark, roles={font: _bold_if(_failing)}, header_tip="✔ pass · ✘ fail · — not run"),
             Column("Skill", lambda i: i.skill),
             Column("Query", lambda i: i.row.query),
-            Column("Trigger?", lambda i: "yes" if i.row.should_trigger else "no (near miss)",
+            Column("Trigger?", lambda i: "yes" if i.row.should_trigger else "near miss",
                    header_tip="Should the model activate the skill for this query? A near miss "
                               "(no) passes when the rate stays below the threshold"),
             Column("Rate", rate, align=RIGHT, header_tip="runs that activated the skill"),
