@@ -159,6 +159,9 @@ def test_the_selected_skills_field_file_runs_end_to_end(window: MainWindow, pane
     pairs = {(competing.index(r, 0).data(), competing.index(r, 1).data()): competing.index(r, 2).data()
              for r in range(competing.rowCount())}
     assert pairs == {("code-review", MATH): 2}
+    tip = competing.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("code-review: Review code and proofs written in code.\nmath-olympiad: ")
+    assert CONJECTURE in tip and LEAN in tip
     # the key reached the server and nothing else: no file of the library or the cache holds it
     for folder in (window.ctx.library.agent_dir, Path(os.environ["ROCKSKILLS_CACHE_DIR"]), tmp_path):
         for path in folder.rglob("*"):

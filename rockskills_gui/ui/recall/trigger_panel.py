@@ -254,6 +254,7 @@ class TriggerEvalPanel(QWidget):
         self.remove_button = self._button("Remove rows", "triggerRemoveRows", "Remove the selected rows")
         self.remove_button.clicked.connect(lambda: self.remove_rows())
         self.results = TriggerResults(self)
+        self.results.describe = self._description
         self.results.openSkillRequested.connect(self.openSkillRequested)
 
         self.snapshot_box = QComboBox(self)
@@ -336,6 +337,11 @@ class TriggerEvalPanel(QWidget):
         return button
 
     # ---------------------------------------------------------------- the library
+
+    def _description(self, name: str) -> str | None:
+        library = self.ctx.library
+        skill = library.get(name) if library is not None else None
+        return skill.summary if skill is not None else None
 
     def _on_library(self, library: Library | None) -> None:
         self.runs.stop()

@@ -8,6 +8,8 @@ Signals:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -54,6 +56,7 @@ class TriggerResults(QTabWidget):
         super().__init__(parent)
         self.setObjectName("triggerResults")
         self.setDocumentMode(True)
+        self.describe: Callable[[str], str | None] = lambda _name: None  # a skill's description
         self.scores: RowModel[SkillScore] = RowModel((
             Column("Skill", lambda s: s.skill + (" (not listed)" if s.hidden else "")),
             Column("Precision", lambda s: f"{s.precision:.2f}", align=RIGHT),
@@ -80,7 +83,7 @@ class TriggerResults(QTabWidget):
             Column("competes with", lambda c: c.b),
             Column("Queries", lambda c: c.count, align=RIGHT),
             Column("For example", lambda c: "; ".join(c.queries)),
-        ), self, tooltip=lambda c: "\n".join(c.queries),
+        ), self, tooltip=self._competing_tip,
             roles={NAME_ROLE: lambda c: c.a, SECOND_ROLE: lambda c: c.b})
         self.competing_view = _table(self, "triggerCompeting", self.competing)  # type: ignore[arg-type]
         self.competing_fit = ColumnFitter(self.competing_view, order=[0, 1, 2], stretch=3,
@@ -118,6 +121,11 @@ class TriggerResults(QTabWidget):
             view.doubleClicked.connect(lambda index: self.openSkillRequested.emit(
                 index.data(SECOND_ROLE) if index.column() == 1 and index.data(SECOND_ROLE)
                 else index.data(NAME_ROLE)))
+
+    def _competing_tip(self, c: Competition) -> str:
+        """Both descriptions as the listing shows them, then the queries they compete for."""
+        lines = [f"{name}: {self.describe(name) or '(no description)'}" for name in (c.a, c.b)]
+        return "\n".join([*lines, "", f"{c.count} queries, e.g.:", *c.queries])
 
     def show_report(self, report: TriggerReport | None) -> None:
         """``report``'s skills, confusion and problems (None: clear)."""
