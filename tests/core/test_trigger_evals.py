@@ -72,19 +72,24 @@ def fires(*names: str | None) -> list[Step]:
     return [activate(n) for n in names]
 
 
-@pytest.fixture
-def skill_lib(tmp_path: Path) -> Path:
-    """A SKILL.md library: the field's math-olympiad skill (with its evals/trigger_eval.json) and
-    two neighbours."""
-    root = tmp_path / "lib"
+def field_library(root: Path, neighbours: dict[str, str]) -> Path:
+    """A SKILL.md library at ``root``: the field's math-olympiad skill (with its
+    evals/trigger_eval.json) and ``neighbours`` (name -> description)."""
     shutil.copytree(FIELD, root / "skills" / "math-olympiad")
     for path in [root, *root.rglob("*")]:
         path.chmod(path.stat().st_mode | 0o200)
-    for name, text in (("pdf", "Read, fill and merge PDF forms."), ("code-review", "Review code.")):
+    for name, text in neighbours.items():
         (root / "skills" / name).mkdir(parents=True)
         skill = root / "skills" / name / "SKILL.md"
         skill.write_text(f"---\nname: {name}\ndescription: {text}\n---\n\nBody.\n")
     return root
+
+
+@pytest.fixture
+def skill_lib(tmp_path: Path) -> Path:
+    """The field's math-olympiad skill and two neighbours."""
+    return field_library(tmp_path / "lib", {"pdf": "Read, fill and merge PDF forms.",
+                                            "code-review": "Review code."})
 
 
 # ---------------------------------------------------------------- what a run sends

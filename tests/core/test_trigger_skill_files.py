@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -30,22 +29,15 @@ from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.llm.endpoint import Endpoint
 from rockskills_gui.core.storage.changes import LibraryError
 from tests.core.llm_server import activate, by_query, scripted_server
-from tests.core.test_trigger_evals import FIELD
+from tests.core.test_trigger_evals import field_library
 
 ROWS = (TriggerRow("merge these pdfs", True), TriggerRow("write a memo", False))
 
 
 @pytest.fixture
 def skill_lib(tmp_path: Path) -> Path:
-    root = tmp_path / "lib"
-    shutil.copytree(FIELD, root / "skills" / "math-olympiad")
-    for path in [root, *root.rglob("*")]:
-        path.chmod(path.stat().st_mode | 0o200)
-    for name, text in (("pdf", "Read, fill and merge PDF forms."), ("docx", "Write Word documents.")):
-        (root / "skills" / name).mkdir(parents=True)
-        (root / "skills" / name / "SKILL.md").write_text(
-            f"---\nname: {name}\ndescription: {text}\n---\n\nBody.\n")
-    return root
+    return field_library(tmp_path / "lib", {"pdf": "Read, fill and merge PDF forms.",
+                                            "docx": "Write Word documents."})
 
 
 def test_a_skills_own_file_is_found_where_the_field_keeps_it(skill_lib: Path, agent_copy: Path) -> None:

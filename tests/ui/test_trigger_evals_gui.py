@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +27,7 @@ from rockskills_gui.ui.recall.trigger_panel import ALL, TriggerEvalPanel
 from rockskills_gui.ui.recall.trigger_rows import TriggerRowsModel
 from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.core.llm_server import ScriptedServer, Step, activate, by_query, scripted_server
-from tests.core.test_trigger_evals import FIELD
+from tests.core.test_trigger_evals import FIELD, field_library
 from tests.dict_keyring import DictKeyring
 from tests.ui.conftest import open_window
 
@@ -45,16 +44,8 @@ def fires(*names: str | None) -> list[Step]:
 def skill_lib(tmp_path: Path) -> Path:
     """A SKILL.md library: the field's math-olympiad skill (its evals/trigger_eval.json) and two
     neighbours."""
-    root = tmp_path / "lib"
-    shutil.copytree(FIELD, root / "skills" / MATH)
-    for path in [root, *root.rglob("*")]:
-        path.chmod(path.stat().st_mode | 0o200)
-    for name, text in (("pdf", "Read, fill and merge PDF forms."),
-                       ("code-review", "Review code and proofs written in code.")):
-        (root / "skills" / name).mkdir(parents=True)
-        (root / "skills" / name / "SKILL.md").write_text(
-            f"---\nname: {name}\ndescription: {text}\n---\n\nBody.\n")
-    return root
+    return field_library(tmp_path / "lib", {"pdf": "Read, fill and merge PDF forms.",
+                                            "code-review": "Review code and proofs written in code."})
 
 
 @pytest.fixture
