@@ -251,6 +251,8 @@ class RecallPane(QWidget):
         """Block until worker jobs are done (tests and shutdown)."""
         for kind in BUILDS:
             self.ctx.channel(self, kind).wait()
+        if self._triggers is not None:
+            self._triggers.wait()
 
     @property
     def trigger_panel(self) -> TriggerEvalPanel:
