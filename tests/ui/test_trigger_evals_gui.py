@@ -435,3 +435,17 @@ def test_the_recall_tab_starts_where_the_agent_selects(window: MainWindow, qtbot
     other.trigger_panel.wait()
     rockbot.loader.cancel()
     rockbot.loader.wait()
+
+
+def test_unsaved_rows_come_back_with_their_library(panel: TriggerEvalPanel, window: MainWindow, qtbot,
+                                                   skill_lib: Path, agent: Path) -> None:
+    window.ctx.select_skill("pdf")
+    panel.add_row("merge these pdfs", True)
+    for path in (agent, skill_lib):
+        with qtbot.waitSignal(window.loadFinished, timeout=10_000):
+            window.open_path(path)
+        qtbot.waitUntil(lambda: not panel.busy, timeout=10_000)
+        assert ("pdf" in panel.drafts) is (path == skill_lib)
+    panel.show_source("pdf")
+    assert [r.query for r in panel.drafts["pdf"]] == ["merge these pdfs"]
+    assert "unsaved" in panel.source_box.currentText()

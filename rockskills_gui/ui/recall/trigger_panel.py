@@ -111,6 +111,9 @@ class TriggerEvalPanel(QWidget):
         self.problems: tuple[str, ...] = ()  # own files that could not be read
         self.drafts: dict[str, tuple[TriggerRow, ...]] = {}  # unsaved rows, by skill (its spelling)
         self.opened: dict[str, Path] = {}  # the file a draft was opened from
+        # the drafts of each library opened before (by folder): opening it again brings them back
+        self.kept: dict[Path, tuple[dict[str, tuple[TriggerRow, ...]], dict[str, Path]]] = {}
+        self._library_dir: Path | None = None
         self.source = ""  # a skill's name, ALL, or "" (nothing to show)
         self._all_chosen = False  # the user chose ALL: selecting a skill does not leave it
         self.outcome: Outcome | None = None
@@ -346,7 +349,11 @@ class TriggerEvalPanel(QWidget):
     def _on_library(self, library: Library | None) -> None:
         self.runs.stop()
         self._scans.cancel()
-        self.found, self.problems, self.drafts, self.opened = {}, (), {}, {}
+        if self._library_dir is not None and self.drafts:
+            self.kept[self._library_dir] = (self.drafts, self.opened)
+        self._library_dir = library.agent_dir if library is not None else None
+        drafts, opened = self.kept.pop(self._library_dir, ({}, {})) if library is not None else ({}, {})
+        self.found, self.problems, self.drafts, self.opened = {}, (), drafts, opened
         self.outcome, self.diffs, self.versus_label, self.guess = None, {}, "", None
         self.source, self._all_chosen = "", False
         self._fill_agents(library)
