@@ -326,6 +326,10 @@ def test_editing_a_row_in_the_table(panel: TriggerEvalPanel, window: MainWindow,
     assert read_trigger_file(field)[0].query.startswith("Solve this IMO problem: ")  # not saved yet
     panel.table.selectRow(0)
     assert panel.remove_rows() == 1 and len(panel.drafts[MATH]) == 19
+    panel.table.setFocus()
+    panel.table.selectRow(0)
+    qtbot.keyClick(panel.table, Qt.Key.Key_Delete)
+    assert len(panel.drafts[MATH]) == 18
     panel.revert()
     assert panel.model.rowCount() == 20 and MATH not in panel.drafts
 
@@ -426,7 +430,7 @@ def test_the_recall_tab_starts_where_the_agent_selects(window: MainWindow, qtbot
     assert isinstance(other, RecallPane)
     assert other.mode == PLAYGROUND and other.view.stack.currentWidget() is other.view.playground
     assert other._triggers is None  # not built until asked for
-    assert other.view.selection_note.text().startswith("RockBot: BM25 picks its skills")
+    assert other.view.selection_note.text().startswith("RockBot: BM25 picks what a turn injects")
     assert "top 5" in other.view.selection_note.toolTip()
     other.view.triggers_button.click()
     assert other.mode == TRIGGERS and other.view.stack.currentWidget() is other.trigger_panel

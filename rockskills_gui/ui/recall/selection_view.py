@@ -12,7 +12,8 @@ from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
 from rockskills_gui.ui.recall.recall_view import PLAYGROUND, TRIGGERS
 
-HOW = {BM25: "BM25 picks its skills: the playground shows its ranking exactly",
+HOW = {BM25: "BM25 picks what a turn injects (the playground); its model may get_skill others "
+             "(trigger evals)",
        MATCH: "its retrieval picks the skills it lists: trigger evals test which one the model follows"}
 MODEL_PICKS = "the model picks from the listing: trigger evals test which skill it activates"
 

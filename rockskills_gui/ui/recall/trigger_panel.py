@@ -32,6 +32,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -239,6 +240,8 @@ class TriggerEvalPanel(QWidget):
         self.table.setShowGrid(False)
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
+        remove = QShortcut(QKeySequence.StandardKey.Delete, self.table, lambda: self.remove_rows())
+        remove.setContext(Qt.ShortcutContext.WidgetShortcut)
         m = TriggerRowsModel
         # the marks and what fired take what they need (capped); the query takes the rest
         self.columns = ColumnFitter(self.table, order=[m.MARK, m.SHOULD, m.RATE, m.SKILL, m.VERSUS, m.FIRED],
@@ -254,7 +257,8 @@ class TriggerEvalPanel(QWidget):
         self.new_should.setToolTip("Unticked: a near miss, the skill should not be activated")
         self.add_button = self._button("Add row", "triggerAddRow", "Add this query to the rows")
         self.add_button.clicked.connect(lambda: self.add_row())
-        self.remove_button = self._button("Remove rows", "triggerRemoveRows", "Remove the selected rows")
+        self.remove_button = self._button("Remove rows", "triggerRemoveRows",
+                                          "Remove the selected rows (Delete)")
         self.remove_button.clicked.connect(lambda: self.remove_rows())
         self.results = TriggerResults(self)
         self.results.describe = self._description
