@@ -356,7 +356,7 @@ class TriggerEvalPanel(QWidget):
         if self._library_dir is not None and self.drafts:
             self.kept[self._library_dir] = (self.drafts, self.opened)
         self._library_dir = library.agent_dir if library is not None else None
-        drafts, opened = self.kept.pop(self._library_dir, ({}, {})) if library is not None else ({}, {})
+        drafts, opened = self.kept.pop(library.agent_dir, ({}, {})) if library is not None else ({}, {})
         self.found, self.problems, self.drafts, self.opened = {}, (), drafts, opened
         self.outcome, self.diffs, self.versus_label, self.guess = None, {}, "", None
         self.source, self._all_chosen = "", False
