@@ -86,7 +86,8 @@ ROCKBOT_CURRENT = AgentProfile(
         "curation": f"{ROCKBOT_LATER} DreamOptions.ProtectedSkillPrefixes (PR #275), "
                     "design/skill-name-stability.md (singletons, keywords), DreamPassLedger.cs",
         "holds": f"{ROCKBOT_LATER} SkillResource.cs (manifest), FileSkillResourceUsageStore, "
-                 "IMcpSkillSurface.cs (surfaceBaseline)",
+                 "IMcpSkillSurface.cs (surfaceBaseline); usage log retention: JsonlLogRetention.cs, "
+                 "FileSkillUsageStore.cs @ 5389c16",
     },
     storage=Storage(file_kinds=(FileKind.ROCKBOT_JSON,), file_names=("{name}.json",),
                     project_roots=("skills",), precedence=Precedence.SINGLE_ROOT,
@@ -100,8 +101,8 @@ ROCKBOT_CURRENT = AgentProfile(
     curation=Curation(passes=DREAM_PASSES, protected_prefixes=("patrol/",),
                       singleton_prefixes=("mcp/",), keep_summary_keywords=True,
                       ledger_file=LEDGER_FILE),
-    holds=Holds(resources=True, usage_log=True, resource_reads=True, timestamps=True,
-                mcp_baselines=True),
+    holds=Holds(resources=True, usage_log=True, usage_retention=True, resource_reads=True,
+                timestamps=True, mcp_baselines=True),
 )
 
 

@@ -37,7 +37,7 @@ from rockskills_gui.ui.common.operation_runner import (
 if TYPE_CHECKING:
     from rockskills_gui.core.app.settings import Settings
 
-Operation = Callable[[Library], ChangeSet]
+Operation = Callable[[Library], ChangeSet | None]  # None: nothing to do
 
 
 class AppContext(QObject):
@@ -225,7 +225,8 @@ class AppContext(QObject):
         if result.error is not None:
             self.operationFailed.emit(result.error)
             return
-        if ticket.library is not self.library:  # another library was opened meanwhile
+        library = self.library
+        if library is None or ticket.library is not library:  # another library was opened meanwhile
             self.status(f"{ticket.label}: done in {ticket.library.agent_dir}, which is no longer "
                         "open", 10000)
             return
@@ -239,7 +240,7 @@ class AppContext(QObject):
                 self.changeApplied.emit(change)
             finally:
                 self._holding = False
-            note = ticket.library.agent_note()  # what a running agent of this format does
+            note = library.agent_note()  # what a running agent of this format does
             self.status(f"{verb}{change.label}" + (f" · {note.short}" if note else ""), 10000)
         self.historyChanged.emit()
 

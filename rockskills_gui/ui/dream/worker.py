@@ -17,27 +17,34 @@ from rockskills_gui.core.dream.llm import Endpoint, LlmClient
 from rockskills_gui.core.dream.run import RunOptions, RunProgress, run_dream
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.storage.layout import Layout
+from rockskills_gui.ui.dream.review_start import review_start
 
 
 class DreamRunThread(QThread):
-    """Runs :func:`run_dream` once.
+    """Runs :func:`run_dream` once, then makes the review's start (defaults and selection,
+    :func:`review_start`) on the same thread: a plan of thousands of proposals and the usage log
+    the defaults read cost the UI thread nothing.
 
     Signals (delivered on the UI thread):
         progressed(object): a :class:`RunProgress`.
-        planReady(object): the :class:`Plan` (also after a cancel: the passes say so).
+        planReady(object, object): the :class:`Plan` (also after a cancel: the passes say so) and
+            its :class:`ReviewStart`.
         crashed(str): the run could not start or hit an unexpected error.
     """
 
     progressed = Signal(object)
-    planReady = Signal(object)
+    planReady = Signal(object, object)
     crashed = Signal(str)
 
     def __init__(self, layout: Layout, options: RunOptions, endpoint: Endpoint | None,
-                 api_key: str | None, parent: QObject | None = None) -> None:
+                 api_key: str | None, parent: QObject | None = None, prune: bool = True,
+                 review_prefixes: list[str] | None = None) -> None:
         super().__init__(parent)
         self.layout = layout
         self.options = options
         self.endpoint = endpoint
+        self.prune = prune
+        self.review_prefixes = list(review_prefixes or [])
         self._key = api_key  # memory only; handed to the client and forgotten with the thread
         self.cancel_event = threading.Event()
 
@@ -58,10 +65,11 @@ class DreamRunThread(QThread):
                 client = LlmClient(self.endpoint, self._key)
             plan = run_dream(library, self.options, client, progress=self._report,
                              cancel=self.cancel_event)
+            start = review_start(plan, library, self.review_prefixes, self.prune)
         except Exception as exc:  # shown on the run page; the thread must not die silently
             self.crashed.emit(f"{type(exc).__name__}: {exc}")
         else:
-            self.planReady.emit(plan)
+            self.planReady.emit(plan, start)
         finally:
             self._key = None
 

@@ -68,7 +68,7 @@ class NoticeBar(QFrame):
         self.buttons: dict[str, QPushButton] = {}
         self.hide()
 
-    def add_button(self, key: str, text: str, slot: Callable[[], None]) -> QPushButton:
+    def add_button(self, key: str, text: str, slot: Callable[[], object]) -> QPushButton:
         button = QPushButton(text, self)
         button.setObjectName(key)
         button.clicked.connect(lambda _checked=False: slot())
@@ -91,6 +91,7 @@ class EditorLayout(_PaneBase):
     goto_dialog: GoToSkillDialog | None
     _conflict_queue: list[str]
     _changed_by_app: set[str]
+    _recreated: set[str]
     _actions: dict[str, QAction]
     _syncing: bool
 

@@ -83,7 +83,7 @@ class EditorNavigation(EditorLayout):
             self.set_mode("split")
         self.preview.setFocus()
 
-    def find(self) -> None:
+    def open_find(self) -> None:
         """Open the find bar on the editor (or the preview when it has focus or is alone)."""
         if self.current is None:
             return
@@ -95,13 +95,13 @@ class EditorNavigation(EditorLayout):
         if self.find_bar.isVisible():
             self.find_bar.find_next()
         else:
-            self.find()
+            self.open_find()
 
     def find_previous(self) -> None:
         if self.find_bar.isVisible():
             self.find_bar.find_previous()
         else:
-            self.find()
+            self.open_find()
 
     def _after_find_closed(self) -> None:
         target = self.find_bar.target

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt, QTimer
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.storage.changes import ChangeSet
-from rockskills_gui.ui.common.buffers import EDITABLE_FIELDS, Buffer
+from rockskills_gui.ui.common.buffers import EDITABLE_FIELDS, Buffer, editable_fields
 from rockskills_gui.ui.editor.editor_layout import EditorLayout
 
 if TYPE_CHECKING:  # (the dialog loads with the first conflict)
@@ -100,6 +100,14 @@ class EditorOutsideChanges(EditorLayout):
     def _follow(self, buffer: Buffer, skill: Skill, from_disk: bool) -> None:
         """Take a new library version of ``buffer``'s skill, asking when edits would clash."""
         revived = buffer.deleted
+        if from_disk and revived and buffer.edits() != editable_fields(skill):
+            # Deleted under its buffer and written again with other text: the buffer holds the
+            # only copy of the old version (saved or not). It stays marked until the user
+            # chooses (keep it, take the new one, merge), as for unsaved edits. A merge keeps
+            # both texts: the two versions share no base.
+            self._recreated.add(fold(buffer.name))
+            self._queue_conflict(buffer)
+            return
         buffer.deleted_on_disk = False
         buffer.deleted_by = ""
         if from_disk and buffer.disk_conflicts(skill):
@@ -171,7 +179,9 @@ class EditorOutsideChanges(EditorLayout):
                 continue
             from rockskills_gui.ui.editor.disk_conflict import DiskConflictDialog
 
-            dialog = DiskConflictDialog(buffer.name, buffer.base, buffer.edits(), disk, self.window(),
+            base = (buffer.base.model_copy(update={"summary": "", "content": "", "see_also": None})
+                    if key in self._recreated else buffer.base)
+            dialog = DiskConflictDialog(buffer.name, base, buffer.edits(), disk, self.window(),
                                         by_app=key in self._changed_by_app)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             dialog.resolved.connect(lambda answer, k=key: self._resolve_conflict(k, answer))
@@ -183,12 +193,15 @@ class EditorOutsideChanges(EditorLayout):
 
         self.conflict_dialog = None
         self._changed_by_app.discard(key)
+        self._recreated.discard(key)
         if key in self._conflict_queue:
             self._conflict_queue.remove(key)
         lib = self.ctx.library
         buffer = self.buffers.get(key)
         disk = lib.get(key) if lib is not None else None
         if buffer is not None and disk is not None:
+            buffer.deleted_on_disk = False  # (a re-created skill: the choice revives the buffer)
+            buffer.deleted_by = ""
             if answer.choice is DiskChoice.TAKE_DISK:
                 self._keep_view(buffer, lambda: buffer.rebase(disk, take=set(EDITABLE_FIELDS)))
                 self.ctx.status(f"'{buffer.name}': took the version on disk (Undo in the editor "
@@ -197,10 +210,9 @@ class EditorOutsideChanges(EditorLayout):
                 self._keep_view(buffer, lambda: buffer.rebase(disk, take=set()))
                 if answer.choice is DiskChoice.MERGED and answer.fields is not None:
                     fields = answer.fields
-                    self._keep_view(buffer, lambda: buffer.set_content(str(fields["content"])))
-                    buffer.set_summary(str(fields["summary"]))
-                    see_also = fields["see_also"]
-                    buffer.set_see_also(tuple(see_also) if see_also else ())  # type: ignore[arg-type]
+                    self._keep_view(buffer, lambda: buffer.set_content(fields["content"] or ""))
+                    buffer.set_summary(fields["summary"] or "")
+                    buffer.set_see_also(tuple(fields["see_also"] or ()))
                     self.ctx.status(f"'{buffer.name}': merged; save to write the result", 8000)
                 else:
                     self.ctx.status(f"'{buffer.name}': kept your version; saving will replace "

@@ -83,6 +83,7 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
         self.goto_dialog: GoToSkillDialog | None = None
         self._conflict_queue: list[str] = []
         self._changed_by_app: set[str] = set()  # queued conflicts caused by an operation in the app
+        self._recreated: set[str] = set()  # queued conflicts of a skill deleted and written again
         self._highlighters: dict[int, MarkdownHighlighter] = {}
         self._syncing = False
         self._actions: dict[str, QAction] = {}

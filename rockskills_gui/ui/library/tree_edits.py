@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, SignalInstance
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QLineEdit, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QLabel, QLineEdit, QWidget
 
 from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import Node, is_inside, problems_by_name
@@ -284,17 +284,17 @@ class TreeEdits(_PaneBase):
 
         def done(change: ChangeSet | None) -> None:
             if change is not None and not change.empty and keep.isValid():
-                self.view.setCurrentIndex(QModelIndex(keep))
+                self.view.setCurrentIndex(keep)
 
         self._operate(len(names), lambda lib: lib.delete_many(names),
                       f"Deleting {len(names):,} skills", done)
 
     # ---------------------------------------------------------------- dialogs
 
-    def _show(self, dialog: QWidget) -> None:
+    def _show(self, dialog: QDialog) -> None:
         self.dialog = dialog
         dialog.destroyed.connect(lambda: self._forget(dialog))
-        dialog.open()  # type: ignore[attr-defined]
+        dialog.open()
 
     def _forget(self, dialog: QWidget) -> None:
         if self.dialog is dialog:

@@ -177,7 +177,7 @@ class TreeFiltering(_PaneBase):
         if node is not None:
             (self._expanded.add if expanded else self._expanded.discard)(node.key)
 
-    def eventFilter(self, watched: QObject, event: object) -> bool:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.filter and isinstance(event, QKeyEvent) \
                 and event.type() == QEvent.Type.KeyPress:
             if event.key() == Qt.Key.Key_Escape and self.filter.text():

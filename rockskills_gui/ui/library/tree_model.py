@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Mapping
+from typing import overload
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt, Signal
 
@@ -420,7 +421,11 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
             return self.createIndex(row, 0, resources[row - len(kids)].id)
         return self.createIndex(row, 0, kids[row].uid)
 
-    def parent(self, index: Index | None = None) -> QModelIndex | QObject:  # type: ignore[override]
+    @overload
+    def parent(self) -> QObject | None: ...
+    @overload
+    def parent(self, index: Index) -> QModelIndex: ...
+    def parent(self, index: Index | None = None) -> QModelIndex | QObject | None:
         if index is None:  # QObject.parent()
             return super().parent()
         resource = self.resource_row(index)
@@ -434,6 +439,7 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
         return self.createIndex(self._row(parent), 0, parent.uid)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        node: Node | None
         if not parent.isValid():
             node = self.tree.root
         elif parent.column() > 0:
@@ -449,6 +455,7 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
         return 1
 
     def hasChildren(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
+        node: Node | None
         if not parent.isValid():
             node = self.tree.root
         else:

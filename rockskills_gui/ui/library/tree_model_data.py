@@ -213,11 +213,13 @@ class TreeItemData(_ModelBase):
             used = self.facts.last_use(skill)
             lines.append(f"Updated {_when(skill.updated_at)} · "
                          + (f"last used {_when(used)}" if used is not None else "never used"))
-            linked = self.library.link_of(skill.name) if self.library is not None else None
-            if linked is not None:  # (core.storage.links: reads follow links; writes need the target allowed)
+            # (core.storage.links: reads follow links; writes need the target allowed)
+            library = self.library
+            linked = library.link_of(skill.name) if library is not None else None
+            if library is not None and linked is not None:
                 link, target = linked
                 lines.append(f"Linked to {html.escape(str(target))} "
-                             f"({html.escape(self.library.layout.display_path(link))} is a symbolic link)")
+                             f"({html.escape(library.layout.display_path(link))} is a symbolic link)")
             for badge in self.badges(node):
                 if badge == Badge.PROBLEM:
                     lines.extend(f"⚠ {html.escape(r)}" for r in self.facts.problems(skill))

@@ -11,6 +11,8 @@ the UI thread); this module composes them and follows the library and the select
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import (
@@ -196,14 +198,14 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
         commands["tree.rename"].setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self._update_actions()
 
-    def _action(self, action_id: str, text: str, slot: object, menu: QMenu) -> QAction:
+    def _action(self, action_id: str, text: str, slot: Callable[[], object], menu: QMenu) -> QAction:
         """The registry's action when bound (same text and shortcut), else a plain one."""
         if self.commands is not None:
             action = self.commands[action_id]
             menu.addAction(action)
             return action
         action = menu.addAction(text)
-        action.triggered.connect(lambda _checked=False: slot())  # type: ignore[operator]
+        action.triggered.connect(lambda _checked=False: slot())
         return action
 
     def _update_actions(self) -> None:

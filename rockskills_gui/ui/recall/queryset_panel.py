@@ -26,6 +26,7 @@ from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall import snapshots
 from rockskills_gui.core.recall.queryset import (
     QUERY_SET_DIR,
+    AnyLayout,
     CaseResult,
     QueryCase,
     QuerySet,
@@ -37,7 +38,6 @@ from rockskills_gui.core.recall.queryset import (
     save_query_set,
 )
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, SkillRecall
-from rockskills_gui.core.storage.layout import Layout
 from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.recall.queryset_snapshots import EDITS_LABEL, QuerySetSnapshots, list_query_sets
@@ -72,7 +72,7 @@ class QuerySetPanel(QuerySetSnapshots, QWidget):
     def __init__(self, names: QStringListModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("recallQuerySetPanel")
-        self.layout_: Layout | None = None
+        self.layout_: AnyLayout | None = None
         self.recall: SkillRecall | None = None
         self.query_set: QuerySet | None = None
         self.path: Path | None = None
@@ -184,7 +184,7 @@ class QuerySetPanel(QuerySetSnapshots, QWidget):
 
     # ---------------------------------------------------------------- sets
 
-    def set_library(self, layout: Layout | None, recall: SkillRecall | None) -> None:
+    def set_library(self, layout: AnyLayout | None, recall: SkillRecall | None) -> None:
         """A library (or none) was opened: list its sets and evaluate the first one."""
         self.layout_ = layout
         self.recall = recall
@@ -282,6 +282,7 @@ class QuerySetPanel(QuerySetSnapshots, QWidget):
 
     def _update_enabled(self) -> None:
         has_set = self.query_set is not None
+        widget: QWidget
         for widget in (self.expected, self.add_button, self.remove_button, self.snapshot_button,
                        self.edits_button):
             widget.setEnabled(has_set)

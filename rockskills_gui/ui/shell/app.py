@@ -49,6 +49,7 @@ with support_code_cached(code_cache.installed()):  # (~15 ms less at every start
         Qt,
         QThreadPool,
         QTimer,
+        SignalInstance,
         QtMsgType,
         qInstallMessageHandler,
         qVersion,
@@ -154,28 +155,31 @@ def _application() -> QApplication:
 
 def _quiet_offscreen_noise() -> Callable[[], None]:
     """Drop the offscreen plugin's meaningless warnings; returns a function undoing that."""
-    previous: object = None
+    previous: Callable[[QtMsgType, QMessageLogContext, str], object] | None = None
 
     def handler(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
         if message in OFFSCREEN_NOISE:
             return
-        if callable(previous):
+        if previous is not None:
             previous(kind, context, message)
         else:
             print(message, file=sys.stderr)
 
+    def restore() -> None:
+        qInstallMessageHandler(previous)
+
     previous = qInstallMessageHandler(handler)
-    return lambda: qInstallMessageHandler(previous)  # type: ignore[arg-type]
+    return restore
 
 
-def _once(signal: object, slot: Callable[[str], None]) -> None:
+def _once(signal: SignalInstance, slot: Callable[[str], object]) -> None:
     """Connect ``slot`` to ``signal`` for one emission only."""
 
     def handler(value: str) -> None:
-        signal.disconnect(handler)  # type: ignore[attr-defined]
+        signal.disconnect(handler)
         slot(value)
 
-    signal.connect(handler)  # type: ignore[attr-defined]
+    signal.connect(handler)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,6 +7,7 @@ panes; it owns no library state itself (that is :class:`~rockskills_gui.ui.commo
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +33,7 @@ from rockskills_gui.ui.common.journal_watcher import JournalWatcher
 from rockskills_gui.ui.common.library_watcher import folders_to_watch
 from rockskills_gui.ui.common.operation_status import OperationStatus
 from rockskills_gui.ui.common.theme import secondary
+from rockskills_gui.ui.common.usage_archiver import UsageArchiver
 from rockskills_gui.ui.common.workers import LibraryLoader
 from rockskills_gui.ui.editor.editor_face import listed_names
 from rockskills_gui.ui.library.problems_pane import ProblemsPane, skill_problems
@@ -264,6 +266,7 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
 
         self.ctx.libraryChanged.connect(self._on_library_changed)
         self.journal_watcher = JournalWatcher(self.ctx, self)  # `rockskills undo` meanwhile
+        self.usage_archiver = UsageArchiver(self.ctx, self)  # on open and reload, off this thread
         self.ctx.historyChanged.connect(self._update_history_actions)
         self.ctx.changeApplied.connect(self._on_change_applied)
         self.ctx.statusMessage.connect(self.statusBar().showMessage)
@@ -295,8 +298,10 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         elif name in ("editor", "recall", "heatmap"):
             # Asked for by name, a pane shows even with no library (it says so itself).
             self.central.setCurrentWidget(self.tabs)
-            pane = {"editor": lambda: self.skill_pane, "recall": lambda: self.recall_pane,
-                    "heatmap": lambda: self.usage_pane}[name]()
+            panes: dict[str, Callable[[], QWidget]] = {
+                "editor": lambda: self.skill_pane, "recall": lambda: self.recall_pane,
+                "heatmap": lambda: self.usage_pane}
+            pane = panes[name]()
             self.tabs.setCurrentWidget(pane)
         elif name == "dream":
             if self.dream_wizard is None:

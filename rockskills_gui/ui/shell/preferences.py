@@ -122,7 +122,9 @@ def make_editor(name: str, parent: QWidget) -> FieldEditor:
         models = QComboBox(parent)
         models.setEditable(True)
         models.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        models.lineEdit().setPlaceholderText("e.g. llama3.1:8b or gpt-4o-mini")
+        model_edit = models.lineEdit()  # editable: Qt made one
+        if model_edit is not None:
+            model_edit.setPlaceholderText("e.g. llama3.1:8b or gpt-4o-mini")
         editor = FieldEditor(name, models, models.currentText, models.setEditText,
                              models.editTextChanged)
     elif widget_kind == "profiles":
@@ -203,12 +205,12 @@ class PreferencesDialog(QDialog):
 
     def _build(self) -> None:
         layout = QVBoxLayout(self)
-        self.scroll = QScrollArea(self)  # the sections scroll when the screen is too short
-        self.scroll.setObjectName("preferencesScroll")
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        sections = QWidget(self.scroll)
+        self.scroll_area = QScrollArea(self)  # the sections scroll when the screen is too short
+        self.scroll_area.setObjectName("preferencesScroll")
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        sections = QWidget(self.scroll_area)
         sections_layout = QVBoxLayout(sections)
         sections_layout.setContentsMargins(0, 0, 0, 0)
         forms: dict[str, QFormLayout] = {}
@@ -219,8 +221,8 @@ class PreferencesDialog(QDialog):
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
             forms[group] = form
             sections_layout.addWidget(box)
-        self.scroll.setWidget(sections)
-        layout.addWidget(self.scroll, 1)
+        self.scroll_area.setWidget(sections)
+        layout.addWidget(self.scroll_area, 1)
         for name in Settings.model_fields:
             info = field_info(name)
             editor = self.editors[name] = make_editor(name, self)
@@ -285,11 +287,14 @@ class PreferencesDialog(QDialog):
         screen = self.screen().availableGeometry()
         boxes = [box.sizeHint() for box in
                  sections.findChildren(QGroupBox, options=Qt.FindChildOption.FindDirectChildrenOnly)]
-        spacing = max(sections.layout().spacing(), 0)
-        width = max(hint.width() for hint in boxes) + self.scroll.verticalScrollBar().sizeHint().width()
+        inner, outer = sections.layout(), self.layout()
+        if inner is None or outer is None:  # (both made by _build)
+            return
+        spacing = max(inner.spacing(), 0)
+        width = max(hint.width() for hint in boxes) + self.scroll_area.verticalScrollBar().sizeHint().width()
         height = sum(hint.height() + spacing for hint in boxes)
-        margins = self.layout().contentsMargins()
-        below = self.buttons.sizeHint().height() + max(self.layout().spacing(), 0)
+        margins = outer.contentsMargins()
+        below = self.buttons.sizeHint().height() + max(outer.spacing(), 0)
         self.resize(min(width + margins.left() + margins.right(), int(screen.width() * 0.9)),
                     min(height + below + margins.top() + margins.bottom(),
                         int(screen.height() * 0.9)))
@@ -476,11 +481,13 @@ class PreferencesDialog(QDialog):
         self._start(lambda: _endpoint().check_connection(url, model, key, timeout), self._on_checked)
 
     def _on_checked(self, result: object) -> None:
-        if not isinstance(result, _endpoint().CheckResult):
-            result = _endpoint().CheckResult(False, "error", f"The test failed: {result}")
-        self.result_label.setText(("✓ " if result.ok else "✗ ") + result.message)
-        log.info("connection test (%s): %s", result.kind, result.message)
-        self.checkFinished.emit(result)
+        from rockskills_gui.core.app.endpoint import CheckResult  # (loaded by the worker already)
+
+        checked = result if isinstance(result, CheckResult) \
+            else CheckResult(False, "error", f"The test failed: {result}")
+        self.result_label.setText(("✓ " if checked.ok else "✗ ") + checked.message)
+        log.info("connection test (%s): %s", checked.kind, checked.message)
+        self.checkFinished.emit(checked)
 
     def busy(self) -> bool:
         return bool(self._jobs)

@@ -15,10 +15,11 @@ one part per turn of the event loop.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
 from rockskills_gui.ui.common.after_paint import AfterPaint
@@ -64,8 +65,7 @@ class WindowDeferred(WindowState):
         """Editor commands run the editor (built then if need be); until it exists no skill is
         open, so the commands that need one are off."""
         for action_id, (method, args) in EDITOR_COMMANDS.items():
-            self.commands.on(action_id,
-                             lambda m=method, a=args: getattr(self.skill_pane, m)(*a))
+            self.commands.on(action_id, partial(self._run_editor_command, method, args))
         for action_id in NEED_A_SKILL:
             self.commands[action_id].setEnabled(False)
         self.ctx.currentSkillChanged.connect(self._on_current_skill)
@@ -79,6 +79,9 @@ class WindowDeferred(WindowState):
         for menu in self.menus.values():  # the editor's commands show their real states
             menu.aboutToShow.connect(self._build_skill_pane)
         self.loadFinished.connect(self._finish_after_paint)
+
+    def _run_editor_command(self, method: str, args: tuple[str, ...]) -> None:
+        getattr(self.skill_pane, method)(*args)  # (an EDITOR_COMMANDS entry: an EditorPane method)
 
     # ---------------------------------------------------------------- the parts
 
@@ -125,14 +128,14 @@ class WindowDeferred(WindowState):
     def _name_window_controls(self) -> None:
         self._name_controls_of(self)
 
-    def _name_controls_of(self, root: QObject) -> None:
+    def _name_controls_of(self, root: QWidget) -> None:
         """Accessible names for ``root``'s controls, once the window's own are named (a part
         built before that is named with the window)."""
         if self._name_window_controls in self._deferred and root is not self:
             return
         from rockskills_gui.ui.common.accessibility import name_controls
 
-        name_controls(root)  # type: ignore[arg-type]
+        name_controls(root)
 
     def unsaved_edits(self) -> list[Buffer]:
         """The editor's buffers with unsaved edits (none before the editor is built)."""

@@ -3,6 +3,7 @@ the Preferences and Shortcuts dialogs and the log folder. A mixin of ``MainWindo
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -31,7 +32,7 @@ class WindowPreferences(WindowState):
         for mode in ("system", "light", "dark"):
             action = self.commands[f"view.theme_{mode}"]
             group.addAction(action)
-            self.commands.on(f"view.theme_{mode}", lambda m=mode: self.choose_theme(m))
+            self.commands.on(f"view.theme_{mode}", partial(self.choose_theme, mode))
         self.ctx.preferencesChanged.connect(self._on_preferences_changed)
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_system_scheme_changed)
         self._check_theme_action()

@@ -32,11 +32,11 @@ from rockskills_gui.ui.shell.window_prefs import SplitterMemory
 if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
     from collections.abc import Callable
 
-    from PySide6.QtCore import QObject
     from PySide6.QtWidgets import QMessageBox
 
     from rockskills_gui.ui.budget.budget_pane import BudgetPane
     from rockskills_gui.ui.common.buffers import Buffer
+    from rockskills_gui.ui.common.usage_archiver import UsageArchiver
     from rockskills_gui.ui.dream.wizard import DreamWizard
     from rockskills_gui.ui.editor.editor_pane import EditorPane
     from rockskills_gui.ui.health.health_table import HealthPane
@@ -70,12 +70,12 @@ class WindowState(_WindowBase):
     splitter_memory: SplitterMemory | None
     commands: ActionRegistry
     tabs: QTabWidget
-    skill_pane: EditorPane  # (properties of window_deferred: built after the first paint)
     _skill_pane: EditorPane | None
     _recall_pane: RecallPane | None
     _recall_placeholder: QWidget
     _usage_pane: UsagePane | None
     _usage_placeholder: QWidget
+    usage_archiver: UsageArchiver
     _budget_pane: BudgetPane | None
     _budget_placeholder: QWidget
     empty_page: NoLibraryPage
@@ -88,7 +88,6 @@ class WindowState(_WindowBase):
     _problems_auto: bool  # the dock follows this opening's first lint (the user has not chosen)
     _problems_sized: bool  # the dock was given its first height
     health_dock: QDockWidget
-    health_pane: HealthPane
     menus: dict[str, QMenu]
     recent_menu: QMenu
     reopen_menu: QMenu
@@ -103,9 +102,13 @@ class WindowState(_WindowBase):
     theme_override: str | None
 
     if TYPE_CHECKING:  # behaviour from the other parts (MainWindow and its mixins)
+        @property
+        def skill_pane(self) -> EditorPane: ...  # (window_deferred: built after the first paint)
+        @property
+        def health_pane(self) -> HealthPane: ...  # (window_deferred: built when first shown)
         def unsaved_edits(self) -> list[Buffer]: ...
         def resolve_unsaved(self, then: Callable[[], None], doing: str = "closing") -> None: ...
-        def _name_controls_of(self, root: QObject) -> None: ...
+        def _name_controls_of(self, root: QWidget) -> None: ...
         def show_pane(self, name: str) -> None: ...
         def show_error(self, title: str, message: str) -> None: ...
         def open_path(self, path: Path | str, format: str | None = None) -> None: ...

@@ -46,6 +46,7 @@ class WindowTabs(WindowState):
 
             pane = UsagePane(self.ctx, self.tabs)
             pane.openSkillRequested.connect(lambda _name: self.show_pane("editor"))
+            pane.reloadRequested.connect(self.usage_archiver.archive)
             self._usage_pane = pane
             self._install_pane(self._usage_placeholder, pane, "Usage")
         return self._usage_pane

@@ -5,6 +5,7 @@ and the whole matrix with its labels as one image for export. A mixin of ``Heatm
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPoint, QRect, QRectF, Qt
@@ -43,6 +44,7 @@ class HeatmapPainting(_ViewBase):
         def _line(self) -> int: ...
         def label_step(self, side: int | None = None) -> int: ...
         def _label_width(self) -> int: ...
+        def _origin(self) -> QPoint: ...
 
     def paint(self, painter: QPainter, area: QRect, origin: QPoint) -> None:
         """Paint labels and matrix into ``area`` with cell (0, 0) at ``origin`` (also for export)."""
@@ -158,13 +160,14 @@ class HeatmapPainting(_ViewBase):
         role = QPalette.ColorRole.Text if data.exists[index] else QPalette.ColorRole.PlaceholderText
         return self.palette().color(role)
 
-    def _band_stripes(self, painter: QPainter, rect_for: object, visible: tuple[int, int]) -> None:
+    def _band_stripes(self, painter: QPainter, rect_for: Callable[[int, int], QRect],
+                      visible: tuple[int, int]) -> None:
         data = self.data
         assert data is not None
         stripe = self.palette().color(QPalette.ColorRole.AlternateBase)
         for k, band in enumerate(data.bands):
             if k % 2 and band.stop > visible[0] and band.start < visible[1]:
-                painter.fillRect(rect_for(band.start, band.stop), stripe)  # type: ignore[operator]
+                painter.fillRect(rect_for(band.start, band.stop), stripe)
 
     def labelled(self, side: int, first: int, last: int) -> list[int]:
         """Which of the rows (or columns) ``first``..``last`` get a label at cell ``side``: all
@@ -264,7 +267,8 @@ class HeatmapPainting(_ViewBase):
         return text
 
     def _draw_placed(self, painter: QPainter, placed: list[Placed], rows: bool,
-                     rect_for: object, leader_for: object) -> None:
+                     rect_for: Callable[[int, int], QRect],
+                     leader_for: Callable[[int, int], tuple[QPoint, QPoint]]) -> None:
         data = self.data
         assert data is not None
         palette = self.palette()
@@ -273,7 +277,7 @@ class HeatmapPainting(_ViewBase):
         bands = bool(data.bands) and not self.labelled(self.ch if rows else self.cw, 0, 1)
         align = Qt.AlignmentFlag.AlignRight if rows else Qt.AlignmentFlag.AlignLeft
         for label in placed:
-            rect: QRect = rect_for(label.top, label.size)  # type: ignore[operator]
+            rect = rect_for(label.top, label.size)
             text = metrics.elidedText(self.label_text(rows, label), Qt.TextElideMode.ElideMiddle,
                                       rect.width())
             if label.selected:
@@ -288,7 +292,7 @@ class HeatmapPainting(_ViewBase):
             if bands and label.displaced and not label.selected:
                 # A family's label moved off its rows: a thin line from it to them.
                 target = round(min(max(label.center, label.lo), label.hi - 1))
-                start, end = leader_for(round(label.center), target)  # type: ignore[operator]
+                start, end = leader_for(round(label.center), target)
                 painter.setPen(QPen(palette.color(QPalette.ColorRole.PlaceholderText), 1))
                 painter.drawLine(start, end)
 

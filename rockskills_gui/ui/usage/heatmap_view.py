@@ -391,8 +391,8 @@ class HeatmapView(HeatmapPainting, QAbstractScrollArea):
         elif self.data is not None and len(self.data) and key in (
                 Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down):
             row, col = self.selected or (0, 0)
-            row += {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1}.get(key, 0)  # type: ignore[call-overload]
-            col += {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1}.get(key, 0)  # type: ignore[call-overload]
+            row += {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1}.get(Qt.Key(key), 0)
+            col += {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1}.get(Qt.Key(key), 0)
             n = len(self.data)
             self.select(max(0, min(n - 1, row)), max(0, min(n - 1, col)))
         elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.selected and self.data:

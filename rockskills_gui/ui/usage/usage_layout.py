@@ -117,6 +117,7 @@ class UsageLayout(_PaneBase):
 
         first = QHBoxLayout()
         first.setSpacing(6)
+        widget: QWidget
         for widget in (self.window_combo, self.date_from, self.date_to, self.measure_combo,
                        self.order_combo, self.min_spin):
             first.addWidget(widget)
@@ -145,6 +146,11 @@ class UsageLayout(_PaneBase):
         left_layout.addWidget(self.view, 1)
         left_layout.addWidget(self.legend)
         left_layout.addWidget(self.summary)
+        self.archive_note = QLabel(self)  # which days only the usage archive still has
+        self.archive_note.setObjectName("usageArchive")
+        self.archive_note.setWordWrap(True)
+        self.archive_note.hide()
+        left_layout.addWidget(self.archive_note)
         self.stale = QLabel(self)  # the analysis is older than the log (see check_log)
         self.stale.setObjectName("usageStale")
         self.stale.setWordWrap(True)

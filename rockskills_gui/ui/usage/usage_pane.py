@@ -14,6 +14,7 @@ Signals:
     openSkillRequested(str): the user asked to open a skill (double-click): the window shows the
         Skill tab.
     updated(): a new report is on screen.
+    reloadRequested(): the user pressed Reload log (the window then archives the log).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.core.storage.heap import give_back_freed_memory
 from rockskills_gui.core.storage.layout import USAGE_DIR
+from rockskills_gui.core.usage.archive_read import archive_bytes
 from rockskills_gui.core.usage.events import EventLog, LogSignature, UsageEvent, usage_log_signature
 from rockskills_gui.core.usage.heatmap import HeatmapOptions
 from rockskills_gui.core.usage.matrix import Measure
@@ -83,6 +85,7 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
 
     openSkillRequested = Signal(str)
     updated = Signal()
+    reloadRequested = Signal()  # the user asked to read the log again (the window archives it)
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -233,6 +236,7 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         self._show_stale(False)
         self.resources_view.reload()
         self.refresh()
+        self.reloadRequested.emit()
 
     def check_log(self) -> bool:
         """True (and the "out of date" note shown) when the usage log on disk is not the one the
@@ -303,7 +307,7 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
             size = sum(p.stat().st_size for p in folder.iterdir() if p.name.endswith(".jsonl"))
         except OSError:
             return False
-        return size <= SYNC_MAX_LOG_BYTES
+        return size + archive_bytes(request.agent_dir) <= SYNC_MAX_LOG_BYTES
 
     def refresh(self) -> None:
         """Recompute now: on this thread when cheap, else on a worker."""

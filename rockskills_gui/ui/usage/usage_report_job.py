@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gc
 
-from PySide6.QtCore import QObject, QRunnable, Signal
+from PySide6.QtCore import QObject, QRunnable, Signal, SignalInstance
 
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.heap import give_back_freed_memory
@@ -42,8 +42,8 @@ class ReportJob(QRunnable):
         else:
             self._emit(self.signals.done, report)
 
-    def _emit(self, signal: object, value: object) -> None:
+    def _emit(self, signal: SignalInstance, value: object) -> None:
         try:
-            signal.emit(self.ticket, value)  # type: ignore[attr-defined]
+            signal.emit(self.ticket, value)
         except RuntimeError:  # the pane is gone
             pass

@@ -13,6 +13,8 @@ from PySide6.QtCore import QRect
 from PySide6.QtGui import QImage, QPainter, QPalette
 from PySide6.QtWidgets import QFileDialog, QTreeWidgetItem
 
+from rockskills_gui.core.storage.layout import USAGE_ARCHIVE_DIR
+from rockskills_gui.core.usage.archive_read import describe_days
 from rockskills_gui.core.usage.heatmap import save_heatmap_csv
 from rockskills_gui.core.usage.report import UsageReport
 from rockskills_gui.core.usage.stats import TOP_PAIRS, PairView, UsageStats
@@ -20,6 +22,8 @@ from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.usage.usage_layout import UsageLayout
 
 NOTE_WIDTH = 60  # characters per line of the notes under the top pairs
+ARCHIVE_MARK = "\N{BLACK DIAMOND}"  # marks what comes from the usage archive
+ARCHIVE_DAYS_LISTED = 40  # days the archive note's tooltip lists one by one
 
 
 class UsageReportView(UsageLayout):
@@ -35,6 +39,7 @@ class UsageReportView(UsageLayout):
     # ---------------------------------------------------------------- showing
 
     def _show_nothing(self, loading: bool) -> None:
+        self.archive_note.hide()
         self.view.set_data(None)
         self.legend.set_scale(None, 1, False)
         self.usage_model.set_rows([])
@@ -56,6 +61,7 @@ class UsageReportView(UsageLayout):
                 self._fit_next = False
             self.legend.set_scale(data.scale, data.options.min_count, self.links_check.isChecked())
             self._update_summary(report)
+            self._show_archive_days(report.archive_days)
 
         def rest() -> None:
             self._fill_pairs(report.stats, report.pairs)
@@ -94,6 +100,22 @@ class UsageReportView(UsageLayout):
             parts.append(data.note)
         parts.append(f"computed in {report.seconds * 1000:.0f} ms")
         self.summary.setText(" · ".join(parts))
+
+    def _show_archive_days(self, days: dict[str, int]) -> None:
+        """Say which days of the window come from the usage archive (RockBot deleted their logs)."""
+        self.archive_note.setVisible(bool(days))
+        if not days:
+            return
+        events = sum(days.values())
+        self.archive_note.setText(
+            f"{ARCHIVE_MARK} <b>From the usage archive:</b> {events} event(s) on {len(days)} "
+            f"day(s): {describe_days(days)}. RockBot's log retention deleted these lines; the app "
+            f"kept them in {USAGE_ARCHIVE_DIR}/.")
+        shown = [f"{day}: {n} event(s)" for day, n in list(days.items())[:ARCHIVE_DAYS_LISTED]]
+        if len(days) > ARCHIVE_DAYS_LISTED:
+            shown.append(f"… {len(days) - ARCHIVE_DAYS_LISTED} more day(s)")
+        self.archive_note.setToolTip("Events only the usage archive still has, per day (UTC):\n"
+                                     + "\n".join(shown))
 
     def _fill_usage(self, report: UsageReport) -> None:
         self.usage_model.set_rows(report.rows, report.sorted_rows, report.request.table_sort)
@@ -177,7 +199,8 @@ class UsageReportView(UsageLayout):
         return image
 
     def export_png(self, path: Path | str) -> bool:
-        return self.report is not None and self.export_image().save(str(path), "PNG")
+        # PySide6 stub gap: the stubs type the format as bytes, but QImage.save accepts only a str
+        return self.report is not None and self.export_image().save(str(path), "PNG")  # type: ignore[call-overload]
 
     def export_csv(self, path: Path | str) -> None:
         if self.report is None:

@@ -13,6 +13,7 @@ from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.usage.report import UsageReport
 from rockskills_gui.core.usage.signals import SUGGEST_MIN_SESSIONS
 from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.tree_items import top_level_items
 from rockskills_gui.ui.usage.usage_layout import UsageLayout
 from rockskills_gui.ui.usage.usage_widgets import when
 
@@ -33,8 +34,7 @@ class UsageSignalsTab(UsageLayout):
     def _fill_signals(self, report: UsageReport) -> None:
         signals = report.signals
         tree = self.signals_tree
-        expanded = {tree.topLevelItem(k).text(0).split(" (")[0]
-                    for k in range(tree.topLevelItemCount()) if tree.topLevelItem(k).isExpanded()}
+        expanded = {item.text(0).split(" (")[0] for item in top_level_items(tree) if item.isExpanded()}
         tree.clear()
         minimum = max(SUGGEST_MIN_SESSIONS, self.min_spin.value())
 
@@ -105,7 +105,7 @@ class UsageSignalsTab(UsageLayout):
     def _signal_item(self) -> tuple[str, str, str] | None:
         items = self.signals_tree.selectedItems()
         value = items[0].data(0, ITEM_ROLE) if items else None
-        return tuple(value) if value else None  # type: ignore[return-value]
+        return tuple(value) if value else None
 
     def _update_signal_buttons(self) -> None:
         item = self._signal_item()
