@@ -259,7 +259,7 @@ class NothingLost(RuleBasedStateMachine):
 
     def _pending(self, buffer: Buffer) -> bool:
         dialog = self.pane.conflict_dialog
-        return fold(buffer.name) in self.pane._conflict_queue or (
+        return self.pane.outside_changes.waiting(buffer.name) or (
             dialog is not None and fold(dialog.name) == fold(buffer.name))
 
     def _forget_owned_by(self, buffer: Buffer | None) -> None:

@@ -211,7 +211,7 @@ class NothingLostRockBot(NothingLost):
             self.usage_unchecked = False
 
     def usage_shown(self) -> bool:
-        pane = self.window._usage_pane
+        pane = self.window.workspace.usage.built
         return pane is not None and pane.isVisible()
 
     @rule(reload=st.booleans())

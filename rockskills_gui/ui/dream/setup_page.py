@@ -46,7 +46,7 @@ from rockskills_gui.core.dream.pass_outlook import brief, describe, pass_outlook
 from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
-from rockskills_gui.ui.common.latest_job import LatestJob
+from rockskills_gui.ui.common.queries import channel
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.common.wrapping_label import WrappingLabel
 from rockskills_gui.ui.dream.common import PASS_HINTS, PASS_TITLES
@@ -104,9 +104,7 @@ class SetupPage(QWizardPage):
         self.outlook_reading.setObjectName("dreamOutlookReading")
         self.outlook_reading.hide()
         grid.addWidget(self.outlook_reading, len(LLM_PASSES) + 1, 0, 1, 3)
-        self.reader = LatestJob(parent=self)  # the outlook, off the UI thread (newest wins)
-        self.reader.finished.connect(self._show_outlook)
-        self.reader.failed.connect(lambda message: log.warning("pass outlook: %s", message))
+        self.reader = channel(self, "pass outlook")  # off the UI thread (newest wins)
         self.reader.busyChanged.connect(self.outlook_reading.setVisible)
         self.prune_box = QCheckBox("Prune", passes)
         self.prune_box.setObjectName("dreamPass_prune")
@@ -371,7 +369,9 @@ class SetupPage(QWizardPage):
         now = self.now() or Timestamp.now()
         agent_dir, skills = library.agent_dir, library.skills()
         ledger_file = library.profile.curation.ledger_file
-        self.reader.request(lambda: outlook_texts(agent_dir, ledger_file, skills, now), now=True)
+        self.reader.request(lambda _control: outlook_texts(agent_dir, ledger_file, skills, now),
+                            self._show_outlook, failure=lambda error: log.warning(
+                                "pass outlook: %s: %s", type(error).__name__, error))
 
     def _show_outlook(self, texts: object) -> None:
         shown: Outlook = texts if isinstance(texts, dict) else {}

@@ -335,11 +335,11 @@ class Studio:
         pane = window.library_pane
         window.show_pane("editor")
         pane.reveal(SKILL)
-        pane.rename_current()
+        pane.edits.rename_current()
         settle(1)
         editor = next(e for e in pane.view.findChildren(QLineEdit, "inlineRename") if e.isVisible())
         editor.setText("research/fact check!")
-        pane._on_inline_text(editor.text())
+        pane.edits.on_inline_text(editor.text())
         self._cleanup.append(lambda: pane.view.closeEditor(
             editor, QAbstractItemDelegate.EndEditHint.RevertModelCache))
         return window

@@ -11,14 +11,13 @@ none), "Fetch models" and "Test connection" (real requests, run off the UI threa
 from __future__ import annotations
 
 import logging
-import threading
 import typing
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -43,6 +42,7 @@ from PySide6.QtWidgets import (
 
 from rockskills_gui.core.app.settings import GROUP_LLM, GROUPS, PRESET_BY_ID, Settings, field_info
 from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.queries import QueryControl
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.shell.profile_prefs import ProfileSettingsEditor
 
@@ -158,24 +158,16 @@ def _endpoint() -> ModuleType:
     return endpoint
 
 
-class _JobSignals(QObject):
-    done = Signal(int, object)
+def _outcome(work: Callable[[], object]) -> Callable[[QueryControl], object]:
+    """``work``'s result, or the exception it raised (the dialog explains it)."""
 
-
-class _Job:
-    """Runs ``work`` (on a worker thread) and hands its result (or exception) back."""
-
-    def __init__(self, ticket: int, work: Callable[[], object]) -> None:
-        self.ticket = ticket
-        self.work = work
-        self.signals = _JobSignals()
-
-    def run(self) -> None:
+    def run(_control: QueryControl) -> object:
         try:
-            result: object = self.work()
+            return work()
         except Exception as exc:  # delivered to the dialog, which explains it
-            result = exc
-        self.signals.done.emit(self.ticket, result)
+            return exc
+
+    return run
 
 
 class PreferencesDialog(QDialog):
@@ -195,9 +187,10 @@ class PreferencesDialog(QDialog):
         self.setWindowTitle("Preferences")
         self.ctx = ctx
         self.editors: dict[str, FieldEditor] = {}
-        self._ticket = 0
-        self._jobs: dict[int, _Job] = {}
-        self._deliver: Callable[[object], None] = lambda _result: None
+        # Requests to the endpoint, off the UI thread: they may wait for their timeout, so they
+        # are detached (closing the dialog or the app does not wait for them).
+        self._requests = ctx.channel(self, "endpoint", detached=True)
+        self._requests.busyChanged.connect(self._set_busy)
         self._build()
         self.load(ctx.prefs)
 
@@ -427,21 +420,8 @@ class PreferencesDialog(QDialog):
     # ---------------------------------------------------------------- requests
 
     def _start(self, work: Callable[[], object], deliver: Callable[[object], None]) -> None:
-        self._ticket += 1
-        job = _Job(self._ticket, work)
-        self._jobs[self._ticket] = job
-        self._deliver = deliver
-        job.signals.done.connect(self._on_job_done)  # a bound slot: dropped if the dialog dies
-        self._set_busy(True)
-        # a daemon thread of its own: a request may wait for its timeout, and must neither queue
-        # behind library loading in the global pool nor hold up closing the dialog or the app
-        threading.Thread(target=job.run, name="rockskills-endpoint", daemon=True).start()
-
-    def _on_job_done(self, ticket: int, result: object) -> None:
-        self._jobs.pop(ticket, None)
-        if ticket == self._ticket:
-            self._set_busy(False)
-            self._deliver(result)
+        """Run ``work`` off the UI thread; a newer request makes this one's result moot."""
+        self.ctx.query(self, "endpoint", _outcome(work), deliver, detached=True)
 
     def _set_busy(self, busy: bool) -> None:
         self.fetch_button.setEnabled(not busy)
@@ -490,4 +470,4 @@ class PreferencesDialog(QDialog):
         self.checkFinished.emit(checked)
 
     def busy(self) -> bool:
-        return bool(self._jobs)
+        return self._requests.busy
