@@ -26,7 +26,7 @@ from rockskills_gui.core.storage.changes import ConflictError, LibraryError
 if TYPE_CHECKING:  # the dream machinery is imported by the command that runs, not by the parser
     from rockskills_gui.core.dream.plan import Plan, Severity
     from rockskills_gui.core.dream.run import RunProgress
-    from rockskills_gui.core.library.rockbot_library import Library
+    from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -143,6 +143,15 @@ def plan_summary(plan: Plan) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _open(args: argparse.Namespace) -> RockBotLibrary:
+    """The RockBot library the dream commands work on (their passes read and write RockBot's
+    store: the one format this engine knows, see pyproject's import contracts)."""
+    from rockskills_gui.core.library.rockbot.library import as_rockbot
+
+    return as_rockbot(open_library(args.library, "rockbot", link_targets=args.allow_link_target,
+                                   say_format=False))
+
+
 @guarded
 def cmd_dream(args: argparse.Namespace) -> int:
     """Print a prompt, or run the passes and save the plan; exit 1 when a pass failed."""
@@ -152,7 +161,7 @@ def cmd_dream(args: argparse.Namespace) -> int:
     from rockskills_gui.core.dream.prompts import printable
     from rockskills_gui.core.dream.run import RunOptions, prompt_for, run_dream
 
-    library = open_library(args.library, link_targets=args.allow_link_target)
+    library = _open(args)
     now = parse_now(args.now)
     options = RunOptions(now=now, directives=_directives(args.directive), protected_prefixes=args.protect)
     if args.prompt_only:
@@ -213,7 +222,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
     """Apply accepted proposals; exit 1 when refused (nothing written)."""
     from rockskills_gui.core.dream.apply import PlanRefused, apply_plan, checked, recheck
 
-    library: Library = open_library(args.library, link_targets=args.allow_link_target)
+    library = _open(args)
     plan = _load_plan(args.plan)
     if args.accept_all:  # what is acceptable now, whatever findings the plan file holds
         ids = (recheck(plan, library) if args.recheck else checked(plan, library)).acceptable_ids()
@@ -250,7 +259,7 @@ def cmd_undo(args: argparse.Namespace) -> int:
     """Undo the last applied plan; exit 1 when there is none or it cannot be undone."""
     from rockskills_gui.core.dream.apply import undo_last
 
-    library = open_library(args.library, link_targets=args.allow_link_target)
+    library = _open(args)
     try:
         result = undo_last(library)
     except LibraryError as exc:

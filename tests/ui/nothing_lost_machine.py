@@ -47,7 +47,7 @@ from hypothesis.stateful import (
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
@@ -200,7 +200,7 @@ class NothingLost(RuleBasedStateMachine):
         return pane
 
     @property
-    def lib(self) -> Library:
+    def lib(self) -> RockBotLibrary:
         assert self.ctx.library is not None
         return self.ctx.library
 

@@ -26,7 +26,7 @@ from rockskills_gui.core.dream.apply_resources import (
 )
 from rockskills_gui.core.dream.checks import CheckContext, check_plan, name_problem, path_problem
 from rockskills_gui.core.dream.plan import Plan, Severity, touched_path_error
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import display_name, fold
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
@@ -83,7 +83,7 @@ def selection_problems(plan: Plan, accepted: Iterable[str]) -> list[str]:
     return problems
 
 
-def build_change_set(library: Library, plan: Plan, accepted: Iterable[str],
+def build_change_set(library: RockBotLibrary, plan: Plan, accepted: Iterable[str],
                      reads: fingerprint.Reads | None = None) -> ChangeSet:
     """The whole-file changes of the accepted proposals, replayed in plan order on the library
     (``reads``: what the apply read so far, shared so that each file is read once).
@@ -104,7 +104,7 @@ def build_change_set(library: Library, plan: Plan, accepted: Iterable[str],
     originals = {fold(entry.skill.name): entry for entry in library.entries()}
     current: dict[str, Path] = {key: entry.path for key, entry in originals.items()}
     kept: dict[str, tuple[tuple[str, str], ...]] = {}  # unmodelled properties a save-over keeps
-    if library.rules.resources:
+    if library.profile.holds.resources:
         kept = {key: entry.skill.extra for key, entry in originals.items() if entry.skill.extra}
     writes = Writes(layout, reads)
     put = writes.put
@@ -154,7 +154,7 @@ def build_change_set(library: Library, plan: Plan, accepted: Iterable[str],
                      updated=tuple(dict.fromkeys(updated)), deleted=tuple(dict.fromkeys(deleted)))
 
 
-def checked(plan: Plan, library: Library, reads: fingerprint.Reads | None = None) -> Plan:
+def checked(plan: Plan, library: RockBotLibrary, reads: fingerprint.Reads | None = None) -> Plan:
     """A copy of ``plan`` with every check run again on the library as it is now.
 
     The checks' findings stored in the plan are dropped and made again (a plan file can be edited
@@ -184,7 +184,7 @@ def checked(plan: Plan, library: Library, reads: fingerprint.Reads | None = None
     return fresh
 
 
-def recheck(plan: Plan, library: Library, taken: fingerprint.Fingerprint | None = None,
+def recheck(plan: Plan, library: RockBotLibrary, taken: fingerprint.Fingerprint | None = None,
             reads: fingerprint.Reads | None = None) -> Plan:
     """A copy of ``plan`` checked against the library as it is now (:func:`checked`), with the
     library's fingerprint now (``taken``: one the caller just took), so that it can be applied to
@@ -194,12 +194,12 @@ def recheck(plan: Plan, library: Library, taken: fingerprint.Fingerprint | None 
     return fresh
 
 
-def library_changes(plan: Plan, library: Library) -> list[str]:
+def library_changes(plan: Plan, library: RockBotLibrary) -> list[str]:
     """Skill files added, removed or changed since the plan's fingerprint (empty when none)."""
     return fingerprint.compare(plan.fingerprint, fingerprint.take(library.layout)).lines()
 
 
-def touched_since(plan: Plan, library: Library) -> dict[str, list[str]]:
+def touched_since(plan: Plan, library: RockBotLibrary) -> dict[str, list[str]]:
     """The proposals whose files changed since the plan was made (by id, in plan order), each
     with the changed files (paths as the plan names them): what a re-check would block as stale.
     Only the proposals' own files are read; for the whole library see :func:`library_changes`."""
@@ -217,7 +217,7 @@ def touched_since(plan: Plan, library: Library) -> dict[str, list[str]]:
     return found
 
 
-def apply_plan(library: Library, plan: Plan, accepted: Iterable[str], recheck_first: bool = False,
+def apply_plan(library: RockBotLibrary, plan: Plan, accepted: Iterable[str], recheck_first: bool = False,
                crash_after: int | None = None, progress: Progress | None = None) -> ApplyResult:
     """Apply the accepted proposals as one transaction (raises PlanRefused / LibraryError).
 
@@ -277,7 +277,7 @@ def apply_plan(library: Library, plan: Plan, accepted: Iterable[str], recheck_fi
     return ApplyResult(box.get("id"), ids, recorded)
 
 
-def undo_last(library: Library, crash_after: int | None = None,
+def undo_last(library: RockBotLibrary, crash_after: int | None = None,
               progress: Progress | None = None) -> UndoResult:
     """Undo the last applied plan from its journal record, as one new journaled transaction.
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from rockskills_gui.core.library.stores.rockbot import odd_skill_files
+from rockskills_gui.core.library.rockbot.scan import odd_skill_files
 from rockskills_gui.core.model.problems import ProblemKind
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES, SKILL_FILE_MAX_BYTES
 from rockskills_gui.core.storage import fileio, untrusted

@@ -42,7 +42,7 @@ from rockskills_gui.core.dream.virtual import (
     item_is_blank,
     optimization_record,
 )
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import display_name, fold
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill
@@ -74,7 +74,7 @@ class ProposalFields(TypedDict, total=False):
 class PlanBuilder:
     """Collects proposals over a virtual copy of ``library``."""
 
-    def __init__(self, library: Library, now: Timestamp) -> None:
+    def __init__(self, library: RockBotLibrary, now: Timestamp) -> None:
         self.library = library
         self.now = now
         self.virtual = VirtualLibrary(library.skills())

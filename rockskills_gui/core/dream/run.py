@@ -36,7 +36,7 @@ from rockskills_gui.core.dream.prompts import (
 from rockskills_gui.core.dream.proposals import PlanBuilder
 from rockskills_gui.core.dream.reply import GapReply, SkillReply, parse_reply
 from rockskills_gui.core.dream.virtual import apply_prune
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import display_name
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.text.redact import REDACTED, redact_data
@@ -92,13 +92,13 @@ class PastedReplies:
         return Completion(text=self._replies.pop(0), json_mode=False, attempts=0, elapsed=0.0)
 
 
-def directive_for(library: Library, dream_pass: DreamPass, options: RunOptions) -> Directive:
+def directive_for(library: RockBotLibrary, dream_pass: DreamPass, options: RunOptions) -> Directive:
     directive = load_directive(library.agent_dir, dream_pass)
     edited = options.directives.get(dream_pass)
     return directive.edited(edited) if edited is not None else directive
 
 
-def prompt_for(library: Library, dream_pass: DreamPass, now: Timestamp,
+def prompt_for(library: RockBotLibrary, dream_pass: DreamPass, now: Timestamp,
                options: RunOptions | None = None) -> PromptSet:
     """The user message RockBot would send for one pass on its own: the gap prompt on the library
     as it is; consolidation after the 18-month prune; optimization after the prune and a no-op
@@ -120,7 +120,7 @@ def prompt_for(library: Library, dream_pass: DreamPass, now: Timestamp,
     return PromptSet(dream_pass, directive, optimization.prompt, optimization.skipped)
 
 
-def run_dream(library: Library, options: RunOptions, client: LlmClient | PastedReplies | None = None,
+def run_dream(library: RockBotLibrary, options: RunOptions, client: LlmClient | PastedReplies | None = None,
               progress: Callable[[RunProgress], None] | None = None,
               cancel: threading.Event | None = None) -> Plan:
     """Run the passes and return the plan (``client`` is required unless ``options.offline``)."""
@@ -214,7 +214,7 @@ def _run_pass(record: PassRecord, builder: PlanBuilder, inputs: DreamInputs, now
     return None
 
 
-def _run_offline(library: Library, options: RunOptions, inputs: DreamInputs, now: Timestamp,
+def _run_offline(library: RockBotLibrary, options: RunOptions, inputs: DreamInputs, now: Timestamp,
                  created_at: str) -> Plan:
     """The offline proposals, checked. The skill files are fingerprinted on a second thread
     meanwhile (reading and hashing every file, beside the merge search's number crunching); the
@@ -235,7 +235,7 @@ def _run_offline(library: Library, options: RunOptions, inputs: DreamInputs, now
     return plan
 
 
-def _finish(plan: Plan, library: Library, builder: PlanBuilder) -> None:
+def _finish(plan: Plan, library: RockBotLibrary, builder: PlanBuilder) -> None:
     check_plan(plan, CheckContext.of(library.skills(), library.problems, plan.protected_prefixes, plan,
                                      library.layout, library.rules, names=builder.names))
 

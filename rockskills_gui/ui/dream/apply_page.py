@@ -151,7 +151,7 @@ class ApplyPage(QWizardPage):
 
     def refresh(self) -> None:
         wizard = self.wiz()
-        library, plan, selection = wizard.ctx.library, wizard.plan, wizard.selection
+        library, plan, selection = wizard.dream_library(), wizard.plan, wizard.selection
         self.accepted.clear()
         self.files.clear()
         self.change = None

@@ -18,7 +18,7 @@ from rockskills_gui.core.dream.review_defaults import (
     review_defaults,
     risky_ids,
 )
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
 from rockskills_gui.ui.dream.selection import Selection, default_selection
@@ -33,7 +33,7 @@ class ReviewStart:
     selection: Selection
 
 
-def start_defaults(plan: Plan, library: Library | None,
+def start_defaults(plan: Plan, library: RockBotLibrary | None,
                    prefixes: Iterable[str] = ()) -> dict[str, ReviewDefault]:
     """Which proposals start unticked and why (``core.dream.review_defaults``): recent use up to
     the plan's reference time, starter skills, and the run's, the library profile's and
@@ -45,14 +45,14 @@ def start_defaults(plan: Plan, library: Library | None,
     except (TimestampError, ValueError):
         now = Timestamp.now()
     chosen: list[str] = []
-    for prefix in [*plan.protected_prefixes, *library.rules.protected_prefixes, *prefixes]:
+    for prefix in [*plan.protected_prefixes, *library.profile.curation.protected_prefixes, *prefixes]:
         if fold(prefix) not in {fold(p) for p in chosen}:
             chosen.append(prefix)
     guards = Guards(recent=read_recent_use(library.agent_dir, now), protected=tuple(chosen))
     return review_defaults(plan, guards)
 
 
-def review_start(plan: Plan, library: Library | None, prefixes: Iterable[str] = (),
+def review_start(plan: Plan, library: RockBotLibrary | None, prefixes: Iterable[str] = (),
                  prune: bool = True) -> ReviewStart:
     """The defaults and the default selection (prunes unticked unless ``prune``)."""
     defaults = start_defaults(plan, library, prefixes)

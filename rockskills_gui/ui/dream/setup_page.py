@@ -367,7 +367,8 @@ class SetupPage(QWizardPage):
             self._show_outlook({})
             return
         now = self.now() or Timestamp.now()
-        agent_dir, ledger_file, skills = library.agent_dir, library.rules.ledger_file, library.skills()
+        agent_dir, skills = library.agent_dir, library.skills()
+        ledger_file = library.profile.curation.ledger_file
         self.reader.request(lambda _control: outlook_texts(agent_dir, ledger_file, skills, now),
                             self._show_outlook, failure=lambda error: log.warning(
                                 "pass outlook: %s: %s", type(error).__name__, error))

@@ -38,11 +38,12 @@ from rockskills_gui.core.dream.review_defaults import (
     unsaved_conflicts,
     unsaved_message,
 )
-from rockskills_gui.core.library.formats import FORMAT_LABELS
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary, as_rockbot
 from rockskills_gui.core.storage import journal
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.accessibility import name_controls
+from rockskills_gui.ui.common.capabilities import Part, shows
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.operation_runner import OperationResult, OperationTicket
 from rockskills_gui.ui.common.screen_room import FRAME_ALLOWANCE, available
@@ -138,14 +139,14 @@ class DreamWizard(QWizard):
 
     # ---------------------------------------------------------------- library
 
-    def dream_library(self) -> Library | None:
-        """The open library when it is a RockBot library (dreams are RockBot's), else None."""
+    def dream_library(self) -> RockBotLibrary | None:
+        """The open library when its agent has dream passes (RockBot's), else None."""
         library = self.ctx.library
-        if library is None or getattr(library, "format", "rockbot") != "rockbot":
+        if library is None or not shows(Part.DREAM, library):
             return None
-        return library
+        return as_rockbot(library)
 
-    def _library_changed(self, library: object) -> None:
+    def _library_changed(self, library: Library | None) -> None:
         self.run.stop()
         if self.plan is not None and self.apply_result is None:
             self.set_plan(None)
@@ -155,7 +156,7 @@ class DreamWizard(QWizard):
         if lib is not None:
             self.setup.set_library_text(f"Library: {lib.agent_dir} ({plural(len(lib), 'skill')}).", True)
         elif library is not None:
-            label = FORMAT_LABELS.get(getattr(library, "format", ""), "another format")
+            label = library.profile.title
             self.setup.set_library_text(
                 f"Dream runs work on RockBot libraries (skills/*.json); this library is {label}. "
                 "To dream over it, convert a copy first: rockskills convert SRC DST --to rockbot.",
@@ -282,7 +283,7 @@ class DreamWizard(QWizard):
 
     def recheck_plan(self) -> None:
         """Check the plan again against the library as it is now (engine ``recheck``)."""
-        library = self.ctx.library
+        library = self.dream_library()
         if self.plan is None or library is None:
             return
         keep = self.selection.ids() if self.selection is not None else []
@@ -346,7 +347,7 @@ class DreamWizard(QWizard):
         box: dict[str, ApplyResult] = {}
 
         def operation(library: Library) -> ChangeSet:
-            box["result"] = apply_plan(library, plan, ids)
+            box["result"] = apply_plan(as_rockbot(library), plan, ids)
             return box["result"].change
 
         self._applying = True
@@ -402,7 +403,7 @@ class DreamWizard(QWizard):
         box: dict[str, UndoResult] = {}
 
         def operation(lib: Library) -> ChangeSet | None:
-            box["result"] = undo_last(lib)
+            box["result"] = undo_last(as_rockbot(lib))
             return box["result"].change
 
         self.ctx.apply(operation)

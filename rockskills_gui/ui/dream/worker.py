@@ -13,7 +13,7 @@ from __future__ import annotations
 from rockskills_gui.core.dream.llm import Endpoint, LlmClient
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.run import RunOptions, run_dream
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.storage.layout import Layout
 from rockskills_gui.ui.common.queries import QueryControl
 from rockskills_gui.ui.dream.review_start import ReviewStart, review_start
@@ -27,7 +27,7 @@ def run_snapshot(layout: Layout, options: RunOptions, endpoint: Endpoint | None,
     thousands of proposals and the usage log the defaults read cost the UI thread nothing. Each
     :class:`RunProgress` is reported through ``control``; after a cancel the plan still comes
     (its passes say so). ``api_key`` lives in memory only, handed to the client."""
-    library = Library(layout)  # a read-only snapshot; no recovery, no writes
+    library = RockBotLibrary(layout)  # a read-only snapshot; no recovery, no writes
     client = None
     if not options.offline:
         if endpoint is None:

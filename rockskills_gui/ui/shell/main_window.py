@@ -48,7 +48,7 @@ from PySide6.QtWidgets import (
 )
 
 from rockskills_gui import __version__
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.ui.common.actions import ActionRegistry
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.journal_watcher import JournalWatcher
