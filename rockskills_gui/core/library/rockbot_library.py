@@ -54,7 +54,7 @@ from rockskills_gui.core.storage.changes import (
 )
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.journal_paths import journal_found
-from rockskills_gui.core.storage.layout import Layout
+from rockskills_gui.core.storage.layout import SKILL_ARCHIVE_DIR, Layout
 
 if TYPE_CHECKING:  # (the journal's code loads when a journal is found or written)
     from rockskills_gui.core.storage.journal import RecoveryReport
@@ -464,8 +464,12 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
         writes.put(self.layout.path_for(new), None, skill_to_bytes(updated))
 
     def journal_layout(self, paths: Iterable[Path]) -> Layout:
-        """Every change is journaled in the agent folder and bounded by ``skills/``."""
-        del paths
+        """Every change is journaled in the agent folder and bounded by ``skills/``; one that
+        also writes the skill archive (``.rockskills/archive/``, outside ``skills/``) is bounded
+        by the agent folder, keeping ``skills/`` and the archive folder when it empties them."""
+        archive = self.agent_dir / SKILL_ARCHIVE_DIR
+        if any(archive in Path(p).parents for p in paths):
+            return replace(self.layout, skills_dir=self.agent_dir, floors=(self.skills_dir, archive))
         return self.layout
 
     def _take_in(self, change: ChangeSet) -> None:
@@ -498,9 +502,9 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
         the same change (as RockBot's dictionary reuses a freed slot), else goes to the end.
         """
         freed: dict[str, str] = {}  # removed key -> path it lived at (as str)
-        if self.rules.resources:  # resource files are not skills
-            change = ChangeSet(label=change.label,
-                               files=tuple(fc for fc in change.files if self._is_skill_change(fc)))
+        # resource files and the archive's copies are not skills
+        change = ChangeSet(label=change.label,
+                           files=tuple(fc for fc in change.files if self._is_skill_change(fc)))
         for fc in change.files:
             key = self._by_path.get(fc.path)
             if fc.before is not None and key is not None:
