@@ -80,7 +80,7 @@ def destructive(plan: Plan, proposal: Proposal) -> list[str]:
     shrink = _shrink(proposal)
     if shrink is not None:
         reasons.append(shrink)
-    if proposal.record is not None and proposal.kind is not ProposalKind.REWRITE:
+    if proposal.record is not None and proposal.kind in (ProposalKind.CREATE, ProposalKind.MERGE):
         named = {fold(s) for s in proposal.sources}
         over = [r for r in proposal.replaces if fold(r) not in named]
         if over:

@@ -132,7 +132,8 @@ class ArchivedSkill:
         parts = [{"delete": "deleted", "prune": "pruned", "merge": "merged away",
                   "archive": "archived by hand", "restore": "set aside"}.get(record.action, record.action)]
         if record.proposal:
-            parts.append(f"by {record.proposal}" + (f" of plan {record.plan[:12]}" if record.plan else ""))
+            made = f" of the dream plan of {record.plan[:16].replace('T', ' ')}" if record.plan else ""
+            parts.append(f"by {record.proposal}{made}")
         if record.absorbed_into:
             parts.append(f"absorbed into '{display_name(record.absorbed_into)}'")
         return " ".join(parts)
