@@ -23,7 +23,7 @@ window and tests agree; it is made again whenever a plan is checked, never trust
 from __future__ import annotations
 
 from rockskills_gui.core.dream.plan import PassStatus, Plan, Proposal, ProposalKind
-from rockskills_gui.core.dream.review_defaults import Guards, review_default
+from rockskills_gui.core.dream.review_defaults import Guards, ReviewDefault, review_default
 from rockskills_gui.core.model.names import display_name, fold
 
 SHRINK_LIMIT = 0.5  # a rewrite keeping less than half of a skill's text starts unticked
@@ -105,40 +105,52 @@ def _kept(plan: Plan, proposal: Proposal) -> str:
     return f"creates {shown}, a new skill"
 
 
-def preselect(plan: Plan, guards: Guards) -> None:
+def preselect(plan: Plan, guards: Guards) -> dict[str, ReviewDefault]:
     """Set ``preselected`` and ``preselectReason`` on every proposal of ``plan`` (see the module
-    doc); plan order, so what a proposal needs is decided before it."""
+    doc), plan order, so what a proposal needs is decided before it; returns each proposal's
+    :class:`ReviewDefault` (its reasons as whole sentences, for the review's detail)."""
     unsure = {i for record in plan.passes if record.status in UNSURE for i in record.proposals}
     ticked: set[str] = set()
+    defaults: dict[str, ReviewDefault] = {}
     for proposal in plan.proposals:
-        reasons: list[str] = []
+        shorts: list[str] = []
+        longs: list[str] = []
         blocked = next((f.message for f in proposal.findings if f.severity.value == "block"), None)
         if proposal.advisory:
-            reasons.append("advisory: nothing to apply")
-        elif blocked is not None:
-            reasons.append(f"blocked: {display_name(blocked, 200)}")
-        else:
-            if proposal.id in unsure:
-                reasons.append("its pass failed, was refused or cancelled")
-            reasons += destructive(plan, proposal)
-            reasons += list(review_default(proposal, guards).reasons)
-            for owner in owners(plan, proposal):
-                if owner.id not in ticked:
-                    reasons.append(f"merged into '{display_name(owner.record.name)}' by {owner.id}, "
-                                   f"which starts unticked" if owner.record else f"needs {owner.id}")
-            waiting = [d for d in proposal.depends_on if d not in ticked
-                       and d not in {o.id for o in owners(plan, proposal)}]
-            if waiting:
-                reasons.append(f"needs {', '.join(waiting)}, which starts unticked")
+            shorts.append("advisory: nothing to apply")
+        if blocked is not None:
+            shorts.append(f"blocked: {display_name(blocked, 200)}")
+        if proposal.id in unsure:
+            shorts.append("its pass failed, was refused or cancelled")
+        longs += shorts
+        harm = destructive(plan, proposal)
+        guard = review_default(proposal, guards)
+        shorts += [*harm, *guard.shorts]
+        longs += [*harm, *guard.reasons]
+        if not shorts:  # only what it needs: said when nothing of its own holds it back
+            merged = owners(plan, proposal)
+            waiting = [o for o in merged if o.id not in ticked]
+            waiting_ids = {o.id for o in merged}
+            shorts += [f"merged into '{display_name(o.record.name)}' by {o.id}, which starts unticked"
+                       for o in waiting if o.record is not None]
+            others = [d for d in proposal.depends_on if d not in ticked and d not in waiting_ids]
+            if others:
+                shorts.append(f"needs {', '.join(others)}, which starts unticked")
             clash = [c for c in proposal.conflicts_with if c in ticked]
             if clash:
-                reasons.append(f"changes the same skill as {', '.join(clash)}, which starts ticked")
-        proposal.preselected = not reasons
+                shorts.append(f"changes the same skill as {', '.join(clash)}, which starts ticked")
+            longs += shorts
+        proposal.preselected = not shorts
         if proposal.preselected:
             ticked.add(proposal.id)
             proposal.preselect_reason = "Starts ticked: " + _kept(plan, proposal)
+            defaults[proposal.id] = ReviewDefault()
         else:
-            proposal.preselect_reason = "Starts unticked: " + "; ".join(dict.fromkeys(reasons))
+            short = "Starts unticked: " + "; ".join(dict.fromkeys(shorts))
+            proposal.preselect_reason = short
+            defaults[proposal.id] = ReviewDefault(False, tuple(dict.fromkeys(longs)), short,
+                                                  tuple(dict.fromkeys(shorts)))
+    return defaults
 
 
 def preselected_ids(plan: Plan) -> list[str]:

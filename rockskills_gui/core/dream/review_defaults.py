@@ -61,6 +61,7 @@ class ReviewDefault:
     ticked: bool = True
     reasons: tuple[str, ...] = ()
     short: str = ""
+    shorts: tuple[str, ...] = ()  # the reasons in a few words each (``short`` joins them)
 
 
 def recent_use(events: Iterable[UsageEvent], since: Timestamp) -> dict[str, RecentUse]:
@@ -146,7 +147,7 @@ def review_default(proposal: Proposal, guards: Guards) -> ReviewDefault:
             shorts.append(f"'{shown}' is protected ({prefix})")
     if not reasons:
         return ReviewDefault()
-    return ReviewDefault(False, tuple(reasons), "Starts unticked: " + "; ".join(shorts))
+    return ReviewDefault(False, tuple(reasons), "Starts unticked: " + "; ".join(shorts), tuple(shorts))
 
 
 def review_defaults(plan: Plan, guards: Guards) -> dict[str, ReviewDefault]:

@@ -149,6 +149,16 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
 
     # ---------------------------------------------------------------- reading
 
+    def snapshot(self) -> SkillMdLibrary:
+        """The same library read from disk again, for a reader on another thread (a dream run):
+        no recovery, no temp-file cleanup, nothing written; its history starts empty."""
+        copy = object.__new__(SkillMdLibrary)
+        copy.__dict__.update(self.__dict__)
+        copy.history, copy.write_gate, copy._parsed = History(), None, ParseCache()
+        copy._entries, copy._order, copy._gone, copy.problems, copy._index = {}, [], {}, [], None
+        copy.reload()
+        return copy
+
     def reload(self) -> None:
         """Read every skill again (the history is kept; undo re-checks files)."""
         self._parsed.clear()

@@ -30,7 +30,7 @@ from rockskills_gui.ui.common.theme import monospace, secondary
 from rockskills_gui.ui.dream.common import PASS_TITLES, STATUS_TITLES, plural, severity_icon, viewable
 from rockskills_gui.ui.dream.review_start import ReviewStart
 from rockskills_gui.ui.dream.state import WizardState, page_id
-from rockskills_gui.ui.dream.worker import DreamRunThread
+from rockskills_gui.ui.dream.worker import DreamRunThread, snapshot_of
 
 BAD = {PassStatus.FAILED, PassStatus.REFUSED, PassStatus.CANCELLED}
 SHOWN_MESSAGES = 50  # errors and notes of a pass listed above its reply
@@ -232,8 +232,8 @@ class RunPage(QWizardPage):
             f"{endpoint.model} at {endpoint.base_url}" if endpoint else "?"
         self.status.setText(f"Running {who}…")
         self._add_log(f"reference time {options.now.isoformat() if options.now else ''}")
-        self.thread = DreamRunThread(library.layout, options, endpoint, key, self, prune=setup.prune(),
-                                     review_prefixes=wizard.review_prefixes())
+        self.thread = DreamRunThread(snapshot_of(library), library.agent_dir, options, endpoint, key, self,
+                                     prune=setup.prune(), review_prefixes=wizard.review_prefixes())
         self.thread.progressed.connect(self._on_progress)
         self.thread.planReady.connect(self._on_plan)
         self.thread.crashed.connect(self._on_crash)

@@ -56,12 +56,14 @@ log = logging.getLogger(__name__)
 Outlook = dict[DreamPass, tuple[str, str]]  # pass -> (the words beside it, the whole reason)
 
 
-def outlook_texts(agent_dir: Path, ledger_file: str | None, skills: list[Skill], now: Timestamp) -> Outlook:
+def outlook_texts(agent_dir: Path, ledger_file: str | None, skills: list[Skill], now: Timestamp,
+                  rockbot_data: bool = True) -> Outlook:
     """Whether RockBot would run each pass, from the agent's logs (read here: off the UI thread)."""
     try:
         inputs = DreamInputs.read(agent_dir, now)
         ledger = read_ledger(agent_dir, ledger_file)
-        return {p: (brief(o), describe(o)) for p, o in pass_outlook(skills, inputs, ledger).items()}
+        return {p: (brief(o), describe(o))
+                for p, o in pass_outlook(skills, inputs, ledger, rockbot_data).items()}
     except OSError as exc:  # an unreadable log: the run itself will say more
         log.warning("pass outlook: %s", exc)
         return {}
@@ -369,8 +371,10 @@ class SetupPage(QWizardPage):
             self._show_outlook({})
             return
         now = self.now() or Timestamp.now()
-        agent_dir, ledger_file, skills = library.agent_dir, library.rules.ledger_file, library.skills()
-        self.reader.request(lambda: outlook_texts(agent_dir, ledger_file, skills, now), now=True)
+        ledger_file = getattr(getattr(library, "rules", None), "ledger_file", None)
+        agent_dir, skills, rockbot_data = library.agent_dir, library.skills(), library.has_usage_log
+        self.reader.request(lambda: outlook_texts(agent_dir, ledger_file, skills, now, rockbot_data),
+                            now=True)
 
     def _show_outlook(self, texts: object) -> None:
         shown: Outlook = texts if isinstance(texts, dict) else {}

@@ -30,6 +30,7 @@ from rockskills_gui.core.dream.apply import (
     touched_since,
     undo_last,
 )
+from rockskills_gui.core.dream.formats import DreamLibrary, format_label, is_skill_md
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.review_defaults import (
@@ -39,7 +40,6 @@ from rockskills_gui.core.dream.review_defaults import (
     unsaved_message,
 )
 from rockskills_gui.core.library.formats import FORMAT_LABELS
-from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.storage import journal
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.accessibility import name_controls
@@ -138,12 +138,9 @@ class DreamWizard(QWizard):
 
     # ---------------------------------------------------------------- library
 
-    def dream_library(self) -> Library | None:
-        """The open library when it is a RockBot library (dreams are RockBot's), else None."""
-        library = self.ctx.library
-        if library is None or getattr(library, "format", "rockbot") != "rockbot":
-            return None
-        return library
+    def dream_library(self) -> DreamLibrary | None:
+        """The open library (RockBot or SKILL.md: :mod:`core.dream.formats`), else None."""
+        return self.ctx.library
 
     def _library_changed(self, library: object) -> None:
         self.run.stop()
@@ -152,14 +149,14 @@ class DreamWizard(QWizard):
         if self.currentId() > 0:
             self.restart()
         lib = self.dream_library()
-        if lib is not None:
-            self.setup.set_library_text(f"Library: {lib.agent_dir} ({plural(len(lib), 'skill')}).", True)
-        elif library is not None:
-            label = FORMAT_LABELS.get(getattr(library, "format", ""), "another format")
+        if lib is not None and is_skill_md(lib):
+            label = FORMAT_LABELS.get(lib.format, format_label(lib))
             self.setup.set_library_text(
-                f"Dream runs work on RockBot libraries (skills/*.json); this library is {label}. "
-                "To dream over it, convert a copy first: rockskills convert SRC DST --to rockbot.",
-                False)
+                f"Library: {lib.agent_dir} ({plural(len(lib), 'skill')}, {label}). Proposals are "
+                "written as SKILL.md; skill gap and the 18-month prune need RockBot's logs and "
+                "dates, which this format does not keep.", True)
+        elif lib is not None:
+            self.setup.set_library_text(f"Library: {lib.agent_dir} ({plural(len(lib), 'skill')}).", True)
         else:
             self.setup.set_library_text("Open a library first.", False)
 
@@ -345,7 +342,7 @@ class DreamWizard(QWizard):
         # here too would freeze the window for seconds at 100,000 skills.
         box: dict[str, ApplyResult] = {}
 
-        def operation(library: Library) -> ChangeSet:
+        def operation(library: DreamLibrary) -> ChangeSet:
             box["result"] = apply_plan(library, plan, ids)
             return box["result"].change
 
@@ -401,7 +398,7 @@ class DreamWizard(QWizard):
             return self.undo_result
         box: dict[str, UndoResult] = {}
 
-        def operation(lib: Library) -> object:
+        def operation(lib: DreamLibrary) -> object:
             box["result"] = undo_last(lib)
             return box["result"].change
 

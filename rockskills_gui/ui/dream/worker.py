@@ -1,23 +1,36 @@
 """A dream run on a worker thread: progress and the finished plan arrive as Qt signals.
 
-The run reads its own snapshot of the library's files (a fresh read-only :class:`Library` on the
-same folder), so the UI thread can keep editing the open library meanwhile; the plan records the
-fingerprint of what it read and ``apply`` refuses it if the files changed since. Cancel sets an
-event the engine polls; a request in flight is abandoned and the thread ends within a moment.
+The run reads its own snapshot of the library's files (a fresh read-only library on the same
+folder: :func:`snapshot_of`), so the UI thread can keep editing the open library meanwhile; the
+plan records the fingerprint of what it read and ``apply`` refuses it if the files changed since.
+Cancel sets an event the engine polls; a request in flight is abandoned and the thread ends
+within a moment.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QThread, Signal
 
+from rockskills_gui.core.dream.formats import DreamLibrary
 from rockskills_gui.core.dream.llm import Endpoint, LlmClient
 from rockskills_gui.core.dream.run import RunOptions, RunProgress, run_dream
 from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.storage.layout import Layout
+from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
 from rockskills_gui.ui.dream.review_start import review_start
+
+
+def snapshot_of(library: DreamLibrary) -> Callable[[], DreamLibrary]:
+    """What makes, on the worker, a read-only copy of ``library`` read from disk again (no
+    recovery, no writes): a RockBot library on the same folder, or a SKILL.md library's own
+    :meth:`~SkillMdLibrary.snapshot`."""
+    if isinstance(library, SkillMdLibrary):
+        return library.snapshot
+    layout = library.layout
+    return lambda: Library(layout)
 
 
 class DreamRunThread(QThread):
@@ -36,11 +49,12 @@ class DreamRunThread(QThread):
     planReady = Signal(object, object)
     crashed = Signal(str)
 
-    def __init__(self, layout: Layout, options: RunOptions, endpoint: Endpoint | None,
-                 api_key: str | None, parent: QObject | None = None, prune: bool = True,
-                 review_prefixes: list[str] | None = None) -> None:
+    def __init__(self, snapshot: Callable[[], DreamLibrary], agent_dir: Path, options: RunOptions,
+                 endpoint: Endpoint | None, api_key: str | None, parent: QObject | None = None,
+                 prune: bool = True, review_prefixes: list[str] | None = None) -> None:
         super().__init__(parent)
-        self.layout = layout
+        self.snapshot = snapshot
+        self._agent_dir = agent_dir
         self.options = options
         self.endpoint = endpoint
         self.prune = prune
@@ -50,14 +64,14 @@ class DreamRunThread(QThread):
 
     @property
     def agent_dir(self) -> Path:
-        return self.layout.agent_dir
+        return self._agent_dir
 
     def cancel(self) -> None:
         self.cancel_event.set()
 
     def run(self) -> None:
         try:
-            library = Library(self.layout)  # a read-only snapshot; no recovery, no writes
+            library = self.snapshot()  # a read-only snapshot; no recovery, no writes
             client = None
             if not self.options.offline:
                 if self.endpoint is None:
