@@ -46,7 +46,7 @@ from rockskills_gui.core.storage.changes import ChangeSet, FileChange, LibraryEr
 from rockskills_gui.core.storage.checksum import sha256
 
 __all__ = ["ArchiveError", "ArchiveInfo", "RestoreNameTaken", "archive_skills", "archive_writes",
-           "purge_archive", "restore_skill"]
+           "purge_archive", "restore_change", "restore_refusal", "restore_skill"]
 
 
 class RestoreNameTaken(ArchiveError):
@@ -113,13 +113,30 @@ def archive_skills(library: AnyLibrary, names: Iterable[str],
 # ---------------------------------------------------------------- restoring
 
 
-def restore_skill(library: AnyLibrary, wanted: str | ArchivedSkill, as_name: str | None = None) -> ChangeSet:
+Wanted = str | ArchivedSkill  # an archived skill, or its entry or name
+
+
+def restore_skill(library: AnyLibrary, wanted: Wanted, as_name: str | None = None) -> ChangeSet:
     """Put an archived skill back, byte for byte (under ``as_name`` when given: then only its
     name changes), and remove it from the archive, as one undoable, journaled change.
 
     Refused (:class:`RestoreNameTaken`, nothing written) while a skill of that name exists, or
     its folder or file is taken on disk; :class:`ArchiveError` for an entry that holds anything
     but regular files."""
+    return library.apply_change_set(restore_change(library, wanted, as_name))
+
+
+def restore_refusal(library: AnyLibrary, wanted: Wanted, as_name: str | None = None) -> str | None:
+    """Why :func:`restore_skill` would refuse (one sentence), or None; nothing is written."""
+    try:
+        restore_change(library, wanted, as_name)
+    except LibraryError as exc:
+        return str(exc)
+    return None
+
+
+def restore_change(library: AnyLibrary, wanted: Wanted, as_name: str | None = None) -> ChangeSet:
+    """The change :func:`restore_skill` writes (checked, not written)."""
     skill = wanted if isinstance(wanted, ArchivedSkill) else find_archived(library, wanted)
     if isinstance(library, SkillMdLibrary):
         name, creations = _skill_md_targets(library, skill, as_name)
@@ -132,8 +149,7 @@ def restore_skill(library: AnyLibrary, wanted: str | ArchivedSkill, as_name: str
         removals.append(FileChange(record, _read(record), None))
     label = (f"Restore '{skill.name}' as '{name}'" if fold(name) != fold(skill.name) or name != skill.name
              else f"Restore '{skill.name}'")
-    change = ChangeSet(label=label, files=(*creations, *removals), created=(name,))
-    return library.apply_change_set(change)
+    return ChangeSet(label=label, files=(*creations, *removals), created=(name,))
 
 
 def _read(path: Path) -> bytes:

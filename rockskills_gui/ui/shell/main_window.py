@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from rockskills_gui import __version__
+from rockskills_gui.ui.archive.archive_purger import ArchivePurger
 from rockskills_gui.ui.common.actions import ActionRegistry
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.journal_watcher import JournalWatcher
@@ -56,6 +57,7 @@ from rockskills_gui.ui.shell.window_tabs import WindowTabs
 if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
     from PySide6.QtWidgets import QMessageBox
 
+    from rockskills_gui.ui.archive.archive_view import ArchiveView
     from rockskills_gui.ui.budget.budget_pane import BudgetPane
     from rockskills_gui.ui.dream.wizard import DreamWizard
     from rockskills_gui.ui.recall.recall_pane import RecallPane
@@ -98,6 +100,7 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
         self.error_box: QMessageBox | None = None
         self.dream_wizard: DreamWizard | None = None
+        self.archive_view: ArchiveView | None = None  # Tools ▸ Skill Archive…, made when first shown
         self._close_confirmed = False  # the unsaved-edits prompt was answered
         self._load_text = ""  # what the current load says it opens
         self._opening: Path | None = None  # the folder the current load opens, as given
@@ -255,6 +258,7 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         a.on("view.recall", lambda: self.show_pane("recall"))
         a.on("view.usage", lambda: self.show_pane("heatmap"))
         a.on("tools.dream", lambda: self.show_pane("dream"))
+        a.on("tools.archive", self.show_archive)
         a.on("help.about", self.show_about)
         a.on("help.shortcuts", self.show_shortcuts)
         a.on("help.logs", self.show_log_folder)
@@ -266,6 +270,7 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self.ctx.libraryChanged.connect(self._on_library_changed)
         self.journal_watcher = JournalWatcher(self.ctx, self)  # `rockskills undo` meanwhile
         self.usage_archiver = UsageArchiver(self.ctx, self)  # on open and reload, off this thread
+        self.archive_purger = ArchivePurger(self.ctx, self)  # Preferences: purge after N days
         self.ctx.historyChanged.connect(self._update_history_actions)
         self.ctx.changeApplied.connect(self._on_change_applied)
         self.ctx.statusMessage.connect(self.statusBar().showMessage)
@@ -312,6 +317,18 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
             self.dream_wizard.raise_()
         else:
             raise ValueError(f"unknown pane {name!r} (expected one of {', '.join(PANES)})")
+
+    def show_archive(self) -> None:
+        """Tools ▸ Skill Archive…: the open library's archived skills (``ui.archive``)."""
+        if self.archive_view is None:
+            from rockskills_gui.ui.archive.archive_view import ArchiveView
+
+            self.archive_view = ArchiveView(self.ctx, self)
+            if not self.interactive:
+                self.archive_view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+        self.archive_view.refresh()
+        self.archive_view.show()
+        self.archive_view.raise_()
 
     def _forget_dream_wizard(self) -> None:
         if self.dream_wizard is not None:
