@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from rockskills_gui.core.dream.apply import apply_plan, undo_last
-from rockskills_gui.core.library.archive import archive_skills, purge_archive, restore_skill
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
+from rockskills_gui.core.library.archive import archive_skills, purge_archive, restore_skill
 from rockskills_gui.core.library.formats import detect, open_library
 from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
