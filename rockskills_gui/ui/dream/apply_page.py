@@ -460,7 +460,8 @@ class SummaryPage(QWizardPage):
                 f"<b>Applied {plural(len(result.accepted), 'proposal')}</b> "
                 f"({', '.join(result.accepted)}) as transaction {result.tx_id}: "
                 f"{len(change.created)} created, {len(change.updated)} updated, "
-                f"{len(change.deleted)} deleted.")
+                f"{len(change.deleted)} deleted" + (" (archived: Tools ▸ Skill Archive… restores them)."
+                                                    if change.deleted else "."))
             self.undo_button.setEnabled(True)
         fill_changes(self.files, change)
 
