@@ -18,7 +18,7 @@ from rockskills_gui.commands.common import (
 from rockskills_gui.core.storage.changes import ConflictError, LibraryError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``archived`` and ``restore`` to the ``rockskills`` parser."""
     listing = subparsers.add_parser(
         "archived", help="list the archived skills (what a dream deleted, pruned or merged away)",

@@ -26,9 +26,10 @@ from rockskills_gui.core.storage.changes import ConflictError, LibraryError
 if TYPE_CHECKING:  # the dream machinery is imported by the command that runs, not by the parser
     from rockskills_gui.core.dream.plan import Plan, Severity
     from rockskills_gui.core.dream.run import RunProgress
+    from rockskills_gui.core.library.library import Library
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``dream``, ``apply`` and ``undo`` to the ``rockskills`` parser."""
     dream = subparsers.add_parser(
         "dream", help="run RockBot's skill dream passes and save the proposals as a plan",
@@ -153,6 +154,15 @@ def plan_summary(plan: Plan) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _open(args: argparse.Namespace) -> Library:
+    """The library the dream commands work on: any whose agent has dream passes (its profile's
+    ``curation.passes``: RockBot's, and the SKILL.md formats' consolidation and optimization)."""
+    library = open_from_args(args)
+    if not library.profile.curation.passes:
+        raise CommandError(f"{args.library}: {library.profile.title} libraries have no dream passes")
+    return library
+
+
 @guarded
 def cmd_dream(args: argparse.Namespace) -> int:
     """Print a prompt, or run the passes and save the plan; exit 1 when a pass failed."""
@@ -162,7 +172,7 @@ def cmd_dream(args: argparse.Namespace) -> int:
     from rockskills_gui.core.dream.prompts import printable
     from rockskills_gui.core.dream.run import RunOptions, prompt_for, run_dream
 
-    library = open_from_args(args)
+    library = _open(args)
     now = parse_now(args.now)
     options = RunOptions(now=now, directives=_directives(args.directive), protected_prefixes=args.protect)
     if args.prompt_only:
@@ -224,7 +234,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
     from rockskills_gui.core.dream.apply import PlanRefused, apply_plan, checked, recheck
     from rockskills_gui.core.dream.preselect import preselected_ids
 
-    library = open_from_args(args)
+    library = _open(args)
     plan = _load_plan(args.plan)
     if plan.library_format != library.format:
         print(f"note: the plan was made for a {plan.library_format} library; this one is "
@@ -280,7 +290,7 @@ def cmd_undo(args: argparse.Namespace) -> int:
     """Undo the last applied plan; exit 1 when there is none or it cannot be undone."""
     from rockskills_gui.core.dream.apply import undo_last
 
-    library = open_from_args(args)
+    library = _open(args)
     try:
         result = undo_last(library)
     except LibraryError as exc:

@@ -34,9 +34,10 @@ from rockskills_gui.core.dream.apply import apply_plan, undo_last
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
 from rockskills_gui.core.library.archive import archive_skills, purge_archive, restore_skill
-from rockskills_gui.core.library.formats import detect, open_library
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.library.formats import detect
+from rockskills_gui.core.library.open import OpenOptions, open_library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, journal
 
@@ -51,13 +52,13 @@ def clock() -> Timestamp:
     return NOW
 
 
-def open_lib(work: Path) -> Library | SkillMdLibrary:
+def open_lib(work: Path) -> RockBotLibrary | SkillMdLibrary:
     """The RockBot agent (with the fixed clock), or a SKILL.md folder as its detected format;
     the link targets of :data:`LINKED` are confirmed (as the user would, once)."""
     targets = [elsewhere(work)] if elsewhere(work).exists() else []
     if detect(work).format == "rockbot":
-        return Library.open(work, clock=clock, link_targets=targets)
-    library = open_library(work, link_targets=targets)
+        return RockBotLibrary.open(work, clock=clock, link_targets=targets)
+    library = open_library(work, OpenOptions(link_targets=tuple(targets)))
     library.clock = clock
     return library
 
@@ -93,14 +94,14 @@ LINKED: dict[str, Callable[[Path], None]] = {
 }
 
 
-def consolidation(lib: Library) -> Any:
+def consolidation(lib: RockBotLibrary) -> Any:
     options = RunOptions(passes=[DreamPass.CONSOLIDATE], now=NOW)
     plan = run_dream(lib, options, PastedReplies([json.dumps(EXAMPLE["llm_result"])]))
     plan.created_at = NOW.isoformat()  # the archive's records name the plan: the same in every trial
     return plan
 
 
-def apply_all(lib: Library, plan: Any) -> object:
+def apply_all(lib: RockBotLibrary, plan: Any) -> object:
     return apply_plan(lib, plan, plan.acceptable_ids())
 
 
@@ -109,7 +110,7 @@ Setup = Callable[[Any], Any]
 Act = Callable[[Any, Any], object]
 
 
-def _noop(lib: Library) -> None:
+def _noop(lib: RockBotLibrary) -> None:
     del lib
 
 

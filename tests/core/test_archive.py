@@ -23,9 +23,9 @@ from rockskills_gui.core.library.archive import (
     restore_skill,
 )
 from rockskills_gui.core.library.archive_records import archived
-from rockskills_gui.core.library.formats import open_library
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.library.open import open_library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
 from tests.conftest import REPO, SHARED
 
@@ -62,8 +62,8 @@ def codex_scan(root: Path) -> set[str]:
 
 
 @pytest.fixture
-def rockbot(agent_copy: Path) -> Library:
-    return Library.open(agent_copy, clock=lambda: NOW)
+def rockbot(agent_copy: Path) -> RockBotLibrary:
+    return RockBotLibrary.open(agent_copy, clock=lambda: NOW)
 
 
 @pytest.fixture
@@ -79,7 +79,7 @@ def skill_md(tmp_path: Path) -> SkillMdLibrary:
 
 
 def test_a_rockbot_skill_goes_to_the_archive_outside_skills_and_comes_back_byte_for_byte(
-        rockbot: Library, agent_copy: Path) -> None:
+        rockbot: RockBotLibrary, agent_copy: Path) -> None:
     before = files(agent_copy)
     change = archive_skills(rockbot, ["mcp/email", "write-report"],
                             ArchiveInfo("delete", "by hand", proposal="c3"))
@@ -96,17 +96,17 @@ def test_a_rockbot_skill_goes_to_the_archive_outside_skills_and_comes_back_byte_
     assert record is not None and record.archived_at == NOW.isoformat() and record.proposal == "c3"
     assert listed["mcp/email"].damage is None
     # a restart: a new process, the undo history gone
-    again = Library.open(agent_copy)
+    again = RockBotLibrary.open(agent_copy)
     assert again.history.undo_stack == [] and "mcp/email" not in again
     restore_skill(again, "mcp/email")
     restore_skill(again, "write-report")
     assert files(agent_copy) == before
     assert not archive.exists() or not any(archive.iterdir())
-    assert "mcp/email" in Library.open(agent_copy)
+    assert "mcp/email" in RockBotLibrary.open(agent_copy)
 
 
 def test_a_taken_name_is_refused_with_the_way_out_and_restore_as_renames_only(
-        rockbot: Library, agent_copy: Path) -> None:
+        rockbot: RockBotLibrary, agent_copy: Path) -> None:
     original = json.loads((agent_copy / "skills" / "write-report.json").read_text())
     archive_skills(rockbot, ["write-report"])
     rockbot.create("write-report", "A new one", "Other steps.")
@@ -124,7 +124,7 @@ def test_a_taken_name_is_refused_with_the_way_out_and_restore_as_renames_only(
     assert archived(rockbot)[0] == []
 
 
-def test_undo_and_redo_of_an_archive_and_a_restore(rockbot: Library, agent_copy: Path) -> None:
+def test_undo_and_redo_of_an_archive_and_a_restore(rockbot: RockBotLibrary, agent_copy: Path) -> None:
     before = files(agent_copy)
     archive_skills(rockbot, ["plan-meeting"])
     archived_state = files(agent_copy)
@@ -140,14 +140,14 @@ def test_undo_and_redo_of_an_archive_and_a_restore(rockbot: Library, agent_copy:
 def test_archiving_the_last_skill_keeps_the_skills_folder(tmp_path: Path) -> None:
     agent = tmp_path / "agent"
     (agent / "skills").mkdir(parents=True)
-    library = Library.open(agent)
+    library = RockBotLibrary.open(agent)
     library.create("only", "The only skill", "Steps.")
     archive_skills(library, ["only"])
     assert (agent / "skills").is_dir() and not list((agent / "skills").iterdir())
-    assert len(Library.open(agent)) == 0
-    restore_skill(Library.open(agent), "only")
+    assert len(RockBotLibrary.open(agent)) == 0
+    restore_skill(RockBotLibrary.open(agent), "only")
     assert not any((agent / ".rockskills" / "archive").iterdir())
-    assert "only" in Library.open(agent)
+    assert "only" in RockBotLibrary.open(agent)
 
 
 def test_a_skill_md_skill_goes_to_root_archive_as_hermes_keeps_it_and_agents_never_see_it(
@@ -195,7 +195,7 @@ def test_a_folder_archived_by_hermes_without_a_record_is_listed_and_restored(
 
 
 def test_an_entry_holding_a_link_or_changed_files_is_reported_and_never_followed(
-        rockbot: Library, agent_copy: Path, tmp_path: Path) -> None:
+        rockbot: RockBotLibrary, agent_copy: Path, tmp_path: Path) -> None:
     archive_skills(rockbot, ["mcp/email", "write-report"])
     entry = agent_copy / ".rockskills" / "archive" / "mcp.email" / "mcp" / "email.json"
     entry.write_bytes(entry.read_bytes() + b" ")
@@ -212,7 +212,7 @@ def test_an_entry_holding_a_link_or_changed_files_is_reported_and_never_followed
 
 
 def test_purge_removes_only_what_is_older_than_the_setting_and_is_undoable(
-        rockbot: Library, agent_copy: Path) -> None:
+        rockbot: RockBotLibrary, agent_copy: Path) -> None:
     archive_skills(rockbot, ["mcp/email"])
     rockbot.clock = lambda: NOW.add_days(10)
     archive_skills(rockbot, ["write-report"])
@@ -225,7 +225,7 @@ def test_purge_removes_only_what_is_older_than_the_setting_and_is_undoable(
 
 
 def test_the_cli_lists_and_restores_and_refuses_a_taken_name(agent_copy: Path) -> None:
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     archive_skills(library, ["daily-standup"], ArchiveInfo("delete", "Delete 'daily-standup'"))
     library.create("daily-standup", "Someone else's", "New.")
 
@@ -244,4 +244,4 @@ def test_the_cli_lists_and_restores_and_refuses_a_taken_name(agent_copy: Path) -
     assert "--as" in refused.stderr
     done = run("restore", str(agent_copy), "daily-standup", "--as", "daily-standup-old")
     assert done.returncode == 0, done.stderr
-    assert "daily-standup-old" in Library.open(agent_copy)
+    assert "daily-standup-old" in RockBotLibrary.open(agent_copy)

@@ -23,9 +23,9 @@ from rockskills_gui.core.dream.preselect import SHRINK_LIMIT, preselected_ids
 from rockskills_gui.core.dream.run import RunOptions, run_dream
 from rockskills_gui.core.library.archive import restore_skill
 from rockskills_gui.core.library.archive_records import archived
-from rockskills_gui.core.library.formats import open_library
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.library.open import open_library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 from rockskills_gui.core.model.skill import skill_from_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
 from tests.conftest import AGENT, NOW_TEXT, REPO, SHARED
@@ -83,7 +83,7 @@ def reply(lossless: tuple[str, str, str], lossy: tuple[str, str, str], alone: li
     return json.dumps({"toDelete": [a, b, c, d, *alone], "toSave": [keep, stub]})
 
 
-def llm_plan(library: Library | SkillMdLibrary, server: ScriptedServer, answer: str) -> Plan:
+def llm_plan(library: RockBotLibrary | SkillMdLibrary, server: ScriptedServer, answer: str) -> Plan:
     server.queue(ok(answer))
     client = LlmClient(Endpoint(server.base_url, "test-model", timeout=10, retries=0), None)
     return run_dream(library, RunOptions(passes=[DreamPass.CONSOLIDATE, DreamPass.OPTIMIZE], now=NOW),
@@ -121,7 +121,7 @@ def assert_nothing_destructive_ticked(plan: Plan, lossless_into: str, lossy_into
 def test_a_rockbot_plan_without_usage_log_ticks_nothing_destructive(tmp_path: Path,
                                                                     server: ScriptedServer) -> None:
     agent = no_usage_agent(tmp_path)
-    library = Library.open(agent, clock=lambda: NOW)
+    library = RockBotLibrary.open(agent, clock=lambda: NOW)
     text = {n: rockbot_text(agent, n) for n in ("research/summarize-paper", "research/summarize-article",
                                                 "plan-meeting", "schedule-meeting")}
     alone = ["daily-standup", "write-report"]
@@ -145,7 +145,7 @@ def test_a_rockbot_plan_without_usage_log_ticks_nothing_destructive(tmp_path: Pa
     for name in alone:
         assert name in library
     # a restart: the undo history is gone; the archive still has both sources, byte for byte
-    again = Library.open(agent)
+    again = RockBotLibrary.open(agent)
     records = {s.name: s for s in archived(again)[0]}
     assert {n: (s.record.action, s.record.absorbed_into) for n, s in records.items() if s.record} == {
         "research/summarize-paper": ("merge", "research/summarize"),
@@ -159,7 +159,7 @@ def test_a_skill_md_plan_is_written_as_skill_md_and_ticks_nothing_destructive(
         tmp_path: Path, server: ScriptedServer) -> None:
     root = skill_md_root(tmp_path)
     library = open_library(root)
-    assert isinstance(library, SkillMdLibrary) and not library.has_usage_log
+    assert isinstance(library, SkillMdLibrary) and not library.profile.holds.usage_log
     library.clock = lambda: NOW
     names = ("algorithmic-art", "canvas-design", "web-artifacts-builder", "webapp-testing")
     text = {n: skill_md_text(root, n) for n in names}

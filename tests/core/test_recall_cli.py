@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rockskills_gui.commands.recall import register
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.skill import utf16_len
 from rockskills_gui.core.recall.skill_recall import SkillRecall
 from tests.conftest import AGENT, EXPECTED, REPO, tree_hashes
@@ -48,7 +49,7 @@ def test_recall_json_has_exact_scores_and_contributions(
     assert code == 0
     data = json.loads(out)
     assert data["query"] == query
-    expected = SkillRecall(Library.open(AGENT).skills()).search(query, top=None)
+    expected = SkillRecall(RockBotLibrary.open(AGENT).skills()).search(query, top=None)
     assert [(r["rank"], r["name"], r["score"]) for r in data["results"]] == \
         [(h.rank, h.name, h.score) for h in expected]
     for result in data["results"]:
@@ -79,7 +80,7 @@ def test_queries_file_json_has_ranks_names_and_scores_and_explain_adds_contribut
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     queries = tmp_path / "queries.txt"
     queries.write_text("\n".join(t["user"] for t in DEMO[:3]) + "\n", "utf-8")
-    expected = SkillRecall(Library.open(AGENT).skills())
+    expected = SkillRecall(RockBotLibrary.open(AGENT).skills())
     code, out, _ = run(capsys, "recall", AGENT, "--queries-file", queries, "--top", "3", "--json")
     assert code == 0
     for line, turn in zip(out.splitlines(), DEMO[:3], strict=True):
@@ -95,6 +96,39 @@ def test_queries_file_json_has_ranks_names_and_scores_and_explain_adds_contribut
             for part in [*result["terms"].values(), *result["phrases"].values()]:
                 total += part["contribution"]
             assert total == result["score"]
+
+
+def test_recall_keeps_its_index_beside_the_scan_cache_and_follows_edits(
+        capsys: pytest.CaptureFixture[str], agent_copy: Path, tmp_path: Path) -> None:
+    """The batch CLI keeps the library's recall index in the user's cache folder (the GUI's, next
+    to the scan cache); a later run whose library changed ranks what a fresh build ranks."""
+    queries = tmp_path / "queries.txt"
+    queries.write_text("plan a meeting\nquarterly budget spreadsheet\nsend an email\n", "utf-8")
+
+    def fresh() -> list[list[dict[str, object]]]:
+        recall = SkillRecall(RockBotLibrary.open(agent_copy).skills())
+        return [[{"rank": h.rank, "name": h.name, "score": h.score} for h in recall.search(q, top=5)]
+                for q in queries.read_text("utf-8").splitlines()]
+
+    def ranked() -> list[list[dict[str, object]]]:
+        code, out, _ = run(capsys, "recall", agent_copy, "--queries-file", queries, "--top", "5",
+                           "--json")
+        assert code == 0
+        return [json.loads(line)["results"] for line in out.splitlines()]
+
+    before = tree_hashes(agent_copy)
+    assert ranked() == fresh()
+    kept = list((Path(os.environ["ROCKSKILLS_CACHE_DIR"]) / "scan").glob("recall-*.bin"))
+    assert len(kept) == 1 and tree_hashes(agent_copy) == before  # nothing written in the library
+    assert ranked() == fresh()  # from the kept index
+    path = agent_copy / "skills" / "plan-meeting.json"
+    data = json.loads(path.read_text("utf-8"))
+    data["summary"] = "Quarterly budget spreadsheet review with finance"
+    path.write_text(json.dumps(data, indent=2), "utf-8")
+    (agent_copy / "skills" / "schedule-meeting.json").unlink()
+    changed = fresh()
+    assert changed[1][0]["name"] == "plan-meeting"
+    assert ranked() == changed
 
 
 def test_recall_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -118,7 +152,7 @@ def test_simulate_json_reproduces_the_recall_demo(capsys: pytest.CaptureFixture[
     code, out, _ = run(capsys, *argv)
     assert code == 0
     turns = json.loads(out)["turns"]
-    lib = Library.open(AGENT)
+    lib = RockBotLibrary.open(AGENT)
     for got, expected in zip(turns, DEMO, strict=True):
         assert [n for n, _ in got["top5"]] == [n for n, _ in expected["bm25_top5"]]
         shown = []

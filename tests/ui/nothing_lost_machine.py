@@ -49,7 +49,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from rockskills_gui.core.library.archive import archive_skills, restore_refusal, restore_skill
 from rockskills_gui.core.library.archive_records import archive_places, archived, damage_of
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.stores.skill_dirs import ARCHIVE_DIR
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
@@ -204,7 +204,7 @@ class NothingLost(RuleBasedStateMachine):
         return pane
 
     @property
-    def lib(self) -> Library:
+    def lib(self) -> RockBotLibrary:
         assert self.ctx.library is not None
         return self.ctx.library
 
@@ -270,7 +270,7 @@ class NothingLost(RuleBasedStateMachine):
 
     def _pending(self, buffer: Buffer) -> bool:
         dialog = self.pane.conflict_dialog
-        return fold(buffer.name) in self.pane._conflict_queue or (
+        return self.pane.outside_changes.waiting(buffer.name) or (
             dialog is not None and fold(dialog.name) == fold(buffer.name))
 
     def _forget_owned_by(self, buffer: Buffer | None) -> None:

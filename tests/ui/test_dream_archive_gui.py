@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtWidgets import QWizard
 
 from rockskills_gui.core.dream.passes import DreamPass
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.core.llm_server import ScriptedServer, scripted_server

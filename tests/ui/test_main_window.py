@@ -8,9 +8,10 @@ from pathlib import Path
 from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import QMessageBox
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.models import NAME_ROLE
+from rockskills_gui.ui.common.workers import LoadControl
 from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.ui.conftest import make_writable, open_window
 
@@ -90,7 +91,7 @@ def test_open_recent_reopens_a_library(qtbot, agent: Path, tmp_path: Path) -> No
     with qtbot.waitSignal(window.loadFinished):
         window.open_path(other)
     assert window.ctx.library.agent_dir == other.resolve()
-    window._fill_recent_menu()
+    window.edit_menus.fill_recent_menu()
     entries = [a for a in window.recent_menu.actions() if a.data()]
     assert [Path(a.data()) for a in entries] == [other.resolve(), agent.resolve()]
     with qtbot.waitSignal(window.loadFinished):
@@ -177,10 +178,10 @@ def test_loading_runs_off_the_ui_thread_and_can_be_cancelled(qtbot, agent: Path)
     ui_thread = threading.get_ident()
     seen: list[int] = []
 
-    def slow_open() -> Library:
+    def slow_open(control: LoadControl) -> RockBotLibrary:
         seen.append(threading.get_ident())
         release.wait(10)
-        return Library.open(agent)
+        return RockBotLibrary.open(agent)
 
     window.loader.load(slow_open, "Opening a slow library…")
     assert window.progress.isVisible() and window.cancel_button.isVisible()

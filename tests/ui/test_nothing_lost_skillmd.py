@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
-from rockskills_gui.core.library.stores.skillmd import SkillMdEntry, edited_bytes, read_skill_md
+from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
+from rockskills_gui.core.library.skillmd.store import SkillMdEntry, edited_bytes, read_skill_md
 from rockskills_gui.core.model import frontmatter as fm
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.ui.common.buffers import Buffer
@@ -81,7 +81,7 @@ class NothingLostSkillMd(NothingLost):
             metadata = dict(metadata) if isinstance(metadata, dict) else {}
             metadata[f"agent-note-{self.counter}"] = marker
             head = fm.edit_frontmatter(entry.doc.frontmatter, {"metadata": metadata},
-                                       entry.doc.newline, self.md.profile.plain)
+                                       entry.doc.newline, self.md.profile.storage.frontmatter.plain)
             data = entry.doc.with_parts(frontmatter=head).to_bytes()
         else:  # "dates": the same bytes written again
             data = raw

@@ -211,7 +211,7 @@ class NothingLostRockBot(NothingLost):
             self.usage_unchecked = False
 
     def usage_shown(self) -> bool:
-        pane = self.window._usage_pane
+        pane = self.window.workspace.usage.built
         return pane is not None and pane.isVisible()
 
     @rule(reload=st.booleans())
@@ -297,3 +297,18 @@ def test_edit_undo_of_the_wizard_s_undo_keeps_the_history_and_the_journal_in_ste
         machine.history_agrees_with_the_journal()  # holds
         machine.undo_or_redo(redo=False)  # Edit ▸ Undo of the wizard's Undo
         machine.history_agrees_with_the_journal()
+
+
+def test_merging_a_skill_recreated_on_disk_keeps_the_users_text(qtbot) -> None:
+    """Found by the machine: the user saves, the agent rewrites, deletes, then writes a new skill
+    of that name; answering the conflict with Merge must keep the deleted version's text (the two
+    versions share no base: a three-way merge against the old one took the new one whole)."""
+    with scripted(NothingLostRockBot, qtbot) as machine:
+        machine.start_with_unsaved_edits(index=0, in_summary=False)
+        machine.save(all_of_them=False)
+        machine.agent_writes(index=0, how="rewrite")
+        machine.agent_writes(index=0, how="delete")
+        machine.agent_creates(index=1)  # an odd index: the deleted skill's name
+        machine.nothing_typed_is_lost()
+        machine.answer_the_conflict(index=0, answer="merge")
+        machine.nothing_typed_is_lost()

@@ -27,14 +27,15 @@ from rockskills_gui.core.dream.apply_resources import (
 )
 from rockskills_gui.core.dream.apply_skillmd import archive_info, skill_md_change_set
 from rockskills_gui.core.dream.checks import CheckContext, check_plan, name_problem, path_problem
-from rockskills_gui.core.dream.formats import DreamLibrary, rules_of, skill_md_rules
+from rockskills_gui.core.dream.formats import DreamLibrary, is_skill_md, rules_of, skill_md_rules
 from rockskills_gui.core.dream.plan import Plan, Proposal, Severity, touched_path_error
 from rockskills_gui.core.dream.preselect import preselect
 from rockskills_gui.core.dream.review_defaults import guards_for
 from rockskills_gui.core.library.archive import archive_writes
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.library.rockbot.library import as_rockbot
+from rockskills_gui.core.library.skillmd.library import as_skill_md
 from rockskills_gui.core.model.names import display_name, fold
+from rockskills_gui.core.model.profile import Delete
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
 from rockskills_gui.core.model.timestamps import TimestampError
@@ -111,15 +112,15 @@ def build_change_set(library: DreamLibrary, plan: Plan, accepted: Iterable[str],
     same change set, byte for byte with a record (:mod:`~rockskills_gui.core.library.archive`).
     A SKILL.md library's changes are made by :func:`~.apply_skillmd.skill_md_change_set`.
     """
-    if isinstance(library, SkillMdLibrary):
-        return skill_md_change_set(library, plan, accepted, reads)
-    assert isinstance(library, Library)
+    if is_skill_md(library):
+        return skill_md_change_set(as_skill_md(library), plan, accepted, reads)
+    library = as_rockbot(library)
     wanted = set(accepted)
     layout = library.layout
     originals = {fold(entry.skill.name): entry for entry in library.entries()}
     current: dict[str, Path] = {key: entry.path for key, entry in originals.items()}
     kept: dict[str, tuple[tuple[str, str], ...]] = {}  # unmodelled properties a save-over keeps
-    if library.rules.resources:
+    if library.profile.holds.resources:
         kept = {key: entry.skill.extra for key, entry in originals.items() if entry.skill.extra}
     writes = Writes(layout, reads)
     put = writes.put
@@ -168,8 +169,9 @@ def build_change_set(library: DreamLibrary, plan: Plan, accepted: Iterable[str],
     carry_resources(library, state, writes)
     now = library.clock()
     taken: set[str] = set()
+    archives = library.profile.curation.delete is Delete.ARCHIVE
     for key, entry in originals.items():
-        if key in current:
+        if key in current or not archives:
             continue
         info = archive_info(plan, removed_by.get(key), owner_of(state, key),
                             lambda k: written[k].name if k in written else originals[k].skill.name)

@@ -28,9 +28,10 @@ from rockskills_gui.core.dream.formats import SkillMdRules
 from rockskills_gui.core.dream.plan import Plan, Proposal, ProposalKind
 from rockskills_gui.core.library.archive import archive_writes
 from rockskills_gui.core.library.archive_records import ArchiveInfo
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
-from rockskills_gui.core.library.stores.skillmd import SkillMdEntry, edited_bytes, new_skill_bytes
+from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
+from rockskills_gui.core.library.skillmd.store import SkillMdEntry, edited_bytes, new_skill_bytes
 from rockskills_gui.core.model.names import display_name, fold
+from rockskills_gui.core.model.profile import Delete
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import TimestampError
 from rockskills_gui.core.storage.changes import ChangeSet, FileChange, LibraryError
@@ -185,7 +186,10 @@ def _carry(library: SkillMdLibrary, entry: SkillMdEntry, target: _End, proposal_
 def _archive(library: SkillMdLibrary, plan: Plan, gone: list[SkillMdEntry],
              removed_by: dict[str, Proposal], owners: dict[str, tuple[str, str]],
              end: dict[str, _End], writes: Writes) -> None:
-    """Archive every skill the plan removes, in the same change."""
+    """Archive every skill the plan removes, in the same change (where the profile's curation
+    says a delete archives)."""
+    if library.profile.curation.delete is not Delete.ARCHIVE:
+        return
     now = library.clock()
     taken: set[str] = set()
     for entry in gone:

@@ -20,12 +20,13 @@ from rockskills_gui.core.dream.formats import SkillMdRules
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Finding, Plan, Proposal, ProposalKind, Severity
 from rockskills_gui.core.dream.prompts import CONSOLIDATION_TRUNCATED, OPTIMIZATION_TRUNCATED
-from rockskills_gui.core.library.library_base import Where
+from rockskills_gui.core.library.library import Where
 from rockskills_gui.core.lint.linter import scan_text
 from rockskills_gui.core.model.names import display_name, fold, readable_name_error, rockbot_name_error
 from rockskills_gui.core.model.problems import Problem
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.model.summary_rule import ROCKBOT_SUMMARY_WORDS
 from rockskills_gui.core.recall.bm25 import document_text, tokenize
 from rockskills_gui.core.storage import fileio, links
 from rockskills_gui.core.storage.gcpause import gc_paused
@@ -41,7 +42,7 @@ CHECK_CODES = frozenset({
 })
 PATH_MAX = 4096  # bytes in a whole path (Linux), as the library's own check
 MAX_NAME_DEPTH = 32  # '/' levels in a name the dream may write
-MAX_SUMMARY_WORDS = 15
+MAX_SUMMARY_WORDS = ROCKBOT_SUMMARY_WORDS  # what the directives ask (core/model/summary_rule.py)
 HUGE_CONTENT_CHARS = 50_000  # RockBot injects the whole content whenever recall picks the skill
 MASS_DELETE_SHARE = 0.25  # a plan deleting more than this share of the library (and 5+ skills)
 
@@ -199,7 +200,7 @@ def check(proposal: Proposal, ctx: CheckContext) -> None:
     words = len((record.summary or "").split())
     if words > MAX_SUMMARY_WORDS:
         proposal.add("summary-length", Severity.INFO,
-                     f"the summary has {words} words (the directives ask for at most 15)")
+                     f"the summary has {words} words (the directives ask for at most {MAX_SUMMARY_WORDS})")
     if proposal.dream_pass is DreamPass.GAP and fold(record.name) in ctx.skills:
         existing = ctx.skills[fold(record.name)]
         proposal.add("gap-overwrite", Severity.WARN,

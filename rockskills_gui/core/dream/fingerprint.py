@@ -10,11 +10,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from rockskills_gui.core.library.library_base import BaseLibrary
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
-from rockskills_gui.core.library.stores.rockbot import odd_skill_files
-from rockskills_gui.core.library.stores.skillmd import TOO_DEEP, walk_skill_folders
+from rockskills_gui.core.library.library import Library
+from rockskills_gui.core.library.rockbot.library import as_rockbot
+from rockskills_gui.core.library.rockbot.scan import odd_skill_files
+from rockskills_gui.core.library.skillmd.store import TOO_DEEP, walk_skill_folders
 from rockskills_gui.core.model.problems import ProblemKind
+from rockskills_gui.core.model.profile import FileKind
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES, SKILL_FILE_MAX_BYTES
 from rockskills_gui.core.storage import fileio, untrusted
 from rockskills_gui.core.storage.checksum import sha256
@@ -99,15 +100,15 @@ def take(layout: Layout, progress: Progress | None = None, reads: Reads | None =
     return _sealed(files)
 
 
-def of_library(library: BaseLibrary[Any, Any], progress: Progress | None = None,
+def of_library(library: Library[Any, Any], progress: Progress | None = None,
                reads: Reads | None = None) -> Fingerprint:
     """:func:`take` for any library: RockBot's ``skills/**/*.json``, or every skill file of a
     SKILL.md library's roots (each skill folder's SKILL.md, as the scan finds them)."""
-    if not isinstance(library, SkillMdLibrary):
-        return take(library.layout, progress, reads)  # type: ignore[arg-type]
+    if FileKind.SKILL_MD not in library.profile.storage.file_kinds:
+        return take(as_rockbot(library).layout, progress, reads)
     found: list[Path] = []
-    for root in library.roots:
-        for _folder, path, _names in walk_skill_folders(root.path, (), library.profile):
+    for root in library.skill_roots():
+        for _folder, path, _names in walk_skill_folders(root, (), library.profile):
             if path is not None and path is not TOO_DEEP:
                 found.append(path)
     files: dict[str, str] = {}

@@ -18,14 +18,14 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from rockskills_gui.core.library.library_base import BaseLibrary
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
-from rockskills_gui.core.library.stores.skillmd_profiles import Profile
+from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import display_name
-from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, RockBotRules
+from rockskills_gui.core.model.profile import AgentProfile, FileKind
+from rockskills_gui.core.model.rules import RockBotRules
 from rockskills_gui.core.storage import fileio
 
-DreamLibrary = BaseLibrary[Any, Any]
+DreamLibrary = Library[Any, Any]
 SPEC_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SPEC_NAME_MAX = 64
 
@@ -38,26 +38,31 @@ NO_USAGE = ("RockBot's optimization needs its usage and feedback logs (at-risk s
 
 
 def is_skill_md(library: DreamLibrary) -> bool:
-    return isinstance(library, SkillMdLibrary)
+    """Whether the library's agent keeps SKILL.md folders (its profile's storage says so)."""
+    return FileKind.SKILL_MD in library.profile.storage.file_kinds
+
+
+def runs_gap(library: DreamLibrary) -> bool:
+    """Whether the skill gap pass runs for the library's agent (its profile's curation passes:
+    the gap pass reads RockBot's conversation log, which a SKILL.md agent does not keep)."""
+    return DreamPass.GAP.value in library.profile.curation.passes
 
 
 def rules_of(library: DreamLibrary) -> RockBotRules:
-    """RockBot's rules for a RockBot library (its profile); 64e82cc's (no extras) otherwise."""
-    rules = getattr(library, "rules", None)
-    return rules if isinstance(rules, RockBotRules) else ROCKBOT_64E82CC
+    """RockBot's rules as the library's profile gives them (a SKILL.md profile's: no RockBot
+    extras, no resources, no protected or singleton prefixes beyond its curation's)."""
+    return RockBotRules.of(library.profile)
 
 
 def format_label(library: DreamLibrary) -> str:
-    if isinstance(library, SkillMdLibrary):
-        return f"{library.profile.label} (SKILL.md)"
-    return "RockBot"
+    return f"{library.profile.label} (SKILL.md)" if is_skill_md(library) else library.profile.label
 
 
 @dataclass(frozen=True)
 class SkillMdRules:
     """A SKILL.md profile's rules for a name and a description a proposal writes."""
 
-    profile: Profile
+    profile: AgentProfile
 
     def name_problem(self, name: str) -> str | None:
         """Why no skill folder can be named ``name`` (a block), or None."""
@@ -73,7 +78,7 @@ class SkillMdRules:
 
     def name_warnings(self, name: str) -> list[str]:
         """What the profile's spec says about ``name`` (warnings: agents may still load it)."""
-        if not self.profile.spec_names:
+        if not self.profile.names.spec:
             return []
         shown = unicodedata.normalize("NFKC", name)
         found: list[str] = []
@@ -87,13 +92,13 @@ class SkillMdRules:
 
     def description_problem(self, description: str) -> str | None:
         """Why the loader would not load a skill with ``description`` (a block), or None."""
-        if self.profile.require_description and not description.strip():
+        if self.profile.summary.required and not description.strip():
             return (f"{self.profile.label} requires a description: a SKILL.md without one is not "
                     "loaded")
         return None
 
     def description_warnings(self, description: str) -> list[str]:
-        limit = self.profile.description_limit
+        limit = self.profile.summary.limit
         if limit and len(description) > limit:
             return [f"the description has {len(description):,} characters; {self.profile.label} "
                     f"allows {limit:,} (Codex does not load a longer one)"]
@@ -101,7 +106,7 @@ class SkillMdRules:
 
 
 def skill_md_rules(library: DreamLibrary) -> SkillMdRules | None:
-    return SkillMdRules(library.profile) if isinstance(library, SkillMdLibrary) else None
+    return SkillMdRules(library.profile) if is_skill_md(library) else None
 
 
 def format_note(library: DreamLibrary) -> str | None:
@@ -112,8 +117,8 @@ def format_note(library: DreamLibrary) -> str | None:
         return None
     profile = rules.profile
     name_rule = ("lowercase letters, digits and single hyphens, at most 64 characters"
-                 if profile.spec_names else "a folder name")
-    limit = f" (at most {profile.description_limit:,} characters)" if profile.description_limit else ""
+                 if profile.names.spec else "a folder name")
+    limit = f" (at most {profile.summary.limit:,} characters)" if profile.summary.limit else ""
     return (f"\nFormat: these skills are {profile.label} SKILL.md folders. Each name is the skill's "
             f"folder name: {name_rule}, no '/'. The summary becomes the SKILL.md description{limit}; "
             "keep every tool name, command, URL, number and proper name of the skills you merge.\n")

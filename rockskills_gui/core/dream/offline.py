@@ -126,7 +126,7 @@ def propose_offline(builder: PlanBuilder, inputs: DreamInputs, record: PassRecor
 def _propose_offline(builder: PlanBuilder, inputs: DreamInputs, record: PassRecord,
                      similarity: float) -> None:
     now = inputs.now
-    if builder.library.has_timestamps:
+    if builder.library.profile.holds.timestamps:
         builder.prune(prune_candidates(builder.virtual.skills(), now), record, OFFLINE)
     else:
         record.notes.append(NO_DATES)

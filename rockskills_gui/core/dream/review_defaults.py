@@ -26,8 +26,9 @@ from rockskills_gui.core.dream.checks import protected_by
 from rockskills_gui.core.dream.offline import STARTER_SKILLS
 from rockskills_gui.core.dream.passes import USAGE_DAYS
 from rockskills_gui.core.dream.plan import Plan, Proposal, ProposalKind
-from rockskills_gui.core.library.library_base import BaseLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import display_name, fold
+from rockskills_gui.core.model.profile import FileKind
 from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
 from rockskills_gui.core.usage.events import UsageEvent, read_usage
 
@@ -87,7 +88,7 @@ def read_recent_use(agent_dir: Path, now: Timestamp, days: int = USAGE_DAYS) -> 
     return recent_use(read_usage(agent_dir).events, now.add_days(-days))
 
 
-def guards_for(library: BaseLibrary[Any, Any], plan: Plan, prefixes: Iterable[str] = ()) -> Guards:
+def guards_for(library: Library[Any, Any], plan: Plan, prefixes: Iterable[str] = ()) -> Guards:
     """The guards of a review of ``plan`` on ``library``: recent use up to the plan's reference
     time (where the agent logs usage), RockBot's starter skills (RockBot libraries only), and the
     plan's, the library profile's and ``prefixes`` (the user's) protected prefixes."""
@@ -95,13 +96,13 @@ def guards_for(library: BaseLibrary[Any, Any], plan: Plan, prefixes: Iterable[st
         now = Timestamp.parse(plan.now)
     except (TimestampError, ValueError):
         now = Timestamp.now()
-    rules = getattr(library, "rules", None)
+    profile = library.profile
     chosen: list[str] = []
-    for prefix in [*plan.protected_prefixes, *getattr(rules, "protected_prefixes", ()), *prefixes]:
+    for prefix in [*plan.protected_prefixes, *profile.curation.protected_prefixes, *prefixes]:
         if fold(prefix) not in {fold(p) for p in chosen}:
             chosen.append(prefix)
-    rockbot = library.format == "rockbot"
-    recent = read_recent_use(library.agent_dir, now) if library.has_usage_log else {}
+    rockbot = FileKind.ROCKBOT_JSON in profile.storage.file_kinds  # RockBot's starter skills
+    recent = read_recent_use(library.agent_dir, now) if profile.holds.usage_log else {}
     return Guards(recent=recent, protected=tuple(chosen),
                   starters=Guards.starters if rockbot else frozenset())
 

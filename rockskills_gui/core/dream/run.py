@@ -29,6 +29,7 @@ from rockskills_gui.core.dream.formats import (
     DreamLibrary,
     format_note,
     rules_of,
+    runs_gap,
     skill_md_rules,
 )
 from rockskills_gui.core.dream.inputs import DreamInputs
@@ -119,11 +120,12 @@ def prompt_for(library: DreamLibrary, dream_pass: DreamPass, now: Timestamp,
     directive = directive_for(library, dream_pass, options)
     note = format_note(library) or ""
     if dream_pass is DreamPass.GAP:
-        if not library.has_usage_log:
+        if not runs_gap(library):
             return PromptSet(dream_pass, directive, None, NO_CONVERSATIONS)
         gap = analyze_gap(library.skills(), inputs)
         return PromptSet(dream_pass, directive, gap.prompt, gap.skipped)
-    pruned = {c.name for c in prune_candidates(library.skills(), now)} if library.has_timestamps else set()
+    dated = library.profile.holds.timestamps  # (a SKILL.md agent keeps no usage dates: no prune)
+    pruned = {c.name for c in prune_candidates(library.skills(), now)} if dated else set()
     rest = [s for s in library.skills() if s.name not in pruned]
     consolidation = analyze_consolidation(rest, inputs)
     if dream_pass is DreamPass.CONSOLIDATE:
@@ -131,7 +133,7 @@ def prompt_for(library: DreamLibrary, dream_pass: DreamPass, now: Timestamp,
                          consolidation.skipped)
     if consolidation.prompt is None:
         return PromptSet(dream_pass, directive, None, consolidation.skipped)
-    optimization = analyze_optimization(rest, inputs, thin_only=not library.has_usage_log)
+    optimization = analyze_optimization(rest, inputs, thin_only=not library.profile.holds.usage_log)
     return PromptSet(dream_pass, directive, _with_note(optimization.prompt, note), optimization.skipped)
 
 
@@ -193,7 +195,7 @@ def _run_pass(record: PassRecord, builder: PlanBuilder, inputs: DreamInputs, now
     library = builder.library
     note = format_note(library) or ""
     if dream_pass is DreamPass.GAP:
-        if not library.has_usage_log:
+        if not runs_gap(library):
             record.status, record.reason = PassStatus.SKIPPED, NO_CONVERSATIONS
             return None  # (later passes still run, as after any skipped pass)
         gap = analyze_gap(builder.virtual.skills(), inputs)
@@ -204,7 +206,7 @@ def _run_pass(record: PassRecord, builder: PlanBuilder, inputs: DreamInputs, now
             builder.gap(gap_reply, gap, record)
         return None
     if dream_pass is DreamPass.CONSOLIDATE:
-        if library.has_timestamps:
+        if library.profile.holds.timestamps:
             builder.prune(prune_candidates(builder.virtual.skills(), now), record)
         else:
             record.notes.append(NO_DATES)
@@ -223,14 +225,14 @@ def _run_pass(record: PassRecord, builder: PlanBuilder, inputs: DreamInputs, now
             return "the consolidation was refused by the safety guard (RockBot stops here)"
         return None
     if DreamPass.CONSOLIDATE not in wanted:
-        pruned = apply_prune(builder.virtual, now) if library.has_timestamps else []
+        pruned = apply_prune(builder.virtual, now) if library.profile.holds.timestamps else []
         if pruned:
             record.notes.append("built after the 18-month prune (" + ", ".join(pruned)
                                 + ") and a no-op consolidation, as RockBot would")
         if len(builder.virtual) < 2:
             record.status, record.reason = PassStatus.SKIPPED, "fewer than 2 skills after pruning"
             return None
-    thin = not library.has_usage_log
+    thin = not library.profile.holds.usage_log
     if thin:
         record.notes.append(NO_USAGE)
     optimization = analyze_optimization(builder.virtual.skills(), inputs, thin_only=thin)

@@ -25,14 +25,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rockskills_gui.core.budget.agents import AgentProfile
+from rockskills_gui.core.budget.agents import Lister
 from rockskills_gui.core.budget.compute import compute_budget
 from rockskills_gui.core.budget.entries import AdEntry, entries_of
 from rockskills_gui.core.budget.limits import Limits, LimitsStore
 from rockskills_gui.core.budget.report import agents_for, limits_for
 from rockskills_gui.core.budget.tokens import Tokenizer, try_tokenizer
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.library.library import Library
 
 Message = dict[str, Any]
 
@@ -136,7 +135,7 @@ def tool_for(agent_id: str, tool: str | None = None) -> ActivationTool:
     return TOOLS[name]
 
 
-def present(entries: Sequence[AdEntry], profile: AgentProfile, limits: Limits,
+def present(entries: Sequence[AdEntry], profile: Lister, limits: Limits,
             tool: ActivationTool, tokenizer: Tokenizer | None = None) -> Presentation:
     """The presentation of ``entries`` by ``profile`` under ``limits`` (``core.budget``'s listing)."""
     budget = compute_budget(entries, profile, limits, tokenizer)
@@ -145,7 +144,7 @@ def present(entries: Sequence[AdEntry], profile: AgentProfile, limits: Limits,
                         hidden={h.name: h.reason for h in budget.hidden})
 
 
-def present_library(library: Library | SkillMdLibrary, agent_id: str | None = None,
+def present_library(library: Library, agent_id: str | None = None,
                     tool: str | None = None, store: LimitsStore | None = None) -> Presentation:
     """How ``agent_id`` (default: the library's own agent) presents ``library``: the listing the
     Budget tab shows for it, under the same limits, and its activation tool (or ``tool``).

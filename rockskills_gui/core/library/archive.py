@@ -2,7 +2,7 @@
 :mod:`.archive_records`).
 
 Each is one :class:`ChangeSet` applied through the library's one writer
-(:meth:`~rockskills_gui.core.library.library_base.BaseLibrary.apply_change_set`): conflict-checked,
+(:meth:`~rockskills_gui.core.library.library.Library.apply_change_set`): conflict-checked,
 journaled (a crash leaves the state before or after), one step of the undo history. Archiving a
 skill copies every file it has (its skill file, its resources) into a new entry folder, byte for
 byte, with a record, and removes the files; restoring puts the very bytes back (under another
@@ -33,11 +33,11 @@ from rockskills_gui.core.library.archive_records import (
     is_skill_md,
     place_for,
 )
-from rockskills_gui.core.library.library_base import Entry
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
-from rockskills_gui.core.library.stores.skillmd import Root, SkillMdEntry, edited_bytes, read_skill_md
+from rockskills_gui.core.library.library import Entry
+from rockskills_gui.core.library.skillmd.library import SkillMdLibrary, as_skill_md
+from rockskills_gui.core.library.skillmd.store import Root, SkillMdEntry, edited_bytes, read_skill_md
 from rockskills_gui.core.model.names import display_name, fold
-from rockskills_gui.core.model.rules import RESOURCE_SUFFIX
+from rockskills_gui.core.model.rockbot_files import RESOURCE_SUFFIX
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
 from rockskills_gui.core.model.skill import skill_from_bytes, skill_to_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
@@ -138,8 +138,8 @@ def restore_refusal(library: AnyLibrary, wanted: Wanted, as_name: str | None = N
 def restore_change(library: AnyLibrary, wanted: Wanted, as_name: str | None = None) -> ChangeSet:
     """The change :func:`restore_skill` writes (checked, not written)."""
     skill = wanted if isinstance(wanted, ArchivedSkill) else find_archived(library, wanted)
-    if isinstance(library, SkillMdLibrary):
-        name, creations = _skill_md_targets(library, skill, as_name)
+    if is_skill_md(library):
+        name, creations = _skill_md_targets(as_skill_md(library), skill, as_name)
     else:
         name, creations = _rockbot_targets(library, skill, as_name)
     _check_free(library, skill, name, as_name, creations)
@@ -207,7 +207,7 @@ def _skill_md_targets(library: SkillMdLibrary, skill: ArchivedSkill,
     root = next((r for r in library.roots if r.path == root_path), Root(root_path))
     skill_file = skill.folder / "SKILL.md"
     if not skill_file.is_file():
-        names = [n for n in library.profile.file_names if (skill.folder / n).is_file()]
+        names = [n for n in library.profile.storage.file_names if (skill.folder / n).is_file()]
         if not names:
             raise ArchiveError(f"the archive entry '{skill.entry}' has no SKILL.md; nothing was changed")
         skill_file = skill.folder / names[0]

@@ -29,16 +29,13 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from rockskills_gui.core.library.library_base import BaseLibrary
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
-from rockskills_gui.core.library.stores.skill_dirs import ARCHIVE_DIR
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import display_name, fold
 from rockskills_gui.core.model.size_limits import FOLDER_MAX_DEPTH, RESOURCE_MAX_BYTES
 from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
 from rockskills_gui.core.storage import fileio, folder_walk, untrusted
 from rockskills_gui.core.storage.changes import LibraryError
 from rockskills_gui.core.storage.checksum import sha256
-from rockskills_gui.core.storage.layout import SKILL_ARCHIVE_DIR
 
 RECORD_SUFFIX = ".archived.json"
 RECORD_FORMAT: Final = "rockskills-archive"
@@ -46,7 +43,7 @@ RECORD_MAX_BYTES = 1_000_000
 MAX_ENTRIES = 100_000  # entries listed per archive folder (a hostile folder may hold millions)
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
-AnyLibrary = BaseLibrary[Any, Any]
+AnyLibrary = Library[Any, Any]
 
 
 class ArchiveError(LibraryError):
@@ -143,36 +140,53 @@ class ArchivedSkill:
 
 
 def is_skill_md(library: AnyLibrary) -> bool:
-    return isinstance(library, SkillMdLibrary)
+    """Whether each skill is a folder of its own (SKILL.md), archived as that folder."""
+    return library.layout.skill_folders
+
+
+def archive_dir(library: AnyLibrary) -> str:
+    """Where the library's agent has its archive (the profile's ``storage.archive_dir``), or
+    ArchiveError when its profile names none."""
+    folder = library.profile.storage.archive_dir
+    if not folder:
+        raise ArchiveError(f"{library.profile.label} keeps no skill archive")
+    return folder
 
 
 def archive_places(library: AnyLibrary) -> list[Path]:
-    """The archive folders of ``library`` (one for RockBot, one per root for SKILL.md)."""
-    if isinstance(library, SkillMdLibrary):
-        return list(dict.fromkeys(root.path / ARCHIVE_DIR for root in library.roots))
-    return [library.agent_dir / SKILL_ARCHIVE_DIR]
+    """The archive folders of ``library``: the profile's ``storage.archive_dir`` inside each
+    skill root where each skill is a folder (SKILL.md), else inside the agent folder (RockBot:
+    outside ``skills/``)."""
+    folder = library.profile.storage.archive_dir
+    if not folder:
+        return []
+    if is_skill_md(library):
+        return list(dict.fromkeys(root / folder for root in library.skill_roots()))
+    return [library.agent_dir / folder]
 
 
 def place_for(library: AnyLibrary, skill_file: Path) -> Path:
     """The archive folder a skill whose file is ``skill_file`` goes to."""
-    if isinstance(library, SkillMdLibrary):
-        for root in library.roots:
-            if root.path in skill_file.parents:
-                return root.path / ARCHIVE_DIR
-        return library.roots[0].path / ARCHIVE_DIR
-    return library.agent_dir / SKILL_ARCHIVE_DIR
+    folder = archive_dir(library)
+    if is_skill_md(library):
+        roots = library.skill_roots()
+        for root in roots:
+            if root in skill_file.parents:
+                return root / folder
+        return roots[0] / folder
+    return library.agent_dir / folder
 
 
 def home_of(library: AnyLibrary, skill_file: Path) -> Path:
     """What an archived skill's files are kept relative to: ``skills/`` (RockBot: the names'
     folders are kept) or the skill's own folder (SKILL.md: the entry is that folder)."""
-    return skill_file.parent if isinstance(library, SkillMdLibrary) else library.skills_dir
+    return skill_file.parent if is_skill_md(library) else library.skills_dir
 
 
 def entry_base(library: AnyLibrary, name: str, skill_file: Path) -> str:
     """The entry folder's name before any suffix: the skill folder's name (SKILL.md, as Hermes
     names it) or the name with '/' as '.' (RockBot: '.' is in no RockBot name)."""
-    raw = skill_file.parent.name if isinstance(library, SkillMdLibrary) else name.replace("/", ".")
+    raw = skill_file.parent.name if is_skill_md(library) else name.replace("/", ".")
     safe = _SAFE.sub("-", raw).strip(".-") or "skill"
     return safe[:120]
 
@@ -293,7 +307,7 @@ def archived(library: AnyLibrary, check: bool = False) -> tuple[list[ArchivedSki
                 continue
             seen.add(entry)
             found.append(ArchivedSkill(record.name, entry, place, record))
-        if isinstance(library, SkillMdLibrary):
+        if is_skill_md(library):
             for name in names:  # folders archived without a record (Hermes, by hand)
                 if name in seen or name.endswith(RECORD_SUFFIX) or name.startswith("."):
                     continue

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 SKILLS_DIR = "skills"
 USAGE_DIR = "skill-usage"
 FEEDBACK_DIR = "feedback"
 CONVERSATION_LOG = "conversation-log/turns.jsonl"
 USAGE_ARCHIVE_DIR = ".rockskills/usage-archive"  # the app's own copy of the usage logs (never skills/)
-SKILL_ARCHIVE_DIR = ".rockskills/archive"  # archived RockBot skills: outside skills/, never loaded
 AGENT_MARKERS = (SKILLS_DIR, USAGE_DIR, FEEDBACK_DIR, "conversation-log", "memory", "conversations")
 
 
@@ -31,6 +31,8 @@ class Layout:
     skills_dir: Path
     trusted: tuple[Path, ...] = ()
     floors: tuple[Path, ...] = ()
+    # A skill is a file below skills_dir (RockBot), not a folder of its own (a SKILL.md).
+    skill_folders: ClassVar[bool] = False
 
     def stop_for(self, path: Path) -> Path:
         """Where removing the folders a deletion of ``path`` empties stops: the deepest of

@@ -29,6 +29,7 @@ from rockskills_gui.core.library.archive import restore_refusal, restore_skill
 from rockskills_gui.core.library.archive_records import (
     ArchivedSkill,
     ArchiveError,
+    archive_places,
     archived,
     damage_of,
     entry_files,
@@ -125,8 +126,9 @@ class ArchiveView(QDialog):
             self._buttons()
             return
         self.skills, problems = archived(library)
-        where = ("<agent>/.rockskills/archive/ (outside skills/, which RockBot loads)"
-                 if library.format == "rockbot" else "<root>/.archive/ (no agent scans it)")
+        places = archive_places(library)  # where the agent's profile keeps it (storage.archive_dir)
+        where = (", ".join(f"{library.layout.display_path(p)}/" for p in places) or "no archive folder")
+        where += f" ({library.profile.label} never loads a skill from there)"
         self.intro.setText(
             f"<b>{len(self.skills)} archived skill{'s' if len(self.skills) != 1 else ''}</b> in "
             f"{_escape(where)}. A dream's deletions, prunes and merges move skills here, byte for "
@@ -142,8 +144,9 @@ class ArchiveView(QDialog):
         for column in range(3):
             self.table.resizeColumnToContents(column)
         index = next((i for i, s in enumerate(self.skills) if keep is not None and s.entry == keep.entry), 0)
-        if self.skills:
-            self.table.setCurrentItem(self.table.topLevelItem(index))
+        first = self.table.topLevelItem(index) if self.skills else None
+        if first is not None:
+            self.table.setCurrentItem(first)
         self.show_current()
 
     def current(self) -> ArchivedSkill | None:
@@ -156,8 +159,9 @@ class ArchiveView(QDialog):
     def select(self, name: str) -> bool:
         """Make the newest archived skill named ``name`` (or the entry ``name``) current."""
         for index, skill in enumerate(self.skills):
-            if skill.entry == name or skill.name == name:
-                self.table.setCurrentItem(self.table.topLevelItem(index))
+            item = self.table.topLevelItem(index)
+            if item is not None and (skill.entry == name or skill.name == name):
+                self.table.setCurrentItem(item)
                 return True
         return False
 

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from rockskills_gui.ui.common.context import AppContext
-from rockskills_gui.ui.common.latest_job import LatestJob
 
 if TYPE_CHECKING:
     from rockskills_gui.core.usage.archive import ArchiveResult
@@ -48,9 +47,7 @@ class UsageArchiver(QObject):
     def __init__(self, ctx: AppContext, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
-        self.job = LatestJob(OPEN_DELAY_MS, parent=self)
-        self.job.finished.connect(self._on_done)
-        self.job.failed.connect(self._on_failed)
+        self.job = ctx.channel(self, "usage archive")  # (ctx.query: newest request wins)
         ctx.libraryChanged.connect(lambda _library: self.archive(soon=False))
 
     def archive(self, soon: bool = True) -> None:
@@ -58,10 +55,11 @@ class UsageArchiver(QObject):
         never the app's bundled demo, opened in place: every demo install copies it): at once, or
         ``soon=False`` after :data:`OPEN_DELAY_MS`."""
         library = self.ctx.library
-        if library is None or not library.has_usage_log or _bundled(library.agent_dir):
+        if library is None or not library.profile.holds.usage_log or _bundled(library.agent_dir):
             return
         agent_dir = library.agent_dir
-        self.job.request(lambda: _archive(agent_dir), now=soon)
+        self.ctx.query(self, "usage archive", lambda _control: _archive(agent_dir), self._on_done,
+                       failure=self._on_failed, delay_ms=0 if soon else OPEN_DELAY_MS)
 
     @property
     def busy(self) -> bool:
@@ -83,6 +81,7 @@ class UsageArchiver(QObject):
                             f"{len(result.added)} log file(s)", STATUS_MS)
         self.archived.emit(result)
 
-    def _on_failed(self, message: str) -> None:
+    def _on_failed(self, error: Exception) -> None:
+        message = f"{type(error).__name__}: {error}"
         self.ctx.status(f"Usage archive not updated: {message}", STATUS_MS)
         self.failed.emit(message)

@@ -70,7 +70,7 @@ def severity_icon(severity: Severity | None, widget: QWidget | None = None) -> Q
         Severity.BLOCK: QStyle.StandardPixmap.SP_MessageBoxCritical,
         Severity.WARN: QStyle.StandardPixmap.SP_MessageBoxWarning,
         Severity.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation,
-    }.get(severity) if severity is not None else None  # type: ignore[arg-type]
+    }.get(severity) if severity is not None else None
     return style.standardIcon(pixmap) if pixmap is not None else QIcon()
 
 

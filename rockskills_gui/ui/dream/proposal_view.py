@@ -269,13 +269,13 @@ class ProposalView(QWidget):
             sources = [(n, self._before(proposal, n)) for n in proposal.sources]
             known = [(n, r) for n, r in sources if r is not None]
             deleted = set(fold(n) for n in self._deleted_by_plan(proposal))
-            for index, (name, before) in enumerate(known[:SOURCE_COLUMNS], start=1):
-                old_text = skill_text(before)
+            for index, (name, source) in enumerate(known[:SOURCE_COLUMNS], start=1):
+                old_text = skill_text(source)
                 fate = ("kept as the merged skill" if fold(name) == fold(record.name)
                         else "deleted by " + ", ".join(self._deleters(name)) if fold(name) in deleted
                         else "not deleted by this plan")
                 columns.append((f"Source {index} of {len(known)} · {name}",
-                                f"{skill_dates(before)} · {fate}",
+                                f"{skill_dates(source)} · {fate}",
                                 textdiff.one_side(old_text, new_text, "old")))
                 pairs.append((f"{name} → {record.name}", old_text, new_text))
             joined = "\n".join(skill_text(r) for _n, r in known)
@@ -288,7 +288,8 @@ class ProposalView(QWidget):
                     f" and {len(missing) - SOURCE_COLUMNS:,} more" if len(missing) > SOURCE_COLUMNS else "")
             columns.append((f"Merged · {record.name}", meta, textdiff.one_side(joined, new_text, "new")))
         elif record is not None:
-            old_name = (proposal.replaces or proposal.sources or [None])[0]
+            old_names = proposal.replaces or proposal.sources
+            old_name = old_names[0] if old_names else None
             before = self._before(proposal, old_name) if old_name else None
             if before is not None:
                 old_text = skill_text(before)

@@ -73,9 +73,6 @@ class Selection:
         self._drop([self.graph.pos[proposal_id]])
         return self._changed(before)
 
-    def set(self, proposal_id: str, accepted: bool) -> set[str]:
-        return self.accept(proposal_id) if accepted else self.reject(proposal_id)
-
     def accept_all(self, among: Iterable[str] | None = None) -> set[str]:
         """Accept what "accept all" would (``Plan.acceptable_ids``), limited to ``among``."""
         before = set(self._nodes)
@@ -114,6 +111,10 @@ class Selection:
         nodes = list(nodes)
         dropped = [*nodes, *self.graph.dependents(nodes, among=self._nodes)]
         self._nodes.difference_update(dropped)
+
+    # Last in the class: below it, ``set`` in an annotation would name this method, not the builtin.
+    def set(self, proposal_id: str, accepted: bool) -> set[str]:
+        return self.accept(proposal_id) if accepted else self.reject(proposal_id)
 
 
 UNSURE = (PassStatus.FAILED, PassStatus.REFUSED, PassStatus.CANCELLED)

@@ -46,11 +46,11 @@ from rockskills_gui.core.dream.pass_outlook import brief, describe, pass_outlook
 from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
-from rockskills_gui.ui.common.latest_job import LatestJob
+from rockskills_gui.ui.common.queries import channel
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.common.wrapping_label import WrappingLabel
 from rockskills_gui.ui.dream.common import PASS_HINTS, PASS_TITLES
-from rockskills_gui.ui.dream.state import WizardState, page_id
+from rockskills_gui.ui.dream.state import WizardState, page_id, wizard_of
 
 log = logging.getLogger(__name__)
 Outlook = dict[DreamPass, tuple[str, str]]  # pass -> (the words beside it, the whole reason)
@@ -106,9 +106,7 @@ class SetupPage(QWizardPage):
         self.outlook_reading.setObjectName("dreamOutlookReading")
         self.outlook_reading.hide()
         grid.addWidget(self.outlook_reading, len(LLM_PASSES) + 1, 0, 1, 3)
-        self.reader = LatestJob(parent=self)  # the outlook, off the UI thread (newest wins)
-        self.reader.finished.connect(self._show_outlook)
-        self.reader.failed.connect(lambda message: log.warning("pass outlook: %s", message))
+        self.reader = channel(self, "pass outlook")  # off the UI thread (newest wins)
         self.reader.busyChanged.connect(self.outlook_reading.setVisible)
         self.prune_box = QCheckBox("Prune", passes)
         self.prune_box.setObjectName("dreamPass_prune")
@@ -237,7 +235,7 @@ class SetupPage(QWizardPage):
         scroll.setWidget(content)
 
     def wiz(self) -> WizardState:
-        return self.wizard()  # type: ignore[return-value]
+        return wizard_of(self)
 
     # ---------------------------------------------------------------- state
 
@@ -371,10 +369,11 @@ class SetupPage(QWizardPage):
             self._show_outlook({})
             return
         now = self.now() or Timestamp.now()
-        ledger_file = getattr(getattr(library, "rules", None), "ledger_file", None)
-        agent_dir, skills, rockbot_data = library.agent_dir, library.skills(), library.has_usage_log
-        self.reader.request(lambda: outlook_texts(agent_dir, ledger_file, skills, now, rockbot_data),
-                            now=True)
+        agent_dir, skills = library.agent_dir, library.skills()
+        ledger_file, rockbot_data = library.profile.curation.ledger_file, library.profile.holds.usage_log
+        self.reader.request(lambda _control: outlook_texts(agent_dir, ledger_file, skills, now, rockbot_data),
+                            self._show_outlook, failure=lambda error: log.warning(
+                                "pass outlook: %s: %s", type(error).__name__, error))
 
     def _show_outlook(self, texts: object) -> None:
         shown: Outlook = texts if isinstance(texts, dict) else {}

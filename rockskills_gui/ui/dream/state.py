@@ -4,7 +4,9 @@ import the wizard that composes them (no import cycle; each page is testable on 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
+
+from PySide6.QtWidgets import QWizardPage
 
 from rockskills_gui.core.dream.apply import ApplyResult, UndoResult
 from rockskills_gui.core.dream.formats import DreamLibrary
@@ -26,12 +28,18 @@ def page_id(name: str) -> int:
     return PAGES.index(name)
 
 
+def wizard_of(page: QWizardPage) -> WizardState:
+    """The wizard ``page`` is on: always the dream wizard (Qt types ``wizard()`` as a plain QWizard)."""
+    return cast("WizardState", page.wizard())
+
+
 class SetupChoices(Protocol):
     """What the first page chose: passes, reference time, proposer."""
 
     @property
     def offline(self) -> bool: ...
     def passes(self) -> list[DreamPass]: ...
+    def prune(self) -> bool: ...
     def protected_prefixes(self) -> list[str]: ...
     def now(self) -> Timestamp | None: ...
     def endpoint(self) -> Endpoint | None: ...

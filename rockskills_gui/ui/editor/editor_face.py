@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from rockskills_gui.ui.common.theme import heading, secondary
 
 if TYPE_CHECKING:
-    from rockskills_gui.core.library.rockbot_library import Library
+    from rockskills_gui.core.library.library import Library
 
 EMPTY_TITLE = "No skill open"
 EMPTY_TEXT = "Select a skill in the Library, or press Ctrl+P to go to one by name."
@@ -28,7 +28,7 @@ NO_LIBRARY_TEXT = ("No library is open. Open one with File ▸ Open Library… (
 EDITOR_COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "file.save": ("save", ()),
     "file.save_all": ("save_all", ()),
-    "edit.find": ("find", ()),
+    "edit.find": ("open_find", ()),
     "edit.find_next": ("find_next", ()),
     "edit.find_previous": ("find_previous", ()),
     "edit.goto_skill": ("go_to_skill", ()),

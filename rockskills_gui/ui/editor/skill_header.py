@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QStyle, QWidget
 
-from rockskills_gui.core.library.summary_rule import ROCKBOT_SUMMARY, SummaryRule
+from rockskills_gui.core.model.summary_rule import ROCKBOT_SUMMARY, SummaryRule
 from rockskills_gui.core.model.timestamps import MIN_VALUE, Timestamp
 from rockskills_gui.ui.common.theme import heading, secondary
 from rockskills_gui.ui.editor.see_also_editor import Chip, FlowLayout, SeeAlsoEditor
@@ -140,8 +140,9 @@ class SkillHeader(QWidget):
                    last_used: Timestamp | None, stored: bool = True) -> None:
         """RockBot's three dates; with ``stored=False`` (SKILL.md: no dates in the file) only the
         file's modification time, which ``created`` then carries."""
-        rows = ((self.created, "created", created), (self.updated, "updated", updated),
-                (self.last_used, "last used", last_used))
+        rows: tuple[tuple[QLabel, str, Timestamp | None], ...] = (
+            (self.created, "created", created), (self.updated, "updated", updated),
+            (self.last_used, "last used", last_used))
         if not stored:
             rows = ((self.created, "file modified", created),)
         for label, word, value in rows:

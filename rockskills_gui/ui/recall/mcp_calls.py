@@ -14,8 +14,10 @@ from collections.abc import Callable, Iterable
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold, sorted_names
-from rockskills_gui.core.model.rules import RockBotRules, mcp_server
+from rockskills_gui.core.model.profile import AgentProfile
+from rockskills_gui.core.model.rules import mcp_server
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.session import (
     MCP_PARAMETER_ERROR,
@@ -27,12 +29,10 @@ from rockskills_gui.core.recall.session import (
 MCP_POSITION = 1000  # session-tree position of the first MCP tool result of a turn
 
 
-def mcp_rules(library: object) -> RockBotRules | None:
-    """The rules of a RockBot (current) library (its MCP injection path applies), else None."""
-    rules = getattr(library, "rules", None)
-    if getattr(library, "format", "") != "rockbot" or not isinstance(rules, RockBotRules):
-        return None
-    return rules if rules.current else None
+def mcp_profile(library: Library | None) -> AgentProfile | None:
+    """The profile of a library whose agent injects MCP skills on MCP tool calls (RockBot
+    (current)), else None."""
+    return library.profile if library is not None and library.profile.injection.mcp_skills else None
 
 
 def mcp_servers(skills: Iterable[Skill]) -> list[str]:
@@ -80,7 +80,9 @@ class ServerCombo(QComboBox):
         self.setMinimumContentsLength(10)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.provider: Callable[[], list[str]] = list
-        self.lineEdit().setPlaceholderText("server")
+        line_edit = self.lineEdit()  # editable: Qt made one
+        if line_edit is not None:
+            line_edit.setPlaceholderText("server")
 
     def refill(self) -> None:
         text = self.currentText()
@@ -112,7 +114,9 @@ class McpCallBar(QWidget):
         for button, trigger in ((self.select_button, MCP_SELECT),
                                 (self.error_button, MCP_PARAMETER_ERROR)):
             button.clicked.connect(lambda _=False, t=trigger: self._emit(t))
-        self.server.lineEdit().returnPressed.connect(lambda: self._emit(MCP_SELECT))
+        server_edit = self.server.lineEdit()
+        if server_edit is not None:
+            server_edit.returnPressed.connect(lambda: self._emit(MCP_SELECT))
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.label)
