@@ -4,6 +4,7 @@ the agents (RockBot's loader rules; a ``<root>/*/SKILL.md`` scan; Codex's dot-fo
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import shutil
@@ -13,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from rockskills_gui.core.dream.apply import apply_plan
+from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
 from rockskills_gui.core.library.archive import (
     ArchiveError,
     ArchiveInfo,
@@ -22,10 +26,13 @@ from rockskills_gui.core.library.archive import (
     restore_refusal,
     restore_skill,
 )
-from rockskills_gui.core.library.archive_records import archived
-from rockskills_gui.core.library.open import open_library
+from rockskills_gui.core.library.archive_records import archive_places, archived
+from rockskills_gui.core.library.open import OpenOptions, open_library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
+from rockskills_gui.core.library.stores.skill_dirs import SKIP_DIRS
+from rockskills_gui.core.model.profile import Delete, FileKind
+from rockskills_gui.core.model.profiles import AGENT_SKILLS, PROFILES
 from rockskills_gui.core.model.timestamps import Timestamp
 from tests.conftest import REPO, SHARED
 
@@ -245,3 +252,48 @@ def test_the_cli_lists_and_restores_and_refuses_a_taken_name(agent_copy: Path) -
     done = run("restore", str(agent_copy), "daily-standup", "--as", "daily-standup-old")
     assert done.returncode == 0, done.stderr
     assert "daily-standup-old" in RockBotLibrary.open(agent_copy)
+
+
+@pytest.mark.parametrize("delete", [Delete.ARCHIVE, Delete.REMOVE])
+def test_what_a_dreams_delete_means_is_asked_of_the_profile(tmp_path: Path, delete: Delete) -> None:
+    """``curation.delete``: ARCHIVE keeps the deleted skill in the archive, REMOVE only removes it
+    (undo still brings it back); the same library, plan and apply otherwise."""
+    root = tmp_path / "skills"
+    shutil.copytree(CORPUS, root)
+    profile = dataclasses.replace(AGENT_SKILLS, curation=dataclasses.replace(AGENT_SKILLS.curation,
+                                                                             delete=delete))
+    library = open_library(root, OpenOptions(profile=profile))
+    library.clock = lambda: NOW
+    kept = (root / "slack-gif-creator" / "SKILL.md").read_text(encoding="utf-8")
+    reply = {"toDelete": ["canvas-design"],
+             "toSave": [{"name": "slack-gif-creator", "summary": "Make animated GIFs for Slack.",
+                         "content": kept.split("---", 2)[2].strip(), "sourceNames": ["slack-gif-creator"]}]}
+    plan = run_dream(library, RunOptions(passes=[DreamPass.CONSOLIDATE], now=NOW),
+                     PastedReplies([json.dumps(reply)]))
+    ids = [p.id for p in plan.proposals if p.deletes == ["canvas-design"]]
+    assert ids, [(p.id, p.kind, p.deletes) for p in plan.proposals]
+    apply_plan(library, plan, ids)
+    assert not (root / "canvas-design").exists()
+    names = [s.name for s in archived(library)[0]]
+    assert names == (["canvas-design"] if delete is Delete.ARCHIVE else [])
+
+
+@pytest.mark.parametrize("profile_id", sorted(PROFILES))
+def test_every_archiving_profile_names_an_archive_its_agent_never_loads(profile_id: str) -> None:
+    """Where ``curation.delete`` archives, ``storage.archive_dir`` says where: inside a SKILL.md
+    root a folder the scan skips (and Codex, never entering a '.' folder, too); for RockBot a
+    folder outside ``skills/``, which RockBot loads recursively."""
+    profile = PROFILES[profile_id]
+    if profile.curation.delete is not Delete.ARCHIVE:
+        return
+    folder = profile.storage.archive_dir
+    assert folder, profile_id
+    if FileKind.ROCKBOT_JSON in profile.storage.file_kinds:
+        assert not folder.startswith("skills"), folder
+    else:
+        assert folder in SKIP_DIRS and folder.startswith("."), folder
+
+
+def test_the_archive_folder_is_the_profiles(rockbot: RockBotLibrary, skill_md: SkillMdLibrary) -> None:
+    assert archive_places(rockbot) == [rockbot.agent_dir / rockbot.profile.storage.archive_dir]
+    assert archive_places(skill_md) == [root / ".archive" for root in skill_md.skill_roots()]

@@ -6,6 +6,7 @@ a name that is taken, saying how to restore anyway."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +15,9 @@ import pytest
 from PySide6.QtWidgets import QWizard
 
 from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.library.open import OpenOptions, open_library
 from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
+from rockskills_gui.core.model.profiles import AGENT_SKILLS
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.core.llm_server import ScriptedServer, scripted_server
@@ -147,5 +150,23 @@ def test_the_plan_file_of_a_window_run_says_why_each_proposal_starts_as_it_does(
         assert wizard.selection is not None
         assert sorted(i for i, p in by_id.items() if p["preselected"]) == sorted(wizard.selection.ids())
         assert all(p["preselectReason"] for p in by_id.values())
+    finally:
+        close(window)
+
+
+def test_the_wizard_runs_where_the_profile_has_dream_passes_and_says_so_where_not(
+        qtbot, tmp_path: Path) -> None:
+    """The wizard asks the profile (``curation.passes``), not the library's format."""
+    root = skill_md_root(tmp_path)
+    window = open_window(qtbot, root, AppContext())
+    try:
+        wizard = open_wizard(window)
+        assert wizard.dream_library() is window.ctx.library and wizard.setup.load_button.isEnabled()
+        no_passes = dataclasses.replace(AGENT_SKILLS.curation, passes=())
+        none = dataclasses.replace(AGENT_SKILLS, curation=no_passes)
+        window.ctx.set_library(open_library(root, OpenOptions(profile=none)), remember=False)
+        assert wizard.dream_library() is None
+        assert "not available for Agent Skills (SKILL.md) libraries" in wizard.setup.library_label.text()
+        assert not wizard.setup.load_button.isEnabled() and not wizard.setup.isComplete()
     finally:
         close(window)

@@ -2,7 +2,8 @@
 
 An archived skill is a folder of its files, byte for byte, beside a record
 ``<entry>.archived.json`` (when, which plan or action, what absorbed it, each file's sha256).
-Where the folder lives depends on what the agent scans, so that it never sees an archived skill:
+Where the folder lives is the agent profile's ``storage.archive_dir``, chosen by what the agent
+scans so that it never sees an archived skill:
 
 - RockBot loads every ``*.json`` under ``skills/`` recursively (rockbot-skills.md §4), so its
   archive is ``<agent>/.rockskills/archive/<entry>/`` (outside ``skills/``), the files kept at

@@ -402,7 +402,7 @@ class SetupPage(QWizardPage):
         """Say which library the run is on; without one (``ok`` False) every control is off."""
         if not ok and self.wizard() is not None and self.wiz().ctx.library is None:
             text = ("A dream run needs a library, and none is open: close this window and open "
-                    "a RockBot library first (File ▸ Open Library…).")
+                    "a library first (File ▸ Open Library…).")
         self.library_label.setText(text)
         self.library_label.setTextFormat(Qt.TextFormat.PlainText)
         font = self.library_label.font()
