@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "rockskills_gui.commands.usage",
     "rockskills_gui.commands.usage_archive",
     "rockskills_gui.commands.dream",
+    "rockskills_gui.commands.archive",
     "rockskills_gui.commands.budget",
     "rockskills_gui.commands.trigger_eval",
 )
@@ -34,6 +35,7 @@ COMMANDS = {
     "usage": "rockskills_gui.commands.usage",
     "archive-usage": "rockskills_gui.commands.usage_archive",
     **dict.fromkeys(("dream", "apply", "undo"), "rockskills_gui.commands.dream"),
+    **dict.fromkeys(("archived", "restore"), "rockskills_gui.commands.archive"),
     "budget": "rockskills_gui.commands.budget",
     "trigger-eval": "rockskills_gui.commands.trigger_eval",
 }

@@ -11,8 +11,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from rockskills_gui.core.library.convert import convert
-from rockskills_gui.core.library.formats import detect, open_library
+from rockskills_gui.core.library.convert.run import convert
+from rockskills_gui.core.library.formats import detect
+from rockskills_gui.core.library.open import open_library
 from rockskills_gui.core.lint.linter import lint_library
 
 SKIP_DIRS = {".git"}

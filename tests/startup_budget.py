@@ -25,7 +25,7 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     # The saved settings (about SKILL.md formats), the converter, the usage logs: not for this.
     "list": (*HEAVY, *LATE, "pydantic", "yaml", "markdown_it", "PySide6", "rockskills_gui.ui",
              "rockskills_gui.commands.recall", "rockskills_gui.commands.dream",
-             "rockskills_gui.core.app.settings", "rockskills_gui.core.library.convert",
+             "rockskills_gui.core.app.settings", "rockskills_gui.core.library.convert.run",
              "rockskills_gui.core.usage"),
     # ``rockskills-gui DEMO`` until the tree of the demo library is painted: the recall index
     # (numpy) of a small library is built after that paint, the Recall tab when first shown; the

@@ -9,18 +9,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.library.formats import (
-    OPEN_FORMATS,
-    PROFILE_OF,
-    detect,
-    detection_note,
-    format_label,
-)
-from rockskills_gui.core.library.formats import open_library as open_library_of_format
-from rockskills_gui.core.library.profile_settings import ProfileSettingError, configured_profile
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
-from rockskills_gui.core.model.rules import ROCKBOT_64E82CC
+from rockskills_gui.core.library.formats import OPEN_FORMATS, format_label
+from rockskills_gui.core.library.library import Library
+from rockskills_gui.core.library.open import OpenOptions, RockBotHasNoSettings, UserSettings
+from rockskills_gui.core.library.open import open_library as open_through_the_door
+from rockskills_gui.core.library.profile_settings import ProfileSettingError
 from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES, shown_size
 from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
 from rockskills_gui.core.storage import fileio
@@ -31,17 +24,40 @@ class CommandError(Exception):
     """A one-line message for stderr; the command exits 2."""
 
 
-def open_library(path: str, format_id: str | None = None, link_targets: Sequence[str] = ()) -> Library:
-    """Open a RockBot agent directory with the RockBot profile its evidence says (or
-    ``format_id``: ``rockbot-current``, ``rockbot-64e82cc``); ``link_targets``: the folders of
-    ``--allow-link-target``."""
+def open_library(path: str, format_id: str | None = None, include_user: bool | None = None,
+                 profile_settings: Sequence[str] = (), link_targets: Sequence[str] = (),
+                 say_format: bool = True, cache_dir: Path | None = None) -> Library:
+    """Open a library through the one door (``core.library.open``): detected, or ``format_id``
+    (an ``OPEN_FORMATS`` value; ``rockbot`` for the commands about RockBot's own files, which
+    then say nothing of the format on stderr: ``say_format`` False).
+
+    The user's saved settings apply to a SKILL.md library (Preferences ▸ Skill formats: the
+    assumed profile settings and "include user-scope skill folders"; read only for one);
+    ``include_user`` (None: the saved choice) adds the SKILL.md profile's user-scope roots, and
+    ``profile_settings`` are ``KEY=VALUE`` changes to the profile on top of the saved ones
+    (core.profile_settings); ``link_targets``: the folders of ``--allow-link-target``. With
+    ``cache_dir`` a RockBot library keeps what reading its files gave there
+    (core.library.stores.scan_cache)."""
+
+    def saved() -> UserSettings:
+        # The saved settings are about SKILL.md formats: a RockBot library opens without reading
+        # them (nor importing the settings model: issue 19).
+        from rockskills_gui.core.app.settings_store import SettingsStore
+
+        settings = SettingsStore().settings
+        return UserSettings(settings.include_user_skills if include_user is None else include_user,
+                            settings.profile_overrides)
+
+    options = OpenOptions(format=format_id, load_settings=saved, profile_items=tuple(profile_settings),
+                          link_targets=tuple(Path(t).expanduser() for t in link_targets),
+                          cache_dir=cache_dir)
     try:
-        found = detect(path, format_id or "rockbot")
-        library = Library.open(path, rules=found.rules or ROCKBOT_64E82CC,
-                               link_targets=[Path(t).expanduser() for t in link_targets])
-    except NotALibraryError as exc:
+        library = open_through_the_door(path, options)
+    except RockBotHasNoSettings:
+        raise CommandError("--profile-set applies to SKILL.md formats, not to RockBot") from None
+    except (NotALibraryError, ProfileSettingError) as exc:
         raise CommandError(str(exc)) from None
-    report_recovery(library)
+    report_recovery(library, say_format)
     return library
 
 
@@ -54,61 +70,20 @@ def add_link_option(p: argparse.ArgumentParser) -> None:
                         "written there (repeatable; without it such writes are refused)")
 
 
-def open_any_library(path: str, format_id: str | None = None, include_user: bool | None = None,
-                     profile_settings: Sequence[str] = (),
-                     link_targets: Sequence[str] = (), cache_dir: Path | None = None
-                     ) -> Library | SkillMdLibrary:
-    """Open a library of any format (detected, or ``format_id``); see ``core.formats``.
-
-    The user's saved settings apply first (Preferences ▸ Skill formats: the assumed profile
-    settings and "include user-scope skill folders"); ``include_user`` (None: the saved choice)
-    adds the SKILL.md profile's user-scope roots, and ``profile_settings`` are ``KEY=VALUE``
-    changes to the profile on top of the saved ones (core.profile_settings); ``link_targets``:
-    the folders of ``--allow-link-target``. With ``cache_dir`` a RockBot library keeps what
-    reading its files gave there (core.library.stores.scan_cache)."""
-    targets = [Path(t).expanduser() for t in link_targets]
-    try:
-        found = detect(path, format_id)
-        if found.format == "rockbot" and not profile_settings:
-            # The saved settings are about SKILL.md formats: a RockBot library opens without
-            # reading them (nor importing the settings model: issue 19), as core.formats'
-            # open_library opens it (detected once: 30 ms at 10,000 skills).
-            opened = Library.open(found.base, rules=found.rules or ROCKBOT_64E82CC,
-                                  link_targets=targets, cache_dir=cache_dir)
-            opened.detection_note = detection_note(found)
-            return opened
-        from rockskills_gui.core.app.settings_store import SettingsStore
-
-        saved = SettingsStore().settings
-        profile = None
-        if profile_settings:
-            if found.format == "rockbot":
-                raise CommandError("--profile-set applies to SKILL.md formats, not to RockBot")
-            profile = configured_profile(PROFILE_OF[found.format], saved.profile_overrides,
-                                         profile_settings)
-        return open_library_of_format(
-            path, format_id, profile=profile, overrides=saved.profile_overrides,
-            include_user=saved.include_user_skills if include_user is None else include_user,
-            link_targets=targets)
-    except (NotALibraryError, ProfileSettingError) as exc:
-        raise CommandError(str(exc)) from None
-
-
 def open_from_args(args: argparse.Namespace, path: str | None = None,
-                   cache_dir: Path | None = None) -> Library | SkillMdLibrary:
-    """:func:`open_any_library` for ``path`` (default ``args.library``) with the options of
+                   cache_dir: Path | None = None) -> Library:
+    """:func:`open_library` for ``path`` (default ``args.library``) with the options of
     :func:`add_library_options`, where the command has them."""
-    library = open_any_library(args.library if path is None else path, getattr(args, "format", None),
-                               getattr(args, "include_user", None), getattr(args, "profile_set", ()),
-                               getattr(args, "allow_link_target", ()), cache_dir)
-    report_recovery(library)
-    return library
+    return open_library(args.library if path is None else path, getattr(args, "format", None),
+                        getattr(args, "include_user", None), getattr(args, "profile_set", ()),
+                        getattr(args, "allow_link_target", ()), cache_dir=cache_dir)
 
 
-def report_recovery(library: Library | SkillMdLibrary) -> None:
-    """Say on stderr what opening the library did about an interrupted change, and which journal
-    entries it refused to act on (``untrusted-journal``: not written by this account's app)."""
-    note = getattr(library, "detection_note", "")
+def report_recovery(library: Library, say_format: bool = True) -> None:
+    """Say on stderr what detection saw besides the format it chose (``say_format``), what opening
+    the library did about an interrupted change, and which journal entries it refused to act on
+    (``untrusted-journal``: not written by this account's app)."""
+    note = library.detection_note if say_format else ""
     if note:
         print(f"note: opened as {format_label(library)} ({note})", file=sys.stderr)
     report = library.recovery
@@ -123,7 +98,7 @@ def add_library_options(p: argparse.ArgumentParser, help_text: str = "the librar
                         "(default: detected; rockbot-current / rockbot-64e82cc choose the RockBot "
                         "profile, rockbot the one the directory's evidence says)") -> None:
     """``--format``, ``--include-user`` and ``--profile-set`` for a command that opens a library
-    (read them with :func:`open_any_library`)."""
+    (read them with :func:`open_from_args`)."""
     p.add_argument("--format", choices=OPEN_FORMATS, default=None, help=help_text)
     p.add_argument("--include-user", action=argparse.BooleanOptionalAction, default=None,
                    help="also read the SKILL.md format's user-scope roots (e.g. ~/.agents/skills); "

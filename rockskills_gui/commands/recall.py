@@ -24,8 +24,7 @@ from rockskills_gui.core.recall.limits import RECALL_TOP_N
 from rockskills_gui.core.storage.appdirs import cache_dir
 
 if TYPE_CHECKING:  # the index (numpy) is imported by the command that runs, not by the parser
-    from rockskills_gui.core.library.rockbot_library import Library
-    from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+    from rockskills_gui.core.library.library import Library
     from rockskills_gui.core.recall.bm25_index import Contribution
     from rockskills_gui.core.recall.queryset import QuerySetReport
     from rockskills_gui.core.recall.session import TurnResult
@@ -195,17 +194,17 @@ def cmd_recall(args: argparse.Namespace) -> int:
     return 0
 
 
-def _recall_of(lib: Library | SkillMdLibrary) -> SkillRecall:
+def _recall_of(lib: Library) -> SkillRecall:
     """The library's recall index: for a RockBot library the one kept beside its scan cache when
     it still holds (core.recall.index_cache: the index a build gives), else built (and kept)."""
     from rockskills_gui.core.recall.skill_recall import SkillRecall
 
-    scan_cache = getattr(lib, "scan_cache", None)
-    if scan_cache is None:
+    kept = lib.recall_cache()
+    if kept is None:
         return SkillRecall(lib.skills())
     from rockskills_gui.core.recall.index_cache import RecallCache, cached_recall
 
-    return cached_recall(lib.skills(), RecallCache(scan_cache.recall_path))[0]
+    return cached_recall(lib.skills(), RecallCache(kept))[0]
 
 
 LINES_PER_WRITE = 256

@@ -24,8 +24,7 @@ if TYPE_CHECKING:  # the engine is imported by the command that runs, not by the
     from rockskills_gui.core.evals.run import EvalProgress
     from rockskills_gui.core.evals.snapshots import RowDiff
     from rockskills_gui.core.evals.trigger_file import TriggerEvalSet
-    from rockskills_gui.core.library.rockbot_library import Library
-    from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+    from rockskills_gui.core.library.library import Library
 
 TOOL_CHOICES = ("activate_skill", "Skill", "get_skill")  # core.evals.presentation.TOOLS
 DEFAULT_TIMEOUT = 60.0
@@ -99,7 +98,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.set_defaults(func=guarded(cmd_trigger_eval))
 
 
-def _sets(args: argparse.Namespace, library: Library | SkillMdLibrary) -> list[TriggerEvalSet]:
+def _sets(args: argparse.Namespace, library: Library) -> list[TriggerEvalSet]:
     from rockskills_gui.core.budget.entries import entries_of
     from rockskills_gui.core.evals.trigger_file import (
         TriggerEvalSet,
@@ -198,7 +197,7 @@ def cmd_trigger_eval(args: argparse.Namespace) -> int:
     return 1 if report.failing or not report.complete else 0
 
 
-def _run(args: argparse.Namespace, library: Library | SkillMdLibrary) -> TriggerReport | None:
+def _run(args: argparse.Namespace, library: Library) -> TriggerReport | None:
     from rockskills_gui.core.app.keys import find_api_key
     from rockskills_gui.core.budget.tokens import try_tokenizer
     from rockskills_gui.core.evals.cache import OutcomeCache

@@ -133,7 +133,8 @@ def cmd_usage(args: argparse.Namespace) -> int:
     from rockskills_gui.core.usage.events import read_usage
     from rockskills_gui.core.usage.stats import UsageWindow, analyze
 
-    library = open_library(args.library, link_targets=args.allow_link_target)
+    library = open_library(args.library, "rockbot", link_targets=args.allow_link_target,
+                           say_format=False)
     now = parse_now(args.now)
     window = UsageWindow.last_days(now, args.days)
     log = (read_usage if args.no_archive else read_usage_with_archive)(library.agent_dir)
@@ -143,14 +144,14 @@ def cmd_usage(args: argparse.Namespace) -> int:
     stats = analyze(log, window)
     archived = archive_days(stats.events) if log.archived else {}
     reads: tuple[ResourceUsage, list[SkillReads]] | None = None
-    if library.rules.current:  # 64e82cc logs no resource reads: its output stays as it was
+    if library.profile.holds.resource_reads:  # 64e82cc logs none: its output stays as it was
         from rockskills_gui.core.usage.resource_usage import reads_by_skill, resource_usage
 
         usage = resource_usage(library.agent_dir, window.since)
         reads = (usage, reads_by_skill(usage, library))
     if args.json:
         out = usage_json(stats)
-        if library.rules.current or archived:  # (64e82cc prunes no logs: its output stays as it was)
+        if library.profile.holds.usage_retention or archived:  # (64e82cc prunes no logs: as it was)
             out["archiveDays"] = archived
         if reads is not None:
             out["resourceReads"] = resource_reads_json(reads[1])

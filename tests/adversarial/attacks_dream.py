@@ -34,7 +34,7 @@ from typing import Any
 
 from rockskills_gui.cli import main as cli_main
 from rockskills_gui.core.app.logs import configure_logging, remove_logging
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import fold, name_error
 from rockskills_gui.core.model.skill import skill_from_bytes
 from tests.core.llm_server import ScriptedServer, Step, error, ok, scripted_server
@@ -439,7 +439,7 @@ def attack_problem_file_overwrite(trials: int, workdir: Path) -> tuple[int, int]
         agent = fresh_library(folder)
         skills = agent / "skills"
         planted = [plant_problem(skills, rng) for _ in range(rng.randint(1, 3))]
-        problems = {fold(p.path) for p in Library.open(agent).problems}
+        problems = {fold(p.path) for p in RockBotLibrary.open(agent).problems}
         planted = [(rel, names) for rel, names in planted if fold(f"skills/{rel}") in problems]
         if not planted:
             return
@@ -568,7 +568,7 @@ def attack_forged_plan(trials: int, workdir: Path) -> tuple[int, int]:
             forged = folder / "plan-forged.json"
             forged.write_text(json.dumps(data), encoding="utf-8")
             before = snapshot(folder)
-            problems = {p.path for p in Library.open(agent).problems}
+            problems = {p.path for p in RockBotLibrary.open(agent).problems}
             ids = [p["id"] for p in data["proposals"] if isinstance(p.get("id"), str)]
             runs = [run_cli("apply", agent, forged, "--accept", ",".join(ids) or "g1"),
                     run_cli("apply", agent, forged, "--accept-all"),

@@ -38,7 +38,7 @@ FAILURES: list[str] = []
 _CORE_OP = """
 import json, sys
 from rockskills_gui.core.storage.changes import LibraryError
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import open_library
 lib = open_library(sys.argv[1])
 op, args = sys.argv[2], sys.argv[3:]
 try:

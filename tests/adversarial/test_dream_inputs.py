@@ -24,7 +24,7 @@ from rockskills_gui.core.dream.llm import Endpoint, LlmClient
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import PassStatus, Plan
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
 from tests.adversarial import attacks_dream
 from tests.adversarial.attacks_dream import ATTACKS, DEMO, run_cli, secret_leaks, skill_json, unreadable
@@ -44,7 +44,7 @@ def agent(tmp_path: Path) -> Path:
 
 def gap_plan(agent: Path, names: list[str]) -> Plan:
     reply = json.dumps({"toSave": [{"name": n, "summary": "s", "content": "Steps."} for n in names]})
-    return run_dream(Library.open(agent), RunOptions(passes=[DreamPass.GAP], now=NOW),
+    return run_dream(RockBotLibrary.open(agent), RunOptions(passes=[DreamPass.GAP], now=NOW),
                      PastedReplies([reply]))
 
 
@@ -66,11 +66,11 @@ def test_a_save_onto_a_problem_file_is_blocked_and_never_applied(agent: Path, cl
     assert "name-claimed" in blocked_codes(plan, claim)
     assert blocked_codes(plan, "fine/new") == []
     with pytest.raises(PlanRefused):
-        apply_plan(Library.open(agent), plan, plan.ids())
+        apply_plan(RockBotLibrary.open(agent), plan, plan.ids())
     for proposal in plan.proposals:  # the same plan with its findings stripped
         proposal.findings = []
     with pytest.raises(PlanRefused, match="cannot be applied"):
-        apply_plan(Library.open(agent), plan, plan.ids())
+        apply_plan(RockBotLibrary.open(agent), plan, plan.ids())
     assert {p: p.read_bytes() for p in before} == before
     assert sorted(p.name for p in skills.glob("*.json") if p.name.lower() in
                   {"broken.json", "mismatch.json"}) == ["broken.json", "mismatch.json"]
@@ -132,11 +132,11 @@ def test_a_rechecked_plan_keeps_its_stale_proposals_blocked(agent: Path, tmp_pat
     """Findings are made again at apply; a stale proposal stays stale (its file changed)."""
     reply = json.dumps({"toDelete": [], "toSave": [{"name": "plan-meeting", "summary": "s", "content": "New.",
                                                     "sourceNames": ["plan-meeting"]}]})
-    plan = run_dream(Library.open(agent), RunOptions(passes=[DreamPass.CONSOLIDATE], now=NOW),
+    plan = run_dream(RockBotLibrary.open(agent), RunOptions(passes=[DreamPass.CONSOLIDATE], now=NOW),
                      PastedReplies([reply]))
     source = agent / "skills" / "plan-meeting.json"
     source.write_bytes(source.read_bytes() + b" ")
-    fresh = recheck(plan, Library.open(agent))
+    fresh = recheck(plan, RockBotLibrary.open(agent))
     rewrite = next(p for p in fresh.proposals if p.record is not None)
     assert "stale" in [f.code for f in rewrite.findings]
     path = tmp_path / "rechecked.json"
@@ -153,8 +153,8 @@ def test_a_skill_deleted_by_one_pass_can_be_saved_again_by_the_next(agent: Path)
     again = json.dumps({"toDelete": [], "toSave": [{"name": "plan-meeting", "summary": "s",
                                                     "content": "Back again."}]})
     options = RunOptions(passes=[DreamPass.CONSOLIDATE, DreamPass.OPTIMIZE], now=NOW)
-    plan = run_dream(Library.open(agent), options, PastedReplies([merge, again]))
-    result = apply_plan(Library.open(agent), plan, plan.acceptable_ids())
+    plan = run_dream(RockBotLibrary.open(agent), options, PastedReplies([merge, again]))
+    result = apply_plan(RockBotLibrary.open(agent), plan, plan.acceptable_ids())
     assert "plan-meeting" in result.change.deleted and "plan-meeting" in result.change.created
     assert b"Back again." in (agent / "skills" / "plan-meeting.json").read_bytes()
 
@@ -175,11 +175,11 @@ def test_an_unwritable_name_in_a_reply_is_a_blocked_proposal_and_the_run_is_kept
     merge = json.dumps({"toDelete": [], "toSave": [{"name": "fine/merged", "summary": "s",
                                                     "content": "c"}]})
     options = RunOptions(passes=[DreamPass.GAP, DreamPass.CONSOLIDATE], now=NOW)
-    plan = run_dream(Library.open(agent), options, PastedReplies([gap, merge]))
+    plan = run_dream(RockBotLibrary.open(agent), options, PastedReplies([gap, merge]))
     assert [p.status for p in plan.passes] == [PassStatus.OK, PassStatus.OK]
     assert blocked_codes(plan, name)
     assert blocked_codes(plan, "fine/new") == [] and blocked_codes(plan, "fine/merged") == []
-    result = apply_plan(Library.open(agent), plan, plan.acceptable_ids())
+    result = apply_plan(RockBotLibrary.open(agent), plan, plan.acceptable_ids())
     assert set(result.change.created) == {"fine/new", "fine/merged"}
     assert (skills / "dir.json").is_dir() and (skills / "plain").read_text() == "a file, not a folder"
 
@@ -195,11 +195,11 @@ def test_an_echoed_key_is_masked_in_every_form(agent: Path, tmp_path: Path) -> N
     with scripted_server() as server:
         server.queue(ok(gap))
         client = LlmClient(Endpoint(server.base_url, "m", retries=0), key)
-        plan = run_dream(Library.open(agent), RunOptions(passes=[DreamPass.GAP], now=NOW), client)
+        plan = run_dream(RockBotLibrary.open(agent), RunOptions(passes=[DreamPass.GAP], now=NOW), client)
         assert server.requests[0].headers["authorization"] == f"Bearer {key}"
     path = tmp_path / "plan.json"
     plan.save(path)
-    apply_plan(Library.open(agent), plan, plan.acceptable_ids())
+    apply_plan(RockBotLibrary.open(agent), plan, plan.acceptable_ids())
     assert plan.passes[0].raw_reply is not None and "[redacted]" in plan.passes[0].raw_reply
     assert secret_leaks(tmp_path, [], key) == []
 

@@ -12,9 +12,9 @@ import pytest
 
 from rockskills_gui.cli import error_text
 from rockskills_gui.core.dream import fingerprint
-from rockskills_gui.core.library.convert import STAGING_MARK, convert, remove_stale_staging
-from rockskills_gui.core.library.formats import open_library
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.convert.run import STAGING_MARK, convert, remove_stale_staging
+from rockskills_gui.core.library.open import open_library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.problems import ProblemKind
 from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.layout import Layout
@@ -43,7 +43,7 @@ needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs (POSIX)
 def test_a_fifo_replacing_a_problem_file_is_reported_on_refresh(agent_copy: Path) -> None:
     cut = agent_copy / "skills" / "cut.json"
     cut.write_text('{"name": "cut", "content": "tru')
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     assert any(p.path == "skills/cut.json" for p in lib.problems)
     cut.unlink()
     os.mkfifo(cut)
@@ -63,7 +63,7 @@ def test_a_link_outside_is_a_warning_that_refresh_drops_with_the_link(agent_copy
     link = agent_copy / "skills" / "linked.json"
     link.symlink_to(outside)
     (agent_copy / "skills" / "inner.json").symlink_to("mcp.json")  # inside: no warning (name differs)
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     assert lib.get("linked") is not None
     warnings = [p for p in lib.problems if p.kind is ProblemKind.OUTSIDE_LINK]
     assert [(w.path, w.severity, w.name) for w in warnings] == [("skills/linked.json", "warning", "linked")]
@@ -79,7 +79,7 @@ def test_a_folder_named_like_a_skill_file_is_a_warning_and_its_files_load(agent_
     folder = agent_copy / "skills" / "odd.json"
     folder.mkdir()
     (folder / "inner.json").write_text(json.dumps({"name": "odd.json/inner", "content": "c"}))
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     problem = next(p for p in lib.problems if p.path == "skills/odd.json")
     assert (problem.kind, problem.severity) == (ProblemKind.NOT_A_FILE, "warning")
     inner = next(p for p in lib.problems if p.path == "skills/odd.json/inner.json")  # read, as RockBot

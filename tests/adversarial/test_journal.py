@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.problems import ProblemKind
 from rockskills_gui.core.storage import journal, journal_seal
 from tests.adversarial import attacks_journal
@@ -36,7 +36,7 @@ def _planted(tmp_path: Path, fmt: str = "rockbot") -> tuple[Path, Path]:
 def test_a_planted_entry_is_reported_as_a_problem_and_left_exactly_as_it_is(tmp_path: Path) -> None:
     library, outside = _planted(tmp_path)
     before = snapshot(outside)
-    lib = Library.open(library)
+    lib = RockBotLibrary.open(library)
     assert snapshot(outside) == before  # the entries themselves too: outside holds the library
     refused = [p for p in lib.problems if p.kind is ProblemKind.UNTRUSTED_JOURNAL]
     assert refused and all(p.path.startswith(".rockskills/journal/") for p in refused)
@@ -47,7 +47,7 @@ def test_a_planted_entry_is_reported_as_a_problem_and_left_exactly_as_it_is(tmp_
 
 def test_an_entry_of_ours_altered_or_moved_to_another_library_is_refused(agent_copy: Path,
                                                                          tmp_path: Path) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     lib.rename("schedule-meeting", "meetings/schedule")  # through the journal
     with pytest.raises(journal.SimulatedCrash):
         journal.run(lib.layout, _one_change(lib, "meetings/schedule"), "library", "test", crash_after=0)
@@ -58,13 +58,13 @@ def test_an_entry_of_ours_altered_or_moved_to_another_library_is_refused(agent_c
     data["files"][0]["path"] = "../outside.txt"
     assert not journal_seal.verify(agent_copy, data)  # any change breaks the seal
     (tx.folder / journal.JOURNAL_FILE).write_text(json.dumps(data))
-    reopened = Library.open(agent_copy)
+    reopened = RockBotLibrary.open(agent_copy)
     assert not (agent_copy.parent / "outside.txt").exists()
     assert [p.kind for p in reopened.problems] == [ProblemKind.UNTRUSTED_JOURNAL]
 
 
 def test_a_blob_that_does_not_match_its_checksum_is_never_written(agent_copy: Path) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     change = _one_change(lib)
     with pytest.raises(journal.SimulatedCrash):
         journal.run(lib.layout, change, "library", "test", crash_after=0)
@@ -72,13 +72,13 @@ def test_a_blob_that_does_not_match_its_checksum_is_never_written(agent_copy: Pa
     blobs = tx.folder / journal.BLOBS_FILE
     blobs.write_bytes(blobs.read_bytes().replace(b"meeting!", b"MALWARE!", 1))  # the after bytes
     before = change[0].path.read_bytes()
-    reopened = Library.open(agent_copy)
+    reopened = RockBotLibrary.open(agent_copy)
     assert change[0].path.read_bytes() == before
     assert [p.kind for p in reopened.problems] == [ProblemKind.UNTRUSTED_JOURNAL]
     assert "checksum" in reopened.problems[0].message
 
 
-def _one_change(lib: Library, name: str = "schedule-meeting") -> list:
+def _one_change(lib: RockBotLibrary, name: str = "schedule-meeting") -> list:
     from rockskills_gui.core.storage.changes import FileChange
 
     path = lib.entry(name).path
@@ -97,14 +97,14 @@ def test_the_key_lives_outside_every_library_and_only_its_owner_can_read_it() ->
 
 
 def test_a_prepared_entry_of_a_dead_writer_is_completed_whatever_its_pid_says(agent_copy: Path) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     change = _one_change(lib)
     with pytest.raises(journal.SimulatedCrash):
         journal.run(lib.layout, change, "library", "test", crash_after=0)
     (tx,) = journal.transactions(agent_copy)
     tx.meta["owner"] = {"pid": 1, "host": os.uname().nodename}  # pid 1 is always alive
     tx.save()
-    reopened = Library.open(agent_copy)
+    reopened = RockBotLibrary.open(agent_copy)
     assert reopened.recovery is not None and reopened.recovery.completed == [tx.id]
     assert change[0].path.read_bytes() == change[0].after
 

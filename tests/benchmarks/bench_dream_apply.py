@@ -45,10 +45,10 @@ def child(src: Path, agent: Path, plan_path: Path) -> dict[str, object]:
     import rockskills_gui
     from rockskills_gui.core.dream.apply import apply_plan
     from rockskills_gui.core.dream.plan import Plan
-    from rockskills_gui.core.library.rockbot_library import Library
+    from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 
     assert Path(rockskills_gui.__file__).resolve().is_relative_to(src.resolve()), rockskills_gui.__file__
-    library = Library.open(agent)
+    library = RockBotLibrary.open(agent)
     plan = Plan.load(plan_path)
     ids = plan.acceptable_ids()
     skills = str(agent / "skills")
@@ -108,10 +108,10 @@ def ensure_plan(base: Path, agent: Path, size: int, merges: int) -> Path:
     sys.path.insert(0, str(REPO))
     from rockskills_gui.core.dream.passes import DreamPass
     from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-    from rockskills_gui.core.library.rockbot_library import Library
+    from rockskills_gui.core.library.rockbot.library import RockBotLibrary
     from rockskills_gui.core.model.timestamps import Timestamp
 
-    library = Library.open(agent)
+    library = RockBotLibrary.open(agent)
     names = library.names()
     saves = [{"name": names[2 * i], "summary": f"Merged skill {i}.", "content": f"# Merged {i}\n",
               "sourceNames": [names[2 * i], names[2 * i + 1]]} for i in range(merges)]

@@ -168,11 +168,11 @@ def ensure_library(base: Path, size: int) -> Path:
 def child(what: str, agent: Path, old: bool) -> dict[str, object]:
     """Time ``what`` (``lint`` or ``dream``) in this process, and the old algorithm with ``old``."""
     from rockskills_gui.core.dream.offline import is_starter, similar_pairs
-    from rockskills_gui.core.library.rockbot_library import Library
+    from rockskills_gui.core.library.rockbot.library import RockBotLibrary
     from rockskills_gui.core.lint.linter import near_duplicates
     from tests.core.test_near_duplicates import reference_near_duplicates, reference_similar_pairs
 
-    skills = Library.open(agent).skills()
+    skills = RockBotLibrary.open(agent).skills()
     result: dict[str, object] = {}
     if what == "lint":
         start = time.perf_counter()

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.operation_runner import OperationTicket
 from tests.ui.test_operation_runner import generate
@@ -54,7 +54,7 @@ def stall(app: QApplication, start: Callable[[], OperationTicket | object]) -> t
 def measure(app: QApplication, agent: Path, count: int, mode: str) -> list[float]:
     """[delete stall, delete wall, undo stall, undo wall] for deleting ``count`` skills."""
     ctx = AppContext()
-    ctx.set_library(Library.open(agent), remember=False)
+    ctx.set_library(RockBotLibrary.open(agent), remember=False)
     library = ctx.library
     assert library is not None
     doomed = library.names()[:count]

@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtCore import QObject
     from PySide6.QtWidgets import QApplication
 
-    from rockskills_gui.core.library.formats import open_library
+    from rockskills_gui.core.library.open import open_library
     from rockskills_gui.ui.common.context import AppContext
     from rockskills_gui.ui.library.lint_rows import lint_findings
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import open_library
 from rockskills_gui.core.storage.changes import ChangeSet
 
 WORDS = ("alpha beta gamma delta research email calendar notes report summary draft review code "

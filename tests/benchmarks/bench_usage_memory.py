@@ -70,7 +70,7 @@ class Phases:
 
 
 def child_core(agent: Path) -> list[dict[str, float | str]]:
-    from rockskills_gui.core.library.rockbot_library import Library
+    from rockskills_gui.core.library.rockbot.library import RockBotLibrary
     from rockskills_gui.core.usage.events import read_usage
     from rockskills_gui.core.usage.heatmap import HeatmapOptions, build_heatmap
     from rockskills_gui.core.usage.report import usage_rows
@@ -79,7 +79,7 @@ def child_core(agent: Path) -> list[dict[str, float | str]]:
 
     phases = Phases()
     phases.start()
-    library = Library.open(agent)
+    library = RockBotLibrary.open(agent)
     skills = tuple(library.skills())
     now = library.clock()
     phases.end("library loaded (core)")

@@ -23,9 +23,9 @@ from rockskills_gui.core.budget.limits import Limits, LimitsStore, default_limit
 from rockskills_gui.core.budget.report import agents_for, limits_for
 from rockskills_gui.core.budget.suggest import PrefixGuide, Shorten, apply_changes, suggest, what_if
 from rockskills_gui.core.budget.tokens import tokenizer, try_tokenizer
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import OpenOptions, open_library
 from rockskills_gui.core.library.profile_settings import configured_profile
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.recall.index_text import session_index_text
 from tests.conftest import AGENT, EXPECTED, SHARED, tree_hashes
 
@@ -81,7 +81,7 @@ def test_without_a_tokenizer_tokens_are_unknown_and_the_token_limit_is_ignored()
 
 
 def test_rockbot_index_is_the_session_index_byte_for_byte(tok) -> None:
-    lib = Library.open(AGENT)
+    lib = RockBotLibrary.open(AGENT)
     budget = compute_budget(entries_of(lib), ROCKBOT, Limits(), tok)
     expected = (EXPECTED / "session-index.txt").read_text(encoding="utf-8")
     assert budget.text == expected == session_index_text(lib.skills())
@@ -90,7 +90,7 @@ def test_rockbot_index_is_the_session_index_byte_for_byte(tok) -> None:
 
 
 def test_demo_library_every_profile(tok) -> None:
-    lib = Library.open(demo_source_dir())
+    lib = RockBotLibrary.open(demo_source_dir())
     entries = entries_of(lib)
     for agent in AGENTS.values():
         budget = compute_budget(entries, agent, default_limits(agent.id), tok)
@@ -123,7 +123,7 @@ def test_agent_skills_corpus_is_the_skills_ref_block(tok) -> None:
 
 
 def test_picobot_defaults_hide_skills_of_a_large_corpus(tok) -> None:
-    lib = open_library(KDENSE, "picobot")
+    lib = open_library(KDENSE, OpenOptions(format="picobot"))
     budget = compute_budget(entries_of(lib), PICOBOT, default_limits("picobot"), tok)
     assert default_limits("picobot") == Limits(max_chars=4000, max_skills=32)
     assert budget.chars <= 4000 and len(budget.listed) <= 32
@@ -225,7 +225,7 @@ def test_no_suggestions_when_nothing_is_hidden(tok) -> None:
 
 def test_what_if_writes_nothing(tok, agent_copy: Path) -> None:
     before = tree_hashes(agent_copy)
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     entries = entries_of(lib)
     limits = Limits(max_skills=10)
     for s in suggest(entries, ROCKBOT, limits, tok):
@@ -260,7 +260,7 @@ def test_a_damaged_limits_file_means_defaults(tmp_path, content) -> None:
 
 def test_a_picobot_library_uses_its_profile_limits_until_the_user_sets_some(tmp_path) -> None:
     profile = configured_profile("picobot", {"picobot": {"max_index_chars": 1234}})
-    lib = open_library(KDENSE, "picobot", profile=profile)
+    lib = open_library(KDENSE, OpenOptions(format="picobot", profile=profile))
     store = LimitsStore(tmp_path / "budget.json")
     assert limits_for("picobot", store, lib) == Limits(max_chars=1234, max_skills=32)
     assert limits_for("rockbot", store, lib) == Limits()

@@ -51,6 +51,6 @@ def test_list_imports_no_other_command_module(tmp_path: Path) -> None:
 
 def test_convert_offers_the_targets_the_converter_has() -> None:
     from rockskills_gui.commands.library_cmds import CONVERT_TARGETS
-    from rockskills_gui.core.library.convert import TARGETS
+    from rockskills_gui.core.library.convert.run import TARGETS
 
     assert CONVERT_TARGETS == TARGETS

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import open_library
 from rockskills_gui.core.model.problems import ProblemKind
 from tests.conftest import SHARED
 from tests.corpus_sweep import collections, sweep

@@ -17,7 +17,7 @@ import pytest
 
 from rockskills_gui.core.app import demo
 from rockskills_gui.core.app.demo import DEMO_ANCHOR, demo_source_dir, install_demo, shift_days
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.dotnet_json import dumps_compact, dumps_indented
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import skill_from_bytes, skill_to_bytes
@@ -84,8 +84,8 @@ def ts(text: str) -> int:
 
 
 @pytest.fixture(scope="module")
-def library() -> Library:
-    return Library.open(SOURCE, clock=lambda: DEMO_ANCHOR)
+def library() -> RockBotLibrary:
+    return RockBotLibrary.open(SOURCE, clock=lambda: DEMO_ANCHOR)
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +106,7 @@ def test_source_is_the_repo_copy() -> None:
     assert SOURCE in resource_candidates("demo-library")
 
 
-def test_opens_without_problems(library: Library) -> None:
+def test_opens_without_problems(library: RockBotLibrary) -> None:
     assert library.problems == []
     assert len(library) >= 48
     prefixes = Counter(s.name.split("/")[0] for s in library.skills() if "/" in s.name)
@@ -114,7 +114,7 @@ def test_opens_without_problems(library: Library) -> None:
     assert not any((SOURCE / "skills").rglob("*.md"))  # nothing but skill files in skills/
 
 
-def test_starter_skills(library: Library) -> None:
+def test_starter_skills(library: RockBotLibrary) -> None:
     for name, summary in STARTERS.items():
         skill = library.get(name)
         assert skill is not None and skill.name == name
@@ -123,7 +123,7 @@ def test_starter_skills(library: Library) -> None:
         assert "\r\n" in (skill.content or "") and not (skill.content or "").endswith("\n")
 
 
-def test_skill_shapes(library: Library, usage: list[dict[str, Any]]) -> None:
+def test_skill_shapes(library: RockBotLibrary, usage: list[dict[str, Any]]) -> None:
     skills = library.skills()
     names = {fold(s.name) for s in skills}
     assert "mcp" in library and any(s.name.startswith("mcp/") for s in skills)
@@ -159,7 +159,7 @@ def test_skill_shapes(library: Library, usage: list[dict[str, Any]]) -> None:
         assert skill.created_at.utc_ticks <= DEMO_ANCHOR.utc_ticks
 
 
-def test_usage_log(library: Library, usage: list[dict[str, Any]]) -> None:
+def test_usage_log(library: RockBotLibrary, usage: list[dict[str, Any]]) -> None:
     assert len(usage) >= 300
     sessions = {e["sessionId"] for e in usage}
     assert len(sessions) >= 30 and {"blazor-session", "cli-session"} <= sessions
@@ -360,7 +360,7 @@ def test_install_shifts_every_timestamp(tmp_path: Path) -> None:
             a, b = json.loads(data), json.loads(out[rel])
         assert a != b, rel  # every data file has at least one timestamp
         _compare_shifted(a, b, ticks)
-    installed = Library.open(dest)
+    installed = RockBotLibrary.open(dest)
     assert installed.problems == []
     for rel in out:  # still RockBot's exact bytes
         if rel.startswith("skills/"):
@@ -423,7 +423,7 @@ def test_interrupted_install_leaves_nothing(tmp_path: Path,
     assert running.is_dir()
     running.rmdir()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo-library"]
-    assert Library.open(dest).problems == []
+    assert RockBotLibrary.open(dest).problems == []
 
 
 def test_install_into_an_empty_folder(tmp_path: Path) -> None:

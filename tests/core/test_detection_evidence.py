@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.formats import detect, open_library
+from rockskills_gui.core.library.formats import detect
+from rockskills_gui.core.library.open import open_library
 from tests.conftest import AGENT, SHARED
 
 CORPORA = sorted(p for p in (SHARED / "corpora").iterdir() if p.is_dir()) \

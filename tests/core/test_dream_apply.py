@@ -13,7 +13,7 @@ from rockskills_gui.core.dream.apply import PlanRefused, apply_plan, recheck, un
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import journal
 from rockskills_gui.core.storage.layout import Layout
@@ -29,14 +29,14 @@ def skills_tree(agent: Path) -> dict[str, str]:
 
 
 def consolidation_plan(agent: Path, reply: dict, protect: list[str] | None = None) -> Plan:
-    library = Library.open(agent)
+    library = RockBotLibrary.open(agent)
     options = RunOptions(passes=[DreamPass.CONSOLIDATE], now=NOW, protected_prefixes=protect or [])
     return run_dream(library, options, PastedReplies([json.dumps(reply)]))
 
 
 def test_applying_the_example_reply_writes_exactly_the_expected_skill(agent_copy: Path) -> None:
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     result = apply_plan(library, plan, plan.acceptable_ids())
     assert result.accepted == ["c1", "c2", "c3", "c4"]
     skills = agent_copy / "skills"
@@ -56,7 +56,7 @@ def test_the_guard_example_is_refused_with_nothing_written(agent_copy: Path) -> 
     before = tree_hashes(agent_copy)
     assert plan.passes[0].status.value == "refused"
     with pytest.raises(PlanRefused) as caught:
-        apply_plan(Library.open(agent_copy), plan, ["c2"])
+        apply_plan(RockBotLibrary.open(agent_copy), plan, ["c2"])
     assert "safety-guard" not in str(caught.value)
     assert any("without any replacement" in r for r in caught.value.reasons)
     assert plan.acceptable_ids() == ["c1"]  # only the prune is acceptable
@@ -67,12 +67,12 @@ def test_a_deletion_needs_its_merge(agent_copy: Path) -> None:
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
     before = tree_hashes(agent_copy)
     with pytest.raises(PlanRefused) as caught:
-        apply_plan(Library.open(agent_copy), plan, ["c3"])
+        apply_plan(RockBotLibrary.open(agent_copy), plan, ["c3"])
     assert caught.value.reasons == ["c3 depends on c2, which is not accepted"]
     assert plan.dependents("c2") == ["c3", "c4"]
     assert tree_hashes(agent_copy) == before
     # the merge alone keeps its sources
-    apply_plan(Library.open(agent_copy), plan, ["c2"])
+    apply_plan(RockBotLibrary.open(agent_copy), plan, ["c2"])
     assert (agent_copy / "skills" / "plan-meeting.json").exists()
 
 
@@ -107,10 +107,10 @@ def test_a_changed_library_is_refused_unless_rechecked(agent_copy: Path) -> None
     unrelated.write_bytes(unrelated.read_bytes().replace(b"Weekly report", b"Weekly status"))
     before = tree_hashes(agent_copy)
     with pytest.raises(PlanRefused) as caught:
-        apply_plan(Library.open(agent_copy), plan, plan.acceptable_ids())
+        apply_plan(RockBotLibrary.open(agent_copy), plan, plan.acceptable_ids())
     assert caught.value.reasons == ["changed skills/write-report.json"]
     assert tree_hashes(agent_copy) == before
-    apply_plan(Library.open(agent_copy), plan, plan.acceptable_ids(), recheck_first=True)
+    apply_plan(RockBotLibrary.open(agent_copy), plan, plan.acceptable_ids(), recheck_first=True)
     assert (agent_copy / "skills" / "meetings" / "plan-and-schedule.json").read_bytes() == SAVED
 
 
@@ -118,7 +118,7 @@ def test_a_changed_source_makes_its_proposals_stale(agent_copy: Path) -> None:
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
     source = agent_copy / "skills" / "plan-meeting.json"
     source.write_bytes(source.read_bytes().replace(b"2026-11-20T14:04:40.2201", b"2026-11-21T09:00:00"))
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     fresh = recheck(plan, library)
     assert {p.id for p in fresh.proposals if p.blocked} == {"c2", "c3"}
     with pytest.raises(PlanRefused):
@@ -132,21 +132,21 @@ def test_plans_round_trip_through_json(agent_copy: Path, tmp_path: Path) -> None
     loaded = Plan.load(path)
     assert loaded == plan
     assert json.loads(path.read_text())["proposals"][1]["pass"] == "consolidate"
-    apply_plan(Library.open(agent_copy), loaded, loaded.acceptable_ids())
+    apply_plan(RockBotLibrary.open(agent_copy), loaded, loaded.acceptable_ids())
     assert (agent_copy / "skills" / "meetings" / "plan-and-schedule.json").read_bytes() == SAVED
 
 
 def test_one_undo_restores_the_library_exactly(agent_copy: Path) -> None:
     original = skills_tree(agent_copy)
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
-    apply_plan(Library.open(agent_copy), plan, plan.acceptable_ids())
+    apply_plan(RockBotLibrary.open(agent_copy), plan, plan.acceptable_ids())
     assert skills_tree(agent_copy) != original
-    library = Library.open(agent_copy)  # a later session, as `rockskills undo` runs
+    library = RockBotLibrary.open(agent_copy)  # a later session, as `rockskills undo` runs
     result = undo_last(library)
     assert result.undone is not None and result.change is not None
     assert skills_tree(agent_copy) == original
     assert library.get("plan-meeting") is not None and library.get("meetings/plan-and-schedule") is None
-    assert undo_last(Library.open(agent_copy)).change is None  # nothing left to undo
+    assert undo_last(RockBotLibrary.open(agent_copy)).change is None  # nothing left to undo
     assert not list((agent_copy / "skills").rglob("*.rsg-tmp"))
     assert not any(p.suffix == ".json" for p in (agent_copy / ".rockskills").rglob("*")
                    if p.name != "journal.json")
@@ -155,23 +155,23 @@ def test_one_undo_restores_the_library_exactly(agent_copy: Path) -> None:
 def test_in_session_undo_and_then_cli_undo_does_nothing_twice(agent_copy: Path) -> None:
     original = skills_tree(agent_copy)
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     apply_plan(library, plan, plan.acceptable_ids())
     assert library.history.undo_label() == "Apply dream plan (4 proposals)"
     library.undo()
     assert skills_tree(agent_copy) == original
-    result = undo_last(Library.open(agent_copy))
+    result = undo_last(RockBotLibrary.open(agent_copy))
     assert result.change is None and "nothing to undo" in result.message  # the journal knows
     assert skills_tree(agent_copy) == original
 
 
 def test_undo_is_refused_when_a_file_changed_since(agent_copy: Path) -> None:
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
-    apply_plan(Library.open(agent_copy), plan, plan.acceptable_ids())
+    apply_plan(RockBotLibrary.open(agent_copy), plan, plan.acceptable_ids())
     merged = agent_copy / "skills" / "meetings" / "plan-and-schedule.json"
     merged.write_bytes(merged.read_bytes().replace(b"...", b"edited"))
     before = tree_hashes(agent_copy / "skills")
-    result = undo_last(Library.open(agent_copy))
+    result = undo_last(RockBotLibrary.open(agent_copy))
     assert result.change is None and result.changed_files == ["skills/meetings/plan-and-schedule.json"]
     assert tree_hashes(agent_copy / "skills") == before
 
@@ -184,13 +184,13 @@ def test_a_crash_mid_apply_is_finished_at_the_next_open(agent_copy: Path, tmp_pa
     shutil.copytree(agent_copy, reference)
     original = skills_tree(agent_copy)
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
-    apply_plan(Library.open(reference), plan, plan.acceptable_ids())
+    apply_plan(RockBotLibrary.open(reference), plan, plan.acceptable_ids())
     applied = skills_tree(reference)
     with pytest.raises(journal.SimulatedCrash):
-        apply_plan(Library.open(agent_copy), plan, plan.acceptable_ids(), crash_after=steps)
+        apply_plan(RockBotLibrary.open(agent_copy), plan, plan.acceptable_ids(), crash_after=steps)
     assert journal.has_pending(agent_copy)
     if policy == "complete":
-        library = Library.open(agent_copy)
+        library = RockBotLibrary.open(agent_copy)
         assert library.recovery is not None and len(library.recovery.completed) == 1
         assert skills_tree(agent_copy) == applied
         assert library.get("meetings/plan-and-schedule") is not None
@@ -200,17 +200,17 @@ def test_a_crash_mid_apply_is_finished_at_the_next_open(agent_copy: Path, tmp_pa
         report = journal.recover(Layout.locate(agent_copy), policy="rollback")
         assert len(report.rolled_back) == 1 and not report.conflicts
         assert skills_tree(agent_copy) == original
-        assert Library.open(agent_copy).recovery is None
+        assert RockBotLibrary.open(agent_copy).recovery is None
     assert not journal.has_pending(agent_copy)
 
 
 def test_a_crash_during_undo_is_completed(agent_copy: Path) -> None:
     original = skills_tree(agent_copy)
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
-    apply_plan(Library.open(agent_copy), plan, plan.acceptable_ids())
+    apply_plan(RockBotLibrary.open(agent_copy), plan, plan.acceptable_ids())
     with pytest.raises(journal.SimulatedCrash):
-        undo_last(Library.open(agent_copy), crash_after=2)
-    library = Library.open(agent_copy)
+        undo_last(RockBotLibrary.open(agent_copy), crash_after=2)
+    library = RockBotLibrary.open(agent_copy)
     assert library.recovery is not None and skills_tree(agent_copy) == original
     assert undo_last(library).change is None  # the apply is marked undone
 
@@ -218,10 +218,10 @@ def test_a_crash_during_undo_is_completed(agent_copy: Path) -> None:
 def test_recovery_leaves_files_changed_by_someone_else_alone(agent_copy: Path) -> None:
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
     with pytest.raises(journal.SimulatedCrash):
-        apply_plan(Library.open(agent_copy), plan, plan.acceptable_ids(), crash_after=1)
+        apply_plan(RockBotLibrary.open(agent_copy), plan, plan.acceptable_ids(), crash_after=1)
     meddled = agent_copy / "skills" / "schedule-meeting.json"
     meddled.write_bytes(b'{"name": "schedule-meeting", "content": "agent wrote this"}')
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     assert library.recovery is not None and library.recovery.conflicts == ["skills/schedule-meeting.json"]
     assert meddled.read_bytes().endswith(b'"agent wrote this"}')
 
@@ -233,7 +233,7 @@ def test_recovery_leaves_a_transaction_of_a_live_process_alone(agent_copy: Path)
 
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
     with pytest.raises(journal.SimulatedCrash):
-        apply_plan(Library.open(agent_copy), plan, plan.acceptable_ids(), crash_after=1)
+        apply_plan(RockBotLibrary.open(agent_copy), plan, plan.acceptable_ids(), crash_after=1)
     (tx,) = journal.transactions(agent_copy)
     holder = ("import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR); "
               "fcntl.flock(fd, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(30)")
@@ -241,12 +241,12 @@ def test_recovery_leaves_a_transaction_of_a_live_process_alone(agent_copy: Path)
                              stdout=subprocess.PIPE, text=True)
     try:
         assert other.stdout is not None and other.stdout.readline().strip() == "locked"
-        assert Library.open(agent_copy).recovery.completed == []
+        assert RockBotLibrary.open(agent_copy).recovery.completed == []
         assert journal.has_pending(agent_copy)
     finally:
         other.terminate()
         other.wait(timeout=10)
-    assert Library.open(agent_copy).recovery.completed == [tx.id]
+    assert RockBotLibrary.open(agent_copy).recovery.completed == [tx.id]
 
 
 def _cli_undo(agent: Path) -> str:
@@ -264,7 +264,7 @@ def test_session_history_and_journal_tell_one_story(agent_copy: Path) -> None:
     """Edit ▸ Undo/Redo of an apply go through the journal: `rockskills undo` always agrees."""
     original = skills_tree(agent_copy)
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     result = apply_plan(library, plan, plan.acceptable_ids())
     applied = skills_tree(agent_copy)
     assert library.history.undo_stack[-1].journal == ("apply", result.tx_id)
@@ -287,9 +287,9 @@ def test_session_history_and_journal_tell_one_story(agent_copy: Path) -> None:
 def test_undoing_a_journal_undo_applies_the_plan_again_on_record(agent_copy: Path) -> None:
     original = skills_tree(agent_copy)
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
-    apply_plan(Library.open(agent_copy), plan, plan.acceptable_ids())  # an earlier session
+    apply_plan(RockBotLibrary.open(agent_copy), plan, plan.acceptable_ids())  # an earlier session
     applied = skills_tree(agent_copy)
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     first = journal.last_undoable(agent_copy)
     assert first is not None
     undo_last(library)  # e.g. the wizard's Undo of a plan applied in another session

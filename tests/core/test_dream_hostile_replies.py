@@ -15,7 +15,7 @@ from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import PassStatus, ProposalKind
 from rockskills_gui.core.dream.reply import MAX_REPLY_CHARS, MAX_REPLY_ITEMS
 from rockskills_gui.core.dream.run import RunOptions, run_dream
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
 from tests.conftest import NOW_TEXT, tree_hashes
 from tests.core.llm_server import Step, ok, scripted_server
@@ -48,7 +48,7 @@ def hostile_replies() -> dict[str, tuple[Step, str]]:
 @pytest.mark.parametrize("name", list(hostile_replies()))
 def test_a_hostile_reply_fails_its_pass_and_the_run_finishes(agent_copy, name: str) -> None:
     step, phrase = hostile_replies()[name]
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     before = tree_hashes(agent_copy)
     with scripted_server() as server:
         server.queue(step)
@@ -78,7 +78,7 @@ def test_the_body_is_not_read_past_the_limit() -> None:
 
 
 def test_a_reply_just_under_the_limits_is_used(agent_copy) -> None:
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     names = [f"gen/s{i}" for i in range(MAX_REPLY_ITEMS)]
     with scripted_server() as server:
         server.queue(ok(json.dumps({"toSave": [save(n) for n in names]})))

@@ -22,7 +22,7 @@ from rockskills_gui.core.dream.llm import (
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import PassStatus
 from rockskills_gui.core.dream.run import RunOptions, run_dream
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
 from tests.conftest import EXPECTED, NOW_TEXT, tree_hashes
 from tests.core.llm_server import Step, error, ok, refuses_json_mode, scripted_server
@@ -39,7 +39,7 @@ def client(base_url: str, **kw: object) -> LlmClient:
     return LlmClient(endpoint, KEY)
 
 
-def consolidate(server_url: str, library: Library, **kw: object):
+def consolidate(server_url: str, library: RockBotLibrary, **kw: object):
     options = RunOptions(passes=[DreamPass.CONSOLIDATE], now=NOW)
     return run_dream(library, options, client(server_url, **kw))
 
@@ -64,7 +64,7 @@ def test_request_is_rockbots_two_messages_in_json_mode_with_the_key() -> None:
     f"<think>\nMerging the {{meeting}} skills...\n</think>\nHere is the result:\n{GOOD}\nDone.",
 ], ids=["valid", "fenced", "think-and-prose"])
 def test_usable_replies_become_the_same_proposals(agent_copy, text: str) -> None:
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     with scripted_server() as server:
         server.queue(ok(text))
         plan = consolidate(server.base_url, library)
@@ -88,7 +88,7 @@ def test_usable_replies_become_the_same_proposals(agent_copy, text: str) -> None
     ('{"skills": []}', "has no 'toDelete' or 'toSave'"),
 ], ids=["invalid-json", "no-object", "wrong-type", "wrong-schema"])
 def test_unusable_replies_fail_with_the_raw_reply_and_apply_nothing(agent_copy, text, expected) -> None:
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     before = tree_hashes(agent_copy)
     with scripted_server() as server:
         server.queue(ok(text))
@@ -102,7 +102,7 @@ def test_unusable_replies_fail_with_the_raw_reply_and_apply_nothing(agent_copy, 
 
 
 def test_guard_violation_is_refused_and_blocked(agent_copy) -> None:
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     with scripted_server() as server:
         server.queue(ok(json.dumps(EXAMPLE["guard_example"]["llm_result"])))
         plan = run_dream(library, RunOptions(now=NOW, passes=[DreamPass.CONSOLIDATE,
@@ -147,7 +147,7 @@ def test_429_without_retries_left_fails() -> None:
 def test_timeout(agent_copy) -> None:
     """A 0.5 s timeout ends the wait for a reply that would come after 30 s (the bound is half
     that: a loaded machine is slow, not 15 s slow)."""
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     with scripted_server() as server:
         server.queue(Step(content=GOOD, delay=30.0))
         started = time.monotonic()
@@ -184,7 +184,7 @@ def test_cancel_while_waiting_returns_promptly() -> None:
 
 
 def test_whole_run_gap_consolidate_optimize_builds_each_prompt_on_the_previous_pass(agent_copy) -> None:
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     gap = {"toSave": [{"name": "email/unread-digest", "summary": "Summarize unread emails",
                        "content": "# Unread digest\n1. Search unread with `search_emails`."}]}
     optimize = {"toDelete": [], "toSave": [{"name": "mcp/weather", "summary": "Weather forecasts",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from rockskills_gui.core.dream.apply import apply_plan
 from rockskills_gui.core.dream.run import RunOptions, run_dream
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
 from tests.conftest import AGENT, NOW_TEXT
 
@@ -14,7 +14,8 @@ NOW = Timestamp.parse(NOW_TEXT)
 
 
 def offline(agent: Path, protect: tuple[str, ...] = ()):
-    return run_dream(Library.open(agent), RunOptions(offline=True, now=NOW, protected_prefixes=protect))
+    return run_dream(RockBotLibrary.open(agent),
+                     RunOptions(offline=True, now=NOW, protected_prefixes=protect))
 
 
 def test_offline_proposals_are_deterministic_and_labelled() -> None:
@@ -52,7 +53,7 @@ def test_starter_skills_are_never_merge_candidates() -> None:
 
 def test_applying_offline_proposals(agent_copy: Path) -> None:
     plan = offline(agent_copy)
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     apply_plan(library, plan, plan.acceptable_ids())
     merged = library.get("plan-meeting")
     assert merged is not None and "## Also from 'schedule-meeting'" in (merged.content or "")

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from rockskills_gui.core.dream.plan import SkillRecord
 from rockskills_gui.core.dream.run import RunOptions, run_dream
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.recall.bm25_index import Bm25Index
@@ -149,7 +149,7 @@ def test_defaults_come_back_only_when_the_last_user_leaves() -> None:
 
 
 def test_offline_snapshots_and_digests_equal_those_made_one_by_one() -> None:
-    library = Library.open(AGENT)
+    library = RockBotLibrary.open(AGENT)
     plan = run_dream(library, RunOptions(offline=True, now=Timestamp.parse(NOW_TEXT)))
     skills = {fold(s.name): s for s in library.skills()}
     shared = 0

@@ -14,7 +14,7 @@ from rockskills_gui.core.dream.directives import BUILT_IN, DirectiveSource, load
 from rockskills_gui.core.dream.inputs import DreamInputs
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.run import prompt_for
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from tests.conftest import AGENT, EXPECTED, NOW_TEXT, REPO
@@ -32,7 +32,7 @@ def expected(dream_pass: DreamPass) -> bytes:
 
 @pytest.mark.parametrize("dream_pass", list(FILES))
 def test_prompt_is_byte_exact(dream_pass: DreamPass) -> None:
-    prompt = prompt_for(Library.open(AGENT), dream_pass, NOW)
+    prompt = prompt_for(RockBotLibrary.open(AGENT), dream_pass, NOW)
     assert prompt.user is not None and prompt.user.encode("utf-8") == expected(dream_pass)
 
 
@@ -46,7 +46,7 @@ def test_cli_prompt_only_prints_the_user_message_exactly(dream_pass: DreamPass) 
 
 
 def test_derived_values_match_the_fixture() -> None:
-    library = Library.open(AGENT)
+    library = RockBotLibrary.open(AGENT)
     inputs = DreamInputs.read(library.agent_dir, NOW)
     gap = prompts.analyze_gap(library.skills(), inputs)
     assert [e.id for e in gap.negative] == DERIVED["gap"]["negative_no_skill"]
@@ -70,7 +70,7 @@ def test_derived_values_match_the_fixture() -> None:
 
 def test_gap_pass_is_skipped_without_a_conversation_log(agent_copy: Path) -> None:
     (agent_copy / "conversation-log" / "turns.jsonl").unlink()
-    prompt = prompt_for(Library.open(agent_copy), DreamPass.GAP, NOW)
+    prompt = prompt_for(RockBotLibrary.open(agent_copy), DreamPass.GAP, NOW)
     assert prompt.user is None and "conversation log is empty" in (prompt.skipped or "")
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.rockbot_library import Library, ScanCancelled
-from rockskills_gui.core.library.stores.rockbot import scan
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary, ScanCancelled
+from rockskills_gui.core.library.rockbot.scan import scan
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, journal, open_writers
@@ -123,7 +123,7 @@ def test_stale_temp_files_are_removed_at_open_and_live_ones_kept(agent_copy: Pat
     live = skills / f".web.json.{os.getpid()}-0123abcd{fileio.TEMP_SUFFIX}"
     stale.write_bytes(b"half a write")
     live.write_bytes(b"someone is writing")
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     assert lib.recovery is not None and lib.recovery.removed_temps == [
         f"skills/mcp/.email.json.{dead_pid}-0badc0de{fileio.TEMP_SUFFIX}"]
     assert not stale.exists() and live.exists()
@@ -142,7 +142,7 @@ def test_multi_file_and_folder_changes_go_through_the_journal(agent_copy: Path,
         return real_run(layout, changes, kind, label, *args, **kwargs)
 
     monkeypatch.setattr(journal, "run", spy)
-    lib = Library.open(agent_copy, clock=lambda: NOW)
+    lib = RockBotLibrary.open(agent_copy, clock=lambda: NOW)
     lib.update("mcp/email", content="x")           # one file, in place: atomic on its own
     lib.create("brand/new/skill", "s", "c")        # creates folders: journaled
     lib.rename("schedule-meeting", "meetings/x")   # several files
@@ -156,7 +156,7 @@ def test_multi_file_and_folder_changes_go_through_the_journal(agent_copy: Path,
 
 def test_a_conflict_found_mid_transaction_rolls_everything_back(agent_copy: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    lib = Library.open(agent_copy, clock=lambda: NOW)
+    lib = RockBotLibrary.open(agent_copy, clock=lambda: NOW)
     before = {p: p.read_bytes() for p in (agent_copy / "skills").rglob("*.json")}
     referrer = next(r for r in lib.references_to(["schedule-meeting"]))
     target = lib.entry(referrer.referrer).path
@@ -204,7 +204,7 @@ def test_the_scan_reports_progress_and_can_be_cancelled(tmp_path: Path) -> None:
     assert len(loaded) == 1200 and len(problems) == 2
     calls: list[int] = []
     with pytest.raises(ScanCancelled):
-        Library.open(agent, progress=lambda d, t: calls.append(d), cancel=lambda: bool(calls[1:]))
+        RockBotLibrary.open(agent, progress=lambda d, t: calls.append(d), cancel=lambda: bool(calls[1:]))
     assert calls[-1] < 1202  # stopped part way
 
 
@@ -237,7 +237,7 @@ def test_journal_entries_of_the_older_layout_still_undo(agent_copy: Path) -> Non
     from tests.core.crash_server import consolidation
 
     original = {p: p.read_bytes() for p in (agent_copy / "skills").rglob("*.json")}
-    lib = Library.open(agent_copy, clock=lambda: NOW)
+    lib = RockBotLibrary.open(agent_copy, clock=lambda: NOW)
     plan = consolidation(lib)
     apply_plan(lib, plan, plan.acceptable_ids())
     (tx,) = journal.transactions(agent_copy)
@@ -250,5 +250,5 @@ def test_journal_entries_of_the_older_layout_still_undo(agent_copy: Path) -> Non
     (tx.folder / journal.BLOBS_FILE).unlink()
     data["seal"] = journal_seal.seal(agent_copy, data)  # still ours: only the blob layout is older
     (tx.folder / journal.JOURNAL_FILE).write_text(json.dumps(data))
-    assert undo_last(Library.open(agent_copy)).change is not None
+    assert undo_last(RockBotLibrary.open(agent_copy)).change is not None
     assert {p: p.read_bytes() for p in (agent_copy / "skills").rglob("*.json")} == original

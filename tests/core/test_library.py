@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.rockbot_library import Library, NameTakenError, UnknownSkillError
+from rockskills_gui.core.library.rockbot.library import NameTakenError, RockBotLibrary, UnknownSkillError
 from rockskills_gui.core.model.problems import ProblemKind
 from rockskills_gui.core.model.skill import skill_from_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
@@ -22,8 +22,8 @@ def clock() -> Timestamp:
     return NOW
 
 
-def open_lib(path: Path) -> Library:
-    return Library.open(path, clock=clock)
+def open_lib(path: Path) -> RockBotLibrary:
+    return RockBotLibrary.open(path, clock=clock)
 
 
 def no_temp_files(root: Path) -> bool:
@@ -49,7 +49,7 @@ def test_not_a_library(tmp_path: Path, make: str) -> None:
     elif make == "empty-dir":
         target.mkdir()
     with pytest.raises(NotALibraryError) as info:
-        Library.open(target)
+        RockBotLibrary.open(target)
     assert "\n" not in str(info.value)
 
 

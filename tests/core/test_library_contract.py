@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library import rockbot_library, skillmd_library
-from rockskills_gui.core.library.formats import open_library
-from rockskills_gui.core.library.library_base import BaseLibrary
+from rockskills_gui.core.library.library import Library
+from rockskills_gui.core.library.open import open_library
+from rockskills_gui.core.library.rockbot import library as rockbot_library
+from rockskills_gui.core.library.skillmd import library as skillmd_library
 from rockskills_gui.core.storage.changes import ChangeSet, ConflictError, FileChange
 
 
@@ -34,7 +35,7 @@ def md_lib(tmp_path: Path) -> skillmd_library.SkillMdLibrary:
 def test_both_formats_are_one_contract_with_one_set_of_errors(
         agent_copy: Path, md_lib: skillmd_library.SkillMdLibrary) -> None:
     rockbot = open_library(agent_copy)
-    assert isinstance(rockbot, BaseLibrary) and isinstance(md_lib, BaseLibrary)
+    assert isinstance(rockbot, Library) and isinstance(md_lib, Library)
     assert rockbot_library.NameTakenError is skillmd_library.NameTakenError
     assert rockbot_library.UnknownSkillError is skillmd_library.UnknownSkillError
     assert rockbot_library.Reference is skillmd_library.Reference

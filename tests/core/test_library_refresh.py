@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.rockbot_library import Library, NameTakenError
+from rockskills_gui.core.library.rockbot.library import NameTakenError, RockBotLibrary
 from rockskills_gui.core.model.problems import ProblemKind
 from rockskills_gui.core.model.skill import skill_from_bytes, skill_to_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
@@ -15,8 +15,8 @@ from rockskills_gui.core.storage.changes import LibraryError
 NOW = Timestamp.parse("2026-11-22T12:00:00.5+00:00")
 
 
-def open_lib(path: Path) -> Library:
-    return Library.open(path, clock=lambda: NOW)
+def open_lib(path: Path) -> RockBotLibrary:
+    return RockBotLibrary.open(path, clock=lambda: NOW)
 
 
 def test_refresh_reloads_a_changed_file_in_its_slot(agent_copy: Path) -> None:

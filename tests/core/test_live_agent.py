@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.storage.changes import ChangeSet, ConflictError, LibraryError
 from tests.conftest import REPO
 from tests.core.fake_rockbot import sha
@@ -56,7 +56,7 @@ def start_agent(agent: Path, tmp: Path, seed: int) -> tuple[subprocess.Popen[byt
     return proc, log, stop
 
 
-def refresh_all(lib: Library) -> None:
+def refresh_all(lib: RockBotLibrary) -> None:
     """What the file watcher reports: every folder and every known file."""
     folders = {p for p in lib.skills_dir.rglob("*") if p.is_dir()} | {lib.skills_dir}
     lib.refresh([*folders, *(lib.entry(n).path for n in lib.names())])
@@ -65,7 +65,7 @@ def refresh_all(lib: Library) -> None:
 HOT = ("mcp/email", "write-report", "plan-meeting", "daily-standup")  # both sides favour these
 
 
-def our_operation(lib: Library, rng: random.Random, k: int) -> Callable[[], ChangeSet | None]:
+def our_operation(lib: RockBotLibrary, rng: random.Random, k: int) -> Callable[[], ChangeSet | None]:
     names = lib.names()
     hot = [n for n in HOT if n in lib]
     name = rng.choice(hot) if hot and rng.random() < 0.3 else rng.choice(names) if names else "x"
@@ -87,7 +87,7 @@ def our_operation(lib: Library, rng: random.Random, k: int) -> Callable[[], Chan
     return lib.redo
 
 
-def drive(lib: Library, ops: int, seed: int) -> tuple[list[Write], dict[str, int]]:
+def drive(lib: RockBotLibrary, ops: int, seed: int) -> tuple[list[Write], dict[str, int]]:
     rng = random.Random(seed)
     writes: list[Write] = []
     counts: dict[str, int] = defaultdict(int)
@@ -159,7 +159,7 @@ def json_files(agent: Path) -> dict[str, str]:
 def test_a_live_agent_loses_nothing_silently_and_never_sees_half_a_file(agent_copy: Path,
                                                                         tmp_path: Path) -> None:
     initial = json_files(agent_copy)
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     proc, log, stop = start_agent(agent_copy, tmp_path, seed=3)
     try:
         time.sleep(0.2)
@@ -181,7 +181,7 @@ def test_a_live_agent_loses_nothing_silently_and_never_sees_half_a_file(agent_co
     for path in (agent_copy / "skills").rglob("*.json"):
         json.loads(path.read_bytes())
     assert not [p for p in agent_copy.rglob("*") if p.name.endswith(".rsg-tmp")]
-    assert Library.open(agent_copy).recovery is None
+    assert RockBotLibrary.open(agent_copy).recovery is None
 
 
 def test_the_audit_catches_a_blind_overwrite(agent_copy: Path) -> None:

@@ -22,7 +22,7 @@ from rockskills_gui.core.dream.apply import PlanRefused, apply_plan
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import PassStatus, Plan, ProposalKind, Severity
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp
 from tests.conftest import NOW_TEXT, tree_hashes
@@ -106,7 +106,7 @@ CASES: list[tuple[str, DreamPass, str, str]] = [
 
 
 def plan_for(agent: Path, dream_pass: DreamPass, text: str) -> Plan:
-    library = Library.open(agent)
+    library = RockBotLibrary.open(agent)
     options = RunOptions(passes=[dream_pass], now=NOW, protected_prefixes=["patrol/"])
     return run_dream(library, options, PastedReplies([text]))
 
@@ -147,7 +147,7 @@ def test_a_malicious_reply_is_never_applied_unasked_and_never_writes_outside(
     shown = [f for p in plan.proposals for f in p.findings]
     assert all(f.message for f in shown)
 
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     with pytest.raises(PlanRefused):
         apply_plan(library, plan, [])  # nothing accepted: nothing applied
     if any(p.blocked for p in plan.proposals):
@@ -173,7 +173,7 @@ def test_a_malicious_reply_is_never_applied_unasked_and_never_writes_outside(
 
 def _files_named_by(plan: Plan, accepted: list[str], agent: Path) -> set[str]:
     """skills/-relative files the accepted proposals may write or delete."""
-    library = Library.open(agent)
+    library = RockBotLibrary.open(agent)
     names: set[str] = set()
     for proposal in plan.proposals:
         if proposal.id not in accepted:
@@ -206,7 +206,7 @@ def test_a_deletion_is_applied_only_with_its_merge_accepted(agent_copy: Path) ->
     assert delete.depends_on
     before = tree_hashes(agent_copy)
     with pytest.raises(PlanRefused, match="cannot be applied"):
-        apply_plan(Library.open(agent_copy), plan, [delete.id])
+        apply_plan(RockBotLibrary.open(agent_copy), plan, [delete.id])
     assert tree_hashes(agent_copy) == before
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import open_library
 from rockskills_gui.core.model.mcp_freshness import (
     Freshness,
     ServerSummary,

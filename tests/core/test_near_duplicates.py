@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 
 from rockskills_gui.core.dream.offline import is_starter, similar_pairs
 from rockskills_gui.core.dream.prompts import listed
-from rockskills_gui.core.library.formats import detect, open_library
+from rockskills_gui.core.library.formats import detect
+from rockskills_gui.core.library.open import OpenOptions, open_library
 from rockskills_gui.core.lint import content_scan
 from rockskills_gui.core.lint.content_scan import _BASE64, _BIDI, _INVISIBLE, _RULE_FOLD
 from rockskills_gui.core.lint.linter import CONTENT_RULES, near_duplicates, scan_text
@@ -297,7 +298,7 @@ SLOW_DREAM = {"K-Dense-AI-claude-scientific-skills", "github-awesome-copilot"}
 
 @pytest.mark.parametrize(("label", "path", "fmt"), SHIPPED, ids=[s[0] for s in SHIPPED])
 def test_shipped_libraries_lint_the_same(label: str, path: Path, fmt: str | None) -> None:
-    skills = open_library(path, fmt).skills()
+    skills = open_library(path, OpenOptions(format=fmt)).skills()
     assert _near(skills) == sorted(reference_near_duplicates(skills))
 
 
@@ -311,7 +312,7 @@ def _dream_params() -> list[object]:
 
 @pytest.mark.parametrize(("path", "fmt"), _dream_params())
 def test_shipped_libraries_dream_the_same(path: Path, fmt: str | None) -> None:
-    skills = [s for s in open_library(path, fmt).skills() if not is_starter(s.name)]
+    skills = [s for s in open_library(path, OpenOptions(format=fmt)).skills() if not is_starter(s.name)]
     assert _similar(similar_pairs(skills)) == _similar(reference_similar_pairs(skills))
 
 

@@ -7,13 +7,13 @@ from pathlib import Path
 
 from rockskills_gui.core.dream.apply import apply_plan, undo_last
 from rockskills_gui.core.library.outside_undos import follow_outside_undos, undone_elsewhere
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from tests.core.test_dream_apply import EXAMPLE, consolidation_plan
 
 
-def applied(agent: Path) -> Library:
+def applied(agent: Path) -> RockBotLibrary:
     plan = consolidation_plan(agent, EXAMPLE["llm_result"])
-    library = Library.open(agent)
+    library = RockBotLibrary.open(agent)
     apply_plan(library, plan, plan.acceptable_ids())
     return library
 
@@ -22,7 +22,7 @@ def test_the_last_step_undone_elsewhere_moves_to_redo(agent_copy: Path) -> None:
     library = applied(agent_copy)
     step = library.history.undo_stack[-1]
     assert follow_outside_undos(library) == []  # nothing happened elsewhere
-    assert undo_last(Library.open(agent_copy)).undone  # the CLI, another process's library
+    assert undo_last(RockBotLibrary.open(agent_copy)).undone  # the CLI, another process's library
     assert undone_elsewhere(library) == [step]
     assert follow_outside_undos(library) == [step]
     assert library.history.undo_stack == [] and library.history.redo_stack == [step]
@@ -36,6 +36,6 @@ def test_an_older_step_undone_elsewhere_leaves_the_history(agent_copy: Path) -> 
     library = applied(agent_copy)
     step = library.history.undo_stack[-1]
     later = library.create("writing/later", summary="made after the plan")
-    assert undo_last(Library.open(agent_copy)).undone
+    assert undo_last(RockBotLibrary.open(agent_copy)).undone
     assert follow_outside_undos(library) == [step]
     assert library.history.undo_stack == [later] and library.history.redo_stack == []

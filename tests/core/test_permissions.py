@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from rockskills_gui.core.dream.plan import Plan
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.storage.changes import LibraryError
 from tests.conftest import NOW_TEXT, REPO, tree_hashes
 from tests.permissions import rerun_restricted, tree
@@ -51,7 +51,7 @@ def test_a_read_only_skills_folder_is_refused_in_one_sentence_and_nothing_is_wri
         request: pytest.FixtureRequest, library: Path, operation: str) -> None:
     if rerun_restricted(request):
         return
-    lib = Library.open(library)
+    lib = RockBotLibrary.open(library)
     tree(library / "skills", 0o555)
     before = everything(library)
     with pytest.raises(LibraryError) as refused:
@@ -67,7 +67,7 @@ def test_a_read_only_agent_folder_is_refused_naming_where_the_journal_goes(
         request: pytest.FixtureRequest, library: Path) -> None:
     if rerun_restricted(request):
         return
-    lib = Library.open(library)
+    lib = RockBotLibrary.open(library)
     library.chmod(0o555)  # the skills folder stays writable; the journal cannot be made
     before = everything(library)
     with pytest.raises(LibraryError) as refused:
@@ -83,7 +83,7 @@ def test_an_unreadable_skill_folder_is_a_problem_and_the_rest_is_read(
     if rerun_restricted(request):
         return
     (library / "skills" / "mcp").chmod(0)
-    lib = Library.open(library)
+    lib = RockBotLibrary.open(library)
     assert "web" in lib and "mcp/email" not in lib
     assert [(p.path, p.message) for p in lib.problems] == [
         ("skills/mcp", "cannot read this folder (Permission denied): the skills in it are not loaded")]

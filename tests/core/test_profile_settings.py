@@ -12,7 +12,7 @@ import pytest
 from pydantic import ValidationError
 
 from rockskills_gui.core.app.settings_store import SettingsStore
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import OpenOptions, UserSettings, open_library
 from rockskills_gui.core.library.profile_settings import (
     ProfileSettingError,
     apply_overrides,
@@ -21,7 +21,7 @@ from rockskills_gui.core.library.profile_settings import (
     normalize_overrides,
     settings,
 )
-from rockskills_gui.core.library.stores.skillmd import PICOBOT
+from rockskills_gui.core.library.skillmd.store import PICOBOT
 from tests.conftest import REPO
 
 
@@ -40,9 +40,9 @@ def run(*args: str, home: Path, config: Path | None = None) -> subprocess.Comple
 def test_settings_are_typed_by_the_profile() -> None:
     changed = apply_settings(PICOBOT, ["project_roots=a/skills, b", "require_description=false",
                                        "description-limit=none", "max_listed_skills=7"])
-    assert changed.project_roots == ("a/skills", "b")
-    assert changed.require_description is False
-    assert changed.description_limit is None and changed.max_listed_skills == 7
+    assert changed.storage.project_roots == ("a/skills", "b")
+    assert changed.summary.required is False
+    assert changed.summary.limit is None and changed.listing.max_entries == 7
     assert set(PICOBOT.unverified) <= set(settings())  # every assumed setting can be adjusted
 
 
@@ -57,10 +57,10 @@ def test_bad_settings_are_refused_with_the_key(item: str) -> None:
 def test_project_roots_setting_finds_skills_elsewhere(tmp_path: Path) -> None:
     project = tmp_path / "proj"
     skill(project / "agent-skills", "brew-tea", "Brew a pot of tea")
-    default = open_library(project, "picobot")
+    default = open_library(project, OpenOptions(format="picobot"))
     assert default.roots[0].path == project  # no .picobot/skills: the folder itself is searched
-    custom = open_library(project, "picobot",
-                          profile=apply_settings(PICOBOT, ["project_roots=agent-skills"]))
+    custom = open_library(project, OpenOptions(
+        format="picobot", profile=apply_settings(PICOBOT, ["project_roots=agent-skills"])))
     assert custom.names() == ["brew-tea"]
     assert custom.roots[0].path == project / "agent-skills"
 
@@ -93,7 +93,7 @@ def test_typed_overrides_and_text_give_the_same_profile() -> None:
     text = apply_settings(PICOBOT, ["project_roots=a/skills,b", "require_name=true",
                                     "max_listed_skills=7", "max_index_chars=none"])
     assert typed == text
-    assert typed.project_roots == ("a/skills", "b") and typed.require_name is True
+    assert typed.storage.project_roots == ("a/skills", "b") and typed.names.require_name is True
     assert apply_overrides(PICOBOT, {}) is PICOBOT
 
 
@@ -127,7 +127,7 @@ def test_normalized_overrides_are_json_and_drop_defaults() -> None:
         normalize_overrides({"pico": {}})
     persisted = normalize_overrides({"picobot": {"project_roots": ["x"], "max_listed_skills": 3}})
     profile = configured_profile("picobot", persisted, ["max_listed_skills=5"])
-    assert profile.project_roots == ("x",) and profile.max_listed_skills == 5  # CLI on top
+    assert profile.storage.project_roots == ("x",) and profile.listing.max_entries == 5  # CLI on top
 
 
 def test_settings_file_keeps_overrides_and_refuses_bad_ones(tmp_path: Path) -> None:
@@ -158,13 +158,15 @@ def test_overridden_project_roots_load_skills_from_a_non_default_place(tmp_path:
     project = tmp_path / "proj"
     two_roots(project)
     assert open_library(project).names() == ["brew-tea"]  # detected: PicoBot, .picobot/skills
-    moved = open_library(project, overrides={"picobot": {"project_roots": ["agents/skills"]}})
+    moved = open_library(project, OpenOptions(
+        settings=UserSettings(overrides={"picobot": {"project_roots": ["agents/skills"]}})))
     assert moved.names() == ["fold-laundry"]
-    both = open_library(project, overrides=normalize_overrides(
-        {"picobot": {"project_roots": "agents/skills, .picobot/skills"}}))
+    both = open_library(project, OpenOptions(settings=UserSettings(overrides=normalize_overrides(
+        {"picobot": {"project_roots": "agents/skills, .picobot/skills"}}))))
     assert sorted(both.names()) == ["brew-tea", "fold-laundry"]
     # overrides of another profile change nothing here
-    other = open_library(project, overrides={"carpenter": {"project_roots": ["agents/skills"]}})
+    other = open_library(project, OpenOptions(
+        settings=UserSettings(overrides={"carpenter": {"project_roots": ["agents/skills"]}})))
     assert other.names() == ["brew-tea"]
 
 
@@ -176,15 +178,15 @@ def test_include_user_reads_home_roots_and_the_project_wins(tmp_path: Path,
     skill(project / ".picobot" / "skills", "brew-tea", "Brew a pot of tea (project)")
     skill(home / ".picobot" / "skills", "brew-tea", "Brew tea (user copy)")
     skill(home / "my-picobot", "water-plants", "Water the plants")
-    lib = open_library(project, include_user=True)
+    lib = open_library(project, OpenOptions(settings=UserSettings(include_user=True)))
     assert sorted(lib.names()) == ["brew-tea"]  # ~/.picobot/skills has only the losing copy
     assert lib.get("brew-tea").summary.endswith("(project)")
-    moved = open_library(project, include_user=True,
-                         overrides={"picobot": {"user_roots": ["~/my-picobot", "~/.picobot/skills"]}})
+    moved = open_library(project, OpenOptions(settings=UserSettings(
+        include_user=True, overrides={"picobot": {"user_roots": ["~/my-picobot", "~/.picobot/skills"]}})))
     assert sorted(moved.names()) == ["brew-tea", "water-plants"]
     assert moved.get("brew-tea").summary.endswith("(project)")
-    assert open_library(project, overrides={"picobot": {"user_roots": ["~/my-picobot"]}}
-                        ).names() == ["brew-tea"]  # user roots only when asked for
+    not_asked = OpenOptions(settings=UserSettings(overrides={"picobot": {"user_roots": ["~/my-picobot"]}}))
+    assert open_library(project, not_asked).names() == ["brew-tea"]  # user roots only when asked for
 
 
 def test_cli_applies_saved_settings_then_the_command_line(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from rockskills_gui.core.dream.apply import apply_plan, undo_last
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import journal
@@ -90,7 +90,7 @@ def assert_monotonic_to_total(values: list[tuple[int, int]]) -> int:
 
 def consolidation_plan(agent: Path, reply: dict) -> Plan:
     options = RunOptions(passes=[DreamPass.CONSOLIDATE], now=NOW)
-    return run_dream(Library.open(agent), options, PastedReplies([json.dumps(reply)]))
+    return run_dream(RockBotLibrary.open(agent), options, PastedReplies([json.dumps(reply)]))
 
 
 def whole_agent(agent: Path) -> dict[str, str]:
@@ -126,7 +126,7 @@ def big(generated: Path, tmp_path: Path) -> Path:
 
 def test_a_dream_apply_reports_every_skill_file_checked_and_every_file_written(agent_copy: Path) -> None:
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     recorder = Recorder()
     library.write_gate = recorder  # as the UI's operation runner does
     count = skill_files(agent_copy)
@@ -142,7 +142,7 @@ def test_a_dream_apply_reports_every_skill_file_checked_and_every_file_written(a
 
 
 def test_a_bulk_delete_and_its_undo_and_redo_report_their_checks_and_writes(big: Path) -> None:
-    library = Library.open(big)
+    library = RockBotLibrary.open(big)
     doomed = [n for n in library.names() if n.startswith("bulk/group-2/")]
     for step in (lambda: library.delete_many(doomed), library.undo, library.redo):
         recorder = Recorder()
@@ -183,7 +183,7 @@ def test_progress_silence_would_fail_these_tests(big: Path) -> None:
 
 def test_cancel_while_a_dream_apply_checks_writes_nothing_at_all(agent_copy: Path) -> None:
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     before = whole_agent(agent_copy)
     recorder = Recorder(cancel_when=lambda reports: len(reports) >= 3)
     library.write_gate = recorder
@@ -196,7 +196,7 @@ def test_cancel_while_a_dream_apply_checks_writes_nothing_at_all(agent_copy: Pat
 
 
 def test_cancel_while_a_bulk_delete_checks_writes_nothing_and_keeps_the_history(big: Path) -> None:
-    library = Library.open(big)
+    library = RockBotLibrary.open(big)
     library.delete_many([n for n in library.names() if n.startswith("bulk/group-1/")])
     history = (list(library.history.undo_stack), list(library.history.redo_stack))
     before = whole_agent(big)
@@ -217,11 +217,12 @@ def test_a_cancelled_undo_of_an_already_undone_run_writes_no_marker(agent_copy: 
     journal byte for byte as it was (it used to be written before the cancel point)."""
     original = Path(shutil.copytree(agent_copy / "skills", tmp_path / "original"))
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
-    applied = apply_plan(Library.open(agent_copy), plan, plan.acceptable_ids())
+    applied = apply_plan(RockBotLibrary.open(agent_copy), plan, plan.acceptable_ids())
     shutil.rmtree(agent_copy / "skills")
     shutil.copytree(original, agent_copy / "skills")  # put back by hand: already undone
+    shutil.rmtree(agent_copy / ".rockskills" / "archive")  # (what the apply archived: issue 32)
     before = whole_agent(agent_copy)
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     recorder = Recorder(cancel_when=lambda reports: any(d == t for _, d, t in reports))
     library.write_gate = recorder
     with pytest.raises(Cancelled):
@@ -244,7 +245,7 @@ def test_a_dream_apply_reads_each_skill_file_once(agent_copy: Path,
     check) every skill file is opened for reading once; the write's own checked swaps are
     fileio's business and not counted."""
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     skills = str(agent_copy / "skills")
     reads: dict[str, int] = {}
     at_write: dict[str, int] = {}
@@ -275,7 +276,7 @@ def test_a_file_changed_after_the_apply_read_it_is_still_refused(agent_copy: Pat
     """The apply reads the files it replaces first and checks the rest; an agent writing one of
     them meanwhile is caught by the write's checked swap: rolled back, the agent's bytes kept."""
     plan = consolidation_plan(agent_copy, EXAMPLE["llm_result"])
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     victim = agent_copy / "skills" / "plan-meeting.json"  # deleted by the plan
     agents_bytes = victim.read_bytes().replace(b'"summary"', b'"summary" ', 1)
 

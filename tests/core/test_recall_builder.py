@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.stores.rockbot import scan
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.rockbot.scan import scan
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.recall.skill_recall import RecallBuilder, SkillRecall
@@ -74,7 +74,7 @@ def test_fed_index_equals_a_fresh_build(tmp_path: Path, seed: int) -> None:
 def test_without_helpers_nothing_is_fed_and_build_does_it_all(tmp_path: Path) -> None:
     agent = write_library(tmp_path, 120, 3)
     builder = RecallBuilder()
-    library = Library.open(agent, on_skills=builder.feed)  # small: read here, no helpers
+    library = RockBotLibrary.open(agent, on_skills=builder.feed)  # small: read here, no helpers
     assert len(builder.recall) == 0
     fed = builder.build(library.skills())
     assert ranking(fed, "weekly email report") == ranking(SkillRecall(library.skills()),

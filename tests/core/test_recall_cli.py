@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rockskills_gui.commands.recall import register
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.skill import utf16_len
 from rockskills_gui.core.recall.skill_recall import SkillRecall
 from tests.conftest import AGENT, EXPECTED, REPO, tree_hashes
@@ -49,7 +49,7 @@ def test_recall_json_has_exact_scores_and_contributions(
     assert code == 0
     data = json.loads(out)
     assert data["query"] == query
-    expected = SkillRecall(Library.open(AGENT).skills()).search(query, top=None)
+    expected = SkillRecall(RockBotLibrary.open(AGENT).skills()).search(query, top=None)
     assert [(r["rank"], r["name"], r["score"]) for r in data["results"]] == \
         [(h.rank, h.name, h.score) for h in expected]
     for result in data["results"]:
@@ -80,7 +80,7 @@ def test_queries_file_json_has_ranks_names_and_scores_and_explain_adds_contribut
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     queries = tmp_path / "queries.txt"
     queries.write_text("\n".join(t["user"] for t in DEMO[:3]) + "\n", "utf-8")
-    expected = SkillRecall(Library.open(AGENT).skills())
+    expected = SkillRecall(RockBotLibrary.open(AGENT).skills())
     code, out, _ = run(capsys, "recall", AGENT, "--queries-file", queries, "--top", "3", "--json")
     assert code == 0
     for line, turn in zip(out.splitlines(), DEMO[:3], strict=True):
@@ -106,7 +106,7 @@ def test_recall_keeps_its_index_beside_the_scan_cache_and_follows_edits(
     queries.write_text("plan a meeting\nquarterly budget spreadsheet\nsend an email\n", "utf-8")
 
     def fresh() -> list[list[dict[str, object]]]:
-        recall = SkillRecall(Library.open(agent_copy).skills())
+        recall = SkillRecall(RockBotLibrary.open(agent_copy).skills())
         return [[{"rank": h.rank, "name": h.name, "score": h.score} for h in recall.search(q, top=5)]
                 for q in queries.read_text("utf-8").splitlines()]
 
@@ -152,7 +152,7 @@ def test_simulate_json_reproduces_the_recall_demo(capsys: pytest.CaptureFixture[
     code, out, _ = run(capsys, *argv)
     assert code == 0
     turns = json.loads(out)["turns"]
-    lib = Library.open(AGENT)
+    lib = RockBotLibrary.open(AGENT)
     for got, expected in zip(turns, DEMO, strict=True):
         assert [n for n, _ in got["top5"]] == [n for n, _ in expected["bm25_top5"]]
         shown = []

@@ -17,7 +17,7 @@ from rockskills_gui.core.dream.apply import apply_plan
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.recall_guard import CODE, corpus, plan_effect, session_queries
 from rockskills_gui.core.dream.run import RunOptions, run_dream
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.recall import snapshots
 from rockskills_gui.core.recall.bm25 import tokenize
@@ -44,7 +44,7 @@ def log_session(agent: Path, session: str, message: str, skills: list[str]) -> N
                                   "timestamp": f"2026-11-21T09:00:0{i}+00:00"}) + "\n")
 
 
-def own_words(skill_name: str, other_name: str, lib: Library) -> str:
+def own_words(skill_name: str, other_name: str, lib: RockBotLibrary) -> str:
     """Words of one skill's name and summary that the other's lack (a message only it answers)."""
     a, b = lib.get(skill_name), lib.get(other_name)
     assert a is not None and b is not None
@@ -55,15 +55,15 @@ def own_words(skill_name: str, other_name: str, lib: Library) -> str:
 
 
 def offline_plan(agent: Path) -> Plan:
-    return run_dream(Library.open(agent), RunOptions(offline=True, now=DEMO_ANCHOR))
+    return run_dream(RockBotLibrary.open(agent), RunOptions(offline=True, now=DEMO_ANCHOR))
 
 
 def check_against_disk(agent: Path, plan: Plan, accepted: list[str], queries: list[GuardedQuery]) -> None:
     """What the replay predicts for 'after' is what recall gives once the plan is applied."""
-    lib = Library.open(agent)
+    lib = RockBotLibrary.open(agent)
     effect = plan_effect(plan, lib.skills(), accepted, queries)
     apply_plan(lib, plan, accepted)
-    real = SkillRecall(Library.open(agent).skills())
+    real = SkillRecall(RockBotLibrary.open(agent).skills())
     for outcome in effect.report.outcomes:
         top = real.search(outcome.query.query)
         assert sorted(outcome.after) == sorted(h.name for h in top), outcome.query.query
@@ -93,10 +93,10 @@ def test_a_merge_that_hides_a_skill_from_a_logged_first_message_gets_a_finding(d
     merge = merges[0]
     keep = merge.record.name if merge.record else ""
     drop = next(s for s in merge.sources if fold(s) != fold(keep))
-    message = own_words(drop, keep, Library.open(demo))
+    message = own_words(drop, keep, RockBotLibrary.open(demo))
     log_session(demo, "s-lost", message, [drop])
     plan = offline_plan(demo)  # the checks read the logs
-    effect = plan_effect(plan, Library.open(demo).skills(), plan.acceptable_ids(), corpus(demo)[0])
+    effect = plan_effect(plan, RockBotLibrary.open(demo).skills(), plan.acceptable_ids(), corpus(demo)[0])
     outcome = next(o for o in effect.report.outcomes if o.query.source == "session s-lost")
     assert outcome.lost and outcome.lost[0].name == drop and outcome.lost[0].successor == keep
     flagged = {p.id for p in plan.proposals if any(f.code == CODE for f in p.findings)}
@@ -110,7 +110,7 @@ def test_a_merge_that_hides_a_skill_from_a_logged_first_message_gets_a_finding(d
 
 def test_a_merge_whose_skill_still_surfaces_gets_no_finding(demo: Path) -> None:
     plan = offline_plan(demo)
-    effect = plan_effect(plan, Library.open(demo).skills(), plan.acceptable_ids(), corpus(demo)[0])
+    effect = plan_effect(plan, RockBotLibrary.open(demo).skills(), plan.acceptable_ids(), corpus(demo)[0])
     regressed_ids = {pid for causes in effect.causes.values() for pid in causes}
     for proposal in plan.proposals:
         assert (proposal.id in regressed_ids) == any(f.code == CODE for f in proposal.findings)
@@ -119,7 +119,7 @@ def test_a_merge_whose_skill_still_surfaces_gets_no_finding(demo: Path) -> None:
 @pytest.mark.parametrize("seed", range(4))
 def test_replay_predicts_what_the_applied_library_recalls(demo: Path, seed: int) -> None:
     rng = random.Random(seed)
-    lib = Library.open(demo)
+    lib = RockBotLibrary.open(demo)
     names = lib.names()
     for i in range(6):
         skill = lib.get(rng.choice(names))
@@ -152,7 +152,7 @@ def test_replay_follows_successors_and_reports_deletions(tmp_path: Path) -> None
 
 
 def test_query_sets_can_say_what_must_not_be_recalled(demo: Path) -> None:
-    lib = Library.open(demo)
+    lib = RockBotLibrary.open(demo)
     recall = SkillRecall(lib.skills())
     top = recall.search("plan a meeting")[0].name
     query_set = QuerySet(name="near-miss", queries=[QueryCase(query="plan a meeting", avoid=[top])])
@@ -167,7 +167,7 @@ def test_query_sets_can_say_what_must_not_be_recalled(demo: Path) -> None:
 
 
 def test_snapshots_compare_per_query(demo: Path) -> None:
-    lib = Library.open(demo)
+    lib = RockBotLibrary.open(demo)
     cases = [QueryCase(query=q, expected=[lib.names()[i]]) for i, q in
              enumerate(["summarize this arxiv paper", "plan a meeting", "convert currency"])]
     query_set = QuerySet(name="s", queries=cases)
@@ -200,7 +200,7 @@ def test_cli_against_exits_1_when_a_guarded_query_regresses(demo: Path, tmp_path
     merge = next(p for p in plan.proposals if p.kind.value == "merge")
     keep = merge.record.name if merge.record else ""
     drop = next(s for s in merge.sources if fold(s) != fold(keep))
-    log_session(demo, "s-cli", own_words(drop, keep, Library.open(demo)), [drop])
+    log_session(demo, "s-cli", own_words(drop, keep, RockBotLibrary.open(demo)), [drop])
     result = cli("recall-test", str(demo), "--against", str(plan_path))
     assert result.returncode == 1, result.stdout + result.stderr
     assert "REGRESSED" in result.stdout and drop in result.stdout
@@ -209,7 +209,7 @@ def test_cli_against_exits_1_when_a_guarded_query_regresses(demo: Path, tmp_path
 
 
 def test_cli_snapshot_and_compare_now(demo: Path) -> None:
-    lib = Library.open(demo)
+    lib = RockBotLibrary.open(demo)
     target = lib.names()[3]
     path = demo / "recall-tests" / "one.json"
     save_query_set(lib.layout, path, QuerySet(name="one", queries=[QueryCase(query=target.replace("/", " "),

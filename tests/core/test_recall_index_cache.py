@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.stores import rockbot
+from rockskills_gui.core.library.rockbot import scan as rockbot
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.recall import index_cache
@@ -61,11 +61,11 @@ def rankings(recall: SkillRecall) -> list[list[tuple[str, float]]]:
 
 def open_both(agent: Path, cache: Path) -> tuple[SkillRecall, str | None, str, SkillRecall]:
     """The cached path (as the window's loader takes it) and a fresh build of the same open."""
-    library = Library.open(agent, cache_dir=cache)
+    library = RockBotLibrary.open(agent, cache_dir=cache)
     assert library.scan_cache is not None
     store = RecallCache(library.scan_cache.recall_path)
     recall, text = cached_recall(library.skills(), store)
-    fresh = SkillRecall(Library.open(agent).skills())
+    fresh = SkillRecall(RockBotLibrary.open(agent).skills())
     assert text == session_index_text(library.skills())
     assert recall.index.keys() == fresh.index.keys()  # candidate order
     assert [s.name for s in recall.skills()] == [s.name for s in fresh.skills()]
@@ -133,7 +133,7 @@ def test_many_changes_build_anew_and_a_reordered_library_is_exact(tmp_path: Path
     for i in range(0, 60, 2):
         write_skill(agent / "skills", f"group-{i % 4}/skill-{i:03d}", f"rewritten {i} thing")
     assert open_both(agent, cache)[2] == "built"
-    library = Library.open(agent, cache_dir=cache)
+    library = RockBotLibrary.open(agent, cache_dir=cache)
     assert library.scan_cache is not None
     store = RecallCache(library.scan_cache.recall_path)
     reordered = list(reversed(library.skills()))  # the same documents, another candidate order
@@ -148,7 +148,7 @@ def test_a_damaged_stale_or_foreign_file_is_never_used(tmp_path: Path, later: No
     agent = make_agent(tmp_path)
     cache = tmp_path / "cache"
     open_both(agent, cache)
-    library = Library.open(agent, cache_dir=cache)
+    library = RockBotLibrary.open(agent, cache_dir=cache)
     assert library.scan_cache is not None
     path = library.scan_cache.recall_path
     good = path.read_bytes()
@@ -164,7 +164,7 @@ def test_a_damaged_stale_or_foreign_file_is_never_used(tmp_path: Path, later: No
 
 def test_the_index_fed_while_reading_is_kept(tmp_path: Path, later: None) -> None:
     agent = make_agent(tmp_path)
-    library = Library.open(agent)
+    library = RockBotLibrary.open(agent)
     skills = library.skills()
     fed = RecallBuilder()
     fed.feed(reversed(skills))  # chunks arrive in any order

@@ -35,11 +35,11 @@ def test_the_line_is_what_json_dumps_writes(pairs: list[tuple[str, str]], query:
 
 
 def test_the_demo_queries_give_the_same_lines(tmp_path: Path) -> None:
-    from rockskills_gui.core.library.rockbot_library import Library
+    from rockskills_gui.core.library.rockbot.library import RockBotLibrary
     from rockskills_gui.resources import resource_dir
 
     demo = shutil.copytree(resource_dir("demo-library"), tmp_path / "demo")
-    recall = SkillRecall(Library.open(demo).skills())
+    recall = SkillRecall(RockBotLibrary.open(demo).skills())
     matched = 0
     for query in ("plan a meeting with the team", "send an email", 'quote "this" \\ here',
                   "the the the", "release notes 2026", "plan: inf, meeting: nan"):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall import playground as recall_playground
 from rockskills_gui.core.recall.playground import (
@@ -31,7 +31,7 @@ QUERIES = ("summarize this arxiv paper", "meeting schedule", "Search my inbox fo
            "plan a meeting with the finance team next week", "the")
 
 
-def same_as_fresh(recall: SkillRecall, lib: Library) -> None:
+def same_as_fresh(recall: SkillRecall, lib: RockBotLibrary) -> None:
     assert [s.name for s in recall.skills()] == lib.names()  # candidate order = load order
     fresh = SkillRecall(lib.skills())
     for query in QUERIES:
@@ -43,7 +43,7 @@ def same_as_fresh(recall: SkillRecall, lib: Library) -> None:
 
 
 def test_preview_leaves_the_session_untouched_and_equals_the_next_turn(agent_copy: Path) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     sim = SimulatedSession(SkillRecall(lib.skills()))
     reference = RecallSession(SkillRecall(lib.skills()))
     for text in ("Search my inbox for the invoice Dana sent", "Check my calendar for Thursday",
@@ -61,7 +61,7 @@ def test_preview_leaves_the_session_untouched_and_equals_the_next_turn(agent_cop
 
 
 def test_the_cached_session_index_follows_the_library(agent_copy: Path) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     recall = SkillRecall(lib.skills())
     sim = SimulatedSession(recall)
     first = sim.preview("email")
@@ -77,7 +77,7 @@ def test_the_cached_session_index_follows_the_library(agent_copy: Path) -> None:
 
 
 def test_why_not_gives_rank_score_gap_and_missing_terms(agent_copy: Path) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     recall = SkillRecall(lib.skills())
     query = "summarize the meeting notes"
     ranking = recall.search(query, top=None)
@@ -98,7 +98,7 @@ def test_why_not_gives_rank_score_gap_and_missing_terms(agent_copy: Path) -> Non
 
 
 def test_ranks_equal_positions_in_the_full_ranking_ties_included(agent_copy: Path) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     recall = SkillRecall(lib.skills())
     for query in (*QUERIES, "the and for", "meeting"):
         ranking = [h.name for h in recall.search(query, top=None)]
@@ -131,7 +131,7 @@ def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
 
 def test_follow_change_matches_a_fresh_index_after_every_operation(agent_copy: Path,
                                                                    mode: str) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     recall = SkillRecall(lib.skills())
     syncs = 0
     original_sync = recall.sync
@@ -143,7 +143,7 @@ def test_follow_change_matches_a_fresh_index_after_every_operation(agent_copy: P
 
     recall.sync = counting_sync  # type: ignore[method-assign]
     # (operation, can be followed without a full sync)
-    operations: list[tuple[Callable[[Library], ChangeSet | None], bool]] = [
+    operations: list[tuple[Callable[[RockBotLibrary], ChangeSet | None], bool]] = [
         (lambda lib_: lib_.rename("research/summarize-paper", "research/paper-digest"), True),
         (lambda lib_: lib_.update("legacy/fax-sender", summary="Summarize an arxiv paper, fax it"), True),
         (lambda lib_: lib_.delete("mcp/email"), True),
@@ -165,11 +165,11 @@ def test_follow_change_matches_a_fresh_index_after_every_operation(agent_copy: P
         if mode == "incremental" and simple:
             assert syncs == before  # followed name by name, without a full sync
     assert lib.history.undo_stack == []  # everything was undone: the same skills again
-    assert sorted(s.name for s in recall.skills()) == sorted(Library.open(agent_copy).names())
+    assert sorted(s.name for s in recall.skills()) == sorted(RockBotLibrary.open(agent_copy).names())
 
 
 def test_follow_change_after_refresh_from_disk(agent_copy: Path, mode: str) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     recall = SkillRecall(lib.skills())
     path = lib.entry("plan-meeting").path
     path.write_text(path.read_text("utf-8").replace("Schedule meetings", "Arxiv paper meetings"),
@@ -183,7 +183,7 @@ def test_follow_change_after_refresh_from_disk(agent_copy: Path, mode: str) -> N
 
 
 def test_edited_recall_lays_edits_over_the_library(agent_copy: Path) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     edited = EditedRecall(lib.skills())
     skill = lib.get("legacy/fax-sender")
     assert skill is not None
@@ -208,7 +208,7 @@ def test_edited_recall_lays_edits_over_the_library(agent_copy: Path) -> None:
 
 
 def test_evaluate_case_equals_the_query_set_evaluation(agent_copy: Path) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     recall = SkillRecall(lib.skills())
     cases = [QueryCase(query="summarize this arxiv paper", expected=["research/summarize-paper"]),
              QueryCase(query="meeting schedule", expected=["SCHEDULE-MEETING", "nope"]),

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.queryset import (
     QueryCase,
@@ -23,7 +23,7 @@ from rockskills_gui.core.recall.skill_recall import SkillRecall
 
 
 def test_round_trip_beside_the_library(agent_copy: Path) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     query_set = QuerySet(name="smoke", queries=[
         QueryCase(query="send an email", expected=["mcp/email"], note="café — ok"),
     ])
@@ -36,7 +36,7 @@ def test_round_trip_beside_the_library(agent_copy: Path) -> None:
 
 
 def test_refuses_paths_inside_skills(agent_copy: Path) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     query_set = QuerySet(name="x", queries=[])
     for path in (agent_copy / "skills" / "x.json", agent_copy / "skills" / "mcp" / "x.json"):
         with pytest.raises(QuerySetError, match="not inside skills/"):

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.skill import Skill, utf16_len
 from rockskills_gui.core.recall.session import RecallSession, skill_message
 from rockskills_gui.core.recall.skill_recall import SkillRecall
@@ -27,7 +27,7 @@ def abbreviate(message: str) -> str:
 
 @pytest.fixture(scope="module")
 def demo_turns() -> list:
-    session = RecallSession(SkillRecall(Library.open(AGENT).skills()))
+    session = RecallSession(SkillRecall(RockBotLibrary.open(AGENT).skills()))
     return [session.turn(turn["user"]) for turn in DEMO]
 
 
@@ -42,7 +42,7 @@ def test_recall_demo_turn(demo_turns: list, number: int) -> None:
 
 
 def test_recall_demo_details(demo_turns: list) -> None:
-    lib = Library.open(AGENT)
+    lib = RockBotLibrary.open(AGENT)
     first = demo_turns[0]
     assert first.index == (EXPECTED / "session-index.txt").read_text("utf-8")
     assert all(t.index is None for t in demo_turns[1:])

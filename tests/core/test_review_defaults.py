@@ -38,7 +38,7 @@ from rockskills_gui.core.dream.review_defaults import (
     unsaved_message,
 )
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.rules import LEDGER_FILE
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
@@ -110,7 +110,7 @@ class Agent:
         deletes = names[6:6 + rng.randint(1, 3)]
         reply = json.dumps({"toDelete": deletes, "toSave": saves})
         options = RunOptions(passes=[DreamPass.CONSOLIDATE], now=NOW, protected_prefixes=PROTECTED)
-        return run_dream(Library.open(self.root), options, PastedReplies([reply]))
+        return run_dream(RockBotLibrary.open(self.root), options, PastedReplies([reply]))
 
 
 def guards(agent: Path) -> Guards:
@@ -162,7 +162,7 @@ def test_offline_plans_on_generated_agents(tmp_path: Path, seed: int) -> None:
             with (agent.root / "skill-usage" / "log.jsonl").open("a", encoding="utf-8") as out:
                 out.write(usage_line(name, "s9", NOW.add_days(-7), 999) + "\n")
             agent.used.add(fold(name))
-    plan = run_dream(Library.open(agent.root), RunOptions(offline=True, now=NOW))
+    plan = run_dream(RockBotLibrary.open(agent.root), RunOptions(offline=True, now=NOW))
     defaults = review_defaults(plan, guards(agent.root))
     prunes = {p.deletes[0]: p.id for p in plan.proposals if p.kind is ProposalKind.PRUNE}
     assert set(prunes) == {"old/one", "old/two"}
@@ -201,7 +201,7 @@ def test_unsaved_edits_block_only_ticked_proposals_that_touch_them(tmp_path: Pat
 
 
 def outlook_of(agent: Path, now: Timestamp = NOW, ledger_file: str | None = None) -> dict:
-    library = Library.open(agent)
+    library = RockBotLibrary.open(agent)
     return pass_outlook(library.skills(), DreamInputs.read(agent, now), read_ledger(agent, ledger_file))
 
 

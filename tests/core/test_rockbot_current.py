@@ -11,8 +11,9 @@ import pytest
 from rockskills_gui.core.dream.checks import CheckContext, check
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Proposal, ProposalKind, SkillRecord
-from rockskills_gui.core.library.formats import detect, format_label, open_library
-from rockskills_gui.core.library.rockbot_library import Library, manifest_of
+from rockskills_gui.core.library.formats import detect, format_label
+from rockskills_gui.core.library.open import OpenOptions, open_library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary, manifest_of
 from rockskills_gui.core.lint.linter import lint_library
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, ROCKBOT_CURRENT, resource_filename_error
 from rockskills_gui.core.model.skill import skill_from_bytes, skill_to_bytes
@@ -27,9 +28,9 @@ def agent(tmp_path: Path) -> Path:
     return make_current_agent(tmp_path / "agent")
 
 
-def open_current(agent: Path) -> Library:
+def open_current(agent: Path) -> RockBotLibrary:
     lib = open_library(agent)
-    assert isinstance(lib, Library)
+    assert isinstance(lib, RockBotLibrary)
     return lib
 
 
@@ -67,7 +68,7 @@ def test_the_64e82cc_fixture_stays_64e82cc() -> None:
     found = detect(AGENT_64E82CC)
     assert found.rules is ROCKBOT_64E82CC and found.profile_reason == ""
     lib = open_library(AGENT_64E82CC)
-    assert isinstance(lib, Library) and lib.rules is ROCKBOT_64E82CC
+    assert isinstance(lib, RockBotLibrary) and lib.rules is ROCKBOT_64E82CC
     assert format_label(lib) == "RockBot" and lib.detection_note == ""
 
 
@@ -78,8 +79,8 @@ def test_loads_without_problems_and_skips_resources_and_embeddings(agent: Path) 
 
 
 def test_the_64e82cc_profile_reads_resource_json_as_64e82cc_does(agent: Path) -> None:
-    lib = open_library(agent, format="rockbot-64e82cc")
-    assert isinstance(lib, Library) and lib.rules is ROCKBOT_64E82CC
+    lib = open_library(agent, OpenOptions(format="rockbot-64e82cc"))
+    assert isinstance(lib, RockBotLibrary) and lib.rules is ROCKBOT_64E82CC
     # 64e82cc loads every *.json under skills/: the resource schema.json is a (nameless) file
     assert [p.path for p in lib.problems] == ["skills/scripts/csv-report.resources/schema.json"]
 
@@ -180,8 +181,8 @@ def test_delete_removes_the_resource_folder_and_undo_restores_it(agent: Path) ->
 
 
 def test_the_64e82cc_profile_never_touches_resource_folders(agent: Path) -> None:
-    lib = open_library(agent, format="rockbot-64e82cc")
-    assert isinstance(lib, Library)
+    lib = open_library(agent, OpenOptions(format="rockbot-64e82cc"))
+    assert isinstance(lib, RockBotLibrary)
     lib.rename("scripts/csv-report", "reports/csv")
     assert (agent / "skills" / "scripts" / "csv-report.resources" / "report.py").is_file()
     assert not (agent / "skills" / "reports" / "csv.resources").exists()
@@ -206,7 +207,7 @@ def test_resource_filename_rule() -> None:
 
 # ---------------------------------------------------------------- dream and lint findings
 
-def _merge(lib: Library, sources: list[str], name: str, summary: str) -> Proposal:
+def _merge(lib: RockBotLibrary, sources: list[str], name: str, summary: str) -> Proposal:
     before = {n: SkillRecord.of(lib.entry(n).skill) for n in sources}
     record = SkillRecord(name=name, summary=summary, content="merged content",
                          created_at="2026-05-01T10:00:00+00:00")
@@ -240,8 +241,8 @@ def test_dream_findings_for_the_current_profile(agent: Path) -> None:
 
 
 def test_no_current_findings_under_64e82cc(agent: Path) -> None:
-    lib = open_library(agent, format="rockbot-64e82cc")
-    assert isinstance(lib, Library)
+    lib = open_library(agent, OpenOptions(format="rockbot-64e82cc"))
+    assert isinstance(lib, RockBotLibrary)
     ctx = CheckContext.of(lib.skills(), lib.problems, [], layout=lib.layout, rules=lib.rules)
     across = _merge(lib, ["mcp/github", "mcp/ms365", "patrol/checklist"], "mcp/all", "All")
     check(across, ctx)
@@ -263,5 +264,5 @@ def test_lint_findings_for_the_current_profile(agent: Path) -> None:
     assert [f.name for f in fresh] == ["mcp/jira"]
     assert fresh[0].message.endswith("as Unknown (no surface baseline recorded)")
     assert not any(".embeddings" in f.path for f in lint_library(lib))
-    old = open_library(agent, format="rockbot-64e82cc")
+    old = open_library(agent, OpenOptions(format="rockbot-64e82cc"))
     assert not {f.kind for f in lint_library(old)} & {"resource-missing", "mcp-naming"}

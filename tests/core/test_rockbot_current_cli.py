@@ -9,9 +9,9 @@ import pytest
 
 from rockskills_gui.cli import build_parser
 from rockskills_gui.cli import main as cli_main
-from rockskills_gui.commands.common import open_any_library, open_library
+from rockskills_gui.commands.common import open_library
 from rockskills_gui.core.library.formats import OPEN_FORMAT_LABELS, OPEN_FORMATS, open_format_of
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, ROCKBOT_CURRENT
 from tests.conftest import AGENT
 from tests.rockbot_current import make_current_agent
@@ -35,8 +35,8 @@ def test_the_profile_values_are_offered_beside_the_formats() -> None:
     (None, ROCKBOT_CURRENT), ("rockbot", ROCKBOT_CURRENT),
     ("rockbot-current", ROCKBOT_CURRENT), ("rockbot-64e82cc", ROCKBOT_64E82CC)])
 def test_format_chooses_the_rockbot_profile(agent: Path, format_id: str | None, rules) -> None:
-    lib = open_any_library(str(agent), format_id)
-    assert isinstance(lib, Library) and lib.rules is rules
+    lib = open_library(str(agent), format_id)
+    assert isinstance(lib, RockBotLibrary) and lib.rules is rules
     assert open_format_of(lib) == ("rockbot-current" if rules is ROCKBOT_CURRENT
                                    else "rockbot-64e82cc")
 

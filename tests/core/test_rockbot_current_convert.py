@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 from rockskills_gui.cli import main as cli_main
-from rockskills_gui.core.library.convert import (
+from rockskills_gui.core.library.convert.run import (
     TARGETS,
     convert,
     resource_dir_for,
     resource_type_for,
 )
-from rockskills_gui.core.library.formats import open_library
-from rockskills_gui.core.library.rockbot_library import Library, manifest_of
-from rockskills_gui.core.library.stores.skillmd import AGENT_SKILLS, CARPENTER, PICOBOT
+from rockskills_gui.core.library.open import open_library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary, manifest_of
+from rockskills_gui.core.library.skillmd.store import AGENT_SKILLS, CARPENTER, PICOBOT
 from rockskills_gui.core.model.rules import ROCKBOT_CURRENT
 from tests.rockbot_current import RESOURCES, make_current_agent, snapshot
 
@@ -67,7 +67,7 @@ def test_current_to_agent_skills_and_back_is_byte_for_byte(agent: Path, tmp_path
     assert not (tmp_path / "back" / ".skillgui").exists()  # nothing left to remember
     assert not [x for x in back.losses if x.severity == "warning"]
     reopened = open_library(tmp_path / "back")
-    assert isinstance(reopened, Library) and reopened.rules is ROCKBOT_CURRENT
+    assert isinstance(reopened, RockBotLibrary) and reopened.rules is ROCKBOT_CURRENT
 
 
 def test_an_edited_skill_md_keeps_its_manifest(agent: Path, tmp_path: Path) -> None:
@@ -77,7 +77,7 @@ def test_an_edited_skill_md_keeps_its_manifest(agent: Path, tmp_path: Path) -> N
     (md / "references" / "extra.txt").write_bytes(b"added in SKILL.md form\n")
     result = convert(open_library(tmp_path / "md"), tmp_path / "back", "rockbot-current")
     lib = open_library(tmp_path / "back")
-    assert isinstance(lib, Library)
+    assert isinstance(lib, RockBotLibrary)
     skill = lib.get("scripts/csv-report")
     assert skill is not None and skill.content.endswith("One more step.\n")
     manifest = manifest_of(skill) or []
@@ -106,7 +106,7 @@ def test_agent_skills_resources_become_a_manifest(tmp_path: Path) -> None:
     (skill / "assets" / "logo.png").write_bytes(b"\x89PNG")
     result = convert(open_library(tmp_path / "src"), tmp_path / "rb", "rockbot-current")
     lib = open_library(tmp_path / "rb")
-    assert isinstance(lib, Library) and lib.rules is ROCKBOT_CURRENT
+    assert isinstance(lib, RockBotLibrary) and lib.rules is ROCKBOT_CURRENT
     entries = {e["filename"]: e["type"] for e in manifest_of(lib.entry("pdf-tools").skill) or []}
     assert entries == {"extract.py": "Python", "run-me.sh": "Other", "forms.md": "Markdown",
                        "logo.png": "Other"}

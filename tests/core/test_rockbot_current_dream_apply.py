@@ -17,8 +17,8 @@ from rockskills_gui.core.dream.apply import PlanRefused, apply_plan, undo_last
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.library.formats import open_library
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.open import OpenOptions, open_library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import journal
 from rockskills_gui.core.storage.layout import Layout
@@ -43,7 +43,7 @@ def agent(tmp_path: Path) -> Path:
     return make_current_agent(tmp_path / "agent")
 
 
-def merge_plan(library: Library, target: str, sources: list[str]) -> Plan:
+def merge_plan(library: RockBotLibrary, target: str, sources: list[str]) -> Plan:
     reply = {"toDelete": [], "toSave": [{"name": target, "summary": SUMMARY, "content": CONTENT,
                                          "sourceNames": sources, "seeAlso": []}]}
     options = RunOptions(passes=[DreamPass.CONSOLIDATE], now=Timestamp.parse(NOW_TEXT))
@@ -61,7 +61,7 @@ def expected_record(name: str, manifest: object, baseline: object) -> bytes:
 def test_a_merge_over_a_skill_with_resources_keeps_manifest_and_folder(agent: Path) -> None:
     before = snapshot(agent)
     library = open_library(agent)
-    assert isinstance(library, Library) and library.rules.current
+    assert isinstance(library, RockBotLibrary) and library.rules.current
     plan = merge_plan(library, "scripts/csv-report", ["scripts/csv-report", "web/search"])
     result = apply_plan(library, plan, [p.id for p in plan.proposals if p.kind == "merge"])
     assert result.change.updated == ("scripts/csv-report",)
@@ -102,8 +102,8 @@ def test_a_new_skill_gets_no_borrowed_manifest(agent: Path) -> None:
 
 
 def test_64e82cc_writes_the_record_as_before(agent: Path) -> None:
-    library = open_library(agent, format="rockbot-64e82cc")
-    assert isinstance(library, Library) and not library.rules.current
+    library = open_library(agent, OpenOptions(format="rockbot-64e82cc"))
+    assert isinstance(library, RockBotLibrary) and not library.rules.current
     plan = merge_plan(library, "web/search", ["web/search"])
     apply_plan(library, plan, [p.id for p in plan.proposals if p.record is not None])
     written = json.loads((agent / "skills" / "web" / "search.json").read_text())
@@ -117,6 +117,9 @@ RESOURCES_DIR = "skills/scripts/csv-report.resources/"
 FILES = RESOURCES[SKILL_WITH_RESOURCES]
 
 
+ARCHIVE = ".rockskills/archive"
+
+
 def tree(root: Path) -> tuple[dict[str, bytes], set[str]]:
     """Every file (bytes) and every folder under ``root``, the app's own folder excluded."""
     folders = {p.relative_to(root).as_posix() for p in root.rglob("*")
@@ -124,12 +127,12 @@ def tree(root: Path) -> tuple[dict[str, bytes], set[str]]:
     return snapshot(root), folders
 
 
-def reply_plan(library: Library, reply: dict[str, object], now: str = NOW_TEXT) -> Plan:
+def reply_plan(library: RockBotLibrary, reply: dict[str, object], now: str = NOW_TEXT) -> Plan:
     options = RunOptions(passes=[DreamPass.CONSOLIDATE], now=Timestamp.parse(now))
     return run_dream(library, options, PastedReplies([json.dumps(reply)]))
 
 
-def delete_plan(library: Library, name: str) -> tuple[Plan, list[str]]:
+def delete_plan(library: RockBotLibrary, name: str) -> tuple[Plan, list[str]]:
     """A consolidation reply deleting ``name`` (beside an unrelated rewrite): the delete's id."""
     reply = {"toDelete": [name], "toSave": [{"name": "web/search", "summary": SUMMARY,
                                              "content": CONTENT, "sourceNames": ["web/search"]}]}
@@ -137,9 +140,9 @@ def delete_plan(library: Library, name: str) -> tuple[Plan, list[str]]:
     return plan, [p.id for p in plan.proposals if p.deletes == [name]]
 
 
-def open_current(agent: Path) -> Library:
+def open_current(agent: Path) -> RockBotLibrary:
     library = open_library(agent)
-    assert isinstance(library, Library) and library.rules.current
+    assert isinstance(library, RockBotLibrary) and library.rules.current
     return library
 
 
@@ -162,8 +165,14 @@ def test_a_dream_delete_removes_the_folder_as_the_library_delete_does(agent: Pat
     plan, ids = delete_plan(library, SKILL_WITH_RESOURCES)
     result = apply_plan(library, plan, ids)
     assert result.change.deleted == (SKILL_WITH_RESOURCES,)
-    assert sorted(library.layout.display_path(fc.path) for fc in result.change.files) == sorted(
+    assert sorted(library.layout.display_path(fc.path) for fc in result.change.files
+                  if not fc.path.is_relative_to(agent / ARCHIVE)) == sorted(
         [f"skills/{SKILL_WITH_RESOURCES}.json", *(RESOURCES_DIR + f for f in FILES)])
+    archived = {fc.path.relative_to(agent / ARCHIVE).as_posix(): fc.after for fc in result.change.files
+                if fc.path.is_relative_to(agent / ARCHIVE) and not fc.path.name.endswith(".archived.json")}
+    removed = {library.layout.display_path(fc.path).removeprefix("skills/"): fc.before
+               for fc in result.change.files if fc.after is None}
+    assert archived == {f"scripts.csv-report/{rel}": data for rel, data in removed.items()}  # byte for byte
     assert tree(agent) == tree(reference)  # the same files and folders as the library's delete
     assert not (agent / RESOURCES_DIR).exists()
     assert (agent / "skills" / ".embeddings" / "scripts" / "csv-report.bin").is_file()  # never touched
@@ -297,21 +306,21 @@ def test_a_case_only_rename_takes_the_folder_along(agent: Path) -> None:
 
 
 def test_64e82cc_apply_never_touches_a_resources_folder(agent: Path) -> None:
-    library = open_library(agent, format="rockbot-64e82cc")
-    assert isinstance(library, Library) and not library.rules.resources
+    library = open_library(agent, OpenOptions(format="rockbot-64e82cc"))
+    assert isinstance(library, RockBotLibrary) and not library.rules.resources
     before = tree(agent)
     folder = {k: v for k, v in before[0].items() if k.startswith(RESOURCES_DIR)}
     plan, ids = delete_plan(library, SKILL_WITH_RESOURCES)
     result = apply_plan(library, plan, ids)
-    assert [library.layout.display_path(fc.path) for fc in result.change.files] == \
-        [f"skills/{SKILL_WITH_RESOURCES}.json"]
+    assert [library.layout.display_path(fc.path) for fc in result.change.files
+            if not fc.path.is_relative_to(agent / ARCHIVE)] == [f"skills/{SKILL_WITH_RESOURCES}.json"]
     files, folders = tree(agent)
     assert {k: v for k, v in files.items() if k.startswith(RESOURCES_DIR)} == folder
     assert RESOURCES_DIR.rstrip("/") in folders
-    undo_last(open_library(agent, format="rockbot-64e82cc"))
+    undo_last(open_library(agent, OpenOptions(format="rockbot-64e82cc")))
     assert tree(agent) == before
-    library = open_library(agent, format="rockbot-64e82cc")
-    assert isinstance(library, Library)
+    library = open_library(agent, OpenOptions(format="rockbot-64e82cc"))
+    assert isinstance(library, RockBotLibrary)
     plan = merge_plan(library, "tools/merged", [SKILL_WITH_RESOURCES])
     result = apply_plan(library, plan, plan.acceptable_ids())
     assert all(fc.path.suffix == ".json" and ".resources" not in fc.path.as_posix()

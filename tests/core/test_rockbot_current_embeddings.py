@@ -12,7 +12,7 @@ import pytest
 
 from rockskills_gui.core.app.embeddings import embed_query
 from rockskills_gui.core.app.endpoint import EndpointError
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import open_library
 from rockskills_gui.core.recall.hybrid import explain_hybrid
 from rockskills_gui.core.recall.skill_recall import SkillRecall
 from tests.embedding_server import EmbeddingServer

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.formats import open_library
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.open import open_library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.recall.hybrid import (
     QUERY_VECTOR_UNAVAILABLE,
     cosine,
@@ -29,9 +29,9 @@ def agent(tmp_path: Path) -> Path:
     return make_current_agent(tmp_path / "agent")
 
 
-def recall_of(agent: Path) -> tuple[Library, SkillRecall]:
+def recall_of(agent: Path) -> tuple[RockBotLibrary, SkillRecall]:
     lib = open_library(agent)
-    assert isinstance(lib, Library)
+    assert isinstance(lib, RockBotLibrary)
     return lib, SkillRecall(lib.skills())
 
 
@@ -112,7 +112,7 @@ def test_a_low_similarity_vector_is_dropped(agent: Path) -> None:
 
 def test_without_embeddings_bm25_alone() -> None:
     lib = open_library(AGENT)
-    assert isinstance(lib, Library)
+    assert isinstance(lib, RockBotLibrary)
     recall = SkillRecall(lib.skills())
     found = explain_hybrid(recall, lib.skills_dir, "email")
     assert not found.embeddings and found.notes == [

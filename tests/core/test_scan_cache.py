@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.stores import rockbot, scan_cache
-from rockskills_gui.core.library.stores.rockbot import scan
+from rockskills_gui.core.library.rockbot import scan as rockbot
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.rockbot.scan import scan
+from rockskills_gui.core.library.stores import scan_cache
 from rockskills_gui.core.library.stores.scan_cache import ScanCache
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, ROCKBOT_CURRENT
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
@@ -50,7 +51,7 @@ def make_agent(root: Path, count: int = 40) -> Path:
     return root / "agent"
 
 
-def snapshot(library: Library) -> dict[str, Any]:
+def snapshot(library: RockBotLibrary) -> dict[str, Any]:
     """Everything a cold open decides: skills in load order, their files and bytes, problems,
     and recall rankings with their scores."""
     recall = SkillRecall(library.skills())
@@ -70,13 +71,13 @@ def later(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rockbot.time, "time_ns", lambda: real() + 60 * 10**9)
 
 
-def open_cached(agent: Path, cache: Path, **kwargs: Any) -> Library:
-    return Library.open(agent, cache_dir=cache, **kwargs)
+def open_cached(agent: Path, cache: Path, **kwargs: Any) -> RockBotLibrary:
+    return RockBotLibrary.open(agent, cache_dir=cache, **kwargs)
 
 
-def assert_same_as_cold(agent: Path, cache: Path, **kwargs: Any) -> Library:
+def assert_same_as_cold(agent: Path, cache: Path, **kwargs: Any) -> RockBotLibrary:
     cached = open_cached(agent, cache, **kwargs)
-    cold = Library.open(agent, **kwargs)
+    cold = RockBotLibrary.open(agent, **kwargs)
     assert snapshot(cached) == snapshot(cold)
     return cached
 

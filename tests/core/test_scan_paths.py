@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.stores.rockbot import _walk
-from rockskills_gui.core.library.stores.rockbot_file import PathMaker
+from rockskills_gui.core.library.rockbot.scan import _walk
+from rockskills_gui.core.library.rockbot.skill_file import PathMaker
 
 
 def make_tree(root: Path) -> Path:

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.stores import rockbot, scan_walk
-from rockskills_gui.core.library.stores.rockbot import _walk
+from rockskills_gui.core.library.rockbot import scan as rockbot
+from rockskills_gui.core.library.rockbot import scan_walk
+from rockskills_gui.core.library.rockbot.scan import _walk
+from rockskills_gui.core.library.rockbot.scan_walk import WalkHelper, wait_listing
 from rockskills_gui.core.library.stores.scan_cache import stat_signature
-from rockskills_gui.core.library.stores.scan_walk import WalkHelper, wait_listing
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, ROCKBOT_CURRENT
 from tests.core.test_scan_cache import assert_same_as_cold, later, make_agent, write_skill
 

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.convert import convert
-from rockskills_gui.core.library.formats import detect, format_label, open_library
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import ReadOnlySkillError, SkillMdLibrary
+from rockskills_gui.core.library.convert.run import convert
+from rockskills_gui.core.library.formats import detect, format_label
+from rockskills_gui.core.library.open import OpenOptions, UserSettings, open_library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.skillmd.library import ReadOnlySkillError, SkillMdLibrary
 from rockskills_gui.core.lint.linter import lint_library, near_duplicates, scan_text
 from rockskills_gui.core.model.problems import ProblemKind
 from rockskills_gui.core.model.skill import Skill
@@ -82,7 +83,7 @@ def test_corpus_to_rockbot_and_back_is_byte_identical(corpus: Path, tmp_path: Pa
     assert all(p.suffix == ".json" and p.name != ".skillgui.json" for p in (rockbot / "skills").rglob("*")
                if p.is_file())
     rb = open_library(rockbot)
-    assert isinstance(rb, Library) and len(rb) == len(lib) and rb.problems == []
+    assert isinstance(rb, RockBotLibrary) and len(rb) == len(lib) and rb.problems == []
     back = tmp_path / "back"
     convert(rb, back, "agentskills")
     assert skill_md_files(back) == skill_md_files(corpus)
@@ -110,7 +111,7 @@ def test_round_trip_through_minimal_formats_keeps_everything(via: str, tmp_path:
 
 @pytest.mark.parametrize("target", ["agentskills", "picobot", "cortex-fs"])
 def test_rockbot_there_and_back_gives_the_original_files(target: str, tmp_path: Path) -> None:
-    lib = Library.open(AGENT)
+    lib = RockBotLibrary.open(AGENT)
     result = convert(lib, tmp_path / "there", target)
     kinds = {x.kind for x in result.losses}
     assert "renamed" in kinds  # names with '/' cannot be folder names
@@ -118,7 +119,7 @@ def test_rockbot_there_and_back_gives_the_original_files(target: str, tmp_path: 
     there = open_library(tmp_path / "there")
     assert len(there) == len(lib)
     convert(there, tmp_path / "back", "rockbot")
-    back = Library.open(tmp_path / "back")
+    back = RockBotLibrary.open(tmp_path / "back")
     assert back.skills() == lib.skills()
     for skill in lib.skills():
         assert back.entry(skill.name).raw == lib.entry(skill.name).raw
@@ -140,7 +141,7 @@ def test_hand_written_rockbot_files_come_back_byte_for_byte(target: str, tmp_pat
         path = agent / "skills" / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
-    lib = Library.open(agent)
+    lib = RockBotLibrary.open(agent)
     assert not lib.problems and lib.get("bom/skill") is not None and lib.get("compact") is not None
     convert(lib, tmp_path / "there", target)
     convert(open_library(tmp_path / "there"), tmp_path / "back", "rockbot")
@@ -151,14 +152,14 @@ def test_hand_written_rockbot_files_come_back_byte_for_byte(target: str, tmp_pat
 
 
 def test_edited_export_keeps_the_edit_and_the_sidecar_extras(tmp_path: Path) -> None:
-    lib = Library.open(AGENT)
+    lib = RockBotLibrary.open(AGENT)
     convert(lib, tmp_path / "md", "agentskills")
     md = open_library(tmp_path / "md")
     email = md.get("mcp-email")
     assert email is not None
     md.update("mcp-email", summary="Handle email through MCP")
     convert(open_library(tmp_path / "md"), tmp_path / "rb", "rockbot")
-    back = Library.open(tmp_path / "rb")
+    back = RockBotLibrary.open(tmp_path / "rb")
     original = lib.get("mcp/email")
     restored = back.get("mcp/email")
     assert original is not None and restored is not None
@@ -282,7 +283,7 @@ def test_detection_and_override(tmp_path: Path) -> None:
     assert detect(cortex).format == "cortex"
     assert detect(cortex / ".cortex" / "skills").format == "cortex"
     assert detect(CORPORA / "anthropics-skills", "carpenter").format == "carpenter"
-    lib = open_library(project, "picobot")
+    lib = open_library(project, OpenOptions(format="picobot"))
     assert lib.format == "picobot"
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -298,7 +299,7 @@ def test_user_roots_lose_name_collisions_to_the_project(tmp_path: Path, monkeypa
     write_skill(home / ".agents" / "skills", "mine", "---\nname: mine\ndescription: User only\n---\n")
     project = tmp_path / "proj"
     write_skill(project / ".agents" / "skills", "shared", "---\nname: shared\ndescription: Proj\n---\n")
-    lib = open_library(project, include_user=True)
+    lib = open_library(project, OpenOptions(settings=UserSettings(include_user=True)))
     assert sorted(lib.names()) == ["mine", "shared"]
     assert lib.get("shared").summary == "Proj"  # type: ignore[union-attr]
     assert [p.kind for p in lib.problems] == [ProblemKind.DUPLICATE_NAME]
@@ -333,7 +334,7 @@ def test_cortex_memory_db_opens_with_lifecycle_and_health(tmp_path: Path) -> Non
 
     result = convert(lib, tmp_path / "rb", "rockbot")
     assert "stats" in {x.kind for x in result.losses}
-    rb = Library.open(tmp_path / "rb")
+    rb = RockBotLibrary.open(tmp_path / "rb")
     assert sorted(rb.names()) == sorted(lib.names())
     safe_rb = rb.get("deploy_service_safely")
     assert safe_rb is not None and safe_rb.summary == "Deploy a service with health checks"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.formats import open_library
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import DbEntry, SkillMdLibrary
+from rockskills_gui.core.library.open import OpenOptions, open_library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.skillmd.library import DbEntry, SkillMdLibrary
 from tests.conftest import SHARED
 from tests.cortex_project import make_cortex
 
@@ -28,7 +28,7 @@ def opened_folders() -> list[Path]:
     return folders
 
 
-def assert_paths_are_the_loaded_files(lib: Library | SkillMdLibrary) -> None:
+def assert_paths_are_the_loaded_files(lib: RockBotLibrary | SkillMdLibrary) -> None:
     assert len(lib) > 0
     for name in lib.names():
         entry = lib.entry(name)
@@ -42,7 +42,8 @@ def assert_paths_are_the_loaded_files(lib: Library | SkillMdLibrary) -> None:
 
 @pytest.mark.parametrize("folder", opened_folders(), ids=lambda p: p.relative_to(SHARED).as_posix())
 def test_every_corpus_skill_path_is_the_skill_md_it_was_loaded_from(folder: Path) -> None:
-    lib = open_library(folder, "agentskills")  # every corpus also detects so (test_detection_evidence)
+    # every corpus also detects so (test_detection_evidence)
+    lib = open_library(folder, OpenOptions(format="agentskills"))
     assert isinstance(lib, SkillMdLibrary)
     assert_paths_are_the_loaded_files(lib)
     assert all(lib.skill_path(n).name == "SKILL.md" for n in lib.names())
@@ -50,14 +51,14 @@ def test_every_corpus_skill_path_is_the_skill_md_it_was_loaded_from(folder: Path
 
 
 def test_every_rockbot_skill_path_is_its_json_file(agent_copy: Path) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     assert_paths_are_the_loaded_files(lib)
     assert lib.skill_roots() == [agent_copy / "skills"]
 
 
 def test_a_name_with_no_skill_answers_where_creating_it_writes(agent_copy: Path,
                                                               tmp_path: Path) -> None:
-    rockbot = Library.open(agent_copy)
+    rockbot = RockBotLibrary.open(agent_copy)
     corpus = shutil.copytree(SHARED / "corpora" / "anthropics-skills", tmp_path / "anthropics")
     skill_md = open_library(corpus)
     for lib in (rockbot, skill_md):

@@ -21,8 +21,8 @@ from hypothesis.stateful import (
     rule,
 )
 
-from rockskills_gui.core.library.formats import open_library
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.library.open import open_library
+from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.changes import ChangeSet, ConflictError, FileChange, LibraryError
 from tests.conftest import SHARED
@@ -165,7 +165,7 @@ def test_incremental_updates_equal_a_fresh_open(tmp_path: Path) -> None:
 def test_a_save_parses_only_what_it_must(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A body edit keeps the parsed frontmatter (no file parsed), a description edit parses the
     saved file, a create parses only the new one, a reload everything."""
-    from rockskills_gui.core.library.stores import parse_cache
+    from rockskills_gui.core.library.skillmd import parse_cache
 
     corpus = CORPORA[0] if CORPORA else pytest.skip("no corpora")
     base = tmp_path / "lib"
@@ -371,7 +371,7 @@ def test_local_changes_are_taken_in_without_a_walk(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Create, rename, delete and their undo in a library with problems elsewhere walk only the
     folders they touch; a change near a problem (a duplicate's winner renamed) walks all."""
-    from rockskills_gui.core.library.stores import skillmd_scan
+    from rockskills_gui.core.library.skillmd import scan as skillmd_scan
 
     build_hard_library(tmp_path)
     lib = open_library(tmp_path)

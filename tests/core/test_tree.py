@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.tree import (
     Facts,
     Node,
@@ -212,7 +212,7 @@ def test_incremental_updates_equal_a_fresh_build(ops: list[tuple[bool, list[str]
 
 
 def test_apply_follows_real_library_operations_and_undo(agent_copy: Path) -> None:
-    lib = Library.open(agent_copy, clock=lambda: NOW)
+    lib = RockBotLibrary.open(agent_copy, clock=lambda: NOW)
     tree = SkillTree(lib.skills())
     tree.listener = Recorder(tree)
 

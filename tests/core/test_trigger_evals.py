@@ -42,8 +42,8 @@ from rockskills_gui.core.evals.trigger_file import (
     skill_of_file,
     store_path,
 )
-from rockskills_gui.core.library.formats import open_library
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.open import open_library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.llm.endpoint import Endpoint
 from tests.conftest import EXPECTED, SHARED
 from tests.core.llm_server import Step, activate, by_query, error, ok, scripted_server, tool_call
@@ -119,7 +119,7 @@ def test_a_run_sends_the_agents_listing_and_its_activation_tool(skill_lib: Path)
 
 
 def test_rockbot_sends_its_session_index_and_get_skill(agent_copy: Path) -> None:
-    presentation = present_library(Library.open(agent_copy))
+    presentation = present_library(RockBotLibrary.open(agent_copy))
     assert presentation.agent == ROCKBOT.id and presentation.tool.name == "get_skill"
     assert presentation.listing == (EXPECTED / "session-index.txt").read_text(encoding="utf-8")
     with scripted_server() as server:
@@ -393,7 +393,7 @@ def test_a_refused_key_or_no_server_stops_the_run_without_the_key() -> None:
 
 
 def test_snapshots_and_compare(agent_copy: Path) -> None:
-    layout = Library.open(agent_copy).layout
+    layout = RockBotLibrary.open(agent_copy).layout
     with scripted_server() as server:
         server.responder = by_query(SCRIPT)
         before = run_pdf(server.base_url)
@@ -462,7 +462,7 @@ def test_the_skill_is_the_one_whose_folder_holds_the_file(skill_lib: Path, tmp_p
 
 def test_import_keeps_the_bytes_beside_the_query_sets_and_writes_stay_out_of_skills(
         agent_copy: Path) -> None:
-    library = Library.open(agent_copy)
+    library = open_library(agent_copy)
     layout = library.layout
     source = FIELD / "evals" / "trigger_eval.json"
     kept = import_file(layout, source, "mcp/calendar")

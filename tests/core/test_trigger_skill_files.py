@@ -24,8 +24,7 @@ from rockskills_gui.core.evals.skill_files import (
 )
 from rockskills_gui.core.evals.trigger_file import TriggerEvalSet, TriggerFileError, TriggerRow
 from rockskills_gui.core.evals.what_if import what_if
-from rockskills_gui.core.library.formats import open_library
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.open import open_library
 from rockskills_gui.core.llm.endpoint import Endpoint
 from rockskills_gui.core.storage.changes import LibraryError
 from tests.core.llm_server import activate, by_query, scripted_server
@@ -48,7 +47,7 @@ def test_a_skills_own_file_is_found_where_the_field_keeps_it(skill_lib: Path, ag
     assert home_file(library, "pdf") == skill_lib / "skills" / "pdf" / "evals" / "trigger-evals.json"
     found = load_own(library, "math-olympiad")
     assert found is not None and len(found.rows) == 20 and found.source == field
-    rockbot = Library.open(agent_copy)
+    rockbot = open_library(agent_copy)
     assert home_file(rockbot, "mcp/calendar") == (
         agent_copy / "recall-tests" / "trigger-evals" / "mcp" / "calendar.json")
 
@@ -81,7 +80,7 @@ def test_saving_over_the_fields_file_keeps_its_name_and_undo_gives_its_bytes_bac
 
 
 def test_rockbot_keeps_its_rows_beside_the_query_sets_never_in_skills(agent_copy: Path) -> None:
-    library = Library.open(agent_copy)
+    library = open_library(agent_copy)
     before = sorted(p.relative_to(agent_copy) for p in (agent_copy / "skills").rglob("*"))
     assert save_rows(library, "plan-meeting", ROWS) is None  # not part of the library's history
     stored = agent_copy / "recall-tests" / "trigger-evals" / "plan-meeting.json"
@@ -149,7 +148,7 @@ def test_a_description_edit_affects_every_row_a_body_edit_none(skill_lib: Path) 
 def test_an_edit_the_listing_does_not_show_affects_no_row(skill_lib: Path) -> None:
     library = open_library(skill_lib)
     full = showing_of(library)
-    one = Showing(full.entries, full.profile, Limits(max_skills=1), full.tool)
+    one = Showing(full.entries, full.lister, Limits(max_skills=1), full.tool)
     hidden = next(e.name for e in full.entries if e.name not in one.present().listed)
     edit = what_if(one, [skill(library, hidden, summary="Something else entirely.")])
     assert edit.descriptions and not edit.changes_listing

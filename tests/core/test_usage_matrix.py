@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.usage.events import UsageEvent, read_usage
@@ -164,7 +164,7 @@ def test_signals_link_review_never_used_unused_and_prune() -> None:
 
 
 def test_fixture_prune_signal_matches_dream_derived() -> None:
-    library = Library.open(AGENT)
+    library = RockBotLibrary.open(AGENT)
     log = read_usage(AGENT)
     signals = derive(library.skills(), analyze(log, UsageWindow.last_days(NOW)),
                      analyze(log, UsageWindow.all_time()), NOW)

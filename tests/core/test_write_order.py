@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.storage import fileio, journal
 from rockskills_gui.core.storage.changes import FileChange
 
 
 def test_a_rename_with_a_rewrite_keeps_every_skill_at_every_step(agent_copy: Path) -> None:
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     skills = agent_copy / "skills"
     old, new = skills / "schedule-meeting.json", skills / "meetings" / "schedule.json"
     original = old.read_bytes()
@@ -40,8 +40,8 @@ def test_a_rename_with_a_rewrite_keeps_every_skill_at_every_step(agent_copy: Pat
     assert old.read_bytes() == original
 
 
-def _two_spellings(agent_copy: Path) -> tuple[Library, Path, Path, bytes]:
-    lib = Library.open(agent_copy)
+def _two_spellings(agent_copy: Path) -> tuple[RockBotLibrary, Path, Path, bytes]:
+    lib = RockBotLibrary.open(agent_copy)
     skills = agent_copy / "skills"
     upper = skills / "Write-Report.json"
     lower = skills / "write-report.json"
@@ -75,7 +75,7 @@ def test_recovery_finishes_a_case_only_rename_without_a_conflict(agent_copy: Pat
     with pytest.raises(journal.SimulatedCrash):
         journal.run(lib.layout, [FileChange(lower, before, None), FileChange(upper, None, after)],
                     "library", "Rename 'write-report' to 'Write-Report'", crash_after=0)
-    reopened = Library.open(agent_copy)
+    reopened = RockBotLibrary.open(agent_copy)
     assert reopened.recovery is not None
     assert reopened.recovery.conflicts == [] and len(reopened.recovery.completed) == 1
     assert upper.read_bytes() == after
@@ -91,7 +91,7 @@ def test_an_interrupted_rename_nobody_can_recover_is_explained(agent_copy: Path,
     from rockskills_gui.core.model.problems import ProblemKind
     from rockskills_gui.core.storage import journal_seal
 
-    lib = Library.open(agent_copy)
+    lib = RockBotLibrary.open(agent_copy)
     old = lib.entry("schedule-meeting")
     new = agent_copy / "skills" / "meetings" / "schedule.json"
     renamed = old.raw.replace(b'"schedule-meeting"', b'"meetings/schedule"', 1)
@@ -103,7 +103,7 @@ def test_an_interrupted_rename_nobody_can_recover_is_explained(agent_copy: Path,
         where = agent_copy
     else:
         where = shutil.copytree(agent_copy, tmp_path / "moved", symlinks=True)
-    reopened = Library.open(where)
+    reopened = RockBotLibrary.open(where)
     (problem,) = [p for p in reopened.problems if p.kind is ProblemKind.UNTRUSTED_JOURNAL]
     assert (where / "skills" / "schedule-meeting.json").read_bytes() == old.raw
     assert (where / "skills" / "meetings" / "schedule.json").read_bytes() == renamed

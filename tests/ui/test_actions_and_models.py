@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.ui.common.actions import ACTIONS, MENUS, TOOLBAR
 from rockskills_gui.ui.common.models import ProblemsModel, SkillListModel
@@ -60,7 +60,7 @@ def test_command_palette_runs_a_command(window: MainWindow, qtbot) -> None:
 
 def test_skill_list_model(qtmodeltester, agent) -> None:
     model = SkillListModel()
-    model.set_skills(Library.open(agent).listed())
+    model.set_skills(RockBotLibrary.open(agent).listed())
     qtmodeltester.check(model)
     assert model.rowCount() == 24
     assert model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from rockskills_gui.core.budget.limits import Limits, LimitsStore
-from rockskills_gui.core.library.formats import open_library
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.open import open_library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.recall.index_text import session_index_text
 from rockskills_gui.ui.budget.budget_pane import BudgetPane
 from rockskills_gui.ui.common.context import AppContext
@@ -29,7 +29,7 @@ def choose(pane: BudgetPane, agent_id: str) -> None:
 
 
 def test_rockbot_library_shows_the_session_index(qtbot, agent, tmp_path) -> None:
-    library = Library.open(agent)
+    library = RockBotLibrary.open(agent)
     pane, ctx = make_pane(qtbot, library, tmp_path)
     assert pane.agent_box.currentData() == "rockbot"
     assert pane.text_view.toPlainText() == session_index_text(library.skills())
@@ -40,7 +40,7 @@ def test_rockbot_library_shows_the_session_index(qtbot, agent, tmp_path) -> None
 
 def test_a_limit_hides_skills_and_a_previewed_guide_shows_them(qtbot, agent, tmp_path) -> None:
     before = tree_hashes(agent)
-    pane, ctx = make_pane(qtbot, Library.open(agent), tmp_path)
+    pane, ctx = make_pane(qtbot, RockBotLibrary.open(agent), tmp_path)
     with qtbot.waitSignal(ctx.invisibleSkillsChanged, timeout=2000):
         pane.limit_boxes["max_skills"].setValue(20)
         pane.refresh()

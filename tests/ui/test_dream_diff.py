@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.dream.selection import Selection, default_selection
 from rockskills_gui.ui.dream.textdiff import Segment, one_side, side_by_side, stats, unified
@@ -47,7 +47,7 @@ def test_side_by_side_columns_align_and_one_side_drops_fillers() -> None:
 
 
 def test_selection_follows_dependencies_and_refuses_blocked(agent_copy: Path) -> None:
-    library = Library.open(agent_copy)
+    library = RockBotLibrary.open(agent_copy)
     options = RunOptions(passes=[DreamPass.CONSOLIDATE], now=Timestamp.parse(NOW_TEXT))
     plan = run_dream(library, options, PastedReplies([json.dumps(EXAMPLE["llm_result"])]))
     selection = default_selection(plan)
@@ -56,7 +56,7 @@ def test_selection_follows_dependencies_and_refuses_blocked(agent_copy: Path) ->
     assert selection.accept("c3") == {"c2", "c3"}
     assert default_selection(plan, prune=False).ids() == ["c2", "c3", "c4"]
 
-    guard = run_dream(Library.open(agent_copy), options,
+    guard = run_dream(RockBotLibrary.open(agent_copy), options,
                       PastedReplies([json.dumps(EXAMPLE["guard_example"]["llm_result"])]))
     blocked = Selection(guard)
     assert blocked.why_not("c2") == "blocked by a finding"

@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWizard
 
 from rockskills_gui.core.dream.passes import DreamPass
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.rules import LEDGER_FILE
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
@@ -103,7 +103,7 @@ def test_starter_and_protected_deletions_start_unticked(qtbot, tmp_path: Path) -
     """A consolidation reply (pasted, through the real engine) deleting a starter skill and a
     patrol/ skill of RockBot (current); the starter row says RockBot re-creates it."""
     from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-    from rockskills_gui.core.library.formats import open_library
+    from rockskills_gui.core.library.open import open_library
     from tests.rockbot_current import make_current_agent
 
     agent = make_writable(make_current_agent(tmp_path / "current"))
@@ -111,7 +111,7 @@ def test_starter_and_protected_deletions_start_unticked(qtbot, tmp_path: Path) -
         name="web", summary="Web search and page browsing tools", content="Use web_search. " * 9,
         created_at=NOW.add_days(-90))))
     library = open_library(agent)
-    assert isinstance(library, Library)
+    assert isinstance(library, RockBotLibrary)
     assert library.rules.protected_prefixes == ("patrol/",)
     patrol = next(s.name for s in library.skills() if s.name.startswith("patrol/"))
     starter = "web"
@@ -328,7 +328,7 @@ def test_the_setup_page_says_where_rockbot_would_not_run_a_pass(qtbot, agent: Pa
 
         shutil.rmtree(agent / "conversation-log")
         latest = max(max(s.created_at.utc_ticks, (s.updated_at or s.created_at).utc_ticks)
-                     for s in Library.open(agent).skills())
+                     for s in RockBotLibrary.open(agent).skills())
         ran = Timestamp.from_utc_ticks(latest).add_days(0.5)
         (agent / LEDGER_FILE).write_text(json.dumps(  # a current RockBot's ledger: the profile too
             {"skill consolidation": {"fingerprint": "9F2C", "lastRunAt": ran.isoformat()}}))

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QWizard
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import PassStatus, Plan
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.dream.wizard import DreamWizard
@@ -137,7 +137,8 @@ def test_offline_run_review_subset_apply_and_undo(qtbot, main: MainWindow, agent
     skills = agent / "skills"
     assert not (skills / "schedule-meeting.json").exists()
     assert (skills / "mcp" / "guide.json").is_file()
-    assert Library.open(agent).get("plan-meeting").content.count("## Also from 'schedule-meeting'") == 1
+    merged = RockBotLibrary.open(agent).get("plan-meeting")
+    assert merged.content.count("## Also from 'schedule-meeting'") == 1
     library = main.ctx.library  # the open library follows, through the context
     assert library is not None and "schedule-meeting" not in library and "mcp/guide" in library
     assert "## Also from" in library.get("plan-meeting").content
@@ -195,8 +196,10 @@ def test_llm_run_shows_the_exact_prompt_sends_the_edited_directive_and_reviews_t
     codes = [code for code, _message in review.view.findings.rows]
     assert codes == ["source-not-in-todelete", "lost-specifics"]
     assert any("get_calendar_events" in message for _code, message in review.view.findings.rows)
-    # issue 16: the merge away of skills used this month starts unticked, its deletions with it
-    assert checked(wizard) == ["c1"] and "used 3× in 30 days" in review.reason_text("c2")
+    # issue 16: the merge away of skills used this month starts unticked, its deletions with it;
+    # issue 32: so does the 18-month prune (nothing destructive is pre-selected)
+    assert checked(wizard) == [] and "used 3× in 30 days" in review.reason_text("c2")
+    assert "prunes 'legacy/fax-sender'" in review.reason_text("c1")
     review.select_all()
     assert checked(wizard) == ["c1", "c2", "c3", "c4"]
 
@@ -322,7 +325,7 @@ def test_back_during_a_run_abandons_it_and_a_new_run_starts_clean(
 
 def scripted_plan(agent: Path, reply: dict, out: Path) -> Plan:
     options = RunOptions(passes=[DreamPass.CONSOLIDATE], now=NOW)
-    plan = run_dream(Library.open(agent), options, PastedReplies([json.dumps(reply)]))
+    plan = run_dream(RockBotLibrary.open(agent), options, PastedReplies([json.dumps(reply)]))
     plan.save(out)
     return plan
 
@@ -383,7 +386,7 @@ def test_the_review_shows_a_recall_regression_for_a_merge_that_hides_a_logged_re
     deletion carry the finding on the review page, with the message quoted."""
     from rockskills_gui.core.recall.bm25 import tokenize
 
-    lib = Library.open(agent)
+    lib = RockBotLibrary.open(agent)
     keep, drop = lib.get("plan-meeting"), lib.get("schedule-meeting")
     assert keep is not None and drop is not None
     theirs = set(tokenize(f"{keep.name} {keep.summary}"))

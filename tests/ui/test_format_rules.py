@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from rockskills_gui.core.library.summary_rule import ROCKBOT_SUMMARY, SummaryRule
+from rockskills_gui.core.model.summary_rule import ROCKBOT_SUMMARY, SummaryRule
 from tests.conftest import SHARED
 from tests.ui.conftest import open_window
 from tests.ui.test_editor_pane import open_skill
@@ -57,7 +57,7 @@ def test_long_agent_skills_description_wraps_from_its_start_and_round_trips(
     multi-line field), Enter adds no line break, and an edit saves through the core writer."""
     from PySide6.QtCore import Qt
 
-    from rockskills_gui.core.library.formats import open_library
+    from rockskills_gui.core.library.open import open_library
 
     library = tmp_path / "skills-repo"
     shutil.copytree(CORPUS, library)

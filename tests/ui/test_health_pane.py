@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 
-from rockskills_gui.core.library.stores.cortex import INACTIVE_LIFECYCLES, read_memory_db
+from rockskills_gui.core.library.skillmd.cortex import INACTIVE_LIFECYCLES, read_memory_db
 from rockskills_gui.ui.health.health_table import ACTIVE_ONLY, COLUMNS, NO_DATA_TEXT, HealthPane
 from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.cortex_project import make_cortex

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.stores import rockbot
+from rockskills_gui.core.library.rockbot import scan as rockbot
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.recall.skill_recall import RecallBuilder, SkillRecall
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.workers import LoadControl
@@ -79,14 +79,14 @@ def test_cancel_stops_the_scan_itself(qtbot, tmp_path: Path) -> None:
     reached: list[int] = []
     started = threading.Event()
 
-    def opener(control: LoadControl) -> Library:
+    def opener(control: LoadControl) -> RockBotLibrary:
         def progress(done: int, total: int) -> None:
             reached.append(done)
             control.progress(done, total)
             if done:
                 started.set()
                 control.cancel_event.wait(5)  # hold the scan until the user has pressed Cancel
-        return Library.open(agent, progress=progress, cancel=control.cancelled)
+        return RockBotLibrary.open(agent, progress=progress, cancel=control.cancelled)
 
     window.loader.load(opener, "Opening a big library…")
     qtbot.waitUntil(started.is_set, timeout=10_000)

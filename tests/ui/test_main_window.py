@@ -8,9 +8,10 @@ from pathlib import Path
 from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import QMessageBox
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.models import NAME_ROLE
+from rockskills_gui.ui.common.workers import LoadControl
 from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.ui.conftest import make_writable, open_window
 
@@ -177,10 +178,10 @@ def test_loading_runs_off_the_ui_thread_and_can_be_cancelled(qtbot, agent: Path)
     ui_thread = threading.get_ident()
     seen: list[int] = []
 
-    def slow_open() -> Library:
+    def slow_open(control: LoadControl) -> RockBotLibrary:
         seen.append(threading.get_ident())
         release.wait(10)
-        return Library.open(agent)
+        return RockBotLibrary.open(agent)
 
     window.loader.load(slow_open, "Opening a slow library…")
     assert window.progress.isVisible() and window.cancel_button.isVisible()

@@ -16,7 +16,7 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QWizard
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import journal
@@ -76,7 +76,7 @@ class Recorder:
 
 def context_on(agent: Path) -> AppContext:
     ctx = AppContext()
-    ctx.set_library(Library.open(agent), remember=False)
+    ctx.set_library(RockBotLibrary.open(agent), remember=False)
     return ctx
 
 
@@ -87,7 +87,7 @@ def ctx(qtbot, big: Path) -> Iterator[AppContext]:
     context.runner.wait()
 
 
-def names_in(library: Library, group: int) -> list[str]:
+def names_in(library: RockBotLibrary, group: int) -> list[str]:
     return [n for n in library.names() if n.startswith(f"bulk/group-{group:02d}/")]
 
 
@@ -112,7 +112,7 @@ def test_an_operation_runs_off_the_ui_thread_while_the_event_loop_runs(
     timer.timeout.connect(tick)
     timer.start(2)
 
-    def slow(lib: Library) -> ChangeSet:
+    def slow(lib: RockBotLibrary) -> ChangeSet:
         ran_on.append(threading.get_ident())
         # Only the UI thread's timer lets this go on: if the operation ran on the UI thread it
         # would wait in vain and fail.
@@ -218,7 +218,7 @@ def test_cancel_before_the_write_writes_nothing_and_cancel_while_writing_is_refu
     before = tree_hashes(big)
     go = threading.Event()
 
-    def waits_then_deletes(lib: Library) -> ChangeSet:
+    def waits_then_deletes(lib: RockBotLibrary) -> ChangeSet:
         assert go.wait(WAIT_S)
         return lib.delete_many(names_in(lib, 9))
 
@@ -245,7 +245,7 @@ def test_cancel_before_the_write_writes_nothing_and_cancel_while_writing_is_refu
         return ChangeSet(label=change.label, files=change.files, deleted=change.deleted,
                          journal=("apply", tx.id))
 
-    def deletes_slowly(lib: Library) -> ChangeSet:
+    def deletes_slowly(lib: RockBotLibrary) -> ChangeSet:
         doomed = names_in(lib, 10)
         files = tuple(fc for name in doomed for fc in lib._delete_files(lib._editable(name)))
         return lib.apply_change_set(ChangeSet(label="Delete group 10", files=files,
@@ -269,12 +269,12 @@ def test_a_second_operation_is_queued_and_a_synchronous_one_refused_while_one_ru
     go = threading.Event()
     order: list[str] = []
 
-    def first(lib: Library) -> ChangeSet:
+    def first(lib: RockBotLibrary) -> ChangeSet:
         assert go.wait(WAIT_S)
         order.append("first")
         return lib.delete_many(names_in(lib, 11))
 
-    def second(lib: Library) -> ChangeSet:
+    def second(lib: RockBotLibrary) -> ChangeSet:
         order.append("second")
         return lib.delete_many(names_in(lib, 12))
 

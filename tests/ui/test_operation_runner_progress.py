@@ -23,7 +23,7 @@ from rockskills_gui.core.dream.apply import apply_plan
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.storage import journal
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.core.storage.progress import CHECKING, JOURNALING, WRITING
@@ -71,7 +71,7 @@ class Held:
         self.gate.take_in(update)  # type: ignore[attr-defined]
 
 
-def held(library: Library, hold_at: Callable[[str, int, int], bool]) -> Held:
+def held(library: RockBotLibrary, hold_at: Callable[[str, int, int], bool]) -> Held:
     gate = Held(library.write_gate, hold_at)
     library.write_gate = gate  # type: ignore[assignment]  # the runner restores its own after
     return gate
@@ -91,7 +91,7 @@ def by_phase(seen: list[tuple[str, int, int]]) -> dict[str, list[tuple[int, int]
 
 
 def consolidation(agent: Path, merges: int) -> Plan:
-    library = Library.open(agent)
+    library = RockBotLibrary.open(agent)
     names = library.names()
     saves = [{"name": names[2 * i], "summary": f"Merged {i}.", "content": f"# Merged {i}\n",
               "sourceNames": [names[2 * i], names[2 * i + 1]]} for i in range(merges)]
@@ -101,11 +101,11 @@ def consolidation(agent: Path, merges: int) -> Plan:
 
 
 def deleting(qtbot, agent: Path,
-             groups: range) -> tuple[AppContext, Library, list[str], OperationStatus]:
+             groups: range) -> tuple[AppContext, RockBotLibrary, list[str], OperationStatus]:
     """A context on ``agent``, the skills of ``groups`` to delete, and an operation status bar."""
     ctx = context_on(agent)
     library = ctx.library
-    assert isinstance(library, Library)
+    assert isinstance(library, RockBotLibrary)
     status = OperationStatus(ctx)
     qtbot.addWidget(status)
     return ctx, library, [n for g in groups for n in names_in(library, g)], status
@@ -143,7 +143,7 @@ def test_a_report_sent_before_the_newest_shown_never_moves_the_bar_back(
     ctx, _library, doomed, _status = deleting(qtbot, big, range(0, 15))
     gates: list[Held] = []
 
-    def operation(lib: Library) -> ChangeSet:
+    def operation(lib: RockBotLibrary) -> ChangeSet:
         gates.append(held(lib, lambda phase, done, total: phase == CHECKING and done >= 300))
         return lib.delete_many(doomed)
 
@@ -173,7 +173,7 @@ def test_the_status_bar_shows_the_files_checked_and_cancel_then_writes_nothing(
     before = tree_hashes(big)
     gates: list[Held] = []
 
-    def operation(lib: Library) -> ChangeSet:
+    def operation(lib: RockBotLibrary) -> ChangeSet:
         gates.append(held(lib, lambda phase, done, total: phase == CHECKING and done == 1200))
         return apply_plan(lib, plan, plan.acceptable_ids()).change
 
@@ -207,7 +207,7 @@ def test_once_writing_the_cancel_button_is_off_and_the_bar_counts_the_writes(
     status.show()
     gates: list[Held] = []
 
-    def operation(lib: Library) -> ChangeSet:
+    def operation(lib: RockBotLibrary) -> ChangeSet:
         gates.append(held(lib, lambda phase, done, total: phase == WRITING and done == 100))
         return lib.delete_many(doomed)
 
@@ -236,7 +236,7 @@ def test_an_undo_of_many_files_reports_progress_and_cancels_cleanly(
     before = tree_hashes(big)
     gates: list[Held] = []
 
-    def undo(lib: Library) -> ChangeSet | None:  # what ctx.request_undo runs, held at its start
+    def undo(lib: RockBotLibrary) -> ChangeSet | None:  # what ctx.request_undo runs, held at its start
         gates.append(held(lib, lambda phase, done, total: phase == CHECKING and done == 0))
         return lib.undo()
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QCheckBox, QDialogButtonBox, QLabel, QLineEdit, QP
 
 from rockskills_gui.core.app.settings_store import SettingsStore
 from rockskills_gui.core.library.profile_settings import ASSUMED_NOTE
-from rockskills_gui.core.library.stores.skillmd import CARPENTER, PICOBOT
+from rockskills_gui.core.library.skillmd.store import CARPENTER, PICOBOT
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.shell.preferences import PreferencesDialog
 from rockskills_gui.ui.shell.profile_prefs import ProfileSettingsEditor

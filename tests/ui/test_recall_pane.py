@@ -11,7 +11,7 @@ from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.recall.bm25 import document_text, parse_query, tokenize
 from rockskills_gui.core.recall.compare import ComparisonRanker
 from rockskills_gui.core.recall.queryset import evaluate, load_query_set
@@ -48,7 +48,7 @@ def pane(window: MainWindow) -> RecallPane:
     return pane
 
 
-def lib_of(pane: RecallPane) -> Library:
+def lib_of(pane: RecallPane) -> RockBotLibrary:
     assert pane.ctx.library is not None
     return pane.ctx.library
 
@@ -396,7 +396,7 @@ def test_large_libraries_are_indexed_on_a_worker(window: MainWindow, qtbot, agen
     pane = window.recall_pane
     pane.set_query("summarize this arxiv paper")
     with qtbot.waitSignal(pane.indexReady, timeout=10_000):
-        window.ctx.set_library(Library.open(agent), remember=False)
+        window.ctx.set_library(RockBotLibrary.open(agent), remember=False)
         assert pane.recall is None and pane.busy
         assert "Indexing" in pane.empty_note.text()
     assert shown(pane) == core_hits(pane, "summarize this arxiv paper")
@@ -404,7 +404,7 @@ def test_large_libraries_are_indexed_on_a_worker(window: MainWindow, qtbot, agen
     assert pane.preview == reference  # incl. the session index text built on the worker
     # A change made while the index is being built is caught up when it arrives.
     with qtbot.waitSignal(pane.indexReady, timeout=10_000):
-        window.ctx.set_library(Library.open(agent), remember=False)
+        window.ctx.set_library(RockBotLibrary.open(agent), remember=False)
         window.ctx.apply(lambda lib: lib.update("legacy/fax-sender", summary="arxiv paper fax"))
         assert pane.recall is None
     assert "legacy/fax-sender" in pane.model.names()
@@ -461,7 +461,7 @@ def test_query_option_shows_the_results_for_that_query(agent: Path, qapp: QAppli
 
     QTimer.singleShot(0, poll)
     assert app.main([str(agent), "--query", "meeting schedule"]) == 0
-    expected = [h.name for h in SkillRecall(Library.open(agent).skills()).search(
+    expected = [h.name for h in SkillRecall(RockBotLibrary.open(agent).skills()).search(
         "meeting schedule", top=RESULT_LIMIT)]
     assert seen == {"tab": True, "query": "meeting schedule", "names": expected}
     assert expected[0] == "plan-meeting"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.recall.queryset import load_query_set
 from rockskills_gui.core.recall.skill_recall import SkillRecall
 from rockskills_gui.ui.recall.recall_model import NAME_ROLE, SCORE_ROLE
@@ -26,7 +26,7 @@ def pane(window: MainWindow) -> RecallPane:
     return pane
 
 
-def lib_of(pane: RecallPane) -> Library:
+def lib_of(pane: RecallPane) -> RockBotLibrary:
     assert pane.ctx.library is not None
     return pane.ctx.library
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from rockskills_gui.core.library.formats import open_library
+from rockskills_gui.core.library.open import OpenOptions, open_library
 from rockskills_gui.core.library.tree import TreeFilter
 from rockskills_gui.ui.library.tree_model import SNIPPET_ROLE, SkillTreeModel
 from tests.rockbot_current import make_current_agent, rockbot_json, skill
@@ -16,7 +16,7 @@ from tests.rockbot_current import make_current_agent, rockbot_json, skill
 
 def model_of(agent: Path, format: str | None = None) -> SkillTreeModel:
     model = SkillTreeModel()
-    model.set_library(open_library(agent, format))
+    model.set_library(open_library(agent, OpenOptions(format=format)))
     return model
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from rockskills_gui.core.library.formats import open_library
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.open import OpenOptions, open_library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.tree import TreeFilter
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, ROCKBOT_CURRENT
 from rockskills_gui.ui.library.tree_model import KIND_ROLE, RESOURCE_ROLE, SNIPPET_ROLE, SkillTreeModel
@@ -71,13 +71,13 @@ def resource_rows(model, name: str) -> list[tuple[str, str]]:
 
 
 @pytest.fixture
-def current_lib(current: Path) -> Library:
+def current_lib(current: Path) -> RockBotLibrary:
     lib = open_library(current)
-    assert isinstance(lib, Library) and lib.rules is ROCKBOT_CURRENT
+    assert isinstance(lib, RockBotLibrary) and lib.rules is ROCKBOT_CURRENT
     return lib
 
 
-def test_tree_shows_resources_under_their_skill(qtmodeltester, current_lib: Library) -> None:
+def test_tree_shows_resources_under_their_skill(qtmodeltester, current_lib: RockBotLibrary) -> None:
     model = SkillTreeModel()
     model.set_library(current_lib)
     qtmodeltester.check(model, force_py=True)
@@ -98,7 +98,7 @@ def test_tree_shows_resources_under_their_skill(qtmodeltester, current_lib: Libr
     assert model.index_for_resource("scripts/csv-report", "logo.png").data() == "logo.png"
 
 
-def test_resource_rows_follow_changes(qtmodeltester, current_lib: Library) -> None:
+def test_resource_rows_follow_changes(qtmodeltester, current_lib: RockBotLibrary) -> None:
     model = SkillTreeModel()
     model.set_library(current_lib)
     qtmodeltester.check(model, force_py=True)  # checks every signal below as it happens
@@ -121,7 +121,7 @@ def test_resource_rows_follow_changes(qtmodeltester, current_lib: Library) -> No
 
 
 def test_the_64e82cc_profile_shows_no_resource_rows(qtmodeltester, current: Path) -> None:
-    lib = open_library(current, "rockbot-64e82cc")
+    lib = open_library(current, OpenOptions(format="rockbot-64e82cc"))
     model = SkillTreeModel()
     model.set_library(lib)
     qtmodeltester.check(model, force_py=True)

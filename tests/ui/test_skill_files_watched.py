@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 from rockskills_gui.ui.shell.main_window import MainWindow
 from tests.conftest import SHARED
 from tests.ui.conftest import make_writable, open_window

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 from rockskills_gui.ui.library.tree_model import Badge
 from tests.conftest import SHARED
 from tests.ui.conftest import make_writable, open_window

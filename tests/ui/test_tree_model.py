@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.tree import SkillTree, TreeFilter
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.models import NAME_ROLE
@@ -25,12 +25,12 @@ NOW = Timestamp.parse("2026-11-22T12:00:00+00:00")
 
 
 @pytest.fixture
-def library(agent_copy: Path) -> Library:
-    return Library.open(agent_copy, clock=lambda: NOW)
+def library(agent_copy: Path) -> RockBotLibrary:
+    return RockBotLibrary.open(agent_copy, clock=lambda: NOW)
 
 
 @pytest.fixture
-def model(library: Library) -> SkillTreeModel:
+def model(library: RockBotLibrary) -> SkillTreeModel:
     model = SkillTreeModel()
     model.set_library(library)
     return model
@@ -91,7 +91,7 @@ def test_top_level_rows_counts_and_kinds(model: SkillTreeModel) -> None:
     assert model.flags(QModelIndex()) & Qt.ItemFlag.ItemIsDropEnabled  # the top level
 
 
-def test_badges(model: SkillTreeModel, library: Library) -> None:
+def test_badges(model: SkillTreeModel, library: RockBotLibrary) -> None:
     def badges(name: str) -> tuple[Badge, ...]:
         return model.index_for(name).data(BADGES_ROLE)
 
@@ -151,7 +151,7 @@ def test_drop_asks_for_a_move_and_refuses_impossible_drops(qtbot, model: SkillTr
 # ---------------------------------------------------------------- top-level rows in batches
 
 
-def small_batches(library: Library, batch: int = 3) -> SkillTreeModel:
+def small_batches(library: RockBotLibrary, batch: int = 3) -> SkillTreeModel:
     model = SkillTreeModel()
     model.batch = batch
     model.set_library(library)
@@ -163,7 +163,7 @@ def fetch_all(model: SkillTreeModel) -> None:
         model.fetchMore(QModelIndex())
 
 
-def test_top_level_rows_arrive_in_batches(qtmodeltester, library: Library) -> None:
+def test_top_level_rows_arrive_in_batches(qtmodeltester, library: RockBotLibrary) -> None:
     model = small_batches(library)
     total = len(model.tree.root.children)
     assert total > 3 * 2  # several batches
@@ -176,7 +176,7 @@ def test_top_level_rows_arrive_in_batches(qtmodeltester, library: Library) -> No
     assert walk(model) == [n.path for n in SkillTree(library.skills())]
 
 
-def test_index_for_fetches_up_to_a_skill_not_yet_shown(library: Library) -> None:
+def test_index_for_fetches_up_to_a_skill_not_yet_shown(library: RockBotLibrary) -> None:
     model = small_batches(library)
     last = model.tree.root.children[-1]
     assert not model.index_of(last).isValid()  # not handed to the view yet
@@ -185,7 +185,7 @@ def test_index_for_fetches_up_to_a_skill_not_yet_shown(library: Library) -> None
     assert model.rowCount() == len(model.tree.root.children)
 
 
-def test_changes_in_the_unfetched_rows_stay_consistent(qtmodeltester, library: Library) -> None:
+def test_changes_in_the_unfetched_rows_stay_consistent(qtmodeltester, library: RockBotLibrary) -> None:
     model = small_batches(library)
     qtmodeltester.check(model, force_py=False)
     model.set_filter(TreeFilter())  # (a reset: back to one batch, the tester still watching)
@@ -202,7 +202,7 @@ def test_changes_in_the_unfetched_rows_stay_consistent(qtmodeltester, library: L
     assert walk(model) == [n.path for n in SkillTree(library.skills())]
 
 
-def test_a_filter_also_starts_with_one_batch(library: Library) -> None:
+def test_a_filter_also_starts_with_one_batch(library: RockBotLibrary) -> None:
     model = small_batches(library, batch=2)
     model.set_filter(TreeFilter(never_used=True))
     shown = len(model.child_nodes(model.tree.root))

@@ -8,7 +8,7 @@ import shutil
 from datetime import timedelta
 from pathlib import Path
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.file_lock import held
 from rockskills_gui.core.storage.layout import USAGE_ARCHIVE_DIR
@@ -104,7 +104,7 @@ def test_the_bundled_demo_opened_in_place_is_never_archived_into(qtbot, tmp_path
     assert not window.usage_archiver.busy
     assert not (source / ".rockskills").exists()
     installed = shutil.copytree(source, tmp_path / "demo")  # an installed copy is archived
-    window.ctx.set_library(Library.open(installed), remember=False)
+    window.ctx.set_library(RockBotLibrary.open(installed), remember=False)
     with qtbot.waitSignal(window.usage_archiver.archived, timeout=20_000) as done:
         window.usage_archiver.archive()
     assert done.args[0].lines > 0

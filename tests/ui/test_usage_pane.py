@@ -11,7 +11,7 @@ from PySide6.QtCore import QDate, QEvent, QPoint, Qt
 from PySide6.QtGui import QColor, QHelpEvent, QPalette
 from PySide6.QtWidgets import QToolTip
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.usage.matrix import Measure
 from rockskills_gui.ui.common.context import AppContext
@@ -30,7 +30,7 @@ def open_window(qtbot, agent: Path) -> MainWindow:
     qtbot.addWidget(window)
     window.resize(1400, 900)
     window.show()
-    window.ctx.set_library(Library.open(agent, clock=lambda: NOW), remember=False)
+    window.ctx.set_library(RockBotLibrary.open(agent, clock=lambda: NOW), remember=False)
     return window
 
 

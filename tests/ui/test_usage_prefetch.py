@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.stores import rockbot
+from rockskills_gui.core.library.rockbot import scan as rockbot
 from rockskills_gui.core.library.tree import last_used_by_name
 from rockskills_gui.core.usage.events import read_usage
 from rockskills_gui.ui.common import usage_prefetch

@@ -1,4 +1,5 @@
-"""Each supported agent's skill advertisement: header, one entry per skill, order and filter.
+"""Each listing kind's renderer (a :class:`Lister`): the skill advertisement an agent profile's
+``listing.kind`` names, with its header, one entry per skill, order and filter.
 
 - RockBot: the session index (rockbot-skills.md §7.1), exactly ``session_index_text``.
 - Agent Skills clients: ``skills-ref``'s ``to_prompt`` ``<available_skills>`` block (formats.md
@@ -21,20 +22,16 @@ from dataclasses import dataclass
 
 from rockskills_gui.core.budget.entries import AdEntry
 from rockskills_gui.core.model.names import is_null_or_whitespace, sort_key
+from rockskills_gui.core.model.profile import AgentProfile, ListingKind
 from rockskills_gui.core.recall.index_text import PENDING, SESSION_INDEX_HEADER
-
-# How an agent chooses the skills a turn uses (``AgentProfile.selects``):
-BM25 = "bm25"  # its own ranking puts the top skills in the prompt (RockBot's recall)
-MATCH = "match"  # its retrieval (embeddings, words) puts the matched skills in the prompt
-MODEL = "model"  # the prompt lists the skills and the model activates one with a tool
 
 Render = Callable[[AdEntry], str]
 Exclude = Callable[[AdEntry], str | None]  # why a skill is never listed, or None
 
 
 @dataclass(frozen=True)
-class AgentProfile:
-    """How one agent lists skills in its prompt."""
+class Lister:
+    """How one agent lists skills in its prompt (the renderer of a :class:`ListingKind`)."""
 
     id: str
     label: str
@@ -48,8 +45,6 @@ class AgentProfile:
     separator: str = "\n"
     assumed: bool = False
     empty_means_no_message: bool = False  # RockBot sends nothing for an empty library
-    selects: str = MODEL  # BM25, MATCH or MODEL: how a turn's skills are chosen
-    selection: str = ""  # one sentence: how, with its source
 
     def text(self, rendered: list[str]) -> str:
         """The advertisement for these rendered entries (header and footer included)."""
@@ -118,42 +113,37 @@ def _carpenter(entry: AdEntry) -> str:
     return f"- [[skills/{entry.name}]] — {entry.description or ''}"
 
 
-ROCKBOT = AgentProfile(
+ROCKBOT = Lister(
     id="rockbot", label="RockBot", what="session index (first turn of every session)",
     source="rockbot-skills.md §7.1", render=_rockbot, order=_by_name, exclude=_never,
-    header=SESSION_INDEX_HEADER, empty_means_no_message=True, selects=BM25,
-    selection="RockBot recalls skills by BM25 over name and summary each turn (the top 5 are "
-              "injected; rockbot-skills.md §7) and lists the rest once per session for get_skill")
-AGENT_SKILLS = AgentProfile(
+    header=SESSION_INDEX_HEADER, empty_means_no_message=True)
+AGENT_SKILLS = Lister(
     id="agentskills", label="Agent Skills clients", what="<available_skills> block (skills-ref to_prompt)",
     source="formats.md §D.2", render=_agent_skills, order=_load_order, exclude=_needs_description,
-    header="<available_skills>", footer="</available_skills>",
-    selection="Agent Skills clients (Claude Code, Codex, Gemini CLI, Copilot, Cursor) list every "
-              "skill's name and description in the prompt and the model activates one "
-              "(agentskills.io client implementation guide)")
-PICOBOT = AgentProfile(
+    header="<available_skills>", footer="</available_skills>")
+PICOBOT = Lister(
     id="picobot", label="PicoBot (assumed)", what="skills index in prompts/SKILLS.md",
     source="formats.md §C (assumed profile)", render=_picobot, order=_by_name,
-    exclude=_needs_description, separator="\n\n", assumed=True,
-    selection="PicoBot lists its skills index in the prompt and the model picks one (assumed)")
-CORTEX = AgentProfile(
+    exclude=_needs_description, separator="\n\n", assumed=True)
+CORTEX = Lister(
     id="cortex", label="CortexPrism", what="Markdown skill list (every reliable skill matched)",
-    source="formats.md §B.2–B.4", render=_cortex, order=_cortex_order, exclude=_cortex_reliable,
-    selects=MATCH,
-    selection="CortexPrism puts the skills its retrieval matches (embeddings, then words; "
-              "formats.md §B.3) in the prompt, and the model follows the ones it listed")
-CARPENTER = AgentProfile(
+    source="formats.md §B.2–B.4", render=_cortex, order=_cortex_order, exclude=_cortex_reliable)
+CARPENTER = Lister(
     id="carpenter", label="carpenter (catalogue)", what="kb/skills/_index.md catalogue (kb_describe)",
     source="formats.md §A (assumed profile)", render=_carpenter, order=_by_name, exclude=_never,
-    assumed=True,
-    selection="carpenter's agents read the skills catalogue (kb_describe) and the model picks one "
-              "(assumed)")
+    assumed=True)
 
-AGENTS: dict[str, AgentProfile] = {a.id: a for a in (ROCKBOT, AGENT_SKILLS, PICOBOT, CORTEX, CARPENTER)}
-NATIVE = {"rockbot": "rockbot", "agentskills": "agentskills", "picobot": "picobot",
-          "cortex": "cortex", "carpenter": "carpenter"}
+AGENTS: dict[str, Lister] = {a.id: a for a in (ROCKBOT, AGENT_SKILLS, PICOBOT, CORTEX, CARPENTER)}
+# The renderer of each listing kind (a profile's ``listing.kind``; core/model/profile.py).
+LISTERS: dict[ListingKind, Lister] = {
+    ListingKind.ROCKBOT_INDEX: ROCKBOT,
+    ListingKind.AVAILABLE_SKILLS_XML: AGENT_SKILLS,
+    ListingKind.PICOBOT_INDEX: PICOBOT,
+    ListingKind.CORTEX_MARKDOWN: CORTEX,
+    ListingKind.CARPENTER_CATALOGUE: CARPENTER,
+}
 
 
-def native_agent(format_id: str) -> AgentProfile:
-    """The agent that reads a library of ``format_id`` (as ``core.library.formats`` names it)."""
-    return AGENTS[NATIVE.get(format_id, "agentskills")]
+def lister_for(profile: AgentProfile) -> Lister:
+    """How the agent of ``profile`` lists its skills."""
+    return LISTERS[profile.listing.kind]

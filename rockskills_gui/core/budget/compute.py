@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from rockskills_gui.core.budget.agents import AgentProfile
+from rockskills_gui.core.budget.agents import Lister
 from rockskills_gui.core.budget.entries import AdEntry
 from rockskills_gui.core.budget.limits import Limits
 from rockskills_gui.core.budget.tokens import Tokenizer
@@ -31,7 +31,7 @@ class Hidden:
 class Budget:
     """What one agent sees of the library. ``text`` is None when no message is sent."""
 
-    profile: AgentProfile
+    profile: Lister
     limits: Limits
     text: str | None
     chars: int
@@ -76,7 +76,7 @@ def _largest_fitting(count: int, fits: Callable[[int], bool]) -> int:
     return low
 
 
-def _sizes(profile: AgentProfile, rendered: Sequence[str]) -> list[int]:
+def _sizes(profile: Lister, rendered: Sequence[str]) -> list[int]:
     """``len(profile.text(rendered[:k]))`` for every k, without building the texts."""
     ends = [p for p in (profile.header, profile.footer) if p]
     fixed = sum(len(p) for p in ends)
@@ -88,7 +88,7 @@ def _sizes(profile: AgentProfile, rendered: Sequence[str]) -> list[int]:
     return sizes
 
 
-def compute_budget(entries: Sequence[AdEntry], profile: AgentProfile, limits: Limits,
+def compute_budget(entries: Sequence[AdEntry], profile: Lister, limits: Limits,
                    tokenizer: Tokenizer | None = None) -> Budget:
     """The profile's advertisement of ``entries`` under ``limits``.
 

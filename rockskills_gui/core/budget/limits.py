@@ -15,7 +15,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from rockskills_gui.core.budget.agents import lister_for
 from rockskills_gui.core.model.dotnet_json import loads_untrusted
+from rockskills_gui.core.model.profiles import PROFILES
 from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES
 from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.appdirs import config_dir
@@ -53,7 +55,11 @@ class Limits:
 
 
 NO_LIMITS = Limits()
-SPEC_DEFAULTS: dict[str, Limits] = {"picobot": Limits(max_chars=4000, max_skills=32)}
+# The agents' own cuts, by agent (lister) id: each profile's ``listing.agent_max_*``.
+SPEC_DEFAULTS: dict[str, Limits] = {
+    lister_for(p).id: Limits(max_chars=p.listing.agent_max_chars, max_skills=p.listing.agent_max_entries)
+    for p in PROFILES.values()
+    if p.listing.agent_max_chars is not None or p.listing.agent_max_entries is not None}
 
 
 def default_limits(profile_id: str) -> Limits:

@@ -4,38 +4,32 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rockskills_gui.core.budget.agents import AGENTS, AgentProfile, native_agent
+from rockskills_gui.core.budget.agents import AGENTS, Lister, lister_for
 from rockskills_gui.core.budget.compute import Budget, compute_budget
 from rockskills_gui.core.budget.entries import AdEntry, entries_of
 from rockskills_gui.core.budget.limits import Limits, LimitsStore
 from rockskills_gui.core.budget.suggest import Suggestion, suggest
 from rockskills_gui.core.budget.tokens import Tokenizer
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
-
-AGENT_OF_PROFILE = {"cortex-fs": "cortex"}  # a SKILL.md profile id -> its agent id
+from rockskills_gui.core.library.library import Library
 
 
-def limits_for(agent_id: str, store: LimitsStore, library: Library | SkillMdLibrary | None = None) -> Limits:
-    """The user's limits for ``agent_id``; without any, the opened SKILL.md profile's own
-    ``max_index_chars`` / ``max_listed_skills`` (Preferences ▸ Skill formats) when set, else the
-    spec's defaults."""
-    if not store.is_default(agent_id) or not isinstance(library, SkillMdLibrary):
-        return store.limits(agent_id)
-    profile = library.profile
+def limits_for(agent_id: str, store: LimitsStore, library: Library | None = None) -> Limits:
+    """The user's limits for ``agent_id``; without any, the opened library's own listing limits
+    (a SKILL.md profile's ``max_index_chars`` / ``max_listed_skills``, Preferences ▸ Skill
+    formats) when it is that agent's and they are set, else the spec's defaults."""
     default = store.limits(agent_id)
-    if AGENT_OF_PROFILE.get(profile.id, profile.id) != agent_id:
+    if not store.is_default(agent_id) or library is None or lister_for(library.profile).id != agent_id:
         return default
+    listing = library.profile.listing
     return Limits(
-        max_chars=profile.max_index_chars if profile.max_index_chars is not None else default.max_chars,
-        max_skills=(profile.max_listed_skills if profile.max_listed_skills is not None
-                    else default.max_skills),
+        max_chars=listing.max_chars if listing.max_chars is not None else default.max_chars,
+        max_skills=listing.max_entries if listing.max_entries is not None else default.max_skills,
         max_tokens=default.max_tokens)
 
 
-def agents_for(library: Library | SkillMdLibrary, wanted: str | None = None) -> list[AgentProfile]:
+def agents_for(library: Library, wanted: str | None = None) -> list[Lister]:
     """``wanted`` ("all", an agent id, or None: the library's own agent first, then the others)."""
-    own = native_agent(library.format if isinstance(library, SkillMdLibrary) else "rockbot")
+    own = lister_for(library.profile)
     if wanted == "all" or wanted is None:
         return [own, *(a for a in AGENTS.values() if a is not own)] if wanted == "all" else [own]
     if wanted not in AGENTS:
@@ -43,7 +37,7 @@ def agents_for(library: Library | SkillMdLibrary, wanted: str | None = None) -> 
     return [AGENTS[wanted]]
 
 
-def budgets(library: Library | SkillMdLibrary, agents: Iterable[AgentProfile], store: LimitsStore,
+def budgets(library: Library, agents: Iterable[Lister], store: LimitsStore,
             tokenizer: Tokenizer | None,
             overrides: Limits | None = None) -> tuple[list[AdEntry], list[Budget]]:
     """The entries of ``library`` and each agent's budget (``overrides`` replace the limits)."""
@@ -80,7 +74,7 @@ def text_report(budget: Budget, suggestions: list[Suggestion], show_text: bool =
     return "\n".join(lines)
 
 
-def report(library: Library | SkillMdLibrary, agents: Iterable[AgentProfile], store: LimitsStore,
+def report(library: Library, agents: Iterable[Lister], store: LimitsStore,
            tokenizer: Tokenizer | None, overrides: Limits | None = None
            ) -> list[tuple[Budget, list[Suggestion]]]:
     """Every agent's budget with its suggestions."""

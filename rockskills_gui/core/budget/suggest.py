@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rockskills_gui.core.budget.agents import AgentProfile
+from rockskills_gui.core.budget.agents import Lister
 from rockskills_gui.core.budget.compute import (
     REASON_CHARS,
     REASON_SKILLS,
@@ -120,7 +120,7 @@ def apply_changes(entries: Sequence[AdEntry], changes: Sequence[Change]) -> list
     return result
 
 
-def what_if(entries: Sequence[AdEntry], profile: AgentProfile, limits: Limits,
+def what_if(entries: Sequence[AdEntry], profile: Lister, limits: Limits,
             changes: Sequence[Change], tokenizer: Tokenizer | None = None) -> WhatIf:
     """The budget now and with ``changes`` applied to a copy."""
     before = compute_budget(entries, profile, limits, tokenizer)
@@ -140,7 +140,7 @@ def _prefix(name: str) -> tuple[str, str] | None:
     return None
 
 
-def _shorten(entries: Sequence[AdEntry], profile: AgentProfile, limits: Limits,
+def _shorten(entries: Sequence[AdEntry], profile: Lister, limits: Limits,
              budget: Budget, tokenizer: Tokenizer | None) -> Suggestion | None:
     size_cut = [h for h in budget.cut if h.kind in (REASON_CHARS, REASON_TOKENS)]
     if not size_cut or any(h.kind == REASON_SKILLS for h in budget.cut):
@@ -205,7 +205,7 @@ def _guides(entries: Sequence[AdEntry], budget: Budget) -> list[Suggestion]:
     return [s for _, s in found_suggestions[:MAX_GUIDES]]
 
 
-def suggest(entries: Sequence[AdEntry], profile: AgentProfile, limits: Limits,
+def suggest(entries: Sequence[AdEntry], profile: Lister, limits: Limits,
             tokenizer: Tokenizer | None = None, budget: Budget | None = None) -> list[Suggestion]:
     """What to change so that the skills a limit hides become visible (empty when none is)."""
     budget = budget or compute_budget(entries, profile, limits, tokenizer)

@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from rockskills_gui.core.dream.fingerprint import Reads
-from rockskills_gui.core.library.rockbot_library import Library, SkillEntry, manifest_of, with_manifest
+from rockskills_gui.core.library.library import Where
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary, SkillEntry, manifest_of, with_manifest
 from rockskills_gui.core.model.names import display_name, fold
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
 from rockskills_gui.core.storage.changes import FileChange, LibraryError
-from rockskills_gui.core.storage.layout import Layout
 
 
 class PlanRefused(LibraryError):
@@ -48,7 +48,7 @@ class Writes:
     (through ``reads``, shared with the rest of the apply), its ``after`` is the last bytes put
     there (None: removed)."""
 
-    def __init__(self, layout: Layout, reads: Reads | None = None) -> None:
+    def __init__(self, layout: Where, reads: Reads | None = None) -> None:
         self.layout = layout
         self.reads = reads if reads is not None else Reads()
         self.before: dict[Path, bytes | None] = {}
@@ -88,9 +88,9 @@ class EndState:
     # id, folded target) of the first accepted proposal that merges it into another skill
 
 
-def carry_resources(library: Library, state: EndState, writes: Writes) -> None:
+def carry_resources(library: RockBotLibrary, state: EndState, writes: Writes) -> None:
     """Add the resource-folder changes of ``state`` to ``writes`` (see the module doc)."""
-    if not library.rules.resources:
+    if not library.profile.holds.resources:
         return
     moved: list[tuple[SkillEntry, str]] = []
     merged: list[tuple[SkillEntry, str, str]] = []
@@ -98,7 +98,7 @@ def carry_resources(library: Library, state: EndState, writes: Writes) -> None:
     for key, entry in state.originals.items():
         path = state.final.get(key)
         if path is None:
-            owner = _owner(state, key)
+            owner = owner_of(state, key)
             if owner is None:
                 gone.append(entry)
             else:
@@ -128,7 +128,7 @@ def same_file(old: Path, new: Path) -> bool:
         return False
 
 
-def _owner(state: EndState, key: str) -> tuple[str, str] | None:
+def owner_of(state: EndState, key: str) -> tuple[str, str] | None:
     """The proposal and the skill existing at the end that ``key`` was merged into (through a
     chain of merges in the same plan), or None."""
     seen = {key}
@@ -141,11 +141,11 @@ def _owner(state: EndState, key: str) -> tuple[str, str] | None:
     return owner
 
 
-def _moves(library: Library, entry: SkillEntry, new_name: str) -> list[FileChange]:
+def _moves(library: RockBotLibrary, entry: SkillEntry, new_name: str) -> list[FileChange]:
     return _guarded(library, partial(library.resource_moves, entry, new_name))
 
 
-def _guarded(library: Library, changes: Callable[[], list[FileChange]]) -> list[FileChange]:
+def _guarded(library: RockBotLibrary, changes: Callable[[], list[FileChange]]) -> list[FileChange]:
     """The library's changes for a resource folder; PlanRefused when a file cannot be read."""
     try:
         return list(changes())
@@ -156,7 +156,7 @@ def _guarded(library: Library, changes: Callable[[], list[FileChange]]) -> list[
                           []) from None
 
 
-def _place(library: Library, writes: Writes, changes: list[FileChange], entry: SkillEntry,
+def _place(library: RockBotLibrary, writes: Writes, changes: list[FileChange], entry: SkillEntry,
            name: str, proposal_id: str | None) -> None:
     """Put the moves of ``entry``'s files into ``name``'s folder; never over a different file."""
     for fc in changes:

@@ -25,14 +25,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rockskills_gui.core.budget.agents import AgentProfile
+from rockskills_gui.core.budget.agents import Lister
 from rockskills_gui.core.budget.compute import compute_budget
 from rockskills_gui.core.budget.entries import AdEntry, entries_of
 from rockskills_gui.core.budget.limits import Limits, LimitsStore
 from rockskills_gui.core.budget.report import agents_for, limits_for
 from rockskills_gui.core.budget.tokens import Tokenizer, try_tokenizer
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
 
 Message = dict[str, Any]
@@ -137,7 +136,7 @@ def tool_for(agent_id: str, tool: str | None = None) -> ActivationTool:
     return TOOLS[name]
 
 
-def present(entries: Sequence[AdEntry], profile: AgentProfile, limits: Limits,
+def present(entries: Sequence[AdEntry], profile: Lister, limits: Limits,
             tool: ActivationTool, tokenizer: Tokenizer | None = None) -> Presentation:
     """The presentation of ``entries`` by ``profile`` under ``limits`` (``core.budget``'s listing)."""
     budget = compute_budget(entries, profile, limits, tokenizer)
@@ -153,7 +152,7 @@ class Showing:
     may count tokens) can run anywhere, also with unsaved descriptions laid over the skills."""
 
     entries: tuple[AdEntry, ...]
-    profile: AgentProfile
+    lister: Lister  # how the agent lists its skills (core.budget)
     limits: Limits
     tool: ActivationTool
 
@@ -166,10 +165,10 @@ class Showing:
             entries = [e.with_description(by_name[fold(e.name)]) if fold(e.name) in by_name else e
                        for e in entries]
         tokenizer = try_tokenizer()[0] if self.limits.max_tokens is not None else None
-        return present(entries, self.profile, self.limits, self.tool, tokenizer)
+        return present(entries, self.lister, self.limits, self.tool, tokenizer)
 
 
-def showing_of(library: Library | SkillMdLibrary, agent_id: str | None = None, tool: str | None = None,
+def showing_of(library: Library, agent_id: str | None = None, tool: str | None = None,
                store: LimitsStore | None = None) -> Showing:
     """How ``agent_id`` (default: the library's own agent) shows ``library``'s skills: the
     Budget tab's listing for it, under the same limits, and its activation tool (or ``tool``).
@@ -181,7 +180,7 @@ def showing_of(library: Library | SkillMdLibrary, agent_id: str | None = None, t
     return Showing(tuple(entries_of(library)), profile, limits, tool_for(profile.id, tool))
 
 
-def present_library(library: Library | SkillMdLibrary, agent_id: str | None = None,
+def present_library(library: Library, agent_id: str | None = None,
                     tool: str | None = None, store: LimitsStore | None = None) -> Presentation:
     """How ``agent_id`` (default: the library's own agent) presents ``library`` (:func:`showing_of`)."""
     return showing_of(library, agent_id, tool, store).present()

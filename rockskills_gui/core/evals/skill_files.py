@@ -21,7 +21,6 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from rockskills_gui.core.evals.trigger_file import (
     EVALS_DIR,
@@ -34,18 +33,16 @@ from rockskills_gui.core.evals.trigger_file import (
     store_path,
     write_beside,
 )
-from rockskills_gui.core.library.library_base import BaseLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES
 from rockskills_gui.core.storage import fileio, untrusted
 from rockskills_gui.core.storage.changes import ChangeSet, FileChange
-from rockskills_gui.core.storage.layout import Layout
 
-AnyLibrary = BaseLibrary[Any, Any]
 FIELD_NAMES = (FIELD_FILE, "trigger_eval.json")  # looked for in a skill's evals/, in this order
 SKILL_FILE = "skill.md"  # a skill file of this name (any case) has a folder of its own
 
 
-def skill_folder(library: AnyLibrary, skill: str) -> Path | None:
+def skill_folder(library: Library, skill: str) -> Path | None:
     """The folder skill ``skill`` owns (its ``SKILL.md``'s), or None when it has none (a RockBot
     JSON file, a read-only ``memory.db`` row, no such skill)."""
     if library.get(skill) is None or library.is_read_only(skill):
@@ -54,7 +51,7 @@ def skill_folder(library: AnyLibrary, skill: str) -> Path | None:
     return path.parent if path.name.lower() == SKILL_FILE else None
 
 
-def candidates(library: AnyLibrary, skill: str) -> tuple[Path, ...]:
+def candidates(library: Library, skill: str) -> tuple[Path, ...]:
     """Where the skill's trigger-eval file may be, in order (no file is looked at: cheap on
     the UI thread; :func:`first_file` looks)."""
     folder = skill_folder(library, skill)
@@ -71,12 +68,12 @@ def first_file(paths: Iterable[Path]) -> Path | None:
     return next((p for p in paths if fileio.is_regular(p) and not p.is_symlink()), None)
 
 
-def own_file(library: AnyLibrary, skill: str) -> Path | None:
+def own_file(library: Library, skill: str) -> Path | None:
     """The skill's trigger-eval file that exists (a regular file), or None."""
     return first_file(candidates(library, skill))
 
 
-def home_file(library: AnyLibrary, skill: str) -> Path:
+def home_file(library: Library, skill: str) -> Path:
     """Where the skill's rows are written: its file if it has one, else the field's place
     (``<skill>/evals/trigger-evals.json``), else beside the query sets. Raises
     :class:`TriggerFileError` for a name no file can be stored under."""
@@ -89,7 +86,7 @@ def home_file(library: AnyLibrary, skill: str) -> Path:
     return store_path(library.layout, skill)
 
 
-def load_own(library: AnyLibrary, skill: str) -> TriggerEvalSet | None:
+def load_own(library: Library, skill: str) -> TriggerEvalSet | None:
     """The rows of the skill's own file (None when it has none); raises :class:`TriggerFileError`
     for a file that is not a trigger-eval file (it is left as it is)."""
     path = own_file(library, skill)
@@ -121,7 +118,7 @@ def read_found(places: Iterable[tuple[str, Sequence[Path]]]) -> FoundSets:
     return FoundSets(tuple(sets), tuple(problems))
 
 
-def all_own(library: AnyLibrary, names: Iterable[str] | None = None) -> FoundSets:
+def all_own(library: Library, names: Iterable[str] | None = None) -> FoundSets:
     """The own files of ``names`` (default: every skill), in that order."""
     chosen = names if names is not None else library.names()
     return read_found([(n, candidates(library, n)) for n in chosen])
@@ -130,7 +127,7 @@ def all_own(library: AnyLibrary, names: Iterable[str] | None = None) -> FoundSet
 # ---------------------------------------------------------------- writing
 
 
-def save_rows(library: AnyLibrary, skill: str, rows: Sequence[TriggerRow]) -> ChangeSet | None:
+def save_rows(library: Library, skill: str, rows: Sequence[TriggerRow]) -> ChangeSet | None:
     """Write ``rows`` as skill ``skill``'s trigger-eval file (:func:`home_file`). In the skill's
     folder: one undoable change (returned); beside the query sets: an atomic write (None: not
     part of the library's history). Raises :class:`TriggerFileError` (nothing written)."""
@@ -140,7 +137,7 @@ def save_rows(library: AnyLibrary, skill: str, rows: Sequence[TriggerRow]) -> Ch
     return write_rows(library, rows, target, f"Save trigger evals of '{skill}'")
 
 
-def write_rows(library: AnyLibrary, rows: Sequence[TriggerRow], target: Path,
+def write_rows(library: Library, rows: Sequence[TriggerRow], target: Path,
                label: str = "") -> ChangeSet | None:
     """Write ``rows`` in the field's format to ``target``: inside a SKILL.md library's skill
     roots as one undoable change (returned), never inside RockBot's ``skills/``, anywhere else
@@ -151,7 +148,7 @@ def write_rows(library: AnyLibrary, rows: Sequence[TriggerRow], target: Path,
     if not _lexically_inside(target, roots):
         write_beside(library.layout, target, data)
         return None
-    if isinstance(library.layout, Layout):
+    if not library.layout.skill_folders:  # RockBot loads every *.json below skills/
         raise TriggerFileError(f"{target}: not inside skills/ (RockBot would load the file as a "
                                "skill); keep it beside the library")
     if target.is_symlink() or not untrusted.is_inside(target.parent, roots):

@@ -9,13 +9,11 @@ profiles, partly assumed: formats.md §A.1, §C.1), ``cortex`` (``.cortex/skills
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.stores.rockbot import Progress, ScanCancelled, SkillsRead
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.stores.skill_dirs import (
     CORTEX_DB_NAME,
     CORTEX_SKILLS_SUBDIR,
@@ -24,33 +22,27 @@ from rockskills_gui.core.library.stores.skill_dirs import (
     find_memory_db,
 )
 from rockskills_gui.core.model import dotnet_json
+from rockskills_gui.core.model.profiles import PROFILES, SKILL_MD_PROFILES
 from rockskills_gui.core.model.rules import (
     EMBEDDINGS_DIR,
     LEDGER_FILE,
     RESOURCE_SUFFIX,
     ROCKBOT_64E82CC,
     ROCKBOT_CURRENT,
-    RULES,
     RockBotRules,
 )
 from rockskills_gui.core.storage import fileio, folder_walk
 from rockskills_gui.core.storage.layout import SKILLS_DIR, NotALibraryError
 
 if TYPE_CHECKING:  # (a SKILL.md library's code loads when one is opened)
-    from rockskills_gui.core.library.profile_settings import Override
-    from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
-    from rockskills_gui.core.library.stores.skillmd_profiles import Profile, Root
+    from rockskills_gui.core.library.library import Library
+    from rockskills_gui.core.library.skillmd.profiles import AgentProfile, Root
 
 FORMATS = ("rockbot", "agentskills", "picobot", "carpenter", "cortex")
-FORMAT_LABELS = {
-    "rockbot": "RockBot",
-    "agentskills": "Agent Skills (SKILL.md)",
-    "picobot": "PicoBot (assumed profile)",
-    "carpenter": "carpenter legacy SKILL.md (assumed profile)",
-    "cortex": "CortexPrism",
-}
-PROFILE_OF = {"agentskills": "agentskills", "picobot": "picobot", "carpenter": "carpenter",
-              "cortex": "cortex-fs"}
+# What the window title shows for each format: its (first) profile's title.
+FORMAT_LABELS = {f: next(p.title for p in PROFILES.values() if p.format == f) for f in FORMATS}
+# A SKILL.md format -> the key of its profile's settings (core.library.profile_settings).
+PROFILE_OF = {p.format: p.settings_id for p in SKILL_MD_PROFILES.values()}
 # --format values choosing a RockBot profile (format "rockbot" with those rules), beside FORMATS.
 ROCKBOT_PROFILE_FORMATS = {"rockbot-current": ROCKBOT_CURRENT, "rockbot-64e82cc": ROCKBOT_64E82CC}
 # Every value ``--format`` and File ▸ Reopen As offer: the formats, and after "rockbot" (the
@@ -58,7 +50,7 @@ ROCKBOT_PROFILE_FORMATS = {"rockbot-current": ROCKBOT_CURRENT, "rockbot-64e82cc"
 OPEN_FORMATS = (FORMATS[0], *ROCKBOT_PROFILE_FORMATS, *FORMATS[1:])
 OPEN_FORMAT_LABELS = {
     **FORMAT_LABELS,
-    "rockbot-current": ROCKBOT_CURRENT.label,
+    "rockbot-current": ROCKBOT_CURRENT.profile.title,
     "rockbot-64e82cc": "RockBot (64e82cc)",
 }
 SKILL_FILE_NAMES = ("SKILL.md", "skill.md")
@@ -195,11 +187,11 @@ def _find_skill_md(folder: Path, depth: int = SEARCH_DEPTH) -> bool:
                if e.name not in SKIP_DIRS and e.is_dir(follow_symlinks=False))
 
 
-def user_roots(profile: Profile) -> list[Root]:
+def user_roots(profile: AgentProfile) -> list[Root]:
     """The profile's user-scope roots that exist (e.g. ``~/.agents/skills``)."""
-    from rockskills_gui.core.library.stores.skillmd_profiles import Root
+    from rockskills_gui.core.library.skillmd.profiles import Root
 
-    roots = [Root(Path(p).expanduser(), "user") for p in profile.user_roots]
+    roots = [Root(Path(p).expanduser(), "user") for p in profile.storage.user_roots]
     return [r for r in roots if r.path.is_dir()]
 
 
@@ -255,12 +247,12 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
         return _rockbot(path, f"{seen.rockbot} RockBot skill file(s) under skills/" + _also_seen(seen),
                         seen)
     also = _also_seen(seen)
-    from rockskills_gui.core.library.stores.skillmd_profiles import PROFILES, Root  # (SKILL.md)
+    from rockskills_gui.core.library.skillmd.profiles import PROFILES, Root  # (SKILL.md)
 
     for name, marker in (("picobot", ".picobot/skills"), ("agentskills", ".agents/skills"),
                          ("agentskills", ".claude/skills")):
         if (path / marker).is_dir():
-            roots = tuple(Root(path / m, "project") for m in PROFILES[PROFILE_OF[name]].project_roots
+            roots = tuple(Root(path / m, "project") for m in PROFILES[PROFILE_OF[name]].storage.project_roots
                           if (path / m).is_dir())
             return Detection(name, path, roots, reason=f"a {marker} folder{also}")
     if path.name == ".picobot" and (path / "skills").is_dir():
@@ -268,7 +260,7 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
     if _find_skill_md(path):
         return Detection("agentskills", path, (Root(path),), reason=f"SKILL.md files{also}")
     try:
-        Library.open(path)  # a RockBot agent directory with no skills yet, else its own message
+        RockBotLibrary.open(path)  # a RockBot agent directory with no skills yet, else its own message
     except NotALibraryError:
         raise NotALibraryError(f"{path}: not a RockBot library, and no SKILL.md skills or .cortex "
                                "folder found in it") from None
@@ -277,7 +269,7 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
 
 def _cortex(project: Path, db: Path | None, reason: str) -> Detection:
     skills = project / CORTEX_SKILLS_SUBDIR
-    from rockskills_gui.core.library.stores.skillmd_profiles import Root
+    from rockskills_gui.core.library.skillmd.profiles import Root
 
     return Detection("cortex", project, (Root(skills),), db, reason)
 
@@ -297,80 +289,11 @@ def _forced(path: Path, format: str) -> Detection:
         elif path.name == ".cortex":
             path = path.parent
         return _cortex(path, find_memory_db(path), "chosen by the user")
-    from rockskills_gui.core.library.stores.skillmd_profiles import PROFILES, Root
+    from rockskills_gui.core.library.skillmd.profiles import PROFILES, Root
 
     profile = PROFILES[PROFILE_OF[format]]
-    roots = tuple(Root(path / m) for m in profile.project_roots if (path / m).is_dir())
+    roots = tuple(Root(path / m) for m in profile.storage.project_roots if (path / m).is_dir())
     return Detection(format, path, roots or (Root(path),), reason="chosen by the user")
-
-
-class FormatSettings(NamedTuple):
-    """The user's settings a SKILL.md library is opened with (see :func:`open_library`)."""
-
-    include_user: bool
-    overrides: Mapping[str, Mapping[str, Override]]
-
-
-def open_library(path: Path | str, format: str | None = None,
-                 include_user: bool = False,
-                 profile: Profile | None = None,
-                 progress: Progress | None = None,
-                 cancel: Callable[[], bool] | None = None,
-                 overrides: Mapping[str, Mapping[str, Override]] | None = None,
-                 on_skills: SkillsRead | None = None,
-                 cache_dir: Path | None = None,
-                 skillmd_settings: Callable[[], FormatSettings] | None = None,
-                 link_targets: Iterable[Path] = (),
-                 ) -> Library | SkillMdLibrary:
-    """Open ``path`` as its detected (or the given) format.
-
-    ``include_user`` adds the profile's user-scope roots (project skills win name collisions);
-    ``profile`` replaces the format's default profile settings; without it, ``overrides`` (per
-    profile id, see :mod:`rockskills_gui.core.library.profile_settings`) adjust the detected format's
-    profile. The result has ``.format``. ``progress``/``cancel``/``on_skills`` as for
-    :meth:`Library.open` (:class:`ScanCancelled` when cancelled; SKILL.md libraries, read in one
-    go, do not call ``on_skills``); ``cache_dir`` as for :meth:`Library.open` (RockBot only).
-    ``skillmd_settings``, called only when the library is not a RockBot one, gives
-    ``include_user`` and ``overrides`` instead (the user's settings, loaded when needed).
-    ``link_targets``: folders outside the library that writes may reach through a symbolic link,
-    confirmed by the user (:mod:`~rockskills_gui.core.storage.links`).
-    """
-    found = detect(path, format)
-    if found.format == "rockbot":
-        opened = Library.open(found.base, progress=progress, cancel=cancel, on_skills=on_skills,
-                              rules=found.rules or ROCKBOT_64E82CC, cache_dir=cache_dir,
-                              link_targets=link_targets)
-        opened.detection_note = detection_note(found)
-        return opened
-    from rockskills_gui.core.library.stores.skillmd_profiles import PROFILES, Root
-
-    if skillmd_settings is not None:
-        include_user, overrides = skillmd_settings()
-    if profile is None and overrides and overrides.get(PROFILE_OF[found.format]):
-        from rockskills_gui.core.library.profile_settings import apply_overrides
-
-        profile = apply_overrides(PROFILES[PROFILE_OF[found.format]],
-                                  overrides[PROFILE_OF[found.format]])
-    chosen = profile or PROFILES[PROFILE_OF[found.format]]
-    roots = list(found.roots)
-    if profile is not None and found.format != "cortex":  # the user's project roots, where present
-        custom = [Root(found.base / m, "project") for m in profile.project_roots
-                  if (found.base / m).is_dir()]
-        roots = custom or roots
-    if include_user:
-        roots += [r for r in user_roots(chosen) if r.path not in {x.path for x in roots}]
-    if cancel is not None and cancel():
-        raise ScanCancelled()
-    from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
-
-    library = SkillMdLibrary(found.base, roots, chosen, found.format, found.memory_db,
-                             link_targets=link_targets)
-    library.detection_note = detection_note(found)
-    if progress is not None:
-        progress(len(library), len(library))
-    if cancel is not None and cancel():
-        raise ScanCancelled()
-    return library
 
 
 def detection_note(found: Detection) -> str:
@@ -382,23 +305,12 @@ def detection_note(found: Detection) -> str:
     return "; ".join(notes)
 
 
-def format_label(lib: Library | SkillMdLibrary) -> str:
+def format_label(lib: Library) -> str:
     """What the window title shows, e.g. ``Agent Skills (SKILL.md)``, ``RockBot (current)``."""
-    rules = getattr(lib, "rules", None)
-    if lib.format == "rockbot" and isinstance(rules, RockBotRules):
-        return rules.label
-    return FORMAT_LABELS.get(lib.format, lib.format)
+    return lib.profile.title
 
 
-def rules_for(format: str) -> RockBotRules | None:
-    """The RockBot profile a ``--format`` value names (None: not a RockBot profile value)."""
-    return ROCKBOT_PROFILE_FORMATS.get(format) or RULES.get(format)
-
-
-def open_format_of(lib: Library | SkillMdLibrary) -> str:
-    """The :data:`OPEN_FORMATS` value naming what ``lib`` was opened as: a RockBot library's
-    profile (``rockbot-current``, ``rockbot-64e82cc``), else its format."""
-    rules = getattr(lib, "rules", None)
-    if lib.format == "rockbot" and isinstance(rules, RockBotRules):
-        return next((k for k, v in ROCKBOT_PROFILE_FORMATS.items() if v.id == rules.id), lib.format)
-    return lib.format
+def open_format_of(lib: Library) -> str:
+    """The :data:`OPEN_FORMATS` value naming what ``lib`` was opened as: its profile
+    (``rockbot-current``, ``rockbot-64e82cc``, ``agentskills``, ...)."""
+    return lib.profile.id

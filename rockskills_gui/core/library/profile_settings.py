@@ -1,8 +1,10 @@
 """User settings for a SKILL.md profile: overrides (typed values or ``KEY=VALUE`` text) turned into
-a checked :class:`Profile`.
+a checked :class:`~rockskills_gui.core.model.profile.AgentProfile`.
 
-Any setting of a :class:`Profile` can be overridden, but the ones meant to be adjusted are the
-profile's ``unverified`` settings: for PicoBot and carpenter they come from a brief, not from
+A setting is a flat key (``project_roots``, ``max_index_chars``, ...) naming one value of the
+profile's capabilities (:data:`SETTING_PATHS`: ``storage.project_roots``,
+``listing.max_chars``, ...). Any of them can be overridden, but the ones meant to be adjusted are
+the profile's ``unverified`` settings: for PicoBot and carpenter they come from a brief, not from
 public code (formats.md §A.1, §C.1). Values are typed by the setting; as text, lists are
 comma-separated, numbers are whole, ``true``/``false``, and ``none`` clears an optional setting.
 
@@ -18,10 +20,29 @@ import typing
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rockskills_gui.core.library.stores.skillmd import PROFILES, Profile
+from rockskills_gui.core.model.profile import AgentProfile
+from rockskills_gui.core.model.profiles import SKILL_MD_PROFILES as PROFILES
 from rockskills_gui.core.storage.changes import LibraryError
 
-FIXED = ("id", "label", "unverified", "agent_note")  # describe the profile; not settings
+# Each setting (its key in the user's settings, on the command line and in Preferences) and the
+# value of the profile it sets, in the order the settings are listed.
+SETTING_PATHS: dict[str, tuple[str, ...]] = {
+    "file_names": ("storage", "file_names"),
+    "require_description": ("summary", "required"),
+    "require_name": ("names", "require_name"),
+    "recursive": ("storage", "recursive"),
+    "resource_dirs": ("storage", "resource_dirs"),
+    "export_keys": ("storage", "frontmatter", "export_keys"),
+    "plain": ("storage", "frontmatter", "plain"),
+    "description_limit": ("summary", "limit"),
+    "compatibility_limit": ("storage", "frontmatter", "compatibility_limit"),
+    "spec_names": ("names", "spec"),
+    "allowed_keys": ("storage", "frontmatter", "allowed_keys"),
+    "project_roots": ("storage", "project_roots"),
+    "user_roots": ("storage", "user_roots"),
+    "max_index_chars": ("listing", "max_chars"),
+    "max_listed_skills": ("listing", "max_entries"),
+}
 PLAIN_STYLES = ("yaml", "line")
 ASSUMED_NOTE = "assumed: not confirmed from public code"
 
@@ -59,8 +80,27 @@ class ProfileSettingError(LibraryError):
 
 def settings() -> dict[str, object]:
     """Each adjustable setting and its type."""
-    hints = typing.get_type_hints(Profile)
-    return {f.name: hints[f.name] for f in dataclasses.fields(Profile) if f.name not in FIXED}
+    found: dict[str, object] = {}
+    for key, path in SETTING_PATHS.items():
+        kind: Any = AgentProfile
+        for part in path:
+            kind = typing.get_type_hints(kind)[part]
+        found[key] = kind
+    return found
+
+
+def setting_value(profile: AgentProfile, key: str) -> object:
+    """The value setting ``key`` has in ``profile``."""
+    value: object = profile
+    for part in SETTING_PATHS[key]:
+        value = getattr(value, part)
+    return value
+
+
+def _with_value(owner: Any, path: tuple[str, ...], value: object) -> Any:
+    if len(path) == 1:
+        return dataclasses.replace(owner, **{path[0]: value})
+    return dataclasses.replace(owner, **{path[0]: _with_value(getattr(owner, path[0]), path[1:], value)})
 
 
 def _key(raw: str, known: Mapping[str, object]) -> str:
@@ -131,15 +171,15 @@ def _check(key: str, value: object) -> None:
         raise ProfileSettingError(f"profile setting {key}: expected 0 or more, got {value}")
 
 
-def apply_overrides(profile: Profile, overrides: Mapping[str, Override]) -> Profile:
+def apply_overrides(profile: AgentProfile, overrides: Mapping[str, Override]) -> AgentProfile:
     """``profile`` with ``overrides`` applied (raises ProfileSettingError naming the key).
 
     Keys are setting names (``-`` may stand for ``_``); values are typed (a list of text for a
     list setting, a bool, an int, ``None`` for an optional one) or text as on the command line.
     """
     known = settings()
-    # Keyed by field name, so the value types differ per key; _typed checks each value against
-    # its field's type at run time, which a static type cannot say.
+    # Keyed by setting, so the value types differ per key; _typed checks each value against
+    # its setting's type at run time, which a static type cannot say.
     changes: dict[str, Any] = {}
     for raw, value in overrides.items():
         if not isinstance(raw, str):
@@ -147,7 +187,9 @@ def apply_overrides(profile: Profile, overrides: Mapping[str, Override]) -> Prof
         key = _key(raw, known)
         changes[key] = _typed(key, known[key], value)
         _check(key, changes[key])
-    return dataclasses.replace(profile, **changes) if changes else profile
+    for key, value in changes.items():
+        profile = _with_value(profile, SETTING_PATHS[key], value)
+    return profile
 
 
 def parse_settings(items: Iterable[str]) -> dict[str, Any]:
@@ -165,7 +207,7 @@ def parse_settings(items: Iterable[str]) -> dict[str, Any]:
     return parsed
 
 
-def apply_settings(profile: Profile, items: Iterable[str]) -> Profile:
+def apply_settings(profile: AgentProfile, items: Iterable[str]) -> AgentProfile:
     """``profile`` with each ``KEY=VALUE`` of ``items`` applied (raises ProfileSettingError)."""
     return apply_overrides(profile, parse_settings(items))
 
@@ -199,16 +241,17 @@ def normalize_overrides(data: Mapping[str, Mapping[str, Override]]) -> dict[str,
         default = PROFILES[profile_id]
         changed = apply_overrides(default, overrides)
         keys = [k.strip().replace("-", "_") for k in overrides]
-        kept = {k: to_json(getattr(changed, k)) for k in keys
-                if getattr(changed, k) != getattr(default, k)}
+        kept = {k: to_json(setting_value(changed, k)) for k in keys
+                if setting_value(changed, k) != setting_value(default, k)}
         if kept:
             result[profile_id] = kept
     return result
 
 
 def configured_profile(profile_id: str, persisted: Mapping[str, Mapping[str, Override]] | None = None,
-                       items: Iterable[str] = ()) -> Profile:
-    """The profile ``profile_id`` with the persisted overrides, then the ``KEY=VALUE`` items."""
+                       items: Iterable[str] = ()) -> AgentProfile:
+    """The profile whose settings are kept under ``profile_id`` (``cortex-fs`` for CortexPrism) with
+    the persisted overrides, then the ``KEY=VALUE`` items."""
     profile = apply_overrides(PROFILES[profile_id], (persisted or {}).get(profile_id, {}))
     return apply_settings(profile, items)
 
@@ -218,6 +261,6 @@ def setting_help(key: str) -> tuple[str, str]:
     return SETTING_HELP.get(key, (key.replace("_", " ").capitalize(), ""))
 
 
-def adjustable_profiles() -> list[Profile]:
+def adjustable_profiles() -> list[AgentProfile]:
     """The profiles with assumed settings, which the user is expected to adjust."""
     return [p for p in PROFILES.values() if p.unverified]

@@ -1,11 +1,12 @@
-"""The two RockBot profiles and every rule that differs between them, in one place.
+"""The two RockBot profiles' rules as RockBot's store and dream passes read them: a view of an
+:class:`~rockskills_gui.core.model.profile.AgentProfile` (:meth:`RockBotRules.of`).
 
 ``ROCKBOT_64E82CC`` is the fidelity target (rockbot-skills.md, commit 64e82cc): every rule here
 is off or empty for it, so code that consults a :class:`RockBotRules` behaves exactly as before.
 ``ROCKBOT_CURRENT`` is RockBot as its later sources read (README, "Notes: RockBot (current)"):
 multi-file skills (``{name}.resources/`` + a ``manifest`` list in the skill JSON), the skills
 store's ``.embeddings/`` cache, protected prefixes, the ``mcp/`` namespace policy and the dream
-pass ledger. A rule that is assumed rather than read upstream says so in its comment.
+pass ledger. The values, and where each comes from, are the profiles' (:mod:`.profiles`).
 """
 
 from __future__ import annotations
@@ -13,10 +14,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-RESOURCE_SUFFIX = ".resources"  # FileSkillStore.ResourceFolderSuffix
-EMBEDDINGS_DIR = ".embeddings"  # EmbeddingCache.DirectoryName, under the skills folder
-LEDGER_FILE = "dream-pass-ledger.json"  # DreamPassLedger.FileName, in the agent folder
-RESOURCE_USAGE_FILE = "skill-resource-usage.jsonl"  # FileSkillResourceUsageStore, agent folder
+from rockskills_gui.core.model import profiles
+from rockskills_gui.core.model.profile import AgentProfile
+from rockskills_gui.core.model.rockbot_files import EMBEDDINGS_DIR as EMBEDDINGS_DIR
+from rockskills_gui.core.model.rockbot_files import LEDGER_FILE as LEDGER_FILE
+from rockskills_gui.core.model.rockbot_files import RESOURCE_SUFFIX as RESOURCE_SUFFIX
+from rockskills_gui.core.model.rockbot_files import RESOURCE_USAGE_FILE as RESOURCE_USAGE_FILE
+
 # FileSkillStore.FilenamePattern: a resource file name (no separators, no '..').
 _RESOURCE_NAME_RE = re.compile(r"^[a-zA-Z0-9_\-\.]+$")
 RESOURCE_TYPES = ("Python", "Wisp", "JsonSchema", "Markdown", "Text", "Other")  # SkillResourceType
@@ -46,6 +50,21 @@ class RockBotRules:
     # DreamPassLedger: a gated pass is skipped while its inputs' fingerprint is unchanged.
     ledger_file: str | None = None
 
+    @classmethod
+    def of(cls, profile: AgentProfile) -> RockBotRules:
+        """The rules a RockBot ``profile`` gives its store and its dream passes."""
+        return cls(id=profile.id, label=profile.label, resources=profile.holds.resources,
+                   ignored_dirs=profile.storage.ignored_dirs,
+                   protected_prefixes=profile.curation.protected_prefixes,
+                   singleton_prefixes=profile.curation.singleton_prefixes,
+                   keep_summary_keywords=profile.curation.keep_summary_keywords,
+                   mcp_naming=profile.names.mcp_naming, ledger_file=profile.curation.ledger_file)
+
+    @property
+    def profile(self) -> AgentProfile:
+        """The profile these rules are a view of."""
+        return profiles.PROFILES[self.id]
+
     @property
     def current(self) -> bool:
         return self.id == ROCKBOT_CURRENT_ID
@@ -72,16 +91,11 @@ class RockBotRules:
         return None
 
 
-ROCKBOT_64E82CC_ID = "rockbot-64e82cc"
-ROCKBOT_CURRENT_ID = "rockbot-current"
+ROCKBOT_64E82CC_ID = profiles.ROCKBOT_64E82CC.id
+ROCKBOT_CURRENT_ID = profiles.ROCKBOT_CURRENT.id
 
-ROCKBOT_64E82CC = RockBotRules(id=ROCKBOT_64E82CC_ID, label="RockBot")
-ROCKBOT_CURRENT = RockBotRules(
-    id=ROCKBOT_CURRENT_ID, label="RockBot (current)", resources=True,
-    ignored_dirs=(EMBEDDINGS_DIR,), protected_prefixes=("patrol/",),
-    singleton_prefixes=("mcp/",), keep_summary_keywords=True, mcp_naming=True,
-    ledger_file=LEDGER_FILE,
-)
+ROCKBOT_64E82CC = RockBotRules.of(profiles.ROCKBOT_64E82CC)
+ROCKBOT_CURRENT = RockBotRules.of(profiles.ROCKBOT_CURRENT)
 RULES = {r.id: r for r in (ROCKBOT_64E82CC, ROCKBOT_CURRENT)}
 
 

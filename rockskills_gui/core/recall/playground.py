@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.bm25_index import Explanation

@@ -27,10 +27,10 @@ from PySide6.QtCore import QObject, QSettings, Signal
 from rockskills_gui.core.app.recent import RecentLibraries
 from rockskills_gui.core.app.secrets import KeyStore
 from rockskills_gui.core.app.settings_store import SettingsStore
-from rockskills_gui.core.library.rockbot_library import DiskChanges, Library
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.storage.appdirs import config_dir, demo_library_dir
-from rockskills_gui.core.storage.changes import ChangeSet
+from rockskills_gui.core.storage.changes import ChangeSet, DiskChanges
 from rockskills_gui.ui.common.operation_runner import (
     LONG_CHANGE,
     OperationResult,

@@ -55,7 +55,7 @@ class UsageArchiver(QObject):
         never the app's bundled demo, opened in place: every demo install copies it): at once, or
         ``soon=False`` after :data:`OPEN_DELAY_MS`."""
         library = self.ctx.library
-        if library is None or not library.has_usage_log or _bundled(library.agent_dir):
+        if library is None or not library.profile.holds.usage_log or _bundled(library.agent_dir):
             return
         agent_dir = library.agent_dir
         self.ctx.query(self, "usage archive", lambda _control: _archive(agent_dir), self._on_done,

@@ -15,19 +15,18 @@ so its work overlaps the reading (which helper processes do on a big library).
 from __future__ import annotations
 
 import gc
-import inspect
 import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Signal
 
-from rockskills_gui.core.library.formats import FORMATS, FormatSettings
-from rockskills_gui.core.library.formats import open_library as _open_library
-from rockskills_gui.core.library.rockbot_library import Library, ScanCancelled
+from rockskills_gui.core.library.formats import FORMATS
+from rockskills_gui.core.library.library import Library
+from rockskills_gui.core.library.open import OpenOptions, ScanCancelled, UserSettings, open_library
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.storage.appdirs import cache_dir, demo_library_dir
 from rockskills_gui.core.storage.changes import LibraryError
@@ -38,11 +37,6 @@ from rockskills_gui.ui.common.usage_prefetch import UsagePrefetch
 
 if TYPE_CHECKING:
     from rockskills_gui.core.app.settings import Settings
-    from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
-
-    AnyLibrary = Library | SkillMdLibrary
-else:
-    AnyLibrary = Library  # (annotations only: a SKILL.md library's code loads when one is opened)
 
 FREEZE_FROM = 10_000  # skills from which a loaded library is frozen out of the collector's way
 log = logging.getLogger(__name__)
@@ -73,39 +67,32 @@ class Feed(Protocol):
     def feed(self, skills: Iterable[Skill]) -> None: ...
 
 
-Opener = Callable[..., AnyLibrary]  # opener() or opener(control: LoadControl)
+Opener = Callable[[LoadControl], Library]  # opens a library, told how by the load control
 Preparer = Callable[..., object]  # prepare(library), or prepare(library, feed) with a feed
 
 
 def path_opener(path: Path, format: str | None = None,
                 settings: Callable[[], Settings] | None = None,
                 link_targets: Callable[[], list[Path]] | None = None) -> Opener:
-    """Open a skill library folder as its detected format, or as ``format`` (core.formats).
+    """Open a skill library folder as its detected format, or as ``format`` (core.formats),
+    through the one door (core.library.open).
 
     ``settings`` (gives the user's preferences) add the assumed SKILL.md profile settings and the
     user-scope skill roots; it is called only for a SKILL.md library. A RockBot library keeps what
     reading its files gave in the user's cache folder (core.library.stores.scan_cache): files that
     did not change are not read again. ``link_targets`` gives the folders the user allowed writes
     to through a symbolic link in this library (core.storage.links); it is called when opening."""
-    options: dict[str, Any] = {"cache_dir": cache_dir() / "scan"}
-    if settings is not None:
-        options.update(skillmd_settings=lambda: _format_settings(settings()))
 
-    def open_library(*args: Any, **kwargs: Any) -> AnyLibrary:
-        if link_targets is not None:
-            kwargs["link_targets"] = link_targets()
-        return _open_library(*args, **kwargs)
-
-    def open_path(control: LoadControl | None = None) -> AnyLibrary:
-        if control is None:
-            return open_library(path, format, **options)
+    def open_path(control: LoadControl) -> Library:
+        options = OpenOptions(
+            format=format, load_settings=(lambda: _user_settings(settings())) if settings else None,
+            progress=control.progress, cancel=control.cancelled,
+            on_skills=control.skills_read if control.feeds else None, cache_dir=cache_dir() / "scan",
+            link_targets=tuple(link_targets()) if link_targets is not None else ())
         # The usage logs are read by a helper process while the library is read (issue 19).
         usage = UsagePrefetch.start(path) if format not in SKILLMD_FORMATS else None
         try:
-            library = open_library(path, format, progress=control.progress,
-                                   cancel=control.cancelled,
-                                   on_skills=control.skills_read if control.feeds else None,
-                                   **options)
+            library = open_library(path, options)
         except BaseException:
             if usage is not None:
                 usage.cancel()
@@ -120,14 +107,14 @@ def path_opener(path: Path, format: str | None = None,
 SKILLMD_FORMATS = frozenset(FORMATS[1:])  # (no usage logs to read beside them)
 
 
-def _format_settings(settings: Settings) -> FormatSettings:
-    return FormatSettings(settings.include_user_skills, settings.profile_overrides)
+def _user_settings(settings: Settings) -> UserSettings:
+    return UserSettings(settings.include_user_skills, settings.profile_overrides)
 
 
 def demo_opener(dest: Path | None = None) -> Opener:
     """Install the bundled demo library once (at ``dest`` or the data folder) and open it."""
 
-    def open_demo(control: LoadControl | None = None) -> AnyLibrary:
+    def open_demo(control: LoadControl) -> Library:
         try:
             from rockskills_gui.core.app.demo import install_demo
         except ModuleNotFoundError as exc:
@@ -141,19 +128,12 @@ def demo_opener(dest: Path | None = None) -> Opener:
     return open_demo
 
 
-def _takes_control(opener: Opener) -> bool:
-    try:
-        return bool(inspect.signature(opener).parameters)
-    except (TypeError, ValueError):
-        return False
-
-
 def _load(opener: Opener, control: LoadControl, preparers: Mapping[str, Preparer],
-          feeds: Mapping[str, Feed]) -> tuple[AnyLibrary, dict[str, object]]:
+          feeds: Mapping[str, Feed]) -> tuple[Library, dict[str, object]]:
     """The loader's job on the worker: open, then run the preparers; a load cancelled
     meanwhile raises :class:`QueryCancelled` (what it started beside the library is stopped)."""
     with gc_paused():  # a full collection now would walk every object read so far
-        library = opener(control) if _takes_control(opener) else opener()
+        library = opener(control)
         prepared: dict[str, object] = dict(control.prefetched)
         for key, prepare in preparers.items():
             if control.cancelled():
@@ -237,7 +217,7 @@ class LibraryLoader(QObject):
         """Start opening; a load still running is superseded (cancelled, its result dropped)."""
         preparers, makers = dict(self.preparers), dict(self.feeds)
 
-        def job(query: QueryControl) -> tuple[AnyLibrary, dict[str, object]]:
+        def job(query: QueryControl) -> tuple[Library, dict[str, object]]:
             feeds = {key: make() for key, make in makers.items()}
             control = LoadControl(progress=query.progress, cancel_event=query.cancel_event,
                                   feeds=[state.feed for state in feeds.values()])
@@ -263,7 +243,7 @@ class LibraryLoader(QObject):
             done, total = value
             self.progress.emit(done, total)
 
-    def _on_loaded(self, loaded: tuple[AnyLibrary, dict[str, object]]) -> None:
+    def _on_loaded(self, loaded: tuple[Library, dict[str, object]]) -> None:
         library, prepared = loaded
         self._set_busy(False)
         self.prepared = prepared

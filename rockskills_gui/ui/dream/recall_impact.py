@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.recall_guard import PlanEffect, corpus, plan_effect
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.recall.replay import QueryOutcome, SkillMove
 from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.theme import secondary
@@ -49,7 +49,8 @@ class RecallImpactDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("dreamRecallImpact")
         self.setWindowTitle("Recall Impact of the Ticked Proposals")
-        queries, notes = corpus(library.agent_dir)
+        # (logged sessions where the agent logs them: RockBot; saved query sets for any library)
+        queries, notes = corpus(library.agent_dir, sessions=library.profile.holds.usage_log)
         self.effect: PlanEffect = plan_effect(plan, library.skills(), accepted, queries)
         report = self.effect.report
         self.summary = QLabel(self)

@@ -30,6 +30,7 @@ from rockskills_gui.core.dream.apply import (
     touched_since,
     undo_last,
 )
+from rockskills_gui.core.dream.formats import DreamLibrary, format_label, is_skill_md
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.review_defaults import (
@@ -38,11 +39,11 @@ from rockskills_gui.core.dream.review_defaults import (
     unsaved_conflicts,
     unsaved_message,
 )
-from rockskills_gui.core.library.formats import FORMAT_LABELS
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.storage import journal
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.accessibility import name_controls
+from rockskills_gui.ui.common.capabilities import Part, shows
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.operation_runner import OperationResult, OperationTicket
 from rockskills_gui.ui.common.screen_room import FRAME_ALLOWANCE, available
@@ -138,28 +139,33 @@ class DreamWizard(QWizard):
 
     # ---------------------------------------------------------------- library
 
-    def dream_library(self) -> Library | None:
-        """The open library when it is a RockBot library (dreams are RockBot's), else None."""
+    def dream_library(self) -> DreamLibrary | None:
+        """The open library when its agent has dream passes (its profile's ``curation.passes``:
+        RockBot's, or consolidation and optimization over SKILL.md folders), else None."""
         library = self.ctx.library
-        if library is None or getattr(library, "format", "rockbot") != "rockbot":
+        if library is None or not shows(Part.DREAM, library):
             return None
         return library
 
-    def _library_changed(self, library: object) -> None:
+    def _library_changed(self, library: Library | None) -> None:
         self.run.stop()
         if self.plan is not None and self.apply_result is None:
             self.set_plan(None)
         if self.currentId() > 0:
             self.restart()
         lib = self.dream_library()
-        if lib is not None:
+        if lib is not None and is_skill_md(lib):
+            label = format_label(lib)
+            self.setup.set_library_text(
+                f"Library: {lib.agent_dir} ({plural(len(lib), 'skill')}, {label}). Proposals are "
+                "written as SKILL.md; skill gap and the 18-month prune need RockBot's logs and "
+                "dates, which this format does not keep.", True)
+        elif lib is not None:
             self.setup.set_library_text(f"Library: {lib.agent_dir} ({plural(len(lib), 'skill')}).", True)
         elif library is not None:
-            label = FORMAT_LABELS.get(getattr(library, "format", ""), "another format")
             self.setup.set_library_text(
-                f"Dream runs work on RockBot libraries (skills/*.json); this library is {label}. "
-                "To dream over it, convert a copy first: rockskills convert SRC DST --to rockbot.",
-                False)
+                f"Dream runs are not available for {library.profile.title} libraries (this agent's "
+                "profile has no dream passes).", False)
         else:
             self.setup.set_library_text("Open a library first.", False)
 
@@ -282,7 +288,7 @@ class DreamWizard(QWizard):
 
     def recheck_plan(self) -> None:
         """Check the plan again against the library as it is now (engine ``recheck``)."""
-        library = self.ctx.library
+        library = self.dream_library()
         if self.plan is None or library is None:
             return
         keep = self.selection.ids() if self.selection is not None else []

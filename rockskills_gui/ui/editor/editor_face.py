@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from rockskills_gui.ui.common.theme import heading, secondary
 
 if TYPE_CHECKING:
-    from rockskills_gui.core.library.rockbot_library import Library
+    from rockskills_gui.core.library.library import Library
 
 EMPTY_TITLE = "No skill open"
 EMPTY_TEXT = "Select a skill in the Library, or press Ctrl+P to go to one by name."

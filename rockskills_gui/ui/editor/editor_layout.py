@@ -74,7 +74,7 @@ class EditorWidgets:
                                      self.page)
         self.agent_notice = NoticeBar("agentNotice", QStyle.StandardPixmap.SP_MessageBoxInformation,
                                       self.page)
-        # (its text is the open library's own note: core.library.agent_note)
+        # (its text is the open library's own note: core.model.agent_note)
         self.agent_notice.add_button("agentNoticeOk", "Got It", self.agent_notice.hide)
 
         self.blank = QTextDocument(pane)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from rockskills_gui.core.library.agent_note import ROCKBOT_NOTE
+from rockskills_gui.core.model.agent_note import ROCKBOT_NOTE
 from rockskills_gui.ui.common.buffers import Buffer
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.editor.editor_buffers import OpenBuffers

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QStyle, QWidget
 
-from rockskills_gui.core.library.summary_rule import ROCKBOT_SUMMARY, SummaryRule
+from rockskills_gui.core.model.summary_rule import ROCKBOT_SUMMARY, SummaryRule
 from rockskills_gui.core.model.timestamps import MIN_VALUE, Timestamp
 from rockskills_gui.ui.common.theme import heading, secondary
 from rockskills_gui.ui.editor.see_also_editor import Chip, FlowLayout, SeeAlsoEditor

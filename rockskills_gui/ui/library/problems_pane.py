@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import Facts, problems_by_name
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.ui.common.context import AppContext

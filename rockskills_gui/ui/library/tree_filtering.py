@@ -7,7 +7,7 @@ from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeyEvent
 from PySide6.QtWidgets import QLabel, QLineEdit, QMenu, QToolButton
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import TreeFilter
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.library.tree_model import SkillTreeModel

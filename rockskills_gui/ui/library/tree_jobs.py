@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import SkillTree, last_used_by_name
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.gcpause import gc_paused

@@ -19,8 +19,7 @@ from typing import overload
 
 from PySide6.QtCore import QAbstractItemModel, QMimeData, QModelIndex, QObject, Qt, Signal
 
-from rockskills_gui.core.library.resources import resources_of
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import (
     Facts,
     FilterResult,
@@ -567,7 +566,7 @@ class SkillTreeModel(QAbstractItemModel):
             parent = self.index_of(node)
             if not parent.isValid():
                 continue  # asked for afresh when shown
-            found = resources_of(self.library, node.skill.name)
+            found = self.library.resources(node.skill.name) if self.library is not None else []
             if not found:
                 self.resources.keep(node, [])
                 continue

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 
-from rockskills_gui.core.library.rockbot_library import Library
 from rockskills_gui.core.library.tree import Node, match_spans, summary_snippet
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.ui.common.capabilities import Part, shows
 from rockskills_gui.ui.common.models import NAME_ROLE
 from rockskills_gui.ui.library.tree_roles import (
     BADGE_TIPS,
@@ -81,7 +81,7 @@ class TreeItemData:
             found.append(Badge.PROBLEM)
         if facts.sparse(skill):
             found.append(Badge.SPARSE)
-        if facts.never_used(skill) and (library is None or library.has_usage_log):
+        if facts.never_used(skill) and (library is None or shows(Part.USAGE, library)):
             found.append(Badge.NEVER_USED)
         if skill.summary_pending:
             found.append(Badge.SUMMARY_PENDING)
@@ -95,12 +95,12 @@ class TreeItemData:
         return tuple(found)
 
     def _lifecycle(self, name: str) -> str | None:
-        """A CortexPrism skill's lifecycle from memory.db (None for other formats)."""
+        """A skill's lifecycle (CortexPrism's memory.db; None where the profile holds none)."""
         library = self.model.library
-        if library is None or library.format != "cortex":
+        if library is None or not shows(Part.LIFECYCLE, library):
             return None
-        stats = getattr(library.entry(name), "stats", None) or {}
-        return stats.get("lifecycle")
+        lifecycle = library.health_stats(name).get("lifecycle")
+        return lifecycle if isinstance(lifecycle, str) else None
 
     def count(self, node: Node) -> int | None:
         if not node.children:
@@ -178,7 +178,7 @@ class TreeItemData:
         """RockBot (current): the MCP freshness of an ``mcp/{server}`` skill node (offline:
         Unknown, see :mod:`rockskills_gui.core.model.mcp_freshness`); None otherwise."""
         library, skill = self.model.library, node.skill
-        if skill is None or not isinstance(library, Library) or not library.rules.current:
+        if skill is None or not shows(Part.MCP_FRESHNESS, library):
             return None
         from rockskills_gui.core.model.mcp_freshness import skill_freshness  # (RockBot (current))
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import itertools
 
-from rockskills_gui.core.library.resources import resource_owner, resources_of
-from rockskills_gui.core.library.rockbot_library import Library, Resource
+from rockskills_gui.core.library.library import Resource
 from rockskills_gui.core.library.tree import Node
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.storage.changes import ChangeSet
@@ -35,7 +34,8 @@ class TreeResourceRows:
         if rows is not None:
             return rows
         skill = node.skill
-        found = resources_of(self.model.library, skill.name) if skill is not None else []
+        found = self.model.library.resources(skill.name) if (
+            skill is not None and self.model.library is not None) else []
         return self.keep(node, found)
 
     def keep(self, node: Node, found: list[Resource]) -> list[ResourceRow]:
@@ -67,7 +67,7 @@ class TreeResourceRows:
         names = {*change.created, *change.updated, *change.deleted,
                  *(n for pair in change.renamed for n in pair)}
         for fc in change.files:
-            owner = resource_owner(library, fc.path) if isinstance(library, Library) else None
+            owner = library.resource_owner(fc.path)
             if owner is not None:
                 names.add(owner)
         return {fold(n) for n in names}

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import Node, SkillTree, TreeFilter
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.changes import ChangeSet

@@ -10,7 +10,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
-from rockskills_gui.core.library.rockbot_library import Library, Resource
+from rockskills_gui.core.library.library import Library, Resource
 from rockskills_gui.core.library.tree import Facts, FilterResult, Node, SkillTree
 
 Index = QModelIndex | QPersistentModelIndex

@@ -26,6 +26,7 @@ from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall import snapshots
 from rockskills_gui.core.recall.queryset import (
     QUERY_SET_DIR,
+    AnyLayout,
     CaseResult,
     QueryCase,
     QuerySet,
@@ -37,7 +38,6 @@ from rockskills_gui.core.recall.queryset import (
     save_query_set,
 )
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, SkillRecall
-from rockskills_gui.core.storage.layout import Layout
 from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.recall.queryset_snapshots import (
@@ -77,7 +77,7 @@ class QuerySetPanel(QWidget):
     def __init__(self, names: QStringListModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("recallQuerySetPanel")
-        self.layout_: Layout | None = None
+        self.layout_: AnyLayout | None = None
         self.recall: SkillRecall | None = None
         self.query_set: QuerySet | None = None
         self.path: Path | None = None
@@ -225,7 +225,7 @@ class QuerySetPanel(QWidget):
 
     # ---------------------------------------------------------------- sets
 
-    def set_library(self, layout: Layout | None, recall: SkillRecall | None) -> None:
+    def set_library(self, layout: AnyLayout | None, recall: SkillRecall | None) -> None:
         """A library (or none) was opened: list its sets and evaluate the first one."""
         self.layout_ = layout
         self.recall = recall

@@ -16,6 +16,7 @@ from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall import snapshots
 from rockskills_gui.core.recall.queryset import (
     QUERY_SET_DIR,
+    AnyLayout,
     QuerySet,
     QuerySetError,
     compose_renames,
@@ -25,12 +26,11 @@ from rockskills_gui.core.recall.queryset import (
     save_query_set,
 )
 from rockskills_gui.core.recall.skill_recall import SkillRecall
-from rockskills_gui.core.storage.layout import Layout
 
 EDITS_LABEL = "unsaved edits"  # what the last column compares with after "With unsaved edits"
 
 
-def list_query_sets(layout: Layout) -> list[Path]:
+def list_query_sets(layout: AnyLayout) -> list[Path]:
     folder = layout.agent_dir / QUERY_SET_DIR
     try:
         return sorted(p for p in folder.glob("*.json") if p.is_file())
@@ -43,7 +43,7 @@ class SetsSource(Protocol):
     its recall) and ask of it (evaluate the set, show the report, update the buttons)."""
 
     @property
-    def layout_(self) -> Layout | None: ...
+    def layout_(self) -> AnyLayout | None: ...
     @property
     def recall(self) -> SkillRecall | None: ...
     @property

@@ -5,7 +5,7 @@ handed over), and the recall prepared while a library loads.
 
 from __future__ import annotations
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.recall.index_text import session_index_text
 from rockskills_gui.core.recall.skill_recall import RecallBuilder, SkillRecall
 

@@ -34,7 +34,7 @@ from PySide6.QtCore import QItemSelection, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSplitter, QTableView, QTabWidget, QWidget
 
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.bm25 import parse_query
@@ -59,7 +59,7 @@ from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.queries import runs_inline
 from rockskills_gui.ui.common.shown_refresh import show_tab
 from rockskills_gui.ui.recall.hybrid_panel import HybridPanel, hybrid_skills_dir
-from rockskills_gui.ui.recall.mcp_calls import mcp_rules
+from rockskills_gui.ui.recall.mcp_calls import mcp_profile
 from rockskills_gui.ui.recall.queryset_panel import QuerySetPanel
 from rockskills_gui.ui.recall.recall_jobs import (  # PreparedRecall, prepare_recall: used from here
     Built,
@@ -531,7 +531,7 @@ class RecallPane(QWidget):
             + f" · the line marks the top-{RECALL_TOP_N} cut")
         self.view.show_turn(self.preview)
         self.session_panel.show_session(sim, self.preview if text.strip() else None,
-                                        mcp_rules(self.ctx.library))
+                                        mcp_profile(self.ctx.library))
         self.pin_reports = [why_not(recall, text, name, session=sim) for name in self.pins]
         self.why_panel.show_reports(self.pin_reports)
         self._refresh_compare(text)

@@ -72,7 +72,7 @@ from rockskills_gui.core.evals.trigger_file import (
     read_trigger_file,
     skill_of_file,
 )
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.storage.changes import ChangeSet

@@ -28,10 +28,11 @@ from rockskills_gui.core.library.profile_settings import (
     ASSUMED_NOTE,
     adjustable_profiles,
     setting_help,
+    setting_value,
     settings,
     to_text,
 )
-from rockskills_gui.core.library.stores.skillmd import PROFILES
+from rockskills_gui.core.model.profiles import profile_for_settings
 from rockskills_gui.ui.common.theme import secondary
 
 
@@ -55,12 +56,12 @@ class ProfileSettingsEditor(QTabWidget):
         kinds = settings()
         for profile in adjustable_profiles():
             page = QWidget(self)
-            page.setObjectName(f"profileTab.{profile.id}")
+            page.setObjectName(f"profileTab.{profile.settings_id}")
             outer = QVBoxLayout(page)
             header = secondary(QLabel(
                 f"{ASSUMED_NOTE.capitalize()}. These settings follow a project brief, not the "
                 "agent's code. Lists are comma-separated; none clears a limit.", page))
-            header.setObjectName(f"profileHeader.{profile.id}")
+            header.setObjectName(f"profileHeader.{profile.settings_id}")
             header.setWordWrap(True)
             outer.addWidget(header)
             form = QFormLayout()
@@ -68,7 +69,7 @@ class ProfileSettingsEditor(QTabWidget):
             outer.addLayout(form)
             for key in profile.unverified:
                 title, help_text = setting_help(key)
-                default = to_text(getattr(profile, key))
+                default = to_text(setting_value(profile, key))
                 field: QLineEdit | QCheckBox
                 if _is_bool(kinds[key]):
                     field = QCheckBox(page)
@@ -77,12 +78,12 @@ class ProfileSettingsEditor(QTabWidget):
                     field = QLineEdit(page)
                     field.setPlaceholderText(default or "(empty)")
                     field.textChanged.connect(lambda *_: self.changed.emit())
-                field.setObjectName(f"profile.{profile.id}.{key}")
+                field.setObjectName(f"profile.{profile.settings_id}.{key}")
                 field.setAccessibleName(f"{profile.label}: {title}")
                 field.setAccessibleDescription(f"{help_text} {ASSUMED_NOTE}; default: {default}")
                 field.setToolTip(f"{help_text}\n{key} — {ASSUMED_NOTE}.")
                 note = secondary(QLabel(f"assumed · default: {default or '(empty)'}", page))
-                note.setObjectName(f"profileNote.{profile.id}.{key}")
+                note.setObjectName(f"profileNote.{profile.settings_id}.{key}")
                 note.setToolTip(f"{ASSUMED_NOTE}; default: {default or '(empty)'}")
                 row = QHBoxLayout()
                 row.addWidget(field, 1)
@@ -90,11 +91,11 @@ class ProfileSettingsEditor(QTabWidget):
                 label = QLabel(f"{title}:", page)
                 label.setBuddy(field)
                 form.addRow(label, row)
-                self.fields[(profile.id, key)] = field
+                self.fields[(profile.settings_id, key)] = field
             reset = QPushButton("Restore Defaults for This Format", page)
             reset.setToolTip(f"Show the defaults of {profile.label} (saved by OK or Apply)")
-            reset.setObjectName(f"profileReset.{profile.id}")
-            reset.clicked.connect(lambda *_, pid=profile.id: self.restore_defaults(pid))
+            reset.setObjectName(f"profileReset.{profile.settings_id}")
+            reset.clicked.connect(lambda *_, pid=profile.settings_id: self.restore_defaults(pid))
             buttons = QHBoxLayout()
             buttons.addStretch(1)
             buttons.addWidget(reset)
@@ -115,7 +116,7 @@ class ProfileSettingsEditor(QTabWidget):
         self._loaded = {pid: dict(items) for pid, items in overrides.items()}
         for (pid, key), field in self.fields.items():
             items = self._loaded.get(pid, {})
-            current = items[key] if key in items else getattr(PROFILES[pid], key)
+            current = items[key] if key in items else setting_value(profile_for_settings(pid), key)
             if isinstance(field, QCheckBox):
                 field.setChecked(bool(current))
             else:
@@ -126,7 +127,7 @@ class ProfileSettingsEditor(QTabWidget):
         self._loaded.pop(profile_id, None)
         for (pid, key), field in self.fields.items():
             if pid == profile_id:
-                default = getattr(PROFILES[pid], key)
+                default = setting_value(profile_for_settings(pid), key)
                 if isinstance(field, QCheckBox):
                     field.setChecked(bool(default))
                 else:

@@ -31,7 +31,7 @@ from rockskills_gui.ui.library.tree_pane import TreePane
 from rockskills_gui.ui.shell.window_tabs import LazyTab
 
 if TYPE_CHECKING:
-    from rockskills_gui.core.library.rockbot_library import Library
+    from rockskills_gui.core.library.library import Library
     from rockskills_gui.core.storage.changes import ChangeSet
     from rockskills_gui.ui.common.buffers import Buffer
     from rockskills_gui.ui.editor.editor_pane import EditorPane

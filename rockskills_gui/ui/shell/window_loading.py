@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QMainWindow
 
 from rockskills_gui.core.app.link_targets import LinkTargets
 from rockskills_gui.core.library.formats import OPEN_FORMAT_LABELS, format_label
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.ui.common.actions import ActionRegistry
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.workers import LibraryLoader, Opener, demo_opener, path_opener
@@ -150,7 +150,7 @@ class WindowLoading(QObject):
         message = f"Opened {library.agent_dir} as {format_label(library)}"
         if problems:
             message += f" ({_plural(problems, 'file')} could not be loaded: see Problems)"
-        note = getattr(library, "detection_note", "")
+        note = library.detection_note
         if note:
             message += f" — {note}"
         opened_file = self.opening if self.opening is not None and self.opening.is_file() else None

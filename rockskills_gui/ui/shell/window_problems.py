@@ -14,7 +14,7 @@ from rockskills_gui.ui.library.problems_pane import ProblemsPane
 from rockskills_gui.ui.shell.window_status import WindowStatus
 
 if TYPE_CHECKING:
-    from rockskills_gui.core.library.rockbot_library import Library
+    from rockskills_gui.core.library.library import Library
 
 # The Problems dock's first height: up to 30% of the window's, leaving the tabs above at least
 # CENTRAL_ROOM px (a 720 px high window keeps the old 160 px; 1400×900 gets 270, about 8 rows).

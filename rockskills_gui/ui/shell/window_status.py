@@ -18,7 +18,7 @@ from rockskills_gui.ui.shell.status_bar import ElidingStatusBar, PathLabel
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMessageBox
 
-    from rockskills_gui.core.library.rockbot_library import Library
+    from rockskills_gui.core.library.library import Library
 
 
 def _plural(count: int, word: str) -> str:

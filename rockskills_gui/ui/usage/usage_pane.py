@@ -27,8 +27,7 @@ from PySide6.QtGui import QHideEvent, QImage, QShowEvent
 from PySide6.QtWidgets import QWidget
 
 from rockskills_gui.core.library.formats import format_label
-from rockskills_gui.core.library.resources import rules_have_resources
-from rockskills_gui.core.library.rockbot_library import Library
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.changes import ChangeSet
@@ -42,6 +41,7 @@ from rockskills_gui.core.usage.matrix_order import Ordering
 from rockskills_gui.core.usage.report import UsageReport, UsageRequest, compute
 from rockskills_gui.core.usage.signals import SUGGEST_MIN_SESSIONS
 from rockskills_gui.core.usage.stats import PairView, UsageStats, UsageWindow
+from rockskills_gui.ui.common.capabilities import Part, shows
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.queries import runs_inline
 from rockskills_gui.ui.common.shown_refresh import show_tab
@@ -205,7 +205,7 @@ class UsagePane(UsageLayout):
             self.date_from.blockSignals(False)
             self.date_to.blockSignals(False)
         self.shown.show_nothing(library is not None)
-        show_tab(self.side, self.resources_view, "Resources", rules_have_resources(library))
+        show_tab(self.side, self.resources_view, "Resources", shows(Part.RESOURCE_READS, library))
         self.resources_view.set_library(library)
         self._dirty = True
         if self.isVisible():
@@ -303,7 +303,7 @@ class UsagePane(UsageLayout):
         """Recompute now: on this thread when cheap, else on a worker."""
         self._timer.stop()
         library = self.ctx.library
-        if library is not None and not library.has_usage_log:
+        if library is not None and not shows(Part.USAGE, library):
             self._dirty = False
             self.shown.show_nothing(False)
             self.view.empty_text = no_usage_text(format_label(library))

@@ -3,7 +3,7 @@
 Reading 100,000 skill files costs seconds of system calls and parsing; checking that they did
 not change costs one ``stat`` each. This cache (one file per skills folder in the user's cache
 folder, :func:`~rockskills_gui.core.storage.appdirs.cache_dir`) keeps, per skill file, the result
-of :func:`~rockskills_gui.core.library.stores.rockbot_file._read` -- the skill and the file's
+of :func:`~rockskills_gui.core.library.rockbot.skill_file._read` -- the skill and the file's
 exact bytes, or the problem its bytes are -- with the file's *signature*: device, inode, size,
 modification and change times in nanoseconds. A cached result is used only when the file has
 that signature now, so it is exactly what reading the file would give:
@@ -58,7 +58,7 @@ Entry = tuple[Signature, Encoded]
 
 # The modules whose code decides what reading a skill file gives: a change to any of them (a
 # new version, an edited checkout) makes every cached result stale.
-_CODE = ("core/model", "core/library/stores/rockbot_file.py", "core/library/stores/scan_worker.py",
+_CODE = ("core/model", "core/library/rockbot/skill_file.py", "core/library/rockbot/scan_worker.py",
          "core/library/stores/scan_cache.py", "core/storage/fileio.py",
          "core/storage/untrusted.py")
 _fingerprints: dict[tuple[str, ...], str] = {}

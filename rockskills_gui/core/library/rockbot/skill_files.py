@@ -8,7 +8,7 @@ import os
 from collections import deque
 from pathlib import Path
 
-from rockskills_gui.core.library.stores.rockbot_file import FOLDER_NAMED_JSON
+from rockskills_gui.core.library.rockbot.skill_file import FOLDER_NAMED_JSON
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.rules import RESOURCE_SUFFIX, ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.size_limits import FOLDER_MAX_DEPTH

@@ -6,7 +6,7 @@ skill's folder.
 The load order is breadth-first with names sorted per folder, roots in order: the order of the
 :data:`Key` ``(root index, depth, folder names below the root)``. That is what lets a change to
 one top-level folder of a root be taken in without walking the others
-(:mod:`rockskills_gui.core.library.skillmd_incremental`).
+(:mod:`rockskills_gui.core.library.skillmd.incremental`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from rockskills_gui.core.library.stores.skillmd import (
+from rockskills_gui.core.library.skillmd.store import (
     SKIP_DIRS,
     TOO_DEEP,
-    Profile,
+    AgentProfile,
     Root,
     SkillMdEntry,
     display_path,
@@ -33,7 +33,7 @@ from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.storage.folder_walk import too_deep_message, walk
 
 Key = tuple[int, int, tuple[str, ...]]  # (root index, depth, folder names below the root)
-Reader = Callable[[Root, Path, Profile, str, tuple[Path, ...], Path], "SkillMdEntry | Problem"]
+Reader = Callable[[Root, Path, AgentProfile, str, tuple[Path, ...], Path], "SkillMdEntry | Problem"]
 Found = tuple[Key, Path, "Path | None", "SkillMdEntry | Problem"]
 
 
@@ -48,7 +48,7 @@ class Scanned:
     problems: tuple[Problem, ...]  # what it adds to the library's problems, in order
 
 
-def read_folders(index: int, root: Root, profile: Profile, base: Path,
+def read_folders(index: int, root: Root, profile: AgentProfile, base: Path,
                  boundary: tuple[Path, ...], read: Reader, top: str | None = None) -> Iterator[Found]:
     """Every skill folder of ``root`` (the ``index``-th root), or only those in its folder
     ``top``, in load order and read; a disabled one comes as its problem.
@@ -70,7 +70,7 @@ def read_folders(index: int, root: Root, profile: Profile, base: Path,
                 message=f"{too_deep_message()}: the skills below it are not loaded")
         elif path is None:
             yield key, folder, None, Problem(
-                path=display_path(base, folder / (profile.file_names[0] + ".disabled")),
+                path=display_path(base, folder / (profile.storage.file_names[0] + ".disabled")),
                 kind=ProblemKind.DISABLED, severity="info", name=folder.name,
                 message="disabled skill (SKILL.md renamed to SKILL.md.disabled); not loaded")
         else:
@@ -84,7 +84,7 @@ def _real_folder(path: Path) -> bool:
         return False
 
 
-def settle(found: Found, seen: dict[str, SkillMdEntry], profile: Profile, base: Path) -> Scanned:
+def settle(found: Found, seen: dict[str, SkillMdEntry], profile: AgentProfile, base: Path) -> Scanned:
     """What a scan makes of one folder's read: loaded (with its nested skill files as problems)
     unless it failed, or its name was loaded before (``seen``, updated with what loads)."""
     key, _folder, path, result = found
@@ -111,7 +111,7 @@ def settle(found: Found, seen: dict[str, SkillMdEntry], profile: Profile, base: 
     return Scanned(key, path, name, result, nested)
 
 
-def scan_items(roots: list[Root], profile: Profile, base: Path,
+def scan_items(roots: list[Root], profile: AgentProfile, base: Path,
                read: Reader | None = None) -> list[Scanned]:
     """Every skill folder under ``roots`` (project roots first) as :func:`settle` takes it."""
     read = read or read_skill_md
@@ -121,7 +121,7 @@ def scan_items(roots: list[Root], profile: Profile, base: Path,
             for found in read_folders(index, root, profile, base, boundary, read)]
 
 
-def scan(roots: list[Root], profile: Profile, base: Path,
+def scan(roots: list[Root], profile: AgentProfile, base: Path,
          read: Reader | None = None) -> tuple[list[SkillMdEntry], list[Problem]]:
     """Every skill under ``roots`` (project roots first) and the problems, in load order;
     duplicates by name become problems.
@@ -132,12 +132,12 @@ def scan(roots: list[Root], profile: Profile, base: Path,
             [p for i in items for p in i.problems])
 
 
-def nested_skill_files(folder: Path, profile: Profile) -> list[Path]:
+def nested_skill_files(folder: Path, profile: AgentProfile) -> list[Path]:
     """Skill files below a skill's own folder (its resources), sorted; symlinked folders and
     ``.git``-like folders are not entered."""
     found: list[Path] = []
     for here, dirs, files in walk(folder):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
         if here != os.fspath(folder):
-            found += [Path(here) / n for n in profile.file_names if n in files]
+            found += [Path(here) / n for n in profile.storage.file_names if n in files]
     return sorted(found)

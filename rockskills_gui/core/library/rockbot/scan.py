@@ -9,8 +9,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.library.stores import scan_worker
-from rockskills_gui.core.library.stores.rockbot_file import (  # noqa: F401
+from rockskills_gui.core.library.rockbot import scan_worker
+from rockskills_gui.core.library.rockbot.scan_walk import WalkHelper, wait_listing
+from rockskills_gui.core.library.rockbot.skill_file import (  # noqa: F401
     FOLDER_NAMED_JSON,
     LoadedFile,
     PathMaker,
@@ -20,6 +21,7 @@ from rockskills_gui.core.library.stores.rockbot_file import (  # noqa: F401
     outside_link,
     read_skill_file,
 )
+from rockskills_gui.core.library.rockbot.skill_files import _walk
 from rockskills_gui.core.library.stores.scan_cache import (
     Encoded,
     ScanCache,
@@ -27,14 +29,13 @@ from rockskills_gui.core.library.stores.scan_cache import (
     settled,
     stat_signature,
 )
-from rockskills_gui.core.library.stores.scan_walk import WalkHelper, wait_listing
-from rockskills_gui.core.library.stores.skill_files import _walk
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.storage.gcpause import gc_paused
-from rockskills_gui.core.storage.helper_process import spawn, usable_cpus
+from rockskills_gui.core.storage.helper_process import WORKERS_ENV as WORKERS_ENV
+from rockskills_gui.core.storage.helper_process import helpers_allowed, spawn, usable_cpus
 from rockskills_gui.core.storage.layout import (  # noqa: F401
     AGENT_MARKERS,
     CONVERSATION_LOG,
@@ -73,7 +74,6 @@ SkillsRead = Callable[[list[Skill]], None]
 CHUNK = 500  # files read between two progress reports / cancel checks
 PARALLEL_FROM = 20_000  # files from which helper processes pay for their start (~0.3 s)
 MAX_WORKERS = 4
-WORKERS_ENV = "ROCKSKILLS_SCAN_WORKERS"  # 1 turns the helper processes off
 
 
 def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], bool] | None = None,
@@ -99,7 +99,7 @@ def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], 
     the one reading it gives. Only the other files are read (by helpers when they are many);
     ``on_skills`` is then called only when no cached result was used. When the cache is large
     and helpers are allowed, a helper process lists the folder and takes the signatures while
-    this process loads the cache (:mod:`~rockskills_gui.core.library.stores.scan_walk`).
+    this process loads the cache (:mod:`~rockskills_gui.core.library.rockbot.scan_walk`).
     """
     started_ns = time.time_ns()
     count = default_workers() if workers is None else workers
@@ -187,15 +187,6 @@ def default_workers() -> int:
         return 1
     cpus = usable_cpus()
     return 1 if cpus < 3 else min(cpus - 1, MAX_WORKERS)
-
-
-def helpers_allowed() -> bool:
-    """Whether one helper process beside this one (the folder lister, the usage prefetch) may
-    run: ``ROCKSKILLS_SCAN_WORKERS`` above 1, else 2 CPUs or more and not a frozen app."""
-    configured = os.environ.get(WORKERS_ENV, "")
-    if configured.isdigit():
-        return int(configured) > 1
-    return not getattr(sys, "frozen", False) and usable_cpus() >= 2
 
 
 def _read_here(files: list[tuple[str, str]], prefix: str, progress: Progress | None,
@@ -327,7 +318,7 @@ class _Worker:
         self.signatures: list[Signature | None] = []  # each file's after its read
         self.encoded: list[Encoded | None] = []  # each result as the helper sent it
         self.paths = PathMaker()
-        self.proc = spawn("rockskills_gui.core.library.stores.scan_worker", stdin=True)
+        self.proc = spawn("rockskills_gui.core.library.rockbot.scan_worker", stdin=True)
         self.prefix = prefix
 
     def send(self) -> None:

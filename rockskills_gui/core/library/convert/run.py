@@ -18,9 +18,9 @@ beside ``dest`` (``.<dest>.<pid>-<hex>.rsg-tmp``, marked by a file in it) and re
 a staging folder left by a killed conversion is removed by the next conversion into the same
 parent folder once its process is gone.
 
-The parts: :mod:`~rockskills_gui.core.library.convert_source` (the canonical view, sidecars,
-reading a library), :mod:`~rockskills_gui.core.library.convert_write` (one skill in a target
-format) and :mod:`~rockskills_gui.core.library.convert_resources` (RockBot (current)
+The parts: :mod:`~rockskills_gui.core.library.convert.source` (the canonical view, sidecars,
+reading a library), :mod:`~rockskills_gui.core.library.convert.write` (one skill in a target
+format) and :mod:`~rockskills_gui.core.library.convert.resources` (RockBot (current)
 resources); this module converts a whole library through a staging folder.
 """
 
@@ -32,13 +32,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.library.convert_resources import (
+from rockskills_gui.core.library.convert.resources import (
     EXTENSION_TYPES,
     TYPE_DIRS,
     resource_dir_for,
     resource_type_for,
 )
-from rockskills_gui.core.library.convert_source import (
+from rockskills_gui.core.library.convert.source import (
     ROCKBOT_RESOURCES_DIR,
     ROCKBOT_SIDECAR_DIR,
     SIDECAR_VERSION,
@@ -52,8 +52,7 @@ from rockskills_gui.core.library.convert_source import (
     sidecar_bytes,
     source_skills,
 )
-from rockskills_gui.core.library.convert_write import (
-    ROCKBOT_SUMMARY_WORDS,
+from rockskills_gui.core.library.convert.write import (
     SLUG_MAX,
     folder_name,
     rockbot_name,
@@ -61,9 +60,11 @@ from rockskills_gui.core.library.convert_write import (
     to_rockbot,
     to_skillmd,
 )
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import SkillMdLibrary
-from rockskills_gui.core.library.stores.skillmd import PROFILES
+from rockskills_gui.core.library.library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
+from rockskills_gui.core.library.skillmd.store import PROFILES
+from rockskills_gui.core.model.summary_rule import ROCKBOT_SUMMARY_WORDS
 from rockskills_gui.core.storage import fileio
 
 # "rockbot": RockBot 64e82cc (resources go to .skillgui/resources/); "rockbot-current": RockBot
@@ -103,10 +104,12 @@ class ConvertResult:
 # ---------------------------------------------------------------- whole library
 
 
-def convert(lib: Library | SkillMdLibrary, dest: Path, target: str) -> ConvertResult:
+def convert(lib: Library, dest: Path, target: str) -> ConvertResult:
     """Write ``lib``'s skills as a new ``target`` library at ``dest`` (new or empty folder)."""
     if target not in TARGETS:
         raise ConvertError(f"unknown target '{target}' (one of {', '.join(TARGETS)})")
+    if not isinstance(lib, RockBotLibrary | SkillMdLibrary):  # (the formats this package reads)
+        raise ConvertError(f"{lib.agent_dir}: cannot convert a {lib.profile.title} library")
     dest = Path(dest).expanduser()
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise ConvertError(f"{dest}: already exists and is not an empty folder; nothing written")

@@ -1,10 +1,10 @@
 """SkillMdLibrary: a SKILL.md tree (Agent Skills, PicoBot, carpenter, CortexPrism) with Library's surface.
 
 The operations -- create, save, update, delete, rename, apply a change set, undo/redo -- are the
-one library contract (:class:`~rockskills_gui.core.library.library_base.BaseLibrary`, shared with
-RockBot's :class:`~rockskills_gui.core.library.rockbot_library.Library`); this module is the
+one library contract (:class:`~rockskills_gui.core.library.library.Library`, shared with
+RockBot's :class:`~rockskills_gui.core.library.rockbot.library.RockBotLibrary`); this module is the
 SKILL.md store behind it. A save rewrites only what changed
-(:func:`~rockskills_gui.core.library.stores.skillmd.edited_bytes`), so an unchanged skill is never
+(:func:`~rockskills_gui.core.library.skillmd.store.edited_bytes`), so an unchanged skill is never
 written and a skill saved unchanged stays byte-identical. A skill is a folder, so delete and
 rename carry the skill's resource files along.
 
@@ -18,24 +18,25 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from rockskills_gui.core.library.agent_note import AgentNote
-from rockskills_gui.core.library.library_base import (
-    BaseLibrary,
+from rockskills_gui.core.library.library import (
     Clock,
     FileWrites,
+    Library,
     NameTakenError,
     ReadOnlySkillError,
     Reference,
     UnknownSkillError,
 )
-from rockskills_gui.core.library.skillmd_incremental import ScanIndex
-from rockskills_gui.core.library.stores import cortex
-from rockskills_gui.core.library.stores.parse_cache import ParseCache
-from rockskills_gui.core.library.stores.skillmd import (
+from rockskills_gui.core.library.listing import AdEntry, from_row, text_value
+from rockskills_gui.core.library.skillmd import cortex
+from rockskills_gui.core.library.skillmd.incremental import ScanIndex
+from rockskills_gui.core.library.skillmd.parse_cache import ParseCache
+from rockskills_gui.core.library.skillmd.scan import scan_items
+from rockskills_gui.core.library.skillmd.store import (
     SIDECAR_NAME,
-    Profile,
+    AgentProfile,
     Root,
     SkillMdEntry,
     display_path,
@@ -43,12 +44,11 @@ from rockskills_gui.core.library.stores.skillmd import (
     new_skill_bytes,
     with_new_body,
 )
-from rockskills_gui.core.library.stores.skillmd_scan import scan_items
-from rockskills_gui.core.library.summary_rule import SummaryRule, skill_md_rule
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.model.summary_rule import SummaryRule
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, links, untrusted
 from rockskills_gui.core.storage.changes import (
@@ -88,6 +88,7 @@ class SkillMdLayout:
 
     agent_dir: Path
     skills_dir: Path
+    skill_folders: ClassVar[bool] = True  # each skill is a folder with its SKILL.md
 
     def display_path(self, path: Path) -> str:
         return display_path(self.agent_dir, path)
@@ -96,27 +97,26 @@ class SkillMdLayout:
         return self.skills_dir / name / "SKILL.md"
 
 
-class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
+class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
     """A folder of SKILL.md skills under one profile (see module doc)."""
 
-    has_usage_log = False  # no RockBot usage events: usage views explain instead of showing zeros
-    has_timestamps = False  # created/updated are the file's modification time
     _read_only_why = "lives in CortexPrism's memory.db, which this app only reads."
     layout: SkillMdLayout
 
+    @property
+    def profile(self) -> AgentProfile:
+        """The SKILL.md profile this library was opened with (the user's settings applied)."""
+        return self._profile
+
     def summary_rule(self) -> SummaryRule:
         """What this format asks of a description (the profile's limit, e.g. 1024 characters)."""
-        return skill_md_rule(self.profile.label, self.profile.description_limit)
-
-    def agent_note(self) -> AgentNote | None:
-        """What the profile says its running agents do with edits (None: it does not say)."""
-        return self.profile.agent_note
+        return self.profile.summary
 
     def _as_editable(self, entry: SkillMdEntry | DbEntry) -> SkillMdEntry | None:
         """None for a CortexPrism memory.db row with no SKILL.md (this app only reads the db)."""
         return entry if isinstance(entry, SkillMdEntry) else None
 
-    def __init__(self, base: Path, roots: list[Root], profile: Profile, format_id: str,
+    def __init__(self, base: Path, roots: list[Root], profile: AgentProfile, format_id: str,
                  memory_db: Path | None = None, clock: Clock = Timestamp.now,
                  link_targets: Iterable[Path] = ()) -> None:
         if not roots:
@@ -128,7 +128,7 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
         self._trusted = tuple(dict.fromkeys([*(links.real(Path(t)) for t in link_targets),
                                              *(links.real(r.path) for r in roots)]))
         self.roots = roots
-        self.profile = profile
+        self._profile = profile
         self.format = format_id
         self.memory_db = memory_db
         self.clock = clock
@@ -148,6 +148,16 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
         self._remove_stale_temps(self._stale_temps())
 
     # ---------------------------------------------------------------- reading
+
+    def snapshot(self) -> SkillMdLibrary:
+        """The same library read from disk again, for a reader on another thread (a dream run):
+        no recovery, no temp-file cleanup, nothing written; its history starts empty."""
+        copy = object.__new__(SkillMdLibrary)
+        copy.__dict__.update(self.__dict__)
+        copy.history, copy.write_gate, copy._parsed = History(), None, ParseCache()
+        copy._entries, copy._order, copy._gone, copy.problems, copy._index = {}, [], {}, [], None
+        copy.reload()
+        return copy
 
     def reload(self) -> None:
         """Read every skill again (the history is kept; undo re-checks files)."""
@@ -213,12 +223,43 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
         """Load-time warnings of loaded skills (name from folder, repaired YAML, ...)."""
         return [w for entry in self.entries() for w in entry.warnings]
 
+    def health_stats(self, name: str) -> dict[str, Any]:
+        """CortexPrism's memory.db columns of skill ``name`` (a row, or a SKILL.md joined to one)."""
+        entry = self._entries.get(fold(name))
+        return entry.stats if entry is not None else {}
+
+    def frontmatter_file(self, name: str) -> SkillMdEntry | None:
+        """Skill ``name``'s SKILL.md (None for a memory.db row or no such skill)."""
+        entry = self._entries.get(fold(name))
+        return entry if isinstance(entry, SkillMdEntry) else None
+
+    def timestamps_stored(self, name: str) -> bool:
+        """A memory.db row stores its times; a SKILL.md has only its file's."""
+        return isinstance(self._entries.get(fold(name)), DbEntry)
+
+    def listing_entries(self) -> list[AdEntry]:
+        """Each skill at its own file; CortexPrism's columns from memory.db where it has them."""
+        found: list[AdEntry] = []
+        for entry in self.entries():
+            skill = entry.skill
+            if isinstance(entry, DbEntry):
+                found.append(from_row(skill, str(entry.path), entry.row.values))
+                continue
+            values = entry.values
+            trigger = text_value(values.get("trigger_pattern")) or text_value(values.get("triggerPattern"))
+            ad = AdEntry(skill.name, skill.summary, str(entry.path), trigger=trigger)
+            if entry.stats:  # a CortexPrism SKILL.md with its memory.db row
+                row = from_row(skill, ad.location, entry.stats)
+                ad = replace(row, trigger=trigger or row.trigger)
+            found.append(ad)
+        return found
+
     def skill_roots(self) -> list[Path]:
         """The folders whose trees hold the skills (what a watcher follows): every root."""
         return [root.path for root in self.roots]
 
     def trusted_links(self) -> tuple[Path, ...]:
-        """Confirmed link targets and this library's roots (see :meth:`BaseLibrary.trusted_links`)."""
+        """Confirmed link targets and this library's roots (see :meth:`Library.trusted_links`)."""
         return self._trusted
 
     def _link_places(self) -> list[Path]:
@@ -229,10 +270,9 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
     # ---------------------------------------------------------------- checks
 
     def _check_new_name(self, name: str, existing_ok: bool = False) -> str:
-        if not name or name != name.strip() or "/" in name or "\\" in name or name.startswith(".") \
-                or any(ord(c) < 0x20 for c in name):
-            raise LibraryError(f"'{name}' cannot be a skill folder name (no '/', no leading '.', "
-                               "no surrounding spaces).")
+        error = self.name_rule_error(name)
+        if error is not None:
+            raise LibraryError(error)
         if not existing_ok and fold(name) in self._entries:
             raise self._taken(self._entries[fold(name)].skill.name)
         folder = self.skills_dir / name
@@ -373,7 +413,7 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
 
     def _take_in(self, change: ChangeSet) -> None:
         """Take in a change just written: a save in place, else the touched top-level folders
-        only (:mod:`~rockskills_gui.core.library.skillmd_incremental`), else a walk of all."""
+        only (:mod:`~rockskills_gui.core.library.skillmd.incremental`), else a walk of all."""
         paths = [fc.path for fc in change.files]
         if not self._update_in_place(change) and not self._take_in_folders(paths):
             self._rescan(paths)
@@ -400,7 +440,7 @@ class SkillMdLibrary(BaseLibrary[SkillMdEntry | DbEntry, SkillMdEntry]):
                 self._gone[key] = old
         return True
 
-    def _fresh_read(self, root: Root, path: Path, profile: Profile, display: str,
+    def _fresh_read(self, root: Root, path: Path, profile: AgentProfile, display: str,
                     boundary: tuple[Path, ...], base: Path) -> SkillMdEntry | Problem:
         """Parse ``path`` again whatever the parse cache holds (and keep the new parse there)."""
         self._parsed.discard([path])
@@ -453,3 +493,12 @@ def _folder_files(entry: SkillMdEntry) -> list[Path]:
     if sidecar.exists() or sidecar.is_symlink():
         files.append(sidecar)
     return files
+
+
+def as_skill_md(library: Library) -> SkillMdLibrary:
+    """``library`` as the SKILL.md library it is, for the dream engine's SKILL.md writer (its
+    proposals written as SKILL.md folders: frontmatter kept, resources carried), asked first:
+    the profile's ``storage.file_kinds``; raises LibraryError for a library of another format."""
+    if not isinstance(library, SkillMdLibrary):
+        raise LibraryError(f"{library.agent_dir}: not a SKILL.md library")
+    return library

@@ -1,7 +1,7 @@
 """The canonical view a conversion writes from: each skill of a library as a
 :class:`SourceSkill` (what the target needs to write it back exactly), the loss report's
 lines, and the sidecars that carry what a format cannot hold (formats.md §G.3). Reading is
-bounded by the library's folders (see :mod:`rockskills_gui.core.library.convert`)."""
+bounded by the library's folders (see :mod:`rockskills_gui.core.library.convert.run`)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.library.rockbot_library import Library
-from rockskills_gui.core.library.skillmd_library import DbEntry, SkillMdLibrary
-from rockskills_gui.core.library.stores.skillmd import (
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.skillmd.library import DbEntry, SkillMdLibrary
+from rockskills_gui.core.library.skillmd.store import (
     SIDECAR_NAME,
-    Profile,
+    AgentProfile,
     SkillMdEntry,
     display_path,
     list_resources,
@@ -208,26 +208,27 @@ def apply_sidecar(source: SourceSkill, raw: bytes, sidecar: dict[str, Any]) -> S
 # ---------------------------------------------------------------- reading a library
 
 
-def _skillmd_origin(entry: SkillMdEntry, profile: Profile) -> dict[str, Any]:
-    return {"profile": profile.id, "dir": entry.rel_folder, "fileName": entry.path.name,
+def _skillmd_origin(entry: SkillMdEntry, profile: AgentProfile) -> dict[str, Any]:
+    return {"profile": profile.settings_id, "dir": entry.rel_folder, "fileName": entry.path.name,
             "head": entry.doc.head, "bom": entry.doc.bom, "newline": entry.newline,
             "bodyPrefix": entry.body_prefix}
 
 
-def library_boundary(lib: Library | SkillMdLibrary) -> tuple[Path, ...]:
+def library_boundary(lib: RockBotLibrary | SkillMdLibrary) -> tuple[Path, ...]:
     """The folders ``lib`` consists of: nothing outside them is read (see module doc)."""
-    if isinstance(lib, Library):
+    if isinstance(lib, RockBotLibrary):
         return (lib.skills_dir, lib.agent_dir / ROCKBOT_SIDECAR_DIR)
     return tuple(root.path for root in lib.roots)
 
 
-def source_skills(lib: Library | SkillMdLibrary, skipped: list[str] | None = None) -> list[SourceSkill]:
+def source_skills(lib: RockBotLibrary | SkillMdLibrary,
+                  skipped: list[str] | None = None) -> list[SourceSkill]:
     """Every loaded skill of ``lib`` in canonical form, sidecars applied. A SKILL.md that links
     outside the library is left out (``path: kind: message`` appended to ``skipped``); RockBot
     skill files that do are left out too (they are among ``lib.problems``)."""
     out: list[SourceSkill] = []
     boundary = library_boundary(lib)
-    if isinstance(lib, Library):
+    if isinstance(lib, RockBotLibrary):
         outside_paths = {p.path for p in lib.problems if p.kind is ProblemKind.OUTSIDE_LINK}
         for skill in lib.skills():
             rockbot_entry = lib.entry(skill.name)

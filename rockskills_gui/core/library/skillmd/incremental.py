@@ -2,7 +2,7 @@
 the change touched are walked and read, and the result is exactly what a fresh open would give.
 
 Why that holds: a scan's load order is the order of each folder's key ``(root index, depth,
-names below the root)`` (:mod:`~rockskills_gui.core.library.stores.skillmd_scan`), and what the
+names below the root)`` (:mod:`~rockskills_gui.core.library.skillmd.scan`), and what the
 walk finds inside a root's top-level folder depends on that folder alone. So the folders found in
 a touched top-level folder replace the ones found there before, each at its key's place. What
 else a scan decides is not local -- which of two skills of one name wins, the problem lists --
@@ -25,14 +25,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rockskills_gui.core.library.stores.skillmd import Profile, Root, SkillMdEntry
-from rockskills_gui.core.library.stores.skillmd_scan import (
+from rockskills_gui.core.library.skillmd.scan import (
     Key,
     Reader,
     Scanned,
     read_folders,
     settle,
 )
+from rockskills_gui.core.library.skillmd.store import AgentProfile, Root, SkillMdEntry
 
 Top = tuple[int, str]  # (root index, a folder's name in that root)
 
@@ -59,7 +59,7 @@ class ScanIndex:
     :class:`Scanned` it keeps, only the key, file, name and problems are used.
     """
 
-    def __init__(self, roots: list[Root], profile: Profile, base: Path,
+    def __init__(self, roots: list[Root], profile: AgentProfile, base: Path,
                  items: list[Scanned]) -> None:
         self.roots = roots
         self.profile = profile
@@ -81,7 +81,7 @@ class ScanIndex:
                 self._by_path[item.entry.path] = item.name
 
     @classmethod
-    def build(cls, roots: list[Root], profile: Profile, base: Path,
+    def build(cls, roots: list[Root], profile: AgentProfile, base: Path,
               items: list[Scanned]) -> ScanIndex | None:
         """An index of ``items`` (a whole scan), or None when two roots overlap."""
         real = [os.path.realpath(r.path) for r in roots]

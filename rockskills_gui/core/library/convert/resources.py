@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.library.convert_source import Loss, SourceSkill
-from rockskills_gui.core.library.rockbot_library import with_manifest
-from rockskills_gui.core.library.stores.skillmd import Profile
+from rockskills_gui.core.library.convert.source import Loss, SourceSkill
+from rockskills_gui.core.library.rockbot.library import with_manifest
+from rockskills_gui.core.library.skillmd.store import AgentProfile
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.rules import resource_filename_error
 from rockskills_gui.core.model.skill import Skill
@@ -27,13 +27,13 @@ EXTENSION_TYPES = {".py": "Python", ".wisp": "Wisp", ".md": "Markdown", ".markdo
                    ".txt": "Text", ".json": "JsonSchema"}
 
 
-def resource_dir_for(type_: str | None, profile: Profile) -> str:
+def resource_dir_for(type_: str | None, profile: AgentProfile) -> str:
     """The SKILL.md folder a RockBot resource of ``type_`` goes to under ``profile`` ("": beside
     SKILL.md, for a profile without resource folders)."""
     wanted = TYPE_DIRS.get(type_ or "", "assets")
-    if wanted in profile.resource_dirs:
+    if wanted in profile.storage.resource_dirs:
         return wanted
-    return profile.resource_dirs[0] if profile.resource_dirs else ""
+    return profile.storage.resource_dirs[0] if profile.storage.resource_dirs else ""
 
 
 def resource_type_for(rel: str) -> str:
@@ -52,13 +52,13 @@ def resource_type_for(rel: str) -> str:
     return found
 
 
-def _reproduces(rel: str, filename: str, type_: str | None, profile: Profile) -> bool:
+def _reproduces(rel: str, filename: str, type_: str | None, profile: AgentProfile) -> bool:
     """True when converting ``filename`` of ``type_`` to ``profile`` puts it back at ``rel``."""
     folder = resource_dir_for(type_, profile)
     return rel == (f"{folder}/{filename}" if folder else filename)
 
 
-def skillmd_resource_items(source: SourceSkill, profile: Profile, skill_file: str,
+def skillmd_resource_items(source: SourceSkill, profile: AgentProfile, skill_file: str,
                             report: list[Loss]) -> list[tuple[str, Path, dict[str, Any]]]:
     """Where each RockBot (current) resource of ``source`` goes in a SKILL.md folder."""
     back = {filename: rel for rel, (filename, _listed) in source.resource_map.items()}

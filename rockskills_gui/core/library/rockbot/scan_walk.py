@@ -3,7 +3,7 @@ while the scan loads its cache (issue 19).
 
 A warm open of 100,000 skills spent about a quarter of its time listing the folders and taking
 each file's signature (``lstat``), one CPU only; the other CPU was idle. When a scan cache worth
-it exists, the scan starts this helper (``python -m rockskills_gui.core.library.stores.scan_walk``)
+it exists, the scan starts this helper (``python -m rockskills_gui.core.library.rockbot.scan_walk``)
 before it loads the cache: the helper runs the scan's own listing (``skill_files._walk``: the same
 files in the same order, the same temp files, odd entries and symbolic links) and then takes
 each file's signature (``scan_cache.stat_signature``), as the scan would after its listing. It
@@ -51,7 +51,7 @@ class WalkHelper:
 
             pickle.dump((os.fspath(skills_dir), rules), stdin, protocol=pickle.HIGHEST_PROTOCOL)
 
-        self._helper = DrainedHelper("rockskills_gui.core.library.stores.scan_walk",
+        self._helper = DrainedHelper("rockskills_gui.core.library.rockbot.scan_walk",
                                      name="scan-walk", feed=feed)
 
     @classmethod
@@ -109,8 +109,8 @@ def main() -> int:
 
     lower_priority()
     skills_dir, rules = pickle.load(sys.stdin.buffer)
+    from rockskills_gui.core.library.rockbot.skill_files import _walk
     from rockskills_gui.core.library.stores.scan_cache import stat_signature
-    from rockskills_gui.core.library.stores.skill_files import _walk
 
     temps: list[Path] = []
     odd: list[Problem] = []

@@ -9,12 +9,14 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class SummaryRule:
     """A limit in ``unit`` ("words" or "characters"; ``limit`` None: no limit), the field's name in
-    that format, and who asks for it (shown in the editor's hints)."""
+    that format, who asks for it (shown in the editor's hints), and whether a skill without one
+    is skipped when loading (``required``: a SKILL.md profile's ``require_description``)."""
 
     field: str
     unit: str
     limit: int | None
     source: str
+    required: bool = False
 
     def measure(self, text: str) -> int:
         return len(re.findall(r"\S+", text)) if self.unit == "words" else len(text)
@@ -34,9 +36,7 @@ class SummaryRule:
         return f"{asks}; this one has {self.measure(text)}." if self.over(text) else f"{asks}."
 
 
-ROCKBOT_SUMMARY = SummaryRule("summary", "words", 15, "RockBot")
-
-
-def skill_md_rule(profile_label: str, limit: int | None) -> SummaryRule:
-    """The description rule of a SKILL.md profile (e.g. Agent Skills: 1024 characters)."""
-    return SummaryRule("description", "characters", limit, profile_label)
+# RockBot's summary rule, the one place it is said (rockbot-skills.md §5: "one sentence of 15
+# words or fewer"); lint, the dream checks and conversion read its limit from here.
+ROCKBOT_SUMMARY_WORDS = 15
+ROCKBOT_SUMMARY = SummaryRule("summary", "words", ROCKBOT_SUMMARY_WORDS, "RockBot")

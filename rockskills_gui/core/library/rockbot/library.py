@@ -1,7 +1,7 @@
-"""Library: a RockBot skill store opened leniently, changed only through undoable operations.
+"""RockBotLibrary: a RockBot skill store opened leniently, changed only through undoable operations.
 
 The operations (create, save, delete, rename, apply a change set, undo/redo) are the one library
-contract, :class:`~rockskills_gui.core.library.library_base.BaseLibrary`; this module is RockBot's
+contract, :class:`~rockskills_gui.core.library.library.Library`; this module is RockBot's
 store behind it: one JSON file per skill, read by the scan of ``skills/``, a resource folder
 carried along by delete and rename (RockBot (current)), and an index kept in RockBot's load order.
 """
@@ -15,31 +15,32 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rockskills_gui.core.library.agent_note import ROCKBOT_NOTE, AgentNote
-from rockskills_gui.core.library.library_base import (
-    BaseLibrary,
+from rockskills_gui.core.library.library import (
     Clock,
     FileWrites,
+    Library,
     NameTakenError,
     Reference,
+    Resource,
     UnknownSkillError,
 )
-from rockskills_gui.core.library.stores.rockbot import (
+from rockskills_gui.core.library.listing import SKILL_FILE, AdEntry
+from rockskills_gui.core.library.rockbot.scan import (
     Progress,
     ScanCancelled,
     SkillsRead,
     scan,
 )
-from rockskills_gui.core.library.stores.rockbot_file import (
+from rockskills_gui.core.library.rockbot.skill_file import (
     LoadedFile,
     _prefix,
     outside_link,
     read_skill_file,
 )
 from rockskills_gui.core.library.stores.scan_cache import ScanCache
-from rockskills_gui.core.library.summary_rule import ROCKBOT_SUMMARY, SummaryRule
-from rockskills_gui.core.model.names import InvalidNameError, fold, validate_name
+from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem, ProblemKind
+from rockskills_gui.core.model.profile import AgentProfile
 from rockskills_gui.core.model.rules import RESOURCE_SUFFIX, ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES, SKILL_FILE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill, extra_props, skill_from_bytes, skill_to_bytes
@@ -60,8 +61,18 @@ if TYPE_CHECKING:  # (the journal's code loads when a journal is found or writte
     from rockskills_gui.core.storage.journal import RecoveryReport
 
 PATH_MAX = 4096  # bytes in a whole path (Linux); Windows is stricter unless long paths are on
-__all__ = ["Clock", "DiskChanges", "Library", "NameTakenError", "Reference", "Resource",
-           "ScanCancelled", "SkillEntry", "UnknownSkillError", "manifest_of"]
+__all__ = [
+    "Clock",
+    "DiskChanges",
+    "NameTakenError",
+    "Reference",
+    "Resource",
+    "RockBotLibrary",
+    "ScanCancelled",
+    "SkillEntry",
+    "UnknownSkillError",
+    "manifest_of",
+]
 
 
 @dataclass(frozen=True)
@@ -71,25 +82,6 @@ class SkillEntry:
     skill: Skill
     path: Path
     raw: bytes
-
-
-@dataclass(frozen=True)
-class Resource:
-    """One file of a skill's resource folder (RockBot (current)), or a manifest entry naming a
-    file that is not there (``path`` None). ``entry`` is its manifest entry, as parsed."""
-
-    filename: str
-    path: Path | None
-    entry: dict[str, Any] | None = None
-
-    @property
-    def type(self) -> str | None:
-        value = (self.entry or {}).get("type")
-        return value if isinstance(value, str) else None
-
-    @property
-    def in_manifest(self) -> bool:
-        return self.entry is not None
 
 
 def manifest_of(skill: Skill) -> list[dict[str, Any]] | None:
@@ -112,23 +104,17 @@ def with_manifest(skill: Skill, manifest: list[Any]) -> Skill:
     return skill.model_copy(update={"extra": tuple(extra)})
 
 
-class Library(BaseLibrary[SkillEntry, SkillEntry]):
+class RockBotLibrary(Library[SkillEntry, SkillEntry]):
     """A RockBot agent directory's skills, problems and change history."""
 
     format = "rockbot"  # the skill format (core.formats; SkillMdLibrary holds the others)
-    has_usage_log = True  # RockBot logs skill usage beside the skills (the usage pane reads it)
-    has_timestamps = True  # createdAt / updatedAt / lastUsedAt are stored in each skill
-    _taken_hint = " (RockBot names are case-insensitive)"
     _conflict_hint = " (a running agent may have written it)"
     layout: Layout
 
-    def summary_rule(self) -> SummaryRule:
-        """What RockBot asks of a summary: one sentence of 15 words or fewer."""
-        return ROCKBOT_SUMMARY
-
-    def agent_note(self) -> AgentNote:
-        """RockBot reads its skills only at start, and saves a skill whenever it uses one."""
-        return ROCKBOT_NOTE
+    @property
+    def profile(self) -> AgentProfile:
+        """RockBot 64e82cc or RockBot (current), as :attr:`rules` says."""
+        return self.rules.profile
 
     def _as_editable(self, entry: SkillEntry) -> SkillEntry:
         """Every RockBot skill can be edited (problem files are not skills)."""
@@ -160,7 +146,7 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
     def open(cls, path: Path | str, clock: Clock = Timestamp.now, progress: Progress | None = None,
              cancel: Callable[[], bool] | None = None, on_skills: SkillsRead | None = None,
              rules: RockBotRules = ROCKBOT_64E82CC, cache_dir: Path | None = None,
-             link_targets: Iterable[Path] = ()) -> Library:
+             link_targets: Iterable[Path] = ()) -> RockBotLibrary:
         """Open an agent directory or its ``skills/`` folder (raises NotALibraryError).
 
         A change interrupted by a crash (its journal is in ``.rockskills/journal/``) is completed
@@ -335,8 +321,12 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
 
     def resources(self, name: str) -> list[Resource]:
         """Skill ``name``'s resources: the manifest's entries in order (``path`` None when the
-        file is missing), then files in the folder the manifest does not name."""
-        skill = self.entry(name).skill
+        file is missing), then files in the folder the manifest does not name; [] under the
+        64e82cc profile (no resources) or for no such skill. Costs one ``stat`` for a skill
+        without a manifest and without a resource folder."""
+        skill = self.get(name) if self.rules.resources else None
+        if skill is None or (not manifest_of(skill) and not self.resource_dir(name).is_dir()):
+            return []
         files = {p.relative_to(self.resource_dir(name)).as_posix(): p for p in self.resource_files(name)}
         out: list[Resource] = []
         for item in manifest_of(skill) or []:
@@ -345,6 +335,28 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
                 out.append(Resource(filename, files.pop(filename, None), item))
         out.extend(Resource(rel, path) for rel, path in files.items())
         return out
+
+    def resource_owner(self, path: Path) -> str | None:
+        """The skill name whose resource folder holds ``path`` (as spelled in the path), or None."""
+        try:
+            parts = path.relative_to(self.skills_dir).parts
+        except ValueError:
+            return None
+        for depth, part in enumerate(parts[:-1]):
+            if part.endswith(RESOURCE_SUFFIX):
+                return "/".join([*parts[:depth], part[: -len(RESOURCE_SUFFIX)]])
+        return None
+
+    def recall_cache(self) -> Path | None:
+        """Beside the scan cache, when the library keeps one (core.recall.index_cache)."""
+        return self.scan_cache.recall_path if self.scan_cache is not None else None
+
+    def listing_entries(self) -> list[AdEntry]:
+        """Each skill with its summary, at the place a SKILL.md export would put it
+        (``skills/<name>/SKILL.md``: where an Agent Skills client would point)."""
+        base = self.skills_dir
+        return [AdEntry(s.name, s.summary, str(base.joinpath(*s.name.split("/"), SKILL_FILE)))
+                for s in self.skills()]
 
     def resource_moves(self, entry: SkillEntry, new_name: str | None) -> list[FileChange]:
         """Whole-file changes carrying ``entry``'s resource folder to ``new_name``'s (None: delete)."""
@@ -377,10 +389,9 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
 
     def _check_new_name(self, name: str, existing_ok: bool = False) -> str:
         """Validate with RockBot's rules and refuse names already taken by a skill or problem file."""
-        try:
-            validate_name(name)
-        except InvalidNameError as exc:
-            raise LibraryError(str(exc)) from None
+        error = self.name_rule_error(name)
+        if error is not None:
+            raise LibraryError(error)
         self._check_length(name)
         key = fold(name)
         if not existing_ok and key in self._entries:
@@ -415,6 +426,10 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
                                f"(the limit is {PATH_MAX - 1:,}). Use a shorter name.")
 
     # ---------------------------------------------------------------- the store's hooks
+
+    def snapshot(self) -> RockBotLibrary:
+        """The same agent folder read again for the same RockBot (no recovery, no writes)."""
+        return RockBotLibrary(self.layout, rules=self.rules)
 
     def restore(self, skill: Skill) -> ChangeSet:
         """Write ``skill`` as a new file again, keeping createdAt, lastUsedAt and seeAlso.
@@ -464,8 +479,13 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
         writes.put(self.layout.path_for(new), None, skill_to_bytes(updated))
 
     def journal_layout(self, paths: Iterable[Path]) -> Layout:
-        """Every change is journaled in the agent folder and bounded by ``skills/``."""
-        del paths
+        """Every change is journaled in the agent folder and bounded by ``skills/``; one that
+        also writes the skill archive (``.rockskills/archive/``, outside ``skills/``) is bounded
+        by the agent folder, keeping ``skills/`` and the archive folder when it empties them."""
+        folder = self.profile.storage.archive_dir
+        archive = self.agent_dir / folder if folder else None
+        if archive is not None and any(archive in Path(p).parents for p in paths):
+            return replace(self.layout, skills_dir=self.agent_dir, floors=(self.skills_dir, archive))
         return self.layout
 
     def _take_in(self, change: ChangeSet) -> None:
@@ -498,9 +518,9 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
         the same change (as RockBot's dictionary reuses a freed slot), else goes to the end.
         """
         freed: dict[str, str] = {}  # removed key -> path it lived at (as str)
-        if self.rules.resources:  # resource files are not skills
-            change = ChangeSet(label=change.label,
-                               files=tuple(fc for fc in change.files if self._is_skill_change(fc)))
+        # resource files and the archive's copies are not skills
+        change = ChangeSet(label=change.label,
+                           files=tuple(fc for fc in change.files if self._is_skill_change(fc)))
         for fc in change.files:
             key = self._by_path.get(fc.path)
             if fc.before is not None and key is not None:
@@ -530,3 +550,12 @@ class Library(BaseLibrary[SkillEntry, SkillEntry]):
         self._entries[key] = SkillEntry(item.skill, item.path, item.raw)
         self._by_path[item.path] = key
         return key
+
+
+def as_rockbot(library: Library) -> RockBotLibrary:
+    """``library`` as the RockBot library it is, for the one engine that works on RockBot's store
+    itself (the dream passes: RockBot's JSON files, resources, journal and ledger); raises
+    LibraryError for a library of another format."""
+    if not isinstance(library, RockBotLibrary):
+        raise LibraryError(f"{library.agent_dir}: the dream passes work on RockBot libraries only")
+    return library

@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.library.convert_resources import current_resources, skillmd_resource_items
-from rockskills_gui.core.library.convert_source import (
+from rockskills_gui.core.library.convert.resources import current_resources, skillmd_resource_items
+from rockskills_gui.core.library.convert.source import (
     ROCKBOT_RESOURCES_DIR,
     ROCKBOT_SIDECAR_DIR,
     Loss,
@@ -19,9 +19,9 @@ from rockskills_gui.core.library.convert_source import (
     sha256_hex,
     sidecar_bytes,
 )
-from rockskills_gui.core.library.stores.skillmd import (
+from rockskills_gui.core.library.skillmd.store import (
     SIDECAR_NAME,
-    Profile,
+    AgentProfile,
     Root,
     new_skill_bytes,
     read_skill_md,
@@ -29,12 +29,14 @@ from rockskills_gui.core.library.stores.skillmd import (
 from rockskills_gui.core.model import frontmatter as fm
 from rockskills_gui.core.model.names import fold, rockbot_name_error
 from rockskills_gui.core.model.problems import Problem
+from rockskills_gui.core.model.profile import FileKind
+from rockskills_gui.core.model.profiles import CORTEX
 from rockskills_gui.core.model.rules import RESOURCE_SUFFIX
 from rockskills_gui.core.model.skill import Skill, SkillParseError, skill_from_bytes, skill_to_bytes
+from rockskills_gui.core.model.summary_rule import ROCKBOT_SUMMARY_WORDS
 from rockskills_gui.core.storage import fileio, untrusted
 
 SLUG_MAX = 64
-ROCKBOT_SUMMARY_WORDS = 15
 
 
 # ---------------------------------------------------------------- names
@@ -48,9 +50,9 @@ def slug(name: str) -> str:
     return text[:SLUG_MAX].rstrip("-") or "skill"
 
 
-def folder_name(name: str, profile: Profile) -> str:
+def folder_name(name: str, profile: AgentProfile) -> str:
     """A one-level folder name for ``name`` under ``profile`` (spec slug where the profile wants one)."""
-    if profile.spec_names:
+    if profile.names.spec:
         return slug(name)
     text = re.sub(r"[/\\\x00-\x1f]+", "-", name).strip().lstrip(".")
     return text or "skill"
@@ -190,26 +192,27 @@ def to_rockbot(source: SourceSkill, staging: Path, taken: set[str], report: list
     return unique
 
 
-def _skillmd_bytes(source: SourceSkill, profile: Profile, name: str,
+def _skillmd_bytes(source: SourceSkill, profile: AgentProfile, name: str,
                    report: list[Loss]) -> tuple[bytes, str, str]:
     """(file bytes, description written, content as the target reads it back)."""
     skill = source.skill
     summary = skill.summary or ""
-    if not summary.strip() and profile.require_description:
+    if not summary.strip() and profile.summary.required:
         summary = _first_line_summary(skill)
         report.append(Loss(skill.name, "summary", "empty summary; the description is taken from the "
                                                   "content (the original is kept in the sidecar)"))
-    if profile.plain == "line" and ("\n" in summary or "\r" in summary):
+    if profile.storage.frontmatter.plain == "line" and ("\n" in summary or "\r" in summary):
         summary = " ".join(summary.split())
         report.append(Loss(skill.name, "summary", f"{profile.label} reads one physical line; line "
                                                   "breaks in the description became spaces"))
-    if profile.description_limit and len(summary) > profile.description_limit:
+    if profile.summary.limit and len(summary) > profile.summary.limit:
         report.append(Loss(skill.name, "summary", f"description has {len(summary)} characters "
-                                                  f"(the spec allows {profile.description_limit}); "
+                                                  f"(the spec allows {profile.summary.limit}); "
                                                   "kept whole, not cut", "warning"))
     origin = source.skillmd
-    reuse = origin is not None and (origin.get("profile") == profile.id or
-                                    (profile.export_keys is None and origin.get("profile") != "cortex-fs"
+    reuse = origin is not None and (origin.get("profile") == profile.settings_id or
+                                    (profile.storage.frontmatter.export_keys is None
+                                     and origin.get("profile") != CORTEX.settings_id
                                      and "head" in origin))
     if reuse and origin is not None:
         doc = fm.split_text(str(origin["head"]), bool(origin.get("bom")))
@@ -222,7 +225,7 @@ def _skillmd_bytes(source: SourceSkill, profile: Profile, name: str,
             changes["description"] = summary
         if changes:
             doc = doc.with_parts(frontmatter=fm.edit_frontmatter(doc.frontmatter, changes, doc.newline,
-                                                                 profile.plain))
+                                                                 profile.storage.frontmatter.plain))
         newline = str(origin.get("newline") or "\n")
         body = str(origin.get("bodyPrefix", "\n")) + fm.to_newline(skill.content or "", newline)
         data = doc.with_parts(body=body).to_bytes()
@@ -234,17 +237,17 @@ def _skillmd_bytes(source: SourceSkill, profile: Profile, name: str,
             extra["trigger_pattern"] = str(trigger)
         out = skill.model_copy(update={"name": name, "summary": summary})
         data = new_skill_bytes(out, profile, extra)
-        if skill.see_also is not None and profile.export_keys is not None:
+        if skill.see_also is not None and profile.storage.frontmatter.export_keys is not None:
             report.append(Loss(skill.name, "see-also", f"{profile.label} has no see-also; kept in the "
                                                        "sidecar"))
     return data, summary, skill.content or ""
 
 
-def to_skillmd(source: SourceSkill, profile: Profile, staging: Path, taken: set[str],
+def to_skillmd(source: SourceSkill, profile: AgentProfile, staging: Path, taken: set[str],
                 report: list[Loss]) -> str:
     skill = source.skill
     origin = source.skillmd
-    if origin is not None and origin.get("dir") and origin.get("profile") == profile.id:
+    if origin is not None and origin.get("dir") and origin.get("profile") == profile.settings_id:
         rel_dir = str(origin["dir"])
         name = skill.name
     else:
@@ -269,7 +272,7 @@ def to_skillmd(source: SourceSkill, profile: Profile, staging: Path, taken: set[
     if held:
         report.append(Loss(skill.name, "frontmatter", "SKILL.md has no slot for RockBot's "
                            + ", ".join(held) + "; kept in the sidecar"))
-    if resources and not profile.resource_dirs and profile.id == "cortex-fs":
+    if resources and not profile.storage.resource_dirs and FileKind.CORTEX_DB in profile.storage.file_kinds:
         report.append(Loss(skill.name, "resources", "CortexPrism does not read resources; copied "
                                                     "beside SKILL.md all the same", "warning"))
     if source.timestamps_known:
@@ -283,7 +286,7 @@ def to_skillmd(source: SourceSkill, profile: Profile, staging: Path, taken: set[
     reproduced = (not isinstance(back, Problem) and back.skill.name == skill.name
                   and back.skill.summary == skill.summary and back.skill.content == skill.content
                   and (back.skill.see_also == skill.see_also))
-    same_origin = origin is not None and origin.get("profile") == profile.id \
+    same_origin = origin is not None and origin.get("profile") == profile.settings_id \
         and source.rockbot_text is None
     if not (reproduced and same_origin and source.cortex is None and not source.timestamps_known):
         read_content = content if isinstance(back, Problem) else back.skill.content

@@ -1,4 +1,4 @@
-"""A helper process of a parallel scan (``python -m rockskills_gui.core.library.stores.scan_worker``).
+"""A helper process of a parallel scan (``python -m rockskills_gui.core.library.rockbot.scan_worker``).
 
 It reads pickles from stdin: the display prefix, then lists of ``(path, relative path)`` up to a
 ``None``; reads those skill files exactly as the sequential scan does (:func:`rockbot._read`), and
@@ -51,7 +51,7 @@ def main() -> int:
     prefix, files = _request(sys.stdin.buffer)  # before the imports: the parent waits
     import pickle
 
-    from rockskills_gui.core.library.stores.rockbot_file import _read
+    from rockskills_gui.core.library.rockbot.skill_file import _read
     from rockskills_gui.core.library.stores.scan_cache import stat_signature
     from rockskills_gui.core.storage.gcpause import gc_paused
 

@@ -1,8 +1,8 @@
 """SKILL.md skill trees: Agent Skills, and the PicoBot, carpenter and CortexPrism-FS profiles.
 
 A skill is a folder holding ``SKILL.md`` (or ``skill.md``); everything else in that folder is a
-resource (listed, never run). A :class:`Profile` holds one system's rules as settings; rules the
-public code could not confirm (formats.md §A.1, §C.1) are named in ``Profile.unverified`` so the
+resource (listed, never run). A :class:`AgentProfile` holds one system's rules as settings; rules the
+public code could not confirm (formats.md §A.1, §C.1) are named in ``AgentProfile.unverified`` so the
 UI can label them "assumed". Loading is lenient (formats.md §D.2): a name/folder mismatch is a
 warning, a file without a description (where the profile requires one) or with unparseable YAML
 is skipped and listed with its reason.
@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.library.stores.skillmd_profiles import (
+from rockskills_gui.core.library.skillmd.profiles import (
     AGENT_SKILLS,
     CARPENTER,
     CORTEX_FS,
@@ -29,7 +29,7 @@ from rockskills_gui.core.library.stores.skillmd_profiles import (
     SEE_ALSO_KEY,
     SIDECAR_NAME,
     SKIP_DIRS,
-    Profile,
+    AgentProfile,
     Root,
 )
 from rockskills_gui.core.model import frontmatter as fm
@@ -42,7 +42,7 @@ from rockskills_gui.core.storage.fileio import TEMP_SUFFIX
 
 __all__ = [  # (the profiles and roots are defined in .skillmd_profiles)
     "AGENT_SKILLS", "CARPENTER", "CORTEX_FS", "PICOBOT", "PROFILES", "SEE_ALSO_KEY", "SIDECAR_NAME",
-    "SKIP_DIRS", "Profile", "Root", "SkillMdEntry", "display_path", "edited_bytes",
+    "SKIP_DIRS", "AgentProfile", "Root", "SkillMdEntry", "display_path", "edited_bytes",
     "list_resources", "new_skill_bytes", "read_skill_md", "resource_warnings", "see_also_from",
     "walk_skill_folders", "with_new_body",
 ]
@@ -52,18 +52,18 @@ __all__ = [  # (the profiles and roots are defined in .skillmd_profiles)
 TOO_DEEP = Path("\0too-deep")  # walk_skill_folders' skill file for a folder it did not enter
 
 
-def linked_skill_folder(path: Path, profile: Profile) -> bool:
+def linked_skill_folder(path: Path, profile: AgentProfile) -> bool:
     """True for a symbolic link to a folder that holds a skill file: a skill shared by linking
     (installers link one copy into several agents' folders); read through the link, never
     searched further."""
     try:
-        return os.path.islink(path) and any(os.path.isfile(path / n) for n in profile.file_names)
+        return os.path.islink(path) and any(os.path.isfile(path / n) for n in profile.storage.file_names)
     except (OSError, ValueError):
         return False
 
 
 def walk_skill_folders(start: Path, parts: tuple[str, ...],
-                       profile: Profile) -> Iterator[tuple[Path, Path | None, tuple[str, ...]]]:
+                       profile: AgentProfile) -> Iterator[tuple[Path, Path | None, tuple[str, ...]]]:
     """``(skill folder, SKILL.md path or None, its folder names below the root)`` breadth-first
     from ``start`` (whose names below the root are ``parts``; ``()`` for the root itself), names
     sorted in each folder: so in the order of ``(len(parts), parts)``.
@@ -89,17 +89,17 @@ def walk_skill_folders(start: Path, parts: tuple[str, ...],
             continue
         files = {e.name: e for e in entries if _is_file(e)}
         if parts:
-            found = next((files[n] for n in profile.file_names if n in files), None)
+            found = next((files[n] for n in profile.storage.file_names if n in files), None)
             if found is None:  # a FIFO, folder or dangling link under a skill file's name
                 named = {e.name: e for e in entries}
-                found = next((named[n] for n in profile.file_names if n in named), None)
+                found = next((named[n] for n in profile.storage.file_names if n in named), None)
             if found is not None:
                 yield folder, Path(found.path), parts
                 continue
-            if any(n + ".disabled" in files for n in profile.file_names):
+            if any(n + ".disabled" in files for n in profile.storage.file_names):
                 yield folder, None, parts
                 continue
-        if not parts or profile.recursive:
+        if not parts or profile.storage.recursive:
             for e in entries:
                 if e.name in SKIP_DIRS:
                     continue
@@ -225,7 +225,7 @@ def _file_line(parsed: fm.Frontmatter, key: str) -> int:
     return 1 if line is None else line + 2
 
 
-def read_skill_md(root: Root, path: Path, profile: Profile, display: str,
+def read_skill_md(root: Root, path: Path, profile: AgentProfile, display: str,
                   boundary: tuple[Path, ...] | None = None,
                   base: Path | None = None) -> SkillMdEntry | Problem:
     """Read one SKILL.md; a reason not to load it becomes a :class:`Problem` (``display``: its path).
@@ -277,7 +277,7 @@ def read_skill_md(root: Root, path: Path, profile: Profile, display: str,
         warnings.append(Problem(path=display, kind=ProblemKind.INVALID_NAME, severity="warning",
                                 line=_file_line(parsed, "name"), name=name,
                                 message=f"'name' is not a string ({type(name_value).__name__})"))
-    elif profile.require_name:
+    elif profile.names.require_name:
         return Problem(path=display, kind=ProblemKind.MISSING_NAME, line=1,
                        message=f"no 'name' in the frontmatter ({profile.label} requires one)")
     else:
@@ -288,7 +288,7 @@ def read_skill_md(root: Root, path: Path, profile: Profile, display: str,
                                 message=f"no 'name' in the frontmatter; using the folder name '{name}'"))
     description = values.get("description")
     if description is None or (isinstance(description, str) and not description.strip()):
-        if profile.require_description:
+        if profile.summary.required:
             return Problem(path=display, kind=ProblemKind.MISSING_DESCRIPTION, name=name,
                            line=_file_line(parsed, "description"),
                            message="no description: agents skip a skill without one")
@@ -351,7 +351,7 @@ def with_new_body(entry: SkillMdEntry, raw: bytes) -> SkillMdEntry | None:
 # ---------------------------------------------------------------- writing
 
 
-def edited_bytes(entry: SkillMdEntry, skill: Skill, profile: Profile) -> bytes:
+def edited_bytes(entry: SkillMdEntry, skill: Skill, profile: AgentProfile) -> bytes:
     """``entry``'s file with only what differs between ``entry.skill`` and ``skill`` rewritten."""
     old = entry.skill
     changes: dict[str, Any] = {}
@@ -370,25 +370,26 @@ def edited_bytes(entry: SkillMdEntry, skill: Skill, profile: Profile) -> bytes:
     doc = entry.doc
     if changes:
         doc = doc.with_parts(frontmatter=fm.edit_frontmatter(doc.frontmatter, changes, doc.newline,
-                                                             profile.plain))
+                                                             profile.storage.frontmatter.plain))
     if (skill.content or "") != (old.content or ""):
         body = fm.to_newline(skill.content or "", entry.newline)
         doc = doc.with_parts(body=entry.body_prefix + body)
     return entry.raw if doc == entry.doc else doc.to_bytes()
 
 
-def new_skill_bytes(skill: Skill, profile: Profile, extra: dict[str, Any] | None = None) -> bytes:
+def new_skill_bytes(skill: Skill, profile: AgentProfile, extra: dict[str, Any] | None = None) -> bytes:
     """A fresh SKILL.md for ``skill`` written the profile's way (``extra``: further keys)."""
     values: dict[str, Any] = {"name": skill.name, "description": skill.summary or ""}
     for key, value in (extra or {}).items():
         values[key] = value
-    if skill.see_also is not None and (profile.export_keys is None or "metadata" in profile.export_keys):
+    keys = profile.storage.frontmatter.export_keys
+    if skill.see_also is not None and (keys is None or "metadata" in keys):
         metadata = dict(values.get("metadata") or {})
         metadata[SEE_ALSO_KEY] = ", ".join(skill.see_also)
         values["metadata"] = metadata
-    if profile.export_keys is not None:
-        values = {k: v for k, v in values.items() if k in profile.export_keys}
-    return fm.render_document(values, skill.content or "", "\n", profile.plain).to_bytes()
+    if keys is not None:
+        values = {k: v for k, v in values.items() if k in keys}
+    return fm.render_document(values, skill.content or "", "\n", profile.storage.frontmatter.plain).to_bytes()
 
 
 # ---------------------------------------------------------------- showing paths

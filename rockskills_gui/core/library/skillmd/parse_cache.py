@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from rockskills_gui.core.library.stores.skillmd import Profile, Root, SkillMdEntry, read_skill_md
+from rockskills_gui.core.library.skillmd.store import AgentProfile, Root, SkillMdEntry, read_skill_md
 from rockskills_gui.core.model.problems import Problem
 
 Signature = tuple[int, ...]
@@ -78,7 +78,7 @@ class ParseCache:
         for path in paths:
             self._entries.pop(path, None)
 
-    def read(self, root: Root, path: Path, profile: Profile, display: str,
+    def read(self, root: Root, path: Path, profile: AgentProfile, display: str,
              boundary: tuple[Path, ...], base: Path) -> SkillMdEntry | Problem:
         """:func:`read_skill_md`, or its earlier result while the file is unchanged."""
         signature = _signature(path)

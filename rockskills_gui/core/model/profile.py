@@ -1,0 +1,219 @@
+"""An agent profile: one object that says, as data, how an agent keeps, names, lists, selects,
+injects and curates its skills, and what a library of it can hold.
+
+Code asks a profile (``library.profile.holds.resources``, ``profile.listing.kind``), it never
+branches on which agent it is. Behaviour keyed by a capability's value lives in the layer that
+owns it, as a table: the name check of a :class:`NameKind` in ``core/library/names.py``, the
+renderer of a :class:`ListingKind` in ``core/budget/agents.py``, the window's part for each
+capability in ``ui/common/capabilities.py``. The instances are in :mod:`.profiles`; every one
+cites where each capability comes from (``sources``: a repository, file and commit, or
+"assumed: why").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from enum import StrEnum
+
+from rockskills_gui.core.model.agent_note import AgentNote
+from rockskills_gui.core.model.summary_rule import SummaryRule
+
+__all__ = ["CAPABILITIES", "AgentProfile", "Curation", "Delete", "FileKind", "Frontmatter", "Holds",
+           "Injection", "InjectionKind", "Listing", "ListingKind", "NameKind", "NameRules",
+           "Precedence", "Selection", "Storage"]
+
+
+class FileKind(StrEnum):
+    """What a skill is on disk."""
+
+    ROCKBOT_JSON = "rockbot-json"  # skills/{name}.json, '/' in a name makes folders
+    SKILL_MD = "skill-md"  # <root>/<folder>/SKILL.md with YAML frontmatter
+    CORTEX_DB = "cortex-db"  # rows of memory.db's procedural_memory (read-only here)
+
+
+class Precedence(StrEnum):
+    """Which skill wins when two roots hold the same name."""
+
+    SINGLE_ROOT = "single-root"  # one skills folder (RockBot: the last file enumerated wins a case clash)
+    PROJECT_FIRST = "project-first"  # project roots before user roots, the first in load order wins
+
+
+class NameKind(StrEnum):
+    """Which rule a new name is checked with (the check itself: core/library/names.py)."""
+
+    ROCKBOT = "rockbot"  # '/'-separated segments of letters, digits, '-' and '_' (SkillStore)
+    SKILL_FOLDER = "skill-folder"  # one folder name: no '/', no leading '.', no surrounding spaces
+
+
+class ListingKind(StrEnum):
+    """How the agent advertises its skills (the renderer: core/budget/agents.py)."""
+
+    ROCKBOT_INDEX = "rockbot-index"  # "Available skills (use get_skill ...)" + "- name: summary"
+    AVAILABLE_SKILLS_XML = "available-skills-xml"  # skills-ref to_prompt's <available_skills>
+    PICOBOT_INDEX = "picobot-index"  # "### name" blocks in prompts/SKILLS.md
+    CORTEX_MARKDOWN = "cortex-markdown"  # CortexPrism's reliable-skill Markdown list
+    CARPENTER_CATALOGUE = "carpenter-catalogue"  # kb/skills/_index.md read through kb_describe
+
+
+class Selection(StrEnum):
+    """How the agent picks the skills a turn gets."""
+
+    BM25 = "bm25"  # BM25 over name and summary, top 5 (Bm25Ranker)
+    HYBRID = "hybrid"  # BM25 with stored embeddings (HybridRanker)
+    LLM_LISTING = "llm-listing"  # the model reads the listing and activates a skill itself
+    EMBEDDING_LEXICAL = "embedding-lexical"  # embedding match, slots left filled lexically
+
+
+class InjectionKind(StrEnum):
+    """What the agent puts into the conversation for a selected skill."""
+
+    ROCKBOT_64E82CC = "rockbot-64e82cc"  # "Skill: {name}" + content per recalled skill, see-also line
+    ROCKBOT_CURRENT = "rockbot-current"  # as 64e82cc, plus mcp/{server} skills on MCP tool calls
+    SKILL_ACTIVATION = "skill-activation"  # an activation returns the SKILL.md body (resources on demand)
+    PROMPT_LIST = "prompt-list"  # the matched skills' list in the system prompt
+
+
+class Delete(StrEnum):
+    """What a dream's delete (and prune, and merge's sources) means (issue 32: every profile
+    archives; the Library tree's own delete removes, undoable, as before)."""
+
+    REMOVE = "remove"  # its files are removed (undo brings them back while the history lasts)
+    ARCHIVE = "archive"  # moved where the agent cannot see it, restorable
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    """SKILL.md frontmatter rules: how values are written and which keys the spec knows."""
+
+    plain: str = "yaml"  # "line": line-based readers keep quotes literally, so avoid them
+    export_keys: tuple[str, ...] | None = None  # keys a fresh export writes (None: all it has)
+    allowed_keys: tuple[str, ...] | None = (
+        "name", "description", "license", "compatibility", "metadata", "allowed-tools")
+    compatibility_limit: int | None = 500
+    line_reader: bool = False  # the agent reads it line by line: block scalars and quotes stay literal
+    needs_body: bool = False  # the agent skips a skill whose body is empty
+
+
+@dataclass(frozen=True)
+class Storage:
+    """Where the skills live and how they are found."""
+
+    file_kinds: tuple[FileKind, ...]
+    file_names: tuple[str, ...]  # a skill file's names, in order of preference
+    project_roots: tuple[str, ...]  # folders below the opened one that hold skills
+    user_roots: tuple[str, ...] = ()  # folders in the user's home that hold skills
+    precedence: Precedence = Precedence.PROJECT_FIRST
+    recursive: bool = True  # skills are found below a root at any depth, not only one level down
+    resource_dirs: tuple[str, ...] = ()  # SKILL.md: a skill folder's resource folders
+    resource_suffix: str | None = None  # RockBot: the {name}.resources/ folder beside {name}.json
+    ignored_dirs: tuple[str, ...] = ()  # folders below a root the agent owns (never read or touched)
+    plugin_manifests: tuple[str, ...] = ()  # plugin manifests that add roots (none yet)
+    # where an archived skill goes (issue 32): inside each root where a skill is a folder (SKILL.md:
+    # ".archive"), else inside the agent folder (RockBot: ".rockskills/archive", outside skills/)
+    archive_dir: str | None = None
+    frontmatter: Frontmatter = Frontmatter()  # SKILL.md's frontmatter rules (other file kinds: unused)
+
+
+@dataclass(frozen=True)
+class NameRules:
+    """How skills are named: the rule a new name is checked with, and what the agent says."""
+
+    kind: NameKind
+    case_insensitive: bool = True  # names differing only by case are the same skill
+    require_name: bool = False  # SKILL.md: a file without a frontmatter name is skipped (else: its folder)
+    folder_is_name: bool = False  # the skill's folder is named after it (SKILL.md)
+    spec: bool = False  # the Agent Skills spec's name rules are checked (lint warnings)
+    mcp_naming: bool = False  # MCP skills are mcp/{server}[/...]; top-level mcp-x is flagged
+    taken_hint: str = ""  # said after "A skill named 'x' already exists"
+
+
+@dataclass(frozen=True)
+class Listing:
+    """How the agent advertises its skills, and how much of the list it keeps."""
+
+    kind: ListingKind
+    max_chars: int | None = None  # the user's limit for the listing's characters (None: none)
+    max_entries: int | None = None  # the user's limit for the listed skills (None: none)
+    agent_max_chars: int | None = None  # the agent's own cut, when it has one
+    agent_max_entries: int | None = None
+    context_fraction: float | None = None  # a share of the context window (None: not a share)
+    per_entry_cap: int | None = None  # characters of one entry (None: no cap)
+
+
+@dataclass(frozen=True)
+class Injection:
+    """What selecting a skill puts into the conversation, and when the agent reads its skills."""
+
+    kind: InjectionKind
+    mcp_skills: bool = False  # MCP tool results inject mcp/{server} skills (RockBot current)
+    note: AgentNote | None = None  # what a running agent does with edited skills (None: not known)
+
+
+@dataclass(frozen=True)
+class Curation:
+    """How the library is curated: the dream passes, what delete means, what is protected."""
+
+    passes: tuple[str, ...] = ()  # the dream passes this app runs for it (core/dream/passes.py)
+    delete: Delete = Delete.REMOVE
+    protected_prefixes: tuple[str, ...] = ()  # never pruned, merged away or deleted by a dream
+    singleton_prefixes: tuple[str, ...] = ()  # suffixes are 1:1 bindings: never merged across
+    keep_summary_keywords: bool = False  # a merged summary keeps each original's keywords
+    ledger_file: str | None = None  # a gated pass is skipped while its inputs are unchanged
+
+
+@dataclass(frozen=True)
+class Holds:
+    """What a library of this agent can hold (the window shows a part only where it can)."""
+
+    resources: bool = False  # files that belong to a skill, listed with it
+    health: bool = False  # per-skill scores (trust, success rate, utility)
+    lifecycle: bool = False  # a lifecycle per skill (released, deprecated, archived, ...)
+    read_only_rows: bool = False  # skills this app shows but never writes (memory.db rows)
+    usage_log: bool = False  # the agent logs skill usage beside the skills
+    usage_retention: bool = False  # the agent deletes old usage log lines (the app's archive keeps them)
+    resource_reads: bool = False  # the agent logs which resources it read
+    timestamps: bool = False  # createdAt / updatedAt / lastUsedAt stored in each skill
+    see_also: bool = True  # see-also lists between skills
+    mcp_baselines: bool = False  # MCP skills carry a surface baseline (their freshness)
+
+
+CAPABILITIES = ("storage", "names", "summary", "listing", "selection", "injection", "curation",
+                "holds")
+
+
+@dataclass(frozen=True)
+class AgentProfile:
+    """One agent's skills, as capabilities (see the module doc)."""
+
+    id: str  # "rockbot-64e82cc", "rockbot-current", "agentskills", "picobot", "cortex", "carpenter"
+    label: str  # the agent as messages name it ("Agent Skills asks for ...")
+    title: str  # what the window title and the format menus show
+    format: str  # the detected format ("rockbot", "agentskills", "picobot", "carpenter", "cortex")
+    settings_id: str  # the key of its settings, convert target and sidecars ("cortex-fs" for CortexPrism)
+    sources: Mapping[str, str]  # capability -> "repository file @ commit (spec §)" or "assumed: why"
+    storage: Storage
+    names: NameRules
+    summary: SummaryRule
+    listing: Listing
+    selection: Selection
+    injection: Injection
+    curation: Curation
+    holds: Holds
+    unverified: tuple[str, ...] = ()  # settings (core/library/profile_settings) taken from a brief
+
+    def source(self, capability: str) -> str:
+        """Where ``capability`` comes from ("" when the profile does not say)."""
+        return self.sources.get(capability, "")
+
+    def answers(self) -> dict[str, object]:
+        """Every capability and its value (what a test and the docs walk)."""
+        return {name: getattr(self, name) for name in CAPABILITIES}
+
+
+def capability_fields() -> dict[str, tuple[str, ...]]:
+    """Each capability's fields (the docs' table)."""
+    kinds = {"storage": Storage, "names": NameRules, "summary": SummaryRule, "listing": Listing,
+             "injection": Injection, "curation": Curation, "holds": Holds}
+    return {name: tuple(f.name for f in fields(kinds[name])) if name in kinds else (name,)
+            for name in CAPABILITIES}
