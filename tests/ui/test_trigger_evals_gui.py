@@ -20,9 +20,12 @@ from PySide6.QtGui import QTextCursor
 from rockskills_gui.core.app.secrets import KeyStore
 from rockskills_gui.core.app.settings_store import SettingsStore
 from rockskills_gui.core.evals.trigger_file import read_trigger_file
+from rockskills_gui.core.library.open import OpenOptions, open_library
+from rockskills_gui.core.model.profile import Selection
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.recall.recall_pane import RecallPane
 from rockskills_gui.ui.recall.recall_view import PLAYGROUND, TRIGGERS
+from rockskills_gui.ui.recall.selection_view import VIEWS, selection_view
 from rockskills_gui.ui.recall.trigger_panel import ALL, TriggerEvalPanel
 from rockskills_gui.ui.recall.trigger_rows import TriggerRowsModel
 from rockskills_gui.ui.shell.main_window import MainWindow
@@ -422,8 +425,8 @@ def test_the_recall_tab_starts_where_the_agent_selects(window: MainWindow, qtbot
     assert pane.mode == TRIGGERS and pane.view.stack.currentWidget() is pane.trigger_panel
     assert pane.view.triggers_button.isChecked()
     note = pane.view.selection_note
-    assert note.text().startswith("Agent Skills clients: the model picks from the listing")
-    assert "Claude Code, Codex, Gemini CLI" in note.toolTip()
+    assert note.text().startswith("Agent Skills: the model picks from the listing")
+    assert "adding-skills-support.mdx" in note.toolTip()  # the profile's cited selection rule
     rockbot = open_window(qtbot, agent, make_ctx(tmp_path / "rb", server))
     rockbot.show_pane("recall")
     other = rockbot.recall_pane
@@ -439,6 +442,20 @@ def test_the_recall_tab_starts_where_the_agent_selects(window: MainWindow, qtbot
     other.trigger_panel.wait()
     rockbot.loader.cancel()
     rockbot.loader.wait()
+
+
+@pytest.mark.parametrize(("format", "selection", "view"), [
+    ("rockbot-64e82cc", Selection.BM25, PLAYGROUND), ("rockbot-current", Selection.HYBRID, PLAYGROUND),
+    ("agentskills", Selection.LLM_LISTING, TRIGGERS), ("cortex", Selection.EMBEDDING_LEXICAL, TRIGGERS)])
+def test_the_view_is_asked_of_the_profiles_selection(format: str, selection: Selection, view: str,
+                                                     agent: Path, skill_lib: Path) -> None:
+    """Every way of selecting has its view; the note names the agent and cites its rule."""
+    assert set(VIEWS) == set(Selection)
+    library = open_library(agent if format.startswith("rockbot") else skill_lib, OpenOptions(format=format))
+    assert library.profile.selection is selection
+    shown = selection_view(library)
+    assert shown.view == view and shown.note.startswith(f"{library.profile.label}: ")
+    assert library.profile.source("selection") in shown.detail
 
 
 def test_unsaved_rows_come_back_with_their_library(panel: TriggerEvalPanel, window: MainWindow, qtbot,

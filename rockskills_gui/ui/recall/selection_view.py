@@ -43,6 +43,5 @@ def selection_view(library: Library | None) -> SelectionView:
     profile = library.profile
     view, how = VIEWS[profile.selection]
     source = profile.source("selection")
-    return SelectionView(view, f"{profile.label}: {how}.",
-                         f"{profile.label} selects skills by {profile.selection.value}"
-                         + (f": {source}." if source else "."))
+    note = f"{profile.label}: {how}."
+    return SelectionView(view, note, f"How {profile.label} selects skills: {source}." if source else note)
