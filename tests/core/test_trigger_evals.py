@@ -30,12 +30,12 @@ from rockskills_gui.core.evals.presentation import (
     present_library,
 )
 from rockskills_gui.core.evals.run import EvalOptions, estimate, run_trigger_evals
+from rockskills_gui.core.evals.skill_files import write_rows
 from rockskills_gui.core.evals.trigger_file import (
     TriggerEvalSet,
     TriggerFileError,
     TriggerRow,
     dump_rows,
-    export_file,
     import_file,
     parse_rows,
     read_trigger_file,
@@ -72,19 +72,24 @@ def fires(*names: str | None) -> list[Step]:
     return [activate(n) for n in names]
 
 
-@pytest.fixture
-def skill_lib(tmp_path: Path) -> Path:
-    """A SKILL.md library: the field's math-olympiad skill (with its evals/trigger_eval.json) and
-    two neighbours."""
-    root = tmp_path / "lib"
+def field_library(root: Path, neighbours: dict[str, str]) -> Path:
+    """A SKILL.md library at ``root``: the field's math-olympiad skill (with its
+    evals/trigger_eval.json) and ``neighbours`` (name -> description)."""
     shutil.copytree(FIELD, root / "skills" / "math-olympiad")
     for path in [root, *root.rglob("*")]:
         path.chmod(path.stat().st_mode | 0o200)
-    for name, text in (("pdf", "Read, fill and merge PDF forms."), ("code-review", "Review code.")):
+    for name, text in neighbours.items():
         (root / "skills" / name).mkdir(parents=True)
         skill = root / "skills" / name / "SKILL.md"
         skill.write_text(f"---\nname: {name}\ndescription: {text}\n---\n\nBody.\n")
     return root
+
+
+@pytest.fixture
+def skill_lib(tmp_path: Path) -> Path:
+    """The field's math-olympiad skill and two neighbours."""
+    return field_library(tmp_path / "lib", {"pdf": "Read, fill and merge PDF forms.",
+                                            "code-review": "Review code."})
 
 
 # ---------------------------------------------------------------- what a run sends
@@ -455,21 +460,18 @@ def test_the_skill_is_the_one_whose_folder_holds_the_file(skill_lib: Path, tmp_p
     assert skill_of_file(skill_lib / "skills" / "pdf" / "trigger-evals.json", entries) is None
 
 
-def test_import_keeps_the_bytes_beside_the_query_sets_and_export_stays_out_of_skills(
-        agent_copy: Path, skill_lib: Path) -> None:
-    layout = RockBotLibrary.open(agent_copy).layout
+def test_import_keeps_the_bytes_beside_the_query_sets_and_writes_stay_out_of_skills(
+        agent_copy: Path) -> None:
+    library = open_library(agent_copy)
+    layout = library.layout
     source = FIELD / "evals" / "trigger_eval.json"
     kept = import_file(layout, source, "mcp/calendar")
     assert kept == agent_copy / "recall-tests" / "trigger-evals" / "mcp" / "calendar.json"
     assert kept.read_bytes() == source.read_bytes() and kept == store_path(layout, "mcp/calendar")
     with pytest.raises(TriggerFileError, match="RockBot would load the file"):
-        export_file(layout, read_trigger_file(source), agent_copy / "skills" / "evals" / "t.json")
+        write_rows(library, read_trigger_file(source), agent_copy / "skills" / "evals" / "t.json")
     assert not (agent_copy / "skills" / "evals").exists()
-    out = export_file(layout, read_trigger_file(source), agent_copy / "exported.json")
-    assert json.loads(out.read_bytes()) == json.loads(source.read_bytes())
-    md = open_library(skill_lib).layout
-    target = skill_lib / "skills" / "pdf" / "evals" / "trigger-evals.json"
-    export_file(md, rows(("merge pdfs", True)), target)
-    assert json.loads(target.read_text()) == [{"query": "merge pdfs", "should_trigger": True}]
+    assert write_rows(library, read_trigger_file(source), agent_copy / "exported.json") is None
+    assert json.loads((agent_copy / "exported.json").read_bytes()) == json.loads(source.read_bytes())
     with pytest.raises(TriggerFileError):
         store_path(layout, "../up")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,7 @@ from rockskills_gui.core.budget.limits import Limits, LimitsStore
 from rockskills_gui.core.budget.report import agents_for, limits_for
 from rockskills_gui.core.budget.tokens import Tokenizer, try_tokenizer
 from rockskills_gui.core.library.library import Library
+from rockskills_gui.core.model.names import fold
 
 Message = dict[str, Any]
 
@@ -144,14 +145,42 @@ def present(entries: Sequence[AdEntry], profile: Lister, limits: Limits,
                         hidden={h.name: h.reason for h in budget.hidden})
 
 
-def present_library(library: Library, agent_id: str | None = None,
-                    tool: str | None = None, store: LimitsStore | None = None) -> Presentation:
-    """How ``agent_id`` (default: the library's own agent) presents ``library``: the listing the
-    Budget tab shows for it, under the same limits, and its activation tool (or ``tool``).
+@dataclass(frozen=True)
+class Showing:
+    """What a presentation is made of, read off the library (cheap, on the caller's thread): the
+    skills as the listing sees them, the agent, its limits and the tool. :meth:`present` (which
+    may count tokens) can run anywhere, also with unsaved descriptions laid over the skills."""
+
+    entries: tuple[AdEntry, ...]
+    lister: Lister  # how the agent lists its skills (core.budget)
+    limits: Limits
+    tool: ActivationTool
+
+    def present(self, descriptions: Mapping[str, str | None] | None = None) -> Presentation:
+        """The presentation, with ``descriptions`` (skill name -> description) in place of the
+        saved ones."""
+        entries: Sequence[AdEntry] = self.entries
+        if descriptions:
+            by_name = {fold(k): v for k, v in descriptions.items()}
+            entries = [e.with_description(by_name[fold(e.name)]) if fold(e.name) in by_name else e
+                       for e in entries]
+        tokenizer = try_tokenizer()[0] if self.limits.max_tokens is not None else None
+        return present(entries, self.lister, self.limits, self.tool, tokenizer)
+
+
+def showing_of(library: Library, agent_id: str | None = None, tool: str | None = None,
+               store: LimitsStore | None = None) -> Showing:
+    """How ``agent_id`` (default: the library's own agent) shows ``library``'s skills: the
+    Budget tab's listing for it, under the same limits, and its activation tool (or ``tool``).
     Raises ValueError for an unknown agent or tool."""
     if agent_id == "all":
         raise ValueError("a trigger eval runs as one agent: give its id, not 'all'")
     (profile,) = agents_for(library, agent_id)
     limits = limits_for(profile.id, store if store is not None else LimitsStore(), library)
-    tokenizer = try_tokenizer()[0] if limits.max_tokens is not None else None
-    return present(entries_of(library), profile, limits, tool_for(profile.id, tool), tokenizer)
+    return Showing(tuple(entries_of(library)), profile, limits, tool_for(profile.id, tool))
+
+
+def present_library(library: Library, agent_id: str | None = None,
+                    tool: str | None = None, store: LimitsStore | None = None) -> Presentation:
+    """How ``agent_id`` (default: the library's own agent) presents ``library`` (:func:`showing_of`)."""
+    return showing_of(library, agent_id, tool, store).present()

@@ -5,7 +5,8 @@ skills, ``evals/trigger_eval.json`` in anthropics/claude-plugins-official's math
 A file is about one skill: the one whose folder holds it (``<skill>/evals/<file>.json``) or the
 one named by the caller. Rows keep every key they have, in order; unknown keys are written back
 on export as they were read. Importing keeps the file, byte for byte, beside the library's query
-sets (``recall-tests/trigger-evals/<skill>.json``), never inside RockBot's ``skills/``.
+sets (``recall-tests/trigger-evals/<skill>.json``), never inside RockBot's ``skills/``. Writing a
+file into a SKILL.md skill's folder is a library change: :mod:`.skill_files`.
 """
 
 from __future__ import annotations
@@ -14,14 +15,15 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from rockskills_gui.core.budget.entries import AdEntry
 from rockskills_gui.core.model.dotnet_json import loads_untrusted
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES
-from rockskills_gui.core.recall.queryset import QUERY_SET_DIR, AnyLayout
+from rockskills_gui.core.recall.queryset import QUERY_SET_DIR
 from rockskills_gui.core.storage import fileio, untrusted
+from rockskills_gui.core.storage.changes import LibraryError
 from rockskills_gui.core.storage.layout import Layout
 
 EVALS_DIR = "evals"
@@ -29,8 +31,16 @@ FIELD_FILE = "trigger-evals.json"  # the name export writes in a skill's evals/ 
 STORE_DIR = "trigger-evals"  # beside the query sets: <agent>/recall-tests/trigger-evals/
 
 
-class TriggerFileError(ValueError):
-    """The file is not a trigger-eval file, or cannot be written where asked (one line)."""
+class TriggerFileError(LibraryError, ValueError):
+    """The file is not a trigger-eval file, or cannot be written where asked (one line; a
+    refusal the window reports as it reports a library operation's)."""
+
+
+class Place(Protocol):
+    """Where a library lives (any format's layout): its opened folder."""
+
+    @property
+    def agent_dir(self) -> Path: ...
 
 
 @dataclass(frozen=True)
@@ -124,7 +134,7 @@ def find_skill(name: str, entries: Sequence[AdEntry]) -> str | None:
     return exact or next((e.name for e in entries if fold(e.name) == fold(name)), None)
 
 
-def store_path(layout: AnyLayout, skill: str) -> Path:
+def store_path(layout: Place, skill: str) -> Path:
     """``<agent>/recall-tests/trigger-evals/<skill>.json`` (a ``/`` in a name is a folder)."""
     parts = skill.split("/")
     if any(not p or p.startswith(".") or "\\" in p or "\0" in p for p in parts):
@@ -132,7 +142,7 @@ def store_path(layout: AnyLayout, skill: str) -> Path:
     return layout.agent_dir.joinpath(QUERY_SET_DIR, STORE_DIR, *parts[:-1], f"{parts[-1]}.json")
 
 
-def import_file(layout: AnyLayout, source: Path, skill: str) -> Path:
+def import_file(layout: Place, source: Path, skill: str) -> Path:
     """Keep ``source`` (checked to be a trigger-eval file) byte for byte beside the library's
     query sets for ``skill``; returns where. Raises :class:`TriggerFileError`."""
     try:
@@ -141,11 +151,11 @@ def import_file(layout: AnyLayout, source: Path, skill: str) -> Path:
         raise TriggerFileError(f"{source}: {untrusted.reason(source, exc)}") from None
     parse_rows(data, str(source))
     target = store_path(layout, skill)
-    _write(layout, target, data)
+    write_beside(layout, target, data)
     return target
 
 
-def stored_sets(layout: AnyLayout) -> list[TriggerEvalSet]:
+def stored_sets(layout: Place) -> list[TriggerEvalSet]:
     """The imported files of a library, one set per skill (unreadable files are left out)."""
     base = layout.agent_dir / QUERY_SET_DIR / STORE_DIR
     found: list[TriggerEvalSet] = []
@@ -162,15 +172,9 @@ def stored_sets(layout: AnyLayout) -> list[TriggerEvalSet]:
     return found
 
 
-def export_file(layout: AnyLayout, rows: Iterable[TriggerRow], target: Path) -> Path:
-    """Write ``rows`` in the field's format to ``target`` (e.g. ``<skill>/evals/trigger-evals.json``
-    of a SKILL.md skill), atomically; never inside a RockBot library's ``skills/`` folder, never
-    through a symbolic link. Raises :class:`TriggerFileError`."""
-    _write(layout, target, dump_rows(rows))
-    return target
-
-
-def _write(layout: AnyLayout, target: Path, data: bytes) -> None:
+def write_beside(layout: Place, target: Path, data: bytes) -> None:
+    """Write ``data`` to ``target`` atomically, outside a library's history: beside it (its
+    ``recall-tests/``) or outside it; refused inside RockBot's ``skills/`` and through a link."""
     resolved = target.expanduser().absolute()
     if isinstance(layout, Layout) and untrusted.is_inside(resolved, (layout.skills_dir,)):
         raise TriggerFileError(f"{target}: not inside skills/ (RockBot would load the file as a "

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelection, QTimer, Signal
 from PySide6.QtGui import QShowEvent
@@ -79,10 +80,16 @@ from rockskills_gui.ui.recall.recall_panels import SessionPanel, WhyNotPanel
 from rockskills_gui.ui.recall.recall_view import (
     COMPARE_CHOICES,
     EDITS,
+    PLAYGROUND,
+    TRIGGERS,
     RecallView,
     names_html,
     plural,
 )
+from rockskills_gui.ui.recall.selection_view import selection_view
+
+if TYPE_CHECKING:  # built when trigger evals are first shown
+    from rockskills_gui.ui.recall.trigger_panel import TriggerEvalPanel
 
 DEBOUNCE_MS = 150
 RESULT_LIMIT = 50  # rows shown (the count of every match is shown too)
@@ -117,6 +124,8 @@ class RecallPane(QWidget):
         self.matched = 0
         self.preview: TurnResult | None = None
         self.pin_reports: list[PinReport] = []
+        self.mode = PLAYGROUND  # the view shown: the BM25 playground or trigger evals
+        self._triggers: TriggerEvalPanel | None = None
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -146,6 +155,8 @@ class RecallPane(QWidget):
         self.why_panel.unpinRequested.connect(self.unpin)
         self.sets_panel.queryRequested.connect(lambda text: self.set_query(text, immediate=True))
         self.sets_panel.failed.connect(lambda message: self.ctx.status(message, 8000))
+        self.view.playground_button.clicked.connect(lambda: self.show_mode(PLAYGROUND))
+        self.view.triggers_button.clicked.connect(lambda: self.show_mode(TRIGGERS))
 
     # ---------------------------------------------------------------- the view's widgets
 
@@ -240,6 +251,31 @@ class RecallPane(QWidget):
         """Block until worker jobs are done (tests and shutdown)."""
         for kind in BUILDS:
             self.ctx.channel(self, kind).wait()
+        if self._triggers is not None:
+            self._triggers.wait()
+
+    @property
+    def trigger_panel(self) -> TriggerEvalPanel:
+        """The trigger-eval view (built the first time it is asked for)."""
+        if self._triggers is None:
+            from rockskills_gui.ui.recall.trigger_panel import TriggerEvalPanel
+
+            panel = TriggerEvalPanel(self.ctx, self)
+            panel.edits_provider = self.edits_provider
+            panel.openSkillRequested.connect(self.open_skill)
+            self.view.stack.removeWidget(self.view.triggers_holder)
+            self.view.triggers_holder.deleteLater()
+            self.view.stack.addWidget(panel)
+            self._triggers = panel
+        return self._triggers
+
+    def show_mode(self, mode: str) -> None:
+        """Show the BM25 playground (``PLAYGROUND``) or trigger evals (``TRIGGERS``)."""
+        self.mode = mode
+        page = self.trigger_panel if mode == TRIGGERS else self.view.playground
+        self.view.stack.setCurrentWidget(page)
+        button = self.view.triggers_button if mode == TRIGGERS else self.view.playground_button
+        button.setChecked(True)
 
     def set_query(self, text: str, immediate: bool = False) -> None:
         """Put ``text`` in the query box; ``immediate`` searches now instead of after the debounce."""
@@ -252,6 +288,8 @@ class RecallPane(QWidget):
         """The editor's unsaved edits (edited skills) for the what-if comparison."""
         self.edits_provider = provider
         self.sets_panel.edits_provider = provider
+        if self._triggers is not None:
+            self._triggers.edits_provider = provider
         if self.compare_kind == EDITS:
             self._schedule()
 
@@ -329,6 +367,11 @@ class RecallPane(QWidget):
             library.names() if library is not None else [])
         self.view.names_model.set_names(names)
         self.sets_panel.set_library(library.layout if library is not None else None, None)
+        selection = selection_view(library)
+        self.view.selection_note.setText(selection.note)
+        self.view.selection_note.setToolTip(selection.detail)
+        if library is not None:
+            self.show_mode(selection.view)
         if library is None:
             self.refresh()
             return

@@ -12,6 +12,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QButtonGroup,
     QComboBox,
     QFrame,
     QHBoxLayout,
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSplitter,
+    QStackedWidget,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -41,6 +43,8 @@ from rockskills_gui.ui.recall.score_bar_delegate import ResultsDelegate, segment
 BAR_MIN = 90  # the contribution bar keeps at least this many pixels when names are long
 COMPARE_SIDE_MIN = 460  # narrower than twice this, the compared ranking goes below RockBot's
 EDITS = "edits"
+PLAYGROUND = "playground"  # the Recall tab's views: RockBot's BM25 playground ...
+TRIGGERS = "triggers"  # ... and trigger evals (the model picks from the listing)
 COMPARE_CHOICES = (
     ("", "Nothing"),
     ("okapi", "rank-bm25 Okapi (stock idf)"),
@@ -224,10 +228,48 @@ class RecallView(QObject):
         self._pinned = False  # (the names column is wider while skills are pinned)
         results.installEventFilter(self)
 
+        # Two views: the BM25 playground and trigger evals (built when first shown).
+        self.playground = QWidget(host)
+        self.playground.setObjectName("recallPlayground")
+        pbox = QVBoxLayout(self.playground)
+        pbox.setContentsMargins(0, 0, 0, 0)
+        pbox.addLayout(top)
+        pbox.addWidget(self.splitter, 1)
+        self.triggers_holder = QWidget(host)
+        self.triggers_holder.setObjectName("recallTriggersPlaceholder")
+        self.stack = QStackedWidget(host)
+        self.stack.setObjectName("recallViews")
+        self.stack.addWidget(self.playground)
+        self.stack.addWidget(self.triggers_holder)
+        self.mode_buttons = QButtonGroup(host)
+        self.mode_buttons.setExclusive(True)
+        self.playground_button = QPushButton("Recall playground (BM25)", host)
+        self.playground_button.setObjectName("recallModePlayground")
+        self.playground_button.setToolTip("RockBot's recall: which skills BM25 over name and summary "
+                                          "injects for a message, exactly")
+        self.triggers_button = QPushButton("Trigger evals (the model picks)", host)
+        self.triggers_button.setObjectName("recallModeTriggers")
+        self.triggers_button.setToolTip("Agents that list skills in the prompt (Claude Code, Codex, "
+                                        "Gemini CLI, ...) let the model activate one: test which "
+                                        "it picks, row by row of a trigger-eval file")
+        for button in (self.playground_button, self.triggers_button):
+            button.setCheckable(True)
+            self.mode_buttons.addButton(button)
+        self.playground_button.setChecked(True)
+        self.selection_note = secondary(QLabel(host))
+        self.selection_note.setObjectName("recallSelectionNote")
+        self.selection_note.setWordWrap(True)
+        modes = QHBoxLayout()
+        modes.setSpacing(0)
+        modes.addWidget(self.playground_button)
+        modes.addWidget(self.triggers_button)
+        modes.addSpacing(12)
+        modes.addWidget(self.selection_note, 1)
+
         layout = QVBoxLayout(host)
         layout.setContentsMargins(8, 8, 8, 8)
-        layout.addLayout(top)
-        layout.addWidget(self.splitter, 1)
+        layout.addLayout(modes)
+        layout.addWidget(self.stack, 1)
         focus_query = QShortcut(QKeySequence("Ctrl+L"), host, self.query.setFocus)
         focus_query.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
 

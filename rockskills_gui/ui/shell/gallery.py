@@ -33,6 +33,8 @@ SIZES: tuple[tuple[int, int], ...] = ((1280, 720), (1400, 900), (1920, 1080))
 THEMES: tuple[str, ...] = ("light", "dark")
 QUERY = "summarize this arxiv paper"
 SKILL = "research/fact-check"
+TRIGGER_ROWS = (("is this claim in the article true?", True), ("check the facts in my draft", True),
+                ("summarize this arxiv paper", False))
 
 
 @dataclass
@@ -174,6 +176,7 @@ class Studio:
             ("recall-why-not", lambda: self.pose_recall("why"), True),
             ("recall-query-sets", lambda: self.pose_recall("sets"), True),
             ("recall-compare", lambda: self.pose_recall("compare"), True),
+            ("recall-trigger-evals", self.pose_trigger_evals, True),
             ("usage-table", lambda: self.pose_usage(0), True),
             ("usage-top-pairs", lambda: self.pose_usage(1), True),
             ("usage-sessions", lambda: self.pose_usage(2), True),
@@ -227,6 +230,23 @@ class Studio:
         pane.side.setCurrentWidget({"session": pane.session_panel, "why": pane.why_panel,
                                     "sets": pane.sets_panel, "compare": pane.session_panel}[tab])
         wait_until(lambda: not pane.busy, 10)
+        return window
+
+    def pose_trigger_evals(self) -> QWidget:
+        """The Recall tab's trigger evals for a skill, with unsaved rows (nothing is sent)."""
+        from rockskills_gui.ui.recall.recall_view import PLAYGROUND, TRIGGERS
+
+        window = self.window
+        pane = window.recall_pane
+        window.show_pane("recall")
+        pane.show_mode(TRIGGERS)
+        self._cleanup.append(lambda: pane.show_mode(PLAYGROUND))
+        panel = pane.trigger_panel
+        window.ctx.select_skill(SKILL)
+        if not panel.rows_of(SKILL):
+            for query, should in TRIGGER_ROWS:
+                panel.add_row(query, should)
+        wait_until(lambda: not panel.busy, 10)
         return window
 
     def pose_usage(self, tab: int, problems: bool = False) -> QWidget:
