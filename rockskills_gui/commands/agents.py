@@ -9,7 +9,7 @@ from pathlib import Path
 from rockskills_gui.commands.common import CommandError, guarded, write_exact, write_json
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``agents`` to the ``rockskills`` parser."""
     p = subparsers.add_parser(
         "agents", help="list every agent's skill roots and skills on this machine, copies compared",

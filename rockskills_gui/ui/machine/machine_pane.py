@@ -40,8 +40,8 @@ from rockskills_gui.core.machine.scan import Copy, Machine, MachineRoot, machine
 from rockskills_gui.core.model.profile import AgentProfile, FileKind
 from rockskills_gui.core.storage.changes import LibraryError
 from rockskills_gui.ui.common.context import AppContext
-from rockskills_gui.ui.common.latest_job import LatestJob
 from rockskills_gui.ui.common.theme import monospace, readable
+from rockskills_gui.ui.common.tree_items import child_items, top_level_items
 from rockskills_gui.ui.machine.change_preview import ChangePreview
 from rockskills_gui.ui.machine.machine_rows import (
     COPY_ROLE,
@@ -57,6 +57,7 @@ from rockskills_gui.ui.machine.machine_rows import (
 )
 
 PROJECTS_KEY = "machine/projects"
+SCAN_KEY = "machine-scan"
 FINDING_ROLE = Qt.ItemDataRole.UserRole + 43
 
 
@@ -75,10 +76,9 @@ class MachinePane(QWidget):
         self.history = MachineHistory()
         self.preview: ChangePreview | None = None
         saved = ctx.settings.value(PROJECTS_KEY, [])
-        self.projects: list[Path] = [Path(p) for p in (saved if isinstance(saved, list) else [saved]) if p]
-        self.job = LatestJob(0, self)
-        self.job.finished.connect(self._on_scanned)
-        self.job.failed.connect(lambda message: self._say(f"The scan failed: {message}"))
+        self.projects: list[Path] = [Path(p) for p in (saved if isinstance(saved, list) else [saved])
+                                     if isinstance(p, str) and p]
+        self.scan = ctx.channel(self, SCAN_KEY)  # one scan at a time, the newest request wins
         self._build()
         self.refresh()
 
@@ -257,7 +257,7 @@ class MachinePane(QWidget):
 
     @property
     def busy(self) -> bool:
-        return self.job.busy
+        return self.scan.busy
 
     def refresh(self) -> None:
         """Scan the home folder and the projects again (off the UI thread)."""
@@ -265,17 +265,16 @@ class MachinePane(QWidget):
         shown = ", ".join(tilde(p, home) for p in projects)
         self.where_label.setText(f"Home: {home}" + (f" · projects: {shown}" if projects
                                                      else " · no project added"))
-        self.job.request(lambda: scan_machine(home, projects), now=True)
+        self.ctx.query(self, SCAN_KEY, lambda _control: scan_machine(home, projects), self._on_scanned,
+                       failure=lambda error: self._say(f"The scan failed: {type(error).__name__}: {error}"))
 
-    def _on_scanned(self, machine: object) -> None:
-        assert isinstance(machine, Machine)
+    def _on_scanned(self, machine: Machine) -> None:
         kept = self._selected_keys()
         root_kept = self._selected_root()
         self.machine = machine
         fill_roots(self.roots, machine)
         if root_kept is not None:
-            for i in range(self.roots.topLevelItemCount()):
-                item = self.roots.topLevelItem(i)
+            for item in top_level_items(self.roots):
                 if item.data(0, ROOT_ROLE).path == root_kept.path:
                     item.setSelected(True)
         self.target_box.blockSignals(True)
@@ -316,10 +315,9 @@ class MachinePane(QWidget):
 
     def _items(self) -> list[QTreeWidgetItem]:
         found: list[QTreeWidgetItem] = []
-        for i in range(self.skills.topLevelItemCount()):
-            top = self.skills.topLevelItem(i)
+        for top in top_level_items(self.skills):
             found.append(top)
-            found += [top.child(j) for j in range(top.childCount())]
+            found += child_items(top)
         return found
 
     @staticmethod
@@ -362,8 +360,7 @@ class MachinePane(QWidget):
         return False
 
     def select_root(self, path: Path) -> bool:
-        for i in range(self.roots.topLevelItemCount()):
-            item = self.roots.topLevelItem(i)
+        for item in top_level_items(self.roots):
             if item.data(0, ROOT_ROLE).path == path:
                 self.roots.setCurrentItem(item)
                 return True
@@ -613,8 +610,7 @@ class MachinePane(QWidget):
 
     def ticked_findings(self) -> list[GateFinding]:
         found: list[GateFinding] = []
-        for i in range(self.findings.topLevelItemCount()):
-            item = self.findings.topLevelItem(i)
+        for item in top_level_items(self.findings):
             if item.checkState(0) == Qt.CheckState.Checked:
                 found.append(item.data(0, FINDING_ROLE))
         return found
