@@ -301,7 +301,7 @@ def test_a_change_a_crash_interrupted_is_finished_by_the_next_scan(fake: FakeHom
         if copy.root.path == fake.claude:
             ops.archive_copy(b, copy)
     (part,) = b.build("Archive").parts
-    assert part.place == fake.home / ".claude" and len(part.files) == 4
+    assert part.place == fake.home / ".claude" and len(part.files) == 5  # 2 files moved, the record
     with pytest.raises(journal.SimulatedCrash):  # dies after writing one of the four files
         journal.run(Layout(part.place, part.place, ()), part.files, "machine", "Archive", crash_after=1)
     after = _scan(fake)
@@ -387,3 +387,34 @@ def test_hostile_roots_a_link_loop_deep_nesting_and_a_fifo_do_not_stop_the_scan(
     pdf = _copy_in(machine, "pdf-tools", fake.gemini)
     assert pdf.digest is None and any(s.startswith("pipe:") for s in pdf.files.skipped)
     assert machine.skill("pdf-tools").marks()[machine.skill("pdf-tools").copies.index(pdf)] == "?"
+
+
+def test_an_archived_copy_is_in_its_librarys_skill_archive_and_restores(fake: FakeHome) -> None:
+    from rockskills_gui.core.library.archive import restore_skill
+    from rockskills_gui.core.library.archive_records import archived
+
+    machine = _scan(fake)
+    b = ops.Builder(machine)
+    ops.archive_copy(b, _copy_in(machine, "pdf-tools", fake.claude))
+    MachineHistory().apply(b.build("Archive"))
+    for fmt in ("claude-code", "agentskills"):
+        library = open_library(fake.claude, OpenOptions(format=fmt, home=fake.home))
+        skills, problems = archived(library)
+        assert [s.entry for s in skills] == ["pdf-tools"] and not problems, fmt
+    assert skills[0].record is not None and skills[0].record.name == "pdf-tools"
+    restore_skill(open_library(fake.claude, OpenOptions(format="claude-code", home=fake.home)), "pdf-tools")
+    assert (fake.claude / "pdf-tools" / "scripts" / "fill.py").read_text() == "print('fill')\n"
+    assert _scan(fake).skill("pdf-tools").sameness == DIFFERENT  # the three copies again
+
+
+def test_a_rockbot_skill_is_never_archived_into_its_skills_folder(fake: FakeHome) -> None:
+    rockbot = fake.project / "skills"
+    rockbot.mkdir()
+    (rockbot / "plan-trip.json").write_text('{"name": "plan-trip", "summary": "Plan a trip.", '
+                                            '"content": "x"}')
+    machine = _scan(fake)
+    copy = _copy_in(machine, "plan-trip", rockbot)
+    b = ops.Builder(machine)
+    with pytest.raises(ops.MachineError, match="RockBot skill"):
+        ops.archive_copy(b, copy)
+    assert b.build("x").empty and not (rockbot / ".archive").exists()

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from rockskills_gui.core.library.agent_roots import Verdict, agent_verdict
+from rockskills_gui.core.library.archive_records import RECORD_SUFFIX, ArchivedFile, ArchiveRecord
 from rockskills_gui.core.library.switch_state import aside_of, read_disabled, switch_path
 from rockskills_gui.core.machine.changes import LinkChange, MachineChange, MachineError, group
 from rockskills_gui.core.machine.digest import FolderFiles, file_digest, folder_digest, folder_files
@@ -34,13 +36,17 @@ from rockskills_gui.core.machine.sidecar import (
 )
 from rockskills_gui.core.machine.switches import switch_change
 from rockskills_gui.core.model.profile import MOVE_ASIDE, AgentProfile, DisableSwitch, FileKind, SwitchKind
+from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.changes import FileChange
+from rockskills_gui.core.storage.checksum import sha256
 
 __all__ = ["ARCHIVE_DIR", "Builder", "CopyCheck", "accept_finding", "archive_copy", "check_copy", "copy_to",
            "diff_copies", "move_to", "set_enabled", "set_note", "switch_for", "sync_copy", "tag"]
 
-ARCHIVE_DIR = ".archive"  # <root>/.archive/<skill>: Hermes' own archive (skill_utils.py EXCLUDED_SKILL_DIRS)
+# <root>/.archive/<skill>: Hermes' own archive (skill_utils.py EXCLUDED_SKILL_DIRS) and every SKILL.md
+# profile's storage.archive_dir, so a skill archived here is in that library's Skill Archive (issue 32).
+ARCHIVE_DIR = ".archive"
 
 
 def _now() -> str:
@@ -58,6 +64,7 @@ class Builder:
     sidecars: dict[Path, Sidecar] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     count: int = 0  # skills touched
+    entries: set[Path] = field(default_factory=set)  # archive entries this step makes
 
     def put(self, path: Path, before: bytes | None, after: bytes | None) -> None:
         prior = self.writes.get(path)
@@ -164,6 +171,10 @@ def copy_to(b: Builder, copy: Copy, target: MachineRoot, agent: AgentProfile,
 
 def _move_folder(b: Builder, copy: Copy, dest_root: Path, dest: Path, keep_notes: bool = True) -> None:
     """Move ``copy``'s folder (its files, or the link it is) to ``dest``, its sidecar entry along."""
+    if copy.root.kind is not FileKind.SKILL_MD:  # RockBot loads every *.json below skills/
+        raise MachineError(f"'{copy.name}' is a RockBot skill: open {copy.root.home_of_root.parent} as a "
+                           "library to archive or move it (its archive is kept outside skills/). "
+                           "Nothing was changed.")
     if os.path.lexists(dest):
         raise MachineError(f"{dest} already exists; nothing was changed")
     if copy.folder.is_symlink():
@@ -186,14 +197,39 @@ def _move_folder(b: Builder, copy: Copy, dest_root: Path, dest: Path, keep_notes
     b.count += 1
 
 
+def _free_entry(b: Builder, place: Path, folder_name: str) -> str:
+    """An entry name free in ``place`` (and in this step): the folder's name, else with the time
+    (Hermes' suffix for a second archive of one name), else numbered."""
+    base = re.sub(r"[^A-Za-z0-9._-]+", "-", folder_name).strip(".-")[:120] or "skill"
+    stamp = datetime.now(UTC).strftime("%Y%m%d%H%M%S")
+    for entry in (base, f"{base}-{stamp}", *(f"{base}-{stamp}-{n}" for n in range(2, 1000))):
+        taken = (place / entry, place / (entry + RECORD_SUFFIX))
+        if not any(os.path.lexists(p) or p in b.writes or p in b.entries for p in taken):
+            b.entries.add(place / entry)
+            return entry
+    raise MachineError(f"{place} has no free entry name for {folder_name!r}; nothing was changed")
+
+
 def archive_copy(b: Builder, copy: Copy) -> None:
-    """Move ``copy`` into its root's ``.archive/`` (Hermes' archive; every agent skips it)."""
+    """Move ``copy`` into its root's ``.archive/<entry>/`` with the archive's record beside it
+    (``<entry>.archived.json``: core/library/archive_records.py), so that the library's Skill
+    Archive lists and restores it; no agent scans ``.archive``."""
     root = copy.root.home_of_root
-    _move_folder(b, copy, root, root / ARCHIVE_DIR / copy.rel, keep_notes=False)
+    place = root / ARCHIVE_DIR
+    entry = _free_entry(b, place, copy.folder.name)
+    linked = copy.folder.is_symlink()
+    _move_folder(b, copy, root, place / entry, keep_notes=False)
+    if not linked:
+        files = [ArchivedFile(path=rel, sha256=sha256(data) or "", size=len(data))
+                 for rel, data in sorted(copy.files.files.items())]
+        record = ArchiveRecord(name=copy.name, entry=entry, archived_at=Timestamp.now().isoformat(),
+                               action="archive", reason="archived in the Machine tab", origin=copy.rel,
+                               files=files)
+        b.put(place / (entry + RECORD_SUFFIX), None, record.to_bytes())
     notes = b.notes_of(copy.root.path, copy.rel)
     if not notes.empty:
         b.set_notes(copy.root.path, copy.rel, None)
-        b.set_notes(root, f"{ARCHIVE_DIR}/{copy.rel}", notes)
+        b.set_notes(root, f"{ARCHIVE_DIR}/{entry}", notes)
 
 
 def move_to(b: Builder, copy: Copy, target: MachineRoot) -> None:

@@ -34,6 +34,10 @@ from rockskills_gui.core.model.summary_rule import SummaryRule
 
 __all__ = ["CLAUDE_CODE", "CODEX", "CODING_AGENTS", "COPILOT", "CURSOR", "GEMINI_CLI", "HERMES"]
 
+# Where an archived skill goes (issue 32): <root>/.archive/<name>, a folder none of these agents
+# scans (one level deep, or never into a '.'-folder: core/library/archive_records.py).
+SKILL_ARCHIVE = ".archive"
+
 CODEX_REPO = "openai/codex"
 LOADER = f"{CODEX_REPO} codex-rs/core-skills/src/loader.rs @ 033d1d0"
 RENDER = f"{CODEX_REPO} codex-rs/core-skills/src/render.rs @ 0899b7c"
@@ -95,7 +99,7 @@ CODEX = AgentProfile(
                     project_roots=(".agents/skills", ".codex/skills"),
                     user_roots=("~/.agents/skills", "~/.codex/skills"),
                     precedence=Precedence.NO_SHADOWING, resource_dirs=RESOURCES, scan_depth=6,
-                    skip_dot_dirs=True, nested_skills_load=True,
+                    skip_dot_dirs=True, nested_skills_load=True, archive_dir=SKILL_ARCHIVE,
                     plugin_manifests=(".codex-plugin/plugin.json", ".claude-plugin/plugin.json"),
                     marketplace_manifests=(".agents/plugins/marketplace.json",), frontmatter=ANY_KEYS),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True, max_length=64, description_max=1024,
@@ -145,7 +149,8 @@ CLAUDE_CODE = AgentProfile(
                     user_roots=("~/.claude/skills",), precedence=Precedence.USER_FIRST,
                     resource_dirs=RESOURCES, scan_depth=1,
                     plugin_manifests=(".claude-plugin/plugin.json",),
-                    marketplace_manifests=(".claude-plugin/marketplace.json",), frontmatter=ANY_KEYS),
+                    marketplace_manifests=(".claude-plugin/marketplace.json",), frontmatter=ANY_KEYS,
+                    archive_dir=SKILL_ARCHIVE),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True),
     summary=_description("Claude Code", None, required=False),
     listing=Listing(kind=ListingKind.CLAUDE_CODE, context_fraction=0.01, chars_per_token=4,
@@ -187,7 +192,8 @@ GEMINI_CLI = AgentProfile(
                     project_roots=(".agents/skills", ".gemini/skills"),
                     user_roots=("~/.agents/skills", "~/.gemini/skills"),
                     extension_roots=("~/.gemini/extensions/*/skills",),
-                    resource_dirs=RESOURCES, scan_depth=1, frontmatter=ANY_KEYS),
+                    resource_dirs=RESOURCES, scan_depth=1, frontmatter=ANY_KEYS,
+                    archive_dir=SKILL_ARCHIVE),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True, strings_only=True,
                     replaced_chars=':\\/<>*?"|'),
     summary=_description("Gemini CLI", None, required=True),
@@ -229,7 +235,7 @@ COPILOT = AgentProfile(
     storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES,
                     project_roots=(".github/skills", ".claude/skills", ".agents/skills"),
                     user_roots=("~/.copilot/skills", "~/.agents/skills", "~/.claude/skills"),
-                    resource_dirs=RESOURCES, scan_depth=1),
+                    resource_dirs=RESOURCES, scan_depth=1, archive_dir=SKILL_ARCHIVE),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True, spec=True),
     summary=_description("GitHub Copilot", 1024, required=False),
     listing=Listing(kind=ListingKind.COPILOT, agent_max_chars=15_000, overflow_chars=5000,
@@ -263,7 +269,7 @@ CURSOR = AgentProfile(
                     project_roots=(".agents/skills", ".cursor/skills", ".claude/skills", ".codex/skills"),
                     user_roots=("~/.agents/skills", "~/.cursor/skills", "~/.claude/skills",
                                 "~/.codex/skills"),
-                    resource_dirs=RESOURCES, scan_depth=1),
+                    resource_dirs=RESOURCES, scan_depth=1, archive_dir=SKILL_ARCHIVE),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True, spec=True),
     summary=_description("Cursor (assumed)", 1024, required=True),
     listing=Listing(kind=ListingKind.AVAILABLE_SKILLS_XML),
@@ -302,7 +308,7 @@ HERMES = AgentProfile(
     storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES,
                     project_roots=(".hermes/skills", ".agents/skills"), user_roots=("~/.hermes/skills",),
                     resource_dirs=("references", "templates", "assets", "scripts"),
-                    skipped_dirs=HERMES_SKIPPED, archive_dir=".archive", frontmatter=ANY_KEYS),
+                    skipped_dirs=HERMES_SKIPPED, archive_dir=SKILL_ARCHIVE, frontmatter=ANY_KEYS),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True),
     summary=_description("Hermes Agent", None, required=False),
     listing=Listing(kind=ListingKind.HERMES, per_entry_cap=60, tool="skill_view"),
