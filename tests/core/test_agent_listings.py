@@ -134,3 +134,23 @@ def test_hermes_cuts_descriptions_at_sixty_characters_by_category(tmp_path: Path
     line = next(x for x in budget.text.splitlines() if x.startswith("    - vllm: "))
     assert len(line.removeprefix("    - vllm: ")) == HERMES_LIMIT and line.endswith("...")
     assert {s.name for s in budget.shortened} == set(lib.names())
+
+
+def test_codex_leaves_out_a_skill_whose_openai_yaml_forbids_implicit_invocation(tmp_path: Path) -> None:
+    """agents/openai.yaml ``policy.allow_implicit_invocation: false``: not listed by Codex (a $name
+    still works); a malformed file, or one linked from outside the skill, is ignored (fail-open)."""
+    library_of(tmp_path, 4, 40)
+    skills = tmp_path / "skills"
+    for name, text in (("skill-000", "policy:\n  allow_implicit_invocation: false\n"),
+                       ("skill-001", "policy: [unclosed\n"), ("skill-002", "policy:\n  products: [x]\n")):
+        (skills / name / "agents").mkdir()
+        (skills / name / "agents" / "openai.yaml").write_text(text)
+    (tmp_path / "outside.yaml").write_text("policy:\n  allow_implicit_invocation: false\n")
+    (skills / "skill-003" / "agents").mkdir()
+    (skills / "skill-003" / "agents" / "openai.yaml").symlink_to(tmp_path / "outside.yaml")
+    budget = codex(tmp_path)
+    assert budget.listed == ("skill-001", "skill-002", "skill-003")
+    (hidden,) = budget.hidden
+    assert hidden.name == "skill-000" and "policy.allow_implicit_invocation is false" in hidden.reason
+    claude = compute_budget(entries_of(open_library(tmp_path)), AGENTS["claude-code"], Limits())
+    assert len(claude.listed) == 4  # Claude Code does not read Codex's file

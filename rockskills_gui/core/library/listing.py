@@ -38,6 +38,7 @@ class AdEntry:
     category: str = ""  # the category folders between its root and its folder
     paragraph: str = ""  # the body's first paragraph (Claude Code's description when none)
     model_invocable: bool = True  # False: ``disable-model-invocation: true`` (not listed)
+    implicit: bool = True  # False: Codex's agents/openai.yaml ``policy.allow_implicit_invocation: false``
 
     @property
     def shown(self) -> str:
