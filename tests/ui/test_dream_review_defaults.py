@@ -320,6 +320,7 @@ def test_the_setup_page_says_where_rockbot_would_not_run_a_pass(qtbot, agent: Pa
     try:
         wizard = open_wizard(window)
         setup = wizard.setup
+        qtbot.waitUntil(lambda: not setup.reader.busy, timeout=10_000)  # (read on a worker)
         assert all(setup.outlook_text(p) == "" for p in setup.outlook_labels)  # all would run
         assert not any(label.isVisible() for label in setup.outlook_labels.values())
         wizard.reject()
@@ -337,6 +338,7 @@ def test_the_setup_page_says_where_rockbot_would_not_run_a_pass(qtbot, agent: Pa
         window.show_pane("dream")
         setup = window.dream_wizard.setup
         setup.set_now(ran.add_days(1))
+        qtbot.waitUntil(lambda: not setup.reader.busy, timeout=10_000)
         gap = setup.outlook_labels[DreamPass.GAP]
         assert gap.isVisible() and gap.text() == "RockBot would skip it: the conversation log is empty"
         assert gap.toolTip() == "RockBot would not run this pass: the conversation log is empty."
@@ -348,6 +350,7 @@ def test_the_setup_page_says_where_rockbot_would_not_run_a_pass(qtbot, agent: Pa
             f"RockBot (current): the dream-pass ledger says it last ran on {day}")
         assert consolidation.isVisible() and "inputs unchanged" in setup.outlook_text(DreamPass.CONSOLIDATE)
         setup.set_now(ran.add_days(8))  # past the 7-day floor: RockBot runs it anyway
+        qtbot.waitUntil(lambda: not setup.reader.busy, timeout=10_000)
         assert setup.outlook_text(DreamPass.CONSOLIDATE) == ""
     finally:
         window.loader.cancel()

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from rockskills_gui.core.dream.formats import NO_CONVERSATIONS, NO_DATES, NO_USAGE
 from rockskills_gui.core.dream.inputs import DreamInputs
 from rockskills_gui.core.dream.passes import GAP_MIN_SESSIONS, DreamPass
 from rockskills_gui.core.dream.prompts import (
@@ -55,6 +56,7 @@ class PassOutlook:
     runs: bool
     reason: str | None = None
     short: str = ""  # the same in a few words, for a line beside the pass
+    format_limit: bool = False  # the library's format lacks the data (not RockBot's own rule)
 
 
 def _key(name: str) -> str:
@@ -114,11 +116,17 @@ def _ledger_skip(record: LedgerRecord | None, skills: Iterable[Skill], now: Time
 
 
 def pass_outlook(skills: Iterable[Skill], inputs: DreamInputs,
-                 ledger: Mapping[str, LedgerRecord] | None = None) -> dict[DreamPass, PassOutlook]:
-    """What RockBot would do with each LLM pass on ``skills`` and ``inputs`` (see the module doc)."""
+                 ledger: Mapping[str, LedgerRecord] | None = None,
+                 rockbot_data: bool = True) -> dict[DreamPass, PassOutlook]:
+    """What RockBot would do with each LLM pass on ``skills`` and ``inputs`` (see the module doc).
+    ``rockbot_data`` False: a library with no RockBot logs and no usage dates (SKILL.md), where
+    skill gap cannot run, nothing is pruned and optimization expands the thin skills
+    (:mod:`.formats`)."""
     current = list(skills)
     result: dict[DreamPass, PassOutlook] = {}
     turns = inputs.conversation.events
+    if not rockbot_data:
+        return _without_rockbot_data(current, inputs)
     if not turns:
         result[DreamPass.GAP] = PassOutlook(DreamPass.GAP, False, "the conversation log is empty",
                                             "the conversation log is empty")
@@ -153,6 +161,24 @@ def pass_outlook(skills: Iterable[Skill], inputs: DreamInputs,
     return result
 
 
+def _without_rockbot_data(skills: list[Skill], inputs: DreamInputs) -> dict[DreamPass, PassOutlook]:
+    result = {DreamPass.GAP: PassOutlook(DreamPass.GAP, False, NO_CONVERSATIONS,
+                                         "needs RockBot's conversation log", True)}
+    if len(skills) < 2:
+        reason = analyze_consolidation(skills, inputs).skipped or "fewer than 2 skills"
+        result[DreamPass.CONSOLIDATE] = PassOutlook(DreamPass.CONSOLIDATE, False, reason,
+                                                    f"{len(skills)} skill(s)")
+        result[DreamPass.OPTIMIZE] = PassOutlook(DreamPass.OPTIMIZE, False, "it runs only after a "
+                                                 "consolidation", "it runs only after a consolidation")
+        return result
+    result[DreamPass.CONSOLIDATE] = PassOutlook(DreamPass.CONSOLIDATE, True, NO_DATES,
+                                                "no prune: SKILL.md keeps no usage dates", True)
+    skipped = analyze_optimization(skills, inputs, thin_only=True).skipped
+    result[DreamPass.OPTIMIZE] = PassOutlook(DreamPass.OPTIMIZE, skipped is None, skipped or NO_USAGE,
+                                             skipped or "expands the thin skills (no usage log)", True)
+    return result
+
+
 def brief(outlook: PassOutlook) -> str:
     """The few words shown beside a pass ("" when there is nothing to say); :func:`describe`
     gives the whole sentence."""
@@ -160,6 +186,8 @@ def brief(outlook: PassOutlook) -> str:
         return ""
     if outlook.runs:
         return f"Note: {outlook.short}"
+    if outlook.format_limit:
+        return f"Not for this library: {outlook.short}"
     who = "RockBot (current)" if (outlook.reason or "").startswith("the dream-pass ledger") \
         else "RockBot"
     return f"{who} would skip it: {outlook.short}"
@@ -169,6 +197,8 @@ def describe(outlook: PassOutlook) -> str:
     """The line shown beside a pass ("" when there is nothing to say)."""
     if outlook.reason is None:
         return ""
+    if outlook.format_limit:
+        return f"{'Note' if outlook.runs else 'This library cannot run it'}: {outlook.reason}."
     reason = outlook.reason
     for suffix, instead in ((" (RockBot skips skill-gap detection)", ""),
                             (" (RockBot skips optimization)", ""),

@@ -52,6 +52,9 @@ ANY_KEYS = Frontmatter(allowed_keys=None)  # the agent ignores keys it does not 
 NO_MODEL_INVOCATION = DisableSwitch("SKILL.md", "disable-model-invocation", "disable-model-invocation: true",
                                     scope="skill")
 _SKILL_MD = (FileKind.SKILL_MD,)
+# Where each root keeps archived skills (issue 32; profiles.SKILL_MD_ARCHIVE_DIR, Hermes' convention):
+# no coding agent reads it (one level deep, or a '.' folder Codex skips, or Hermes' own .archive).
+ARCHIVE = ".archive"
 _FILES = ("SKILL.md",)
 
 
@@ -90,7 +93,7 @@ CODEX = AgentProfile(
         "holds": f"{LOADER} load_skill_metadata: agents/openai.yaml beside SKILL.md; {RENDER}: "
                  "scripts/, references/, assets/ read on demand; no usage log or timestamps",
     },
-    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES,
+    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES, archive_dir=ARCHIVE,
                     project_roots=(".agents/skills", ".codex/skills"),
                     user_roots=("~/.agents/skills", "~/.codex/skills"),
                     precedence=Precedence.NO_SHADOWING, resource_dirs=RESOURCES, scan_depth=6,
@@ -138,7 +141,8 @@ CLAUDE_CODE = AgentProfile(
                     "disable-model-invocation: true in the frontmatter",
         "holds": f"{CLAUDE_DOCS}: supporting files beside SKILL.md; no usage log or timestamps here",
     },
-    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES, project_roots=(".claude/skills",),
+    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES, archive_dir=ARCHIVE,
+                    project_roots=(".claude/skills",),
                     user_roots=("~/.claude/skills",), precedence=Precedence.USER_FIRST,
                     resource_dirs=RESOURCES, scan_depth=1,
                     plugin_manifests=(".claude-plugin/plugin.json",),
@@ -177,7 +181,7 @@ GEMINI_CLI = AgentProfile(
                     "scopes), /skills disable <name>",
         "holds": f"{GEMINI} activate-skill.ts @ 04fbf50: the skill folder's files listed as resources",
     },
-    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES,
+    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES, archive_dir=ARCHIVE,
                     project_roots=(".agents/skills", ".gemini/skills"),
                     user_roots=("~/.agents/skills", "~/.gemini/skills"),
                     extension_roots=("~/.gemini/extensions/*/skills",),
@@ -215,7 +219,7 @@ COPILOT = AgentProfile(
                     "disabledSkills; disable-model-invocation in the frontmatter",
         "holds": f"{COPILOT_DOCS}: scripts and other files beside SKILL.md",
     },
-    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES,
+    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES, archive_dir=ARCHIVE,
                     project_roots=(".github/skills", ".claude/skills", ".agents/skills"),
                     user_roots=("~/.copilot/skills", "~/.agents/skills", "~/.claude/skills"),
                     resource_dirs=RESOURCES, scan_depth=1),
@@ -246,7 +250,7 @@ CURSOR = AgentProfile(
         "curation": f"{CURSOR_DOCS}: disable-model-invocation: true in the frontmatter",
         "holds": f"{CURSOR_DOCS}: scripts/, references/, assets/ beside SKILL.md",
     },
-    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES,
+    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES, archive_dir=ARCHIVE,
                     project_roots=(".agents/skills", ".cursor/skills", ".claude/skills", ".codex/skills"),
                     user_roots=("~/.agents/skills", "~/.cursor/skills", "~/.claude/skills",
                                 "~/.codex/skills"),
@@ -286,10 +290,10 @@ HERMES = AgentProfile(
         "holds": f"{HERMES_REPO} skill_utils.py @ 010929c: references/, templates/, assets/, scripts/ "
                  "beside SKILL.md",
     },
-    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES,
+    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES, archive_dir=ARCHIVE,
                     project_roots=(".hermes/skills", ".agents/skills"), user_roots=("~/.hermes/skills",),
                     resource_dirs=("references", "templates", "assets", "scripts"),
-                    skipped_dirs=HERMES_SKIPPED, archive_dir=".archive", frontmatter=ANY_KEYS),
+                    skipped_dirs=HERMES_SKIPPED, frontmatter=ANY_KEYS),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True),
     summary=_description("Hermes Agent", None, required=False),
     listing=Listing(kind=ListingKind.HERMES, per_entry_cap=60, tool="skill_view"),

@@ -82,7 +82,8 @@ class InjectionKind(StrEnum):
 
 
 class Delete(StrEnum):
-    """What deleting a skill means (issue 32 brings ARCHIVE)."""
+    """What a dream's delete (and prune, and merge's sources) means (issue 32: every profile
+    archives; the Library tree's own delete removes, undoable, as before)."""
 
     REMOVE = "remove"  # its files are removed (undo brings them back while the history lasts)
     ARCHIVE = "archive"  # moved where the agent cannot see it, restorable
@@ -115,7 +116,9 @@ class Storage:
     resource_suffix: str | None = None  # RockBot: the {name}.resources/ folder beside {name}.json
     ignored_dirs: tuple[str, ...] = ()  # folders below a root the agent owns (never read or touched)
     plugin_manifests: tuple[str, ...] = ()  # a folder holding one of these is a plugin ("plugin:skill")
-    archive_dir: str | None = None  # where an archived skill goes (issue 32)
+    # where an archived skill goes (issue 32): inside each root where a skill is a folder (SKILL.md:
+    # ".archive"), else inside the agent folder (RockBot: ".rockskills/archive", outside skills/)
+    archive_dir: str | None = None
     frontmatter: Frontmatter = Frontmatter()  # SKILL.md's frontmatter rules (other file kinds: unused)
     # Discovery (issue 31). How deep below a root a skill folder may be (1: <root>/<name>/SKILL.md;
     # None: any depth the walks go); deeper skill files are named in a problem, not loaded.
@@ -207,6 +210,7 @@ class Holds:
     lifecycle: bool = False  # a lifecycle per skill (released, deprecated, archived, ...)
     read_only_rows: bool = False  # skills this app shows but never writes (memory.db rows)
     usage_log: bool = False  # the agent logs skill usage beside the skills
+    usage_retention: bool = False  # the agent deletes old usage log lines (the app's archive keeps them)
     resource_reads: bool = False  # the agent logs which resources it read
     timestamps: bool = False  # createdAt / updatedAt / lastUsedAt stored in each skill
     see_also: bool = True  # see-also lists between skills

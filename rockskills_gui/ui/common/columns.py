@@ -44,7 +44,6 @@ class ColumnFitter(QObject):
         self.cap = cap
         header = header_of(view)
         assert header is not None, "a tree or table view"
-        self.header = header
         view.setTextElideMode(elide)
         view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         header.setStretchLastSection(False)
@@ -61,6 +60,14 @@ class ColumnFitter(QObject):
             for signal in (model.modelReset, model.rowsInserted, model.layoutChanged,
                            model.dataChanged):
                 signal.connect(self.schedule)
+
+    @property
+    def header(self) -> QHeaderView:
+        """The view's header, asked each time: shiboken may drop a Python wrapper kept of it
+        while the header lives on (a stale one raises "already deleted")."""
+        header = header_of(self.view)
+        assert header is not None
+        return header
 
     def schedule(self, *_args: object) -> None:
         self._timer.start()

@@ -4,17 +4,20 @@ import the wizard that composes them (no import cycle; each page is testable on 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
+
+from PySide6.QtWidgets import QWizardPage
 
 from rockskills_gui.core.dream.apply import ApplyResult, UndoResult
+from rockskills_gui.core.dream.formats import DreamLibrary
 from rockskills_gui.core.dream.llm import Endpoint
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.review_defaults import ReviewDefault
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.operation_runner import OperationTicket
+from rockskills_gui.ui.dream.review_start import ReviewStart
 from rockskills_gui.ui.dream.selection import Selection
 
 PAGES = ("setup", "prompts", "run", "review", "apply", "summary")
@@ -25,12 +28,18 @@ def page_id(name: str) -> int:
     return PAGES.index(name)
 
 
+def wizard_of(page: QWizardPage) -> WizardState:
+    """The wizard ``page`` is on: always the dream wizard (Qt types ``wizard()`` as a plain QWizard)."""
+    return cast("WizardState", page.wizard())
+
+
 class SetupChoices(Protocol):
     """What the first page chose: passes, reference time, proposer."""
 
     @property
     def offline(self) -> bool: ...
     def passes(self) -> list[DreamPass]: ...
+    def prune(self) -> bool: ...
     def protected_prefixes(self) -> list[str]: ...
     def now(self) -> Timestamp | None: ...
     def endpoint(self) -> Endpoint | None: ...
@@ -53,8 +62,10 @@ class WizardState(Protocol):
     @property
     def setup(self) -> SetupChoices: ...
     def after_setup(self) -> int: ...
-    def dream_library(self) -> RockBotLibrary | None: ...
-    def set_plan(self, plan: Plan | None, origin: str = "run", keep: list[str] | None = None) -> None: ...
+    def dream_library(self) -> DreamLibrary | None: ...
+    def set_plan(self, plan: Plan | None, origin: str = "run", keep: list[str] | None = None,
+                 start: ReviewStart | None = None) -> None: ...
+    def review_prefixes(self) -> list[str]: ...
     def plan_from_elsewhere(self) -> bool: ...
     def plan_dir(self) -> Path: ...
     def save_plan(self, path: Path) -> bool: ...

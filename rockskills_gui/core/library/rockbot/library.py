@@ -397,8 +397,9 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
         if not existing_ok and key in self._entries:
             raise self._taken(self._entries[key].skill.name)
         path = self.layout.path_for(name)
-        if key not in self._entries and (path.is_dir() or path.is_symlink()):
-            what = "symbolic link" if path.is_symlink() else "folder"
+        # (os.path's tests: a folder that cannot be listed says False, the write then says why)
+        if key not in self._entries and (os.path.isdir(path) or os.path.islink(path)):
+            what = "symbolic link" if os.path.islink(path) else "folder"
             raise NameTakenError(f"{self.layout.display_path(path)} is a {what} on disk, not a skill "
                                  "file; rename or remove it first.")
         shown = fold(self.layout.display_path(path))
@@ -425,6 +426,10 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
                                f"(the limit is {PATH_MAX - 1:,}). Use a shorter name.")
 
     # ---------------------------------------------------------------- the store's hooks
+
+    def snapshot(self) -> RockBotLibrary:
+        """The same agent folder read again for the same RockBot (no recovery, no writes)."""
+        return RockBotLibrary(self.layout, rules=self.rules)
 
     def restore(self, skill: Skill) -> ChangeSet:
         """Write ``skill`` as a new file again, keeping createdAt, lastUsedAt and seeAlso.
@@ -474,8 +479,13 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
         writes.put(self.layout.path_for(new), None, skill_to_bytes(updated))
 
     def journal_layout(self, paths: Iterable[Path]) -> Layout:
-        """Every change is journaled in the agent folder and bounded by ``skills/``."""
-        del paths
+        """Every change is journaled in the agent folder and bounded by ``skills/``; one that
+        also writes the skill archive (``.rockskills/archive/``, outside ``skills/``) is bounded
+        by the agent folder, keeping ``skills/`` and the archive folder when it empties them."""
+        folder = self.profile.storage.archive_dir
+        archive = self.agent_dir / folder if folder else None
+        if archive is not None and any(archive in Path(p).parents for p in paths):
+            return replace(self.layout, skills_dir=self.agent_dir, floors=(self.skills_dir, archive))
         return self.layout
 
     def _take_in(self, change: ChangeSet) -> None:
@@ -508,9 +518,9 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
         the same change (as RockBot's dictionary reuses a freed slot), else goes to the end.
         """
         freed: dict[str, str] = {}  # removed key -> path it lived at (as str)
-        if self.rules.resources:  # resource files are not skills
-            change = ChangeSet(label=change.label,
-                               files=tuple(fc for fc in change.files if self._is_skill_change(fc)))
+        # resource files and the archive's copies are not skills
+        change = ChangeSet(label=change.label,
+                           files=tuple(fc for fc in change.files if self._is_skill_change(fc)))
         for fc in change.files:
             key = self._by_path.get(fc.path)
             if fc.before is not None and key is not None:
