@@ -7,7 +7,8 @@ the real home (a fake home folder is made and passed explicitly).
   category folder Claude Code never reads.
 - :func:`codex_marketplace`: ``openai/plugins``-style: ``plugins/<p>/.codex-plugin/plugin.json``,
   ``.agents/plugins/marketplace.json``, a root ``.agents/skills/`` with category folders, a
-  ``.archive`` folder, a name Codex refuses as too long and a skill without a description.
+  ``.archive`` folder (the app's archive, issue 32), a ``.drafts`` folder Codex skips, a name
+  Codex refuses as too long and a skill without a description.
 - :func:`category_tree`: ``engineering/…``, ``marketing-skill/…`` collections.
 - :func:`hermes_home`: ``~/.hermes/skills/<category>/<name>/`` with ``DESCRIPTION.md``,
   ``.index.toml`` and an archived skill in ``.archive/``.
@@ -70,6 +71,7 @@ def codex_marketplace(root: Path) -> Path:
     skill(agents / "writing" / "release-notes", "release-notes", "Write release notes.")
     skill(agents / "writing" / "style" / "tone", "tone", "Pick the tone of a text.")
     skill(agents / ".archive" / "retired", "retired", "An archived skill.")
+    skill(agents / ".drafts" / "wip", "wip", "In a folder Codex skips.")
     skill(agents / "too-long", "x" * 70, "A name longer than 64 characters.")
     skill(agents / "quiet", "quiet", None)
     _json(root / ".agents" / "plugins" / "marketplace.json", {

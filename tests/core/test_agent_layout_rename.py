@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from rockskills_gui.core.library.archive import archive_skills, restore_skill
 from rockskills_gui.core.library.open import open_library
 from rockskills_gui.core.lint.linter import lint_library
 from rockskills_gui.core.storage import journal
@@ -105,3 +106,27 @@ def test_a_folder_move_is_journaled_new_folder_first(tmp_path: Path) -> None:
     reopened = open_library(root)
     assert "deploy-kit/ship" in reopened.names() and "deploy-kit/deploy" not in reopened.names()
     assert not (skills / "deploy").exists()
+
+
+def test_archive_and_restore_keep_a_plugin_or_category_skill_in_its_place(tmp_path: Path) -> None:
+    """Issue 32's archive in issue 31's layouts: the archive is the root's ``.archive`` (no agent
+    reads it); restoring puts the skill back in its plugin or category under its name, byte for
+    byte, and a folder archived by hand (no record) comes back at the top of its root."""
+    root = claude_marketplace(tmp_path / "market")
+    before = skill_md_files(root)
+    lib = open_library(root)
+    archive_skills(lib, ["discord/access"])
+    skills = root / "external_plugins" / "discord" / "skills"
+    assert (skills / ".archive" / "access" / "SKILL.md").is_file() and not (skills / "access").exists()
+    assert "discord/access" not in open_library(root).names()
+    restore_skill(open_library(root), "access")
+    assert skill_md_files(root) == before and "discord/access" in open_library(root).names()
+    collection = category_tree(tmp_path / "collection")
+    before = skill_md_files(collection)
+    archive_skills(open_library(collection), ["engineering/frontend/a11y-check"])
+    restore_skill(open_library(collection), "a11y-check")
+    assert skill_md_files(collection) == before
+    hermes = hermes_home(tmp_path / "home")
+    restore_skill(open_library(hermes), "old-tool")  # Hermes archived it: no record
+    assert "old-tool" in open_library(hermes).names()
+    assert (hermes / "skills" / "old-tool" / "SKILL.md").is_file()

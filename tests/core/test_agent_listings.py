@@ -20,8 +20,13 @@ from rockskills_gui.core.budget.fits import (
     HERMES_LIMIT,
 )
 from rockskills_gui.core.budget.limits import Limits, default_limits
+from rockskills_gui.core.evals.presentation import CLAUDE_SKILL, present_library
+from rockskills_gui.core.evals.run import EvalOptions, run_trigger_evals
+from rockskills_gui.core.evals.trigger_file import TriggerEvalSet, TriggerRow
 from rockskills_gui.core.library.open import open_library
-from tests.skill_layouts import hermes_home, skill
+from rockskills_gui.core.llm.endpoint import Endpoint
+from tests.core.llm_server import by_query, scripted_server, tool_call
+from tests.skill_layouts import claude_marketplace, hermes_home, skill
 
 
 def library_of(root: Path, count: int, description: int, name: str = "skill") -> Path:
@@ -134,3 +139,38 @@ def test_hermes_cuts_descriptions_at_sixty_characters_by_category(tmp_path: Path
     line = next(x for x in budget.text.splitlines() if x.startswith("    - vllm: "))
     assert len(line.removeprefix("    - vllm: ")) == HERMES_LIMIT and line.endswith("...")
     assert {s.name for s in budget.shortened} == set(lib.names())
+
+
+def test_codex_leaves_out_a_skill_whose_openai_yaml_forbids_implicit_invocation(tmp_path: Path) -> None:
+    """agents/openai.yaml ``policy.allow_implicit_invocation: false``: not listed by Codex (a $name
+    still works); a malformed file, or one linked from outside the skill, is ignored (fail-open)."""
+    library_of(tmp_path, 4, 40)
+    skills = tmp_path / "skills"
+    for name, text in (("skill-000", "policy:\n  allow_implicit_invocation: false\n"),
+                       ("skill-001", "policy: [unclosed\n"), ("skill-002", "policy:\n  products: [x]\n")):
+        (skills / name / "agents").mkdir()
+        (skills / name / "agents" / "openai.yaml").write_text(text)
+    (tmp_path / "outside.yaml").write_text("policy:\n  allow_implicit_invocation: false\n")
+    (skills / "skill-003" / "agents").mkdir()
+    (skills / "skill-003" / "agents" / "openai.yaml").symlink_to(tmp_path / "outside.yaml")
+    budget = codex(tmp_path)
+    assert budget.listed == ("skill-001", "skill-002", "skill-003")
+    (hidden,) = budget.hidden
+    assert hidden.name == "skill-000" and "policy.allow_implicit_invocation is false" in hidden.reason
+    claude = compute_budget(entries_of(open_library(tmp_path)), AGENTS["claude-code"], Limits())
+    assert len(claude.listed) == 4  # Claude Code does not read Codex's file
+
+
+def test_a_trigger_eval_knows_a_plugin_skill_by_the_name_its_agent_lists(tmp_path: Path) -> None:
+    """Claude Code lists 'discord:access' (plugin:skill); the model calling Skill with that name
+    activates the library's 'discord/access', not a skill 'not in the listing'."""
+    lib = open_library(claude_marketplace(tmp_path / "market"))
+    presentation = present_library(lib, "claude-code", tool=CLAUDE_SKILL.name)
+    assert "- discord:access: " in presentation.listing and "discord/access" in presentation.listed
+    with scripted_server() as server:
+        server.responder = by_query({"who may message me on discord": [
+            tool_call("Skill", {"skill": "discord:access"})]})
+        report = run_trigger_evals([TriggerEvalSet("discord/access", (TriggerRow(
+            "who may message me on discord", True),))], presentation,
+            Endpoint(server.base_url, "test-model", timeout=10.0, retries=0), None, EvalOptions(runs=1))
+    assert report.rows[0].outcomes[0].skill == "discord/access" and report.rows[0].triggers == 1

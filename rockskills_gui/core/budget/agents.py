@@ -127,6 +127,11 @@ def _model_invocable(entry: AdEntry) -> str | None:
     return None if entry.model_invocable else "disable-model-invocation: true: only the user can invoke it"
 
 
+def _implicit(entry: AdEntry) -> str | None:
+    return None if entry.implicit else ("agents/openai.yaml: policy.allow_implicit_invocation is false: "
+                                        "Codex lists it not, $name still invokes it")
+
+
 def _listed_by_copilot(entry: AdEntry) -> str | None:
     return _model_invocable(entry) or _needs_description(entry)
 
@@ -161,7 +166,7 @@ CODEX = Lister(
     id="codex", label="Codex",
     what="## Skills list (descriptions shortened to the budget, then skills omitted)",
     source="openai/codex codex-rs/core-skills/src/render.rs @ 0899b7c", render=_name_line,
-    order=_load_order, exclude=_never)
+    order=_load_order, exclude=_implicit)
 CLAUDE_CODE = Lister(
     id="claude-code", label="Claude Code",
     what="skill listing for the Skill tool (least-used skills lose their descriptions first)",

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import replace
 from pathlib import Path
 
 from rockskills_gui.core.library.archive_records import (
@@ -212,9 +211,8 @@ def _skill_md_targets(library: SkillMdLibrary, skill: ArchivedSkill,
         if not names:
             raise ArchiveError(f"the archive entry '{skill.entry}' has no SKILL.md; nothing was changed")
         skill_file = skill.folder / names[0]
-    # Read as if the archive folder were its root: the entry's name is its own, not a category
-    # ".archive/..." (a record-less entry: Hermes', or one archived by hand).
-    parsed = read_skill_md(replace(root, path=skill.place), skill_file, library.profile,
+    # (read as a skill at the top of its root: the archive folder is no category of its name)
+    parsed = read_skill_md(Root(skill.place, root.scope, root.namespace), skill_file, library.profile,
                            library.layout.display_path(skill_file))
     current = parsed.skill.name if isinstance(parsed, SkillMdEntry) else skill.name
     old = skill.record.name if skill.record is not None else current

@@ -38,6 +38,7 @@ class AdEntry:
     category: str = ""  # the category folders between its root and its folder
     paragraph: str = ""  # the body's first paragraph (Claude Code's description when none)
     model_invocable: bool = True  # False: ``disable-model-invocation: true`` (not listed)
+    implicit: bool = True  # False: Codex's agents/openai.yaml ``policy.allow_implicit_invocation: false``
     # Agents whose own settings switch it off (issue 33): (agent id, where); budget.entries.with_switches.
     switched_off: tuple[tuple[str, str], ...] = ()
 

@@ -34,10 +34,6 @@ from rockskills_gui.core.model.summary_rule import SummaryRule
 
 __all__ = ["CLAUDE_CODE", "CODEX", "CODING_AGENTS", "COPILOT", "CURSOR", "GEMINI_CLI", "HERMES"]
 
-# Where an archived skill goes (issue 32): <root>/.archive/<name>, a folder none of these agents
-# scans (one level deep, or never into a '.'-folder: core/library/archive_records.py).
-SKILL_ARCHIVE = ".archive"
-
 CODEX_REPO = "openai/codex"
 LOADER = f"{CODEX_REPO} codex-rs/core-skills/src/loader.rs @ 033d1d0"
 RENDER = f"{CODEX_REPO} codex-rs/core-skills/src/render.rs @ 0899b7c"
@@ -57,6 +53,9 @@ ANY_KEYS = Frontmatter(allowed_keys=None)  # the agent ignores keys it does not 
 NO_MODEL_INVOCATION = DisableSwitch("SKILL.md", "disable-model-invocation", "disable-model-invocation: true",
                                     scope="skill")
 _SKILL_MD = (FileKind.SKILL_MD,)
+# Where each root keeps archived skills (issue 32; profiles.SKILL_MD_ARCHIVE_DIR, Hermes' convention):
+# no coding agent reads it (one level deep, or a '.' folder Codex skips, or Hermes' own .archive).
+ARCHIVE = ".archive"
 _FILES = ("SKILL.md",)
 
 
@@ -95,11 +94,11 @@ CODEX = AgentProfile(
         "holds": f"{LOADER} load_skill_metadata: agents/openai.yaml beside SKILL.md; {RENDER}: "
                  "scripts/, references/, assets/ read on demand; no usage log or timestamps",
     },
-    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES,
+    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES, archive_dir=ARCHIVE,
                     project_roots=(".agents/skills", ".codex/skills"),
                     user_roots=("~/.agents/skills", "~/.codex/skills"),
                     precedence=Precedence.NO_SHADOWING, resource_dirs=RESOURCES, scan_depth=6,
-                    skip_dot_dirs=True, nested_skills_load=True, archive_dir=SKILL_ARCHIVE,
+                    skip_dot_dirs=True, nested_skills_load=True,
                     plugin_manifests=(".codex-plugin/plugin.json", ".claude-plugin/plugin.json"),
                     marketplace_manifests=(".agents/plugins/marketplace.json",), frontmatter=ANY_KEYS),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True, max_length=64, description_max=1024,
@@ -145,12 +144,12 @@ CLAUDE_CODE = AgentProfile(
                     "disable-model-invocation: true in the frontmatter",
         "holds": f"{CLAUDE_DOCS}: supporting files beside SKILL.md; no usage log or timestamps here",
     },
-    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES, project_roots=(".claude/skills",),
+    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES, archive_dir=ARCHIVE,
+                    project_roots=(".claude/skills",),
                     user_roots=("~/.claude/skills",), precedence=Precedence.USER_FIRST,
                     resource_dirs=RESOURCES, scan_depth=1,
                     plugin_manifests=(".claude-plugin/plugin.json",),
-                    marketplace_manifests=(".claude-plugin/marketplace.json",), frontmatter=ANY_KEYS,
-                    archive_dir=SKILL_ARCHIVE),
+                    marketplace_manifests=(".claude-plugin/marketplace.json",), frontmatter=ANY_KEYS),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True),
     summary=_description("Claude Code", None, required=False),
     listing=Listing(kind=ListingKind.CLAUDE_CODE, context_fraction=0.01, chars_per_token=4,
@@ -188,12 +187,11 @@ GEMINI_CLI = AgentProfile(
                     "scopes), /skills disable <name>",
         "holds": f"{GEMINI} activate-skill.ts @ 04fbf50: the skill folder's files listed as resources",
     },
-    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES,
+    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES, archive_dir=ARCHIVE,
                     project_roots=(".agents/skills", ".gemini/skills"),
                     user_roots=("~/.agents/skills", "~/.gemini/skills"),
                     extension_roots=("~/.gemini/extensions/*/skills",),
-                    resource_dirs=RESOURCES, scan_depth=1, frontmatter=ANY_KEYS,
-                    archive_dir=SKILL_ARCHIVE),
+                    resource_dirs=RESOURCES, scan_depth=1, frontmatter=ANY_KEYS),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True, strings_only=True,
                     replaced_chars=':\\/<>*?"|'),
     summary=_description("Gemini CLI", None, required=True),
@@ -232,10 +230,10 @@ COPILOT = AgentProfile(
                     "folder aside",
         "holds": f"{COPILOT_DOCS}: scripts and other files beside SKILL.md",
     },
-    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES,
+    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES, archive_dir=ARCHIVE,
                     project_roots=(".github/skills", ".claude/skills", ".agents/skills"),
                     user_roots=("~/.copilot/skills", "~/.agents/skills", "~/.claude/skills"),
-                    resource_dirs=RESOURCES, scan_depth=1, archive_dir=SKILL_ARCHIVE),
+                    resource_dirs=RESOURCES, scan_depth=1),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True, spec=True),
     summary=_description("GitHub Copilot", 1024, required=False),
     listing=Listing(kind=ListingKind.COPILOT, agent_max_chars=15_000, overflow_chars=5000,
@@ -265,11 +263,11 @@ CURSOR = AgentProfile(
                     "one level scanned)",
         "holds": f"{CURSOR_DOCS}: scripts/, references/, assets/ beside SKILL.md",
     },
-    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES,
+    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES, archive_dir=ARCHIVE,
                     project_roots=(".agents/skills", ".cursor/skills", ".claude/skills", ".codex/skills"),
                     user_roots=("~/.agents/skills", "~/.cursor/skills", "~/.claude/skills",
                                 "~/.codex/skills"),
-                    resource_dirs=RESOURCES, scan_depth=1, archive_dir=SKILL_ARCHIVE),
+                    resource_dirs=RESOURCES, scan_depth=1),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True, spec=True),
     summary=_description("Cursor (assumed)", 1024, required=True),
     listing=Listing(kind=ListingKind.AVAILABLE_SKILLS_XML),
@@ -305,10 +303,10 @@ HERMES = AgentProfile(
         "holds": f"{HERMES_REPO} skill_utils.py @ 010929c: references/, templates/, assets/, scripts/ "
                  "beside SKILL.md",
     },
-    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES,
+    storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES, archive_dir=ARCHIVE,
                     project_roots=(".hermes/skills", ".agents/skills"), user_roots=("~/.hermes/skills",),
                     resource_dirs=("references", "templates", "assets", "scripts"),
-                    skipped_dirs=HERMES_SKIPPED, archive_dir=SKILL_ARCHIVE, frontmatter=ANY_KEYS),
+                    skipped_dirs=HERMES_SKIPPED, frontmatter=ANY_KEYS),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True),
     summary=_description("Hermes Agent", None, required=False),
     listing=Listing(kind=ListingKind.HERMES, per_entry_cap=60, tool="skill_view"),

@@ -32,6 +32,7 @@ from rockskills_gui.core.library.library import (
 from rockskills_gui.core.library.listing import AdEntry, first_paragraph, from_row, text_value
 from rockskills_gui.core.library.skillmd import cortex
 from rockskills_gui.core.library.skillmd.incremental import ScanIndex
+from rockskills_gui.core.library.skillmd.openai_yaml import allows_implicit_invocation
 from rockskills_gui.core.library.skillmd.parse_cache import ParseCache
 from rockskills_gui.core.library.skillmd.places import home_root, place_of
 from rockskills_gui.core.library.skillmd.scan import scan_items
@@ -264,7 +265,8 @@ class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
             ad = AdEntry(skill.name, skill.summary, str(entry.path), trigger=trigger,
                          listed_name=entry.agent_name, scope=entry.root.scope, root=str(entry.root.path),
                          category=category, paragraph=first_paragraph(skill.content or ""),
-                         model_invocable=values.get("disable-model-invocation") not in (True, "true"))
+                         model_invocable=values.get("disable-model-invocation") not in (True, "true"),
+                         implicit=allows_implicit_invocation(entry.folder))
             if entry.stats:  # a CortexPrism SKILL.md with its memory.db row
                 row = from_row(skill, ad.location, entry.stats)
                 ad = replace(row, trigger=trigger or row.trigger)
