@@ -82,8 +82,8 @@ class InjectionKind(StrEnum):
 
 
 class Delete(StrEnum):
-    """What a dream's delete (and prune, and merge's sources) means (issue 32: every profile
-    archives; the Library tree's own delete removes, undoable, as before)."""
+    """What removing a skill means: a dream's delete, prune and merge's sources, and the Library
+    tree's Delete (issue 32: every profile archives; core/library/archive.remove_skills)."""
 
     REMOVE = "remove"  # its files are removed (undo brings them back while the history lasts)
     ARCHIVE = "archive"  # moved where the agent cannot see it, restorable
