@@ -311,7 +311,6 @@ def test_delete_in_the_tree_archives_and_the_archive_restores_byte_for_byte(
                    for p in (agent / "skills").rglob("*"))
     from rockskills_gui.core.library.archive import restore_skill
     from rockskills_gui.core.library.archive_records import archived
-
     from rockskills_gui.core.library.open import OpenOptions, open_library
 
     window.close()
