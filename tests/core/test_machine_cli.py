@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from rockskills_gui.cli import main
-from tests.machine_home import build_home
+from tests.machine_home import build_home, tree_bytes
 
 
 def test_json_lists_every_root_and_copy_with_path_and_digest(tmp_path: Path, capsys) -> None:
@@ -56,3 +56,45 @@ def test_the_home_defaults_to_rockskills_home(tmp_path: Path, capsys, monkeypatc
     assert main(["agents", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["home"] == str(fake.home) and str(fake.claude) in {r["path"] for r in data["roots"]}
+
+
+def _run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["agents", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_copy_disable_and_archive_from_the_command_line(tmp_path: Path, capsys) -> None:
+    fake = build_home(tmp_path)
+    base = ["--home", str(fake.home), "--project", str(fake.project)]
+    before = tree_bytes(fake.home)
+    code, out, _ = _run(capsys, *base, "--copy", str(fake.gemini / "gem-only"), "--to", str(fake.claude),
+                        "--dry-run")
+    assert code == 0 and f"create {fake.claude / 'gem-only' / 'SKILL.md'}" in out and "dry run" in out
+    assert tree_bytes(fake.home) == before
+    code, out, err = _run(capsys, *base, "--copy", str(fake.gemini / "gem-only"), "--to", str(fake.claude),
+                          "--disable", str(fake.gemini / "pdf-tools"), "--agent", "gemini-cli")
+    assert code == 2 and "not an agent reading" in err and tree_bytes(fake.home) == before
+    code, out, _ = _run(capsys, *base, "--copy", str(fake.gemini / "gem-only"), "--to", str(fake.claude))
+    assert code == 0 and (fake.claude / "gem-only" / "SKILL.md").is_file()
+    code, out, _ = _run(capsys, *base, "--disable", str(fake.gemini / "pdf-tools"), "--agent", "gemini-cli")
+    assert code == 0 and "pdf-tools" in (fake.home / ".gemini" / "settings.json").read_text()
+    code, out, _ = _run(capsys, *base, "--archive", str(fake.project / ".claude" / "skills" / "team-review"),
+                        "--archive", str(fake.project / ".gemini" / "skills" / "team-review"))
+    assert code == 0 and "written: " in out
+    assert main(["agents", *base, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    skills = {s["name"]: s for s in data["skills"]}
+    assert "team-review" not in skills and skills["gem-only"]["sameness"] == "identical"
+    assert any("gemini-cli" in c["disabled"] for c in skills["pdf-tools"]["copies"])
+
+
+def test_a_refused_copy_writes_nothing(tmp_path: Path, capsys) -> None:
+    fake = build_home(tmp_path)
+    before = tree_bytes(fake.home)
+    code, out, _ = _run(capsys, "--home", str(fake.home), "--copy", str(fake.agents / "fetcher"),
+                        "--copy", str(fake.gemini / "gem-only"), "--to", str(fake.claude))
+    assert code == 1 and "lint finding(s) not accepted" in out and "nothing was written" in out
+    assert tree_bytes(fake.home) == before
+    code, _, err = _run(capsys, "--home", str(fake.home), "--archive", str(tmp_path / "nowhere"))
+    assert code == 2 and "not a skill folder" in err
