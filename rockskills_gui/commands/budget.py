@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
+from rockskills_gui.commands.arg_types import limit
 from rockskills_gui.commands.common import (
     CommandError,
     add_library_options,
@@ -17,17 +18,6 @@ from rockskills_gui.commands.common import (
 LIMIT_OPTIONS = (("--max-chars", "max_chars", "characters"), ("--max-skills", "max_skills", "skills"),
                  ("--max-tokens", "max_tokens", "tokens"))
 
-
-def _limit(text: str) -> int | None:
-    if text.strip().lower() == "none":
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number or none, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 or more, got {value}")
-    return value
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="rockbot, agentskills, picobot, cortex, carpenter or all "
                         "(default: the library's own agent)")
     for flag, _field, unit in LIMIT_OPTIONS:
-        p.add_argument(flag, type=_limit, default=argparse.SUPPRESS, metavar="N",
+        p.add_argument(flag, type=limit, default=argparse.SUPPRESS, metavar="N",
                        help=f"assume at most N {unit} (none: no limit) instead of the saved limit")
     p.add_argument("--text", action="store_true",
                    help="print only the exact advertised text (one profile)")
