@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "rockskills_gui.commands.usage",
     "rockskills_gui.commands.dream",
     "rockskills_gui.commands.budget",
+    "rockskills_gui.commands.agent_tool",
 )
 
 
@@ -32,6 +33,7 @@ COMMANDS = {
     "usage": "rockskills_gui.commands.usage",
     **dict.fromkeys(("dream", "apply", "undo"), "rockskills_gui.commands.dream"),
     "budget": "rockskills_gui.commands.budget",
+    "tool": "rockskills_gui.commands.agent_tool",
 }
 
 

@@ -51,6 +51,12 @@ INDEX_FORMS: dict[ListingKind, IndexForm] = {
 }
 
 
+def index_form(kind: ListingKind) -> IndexForm:
+    """The form of ``kind``; another agent's listing kind gets RockBot 64e82cc's (what RockBot
+    would show of those skills, as before profiles existed)."""
+    return INDEX_FORMS.get(kind) or INDEX_FORMS[ListingKind.ROCKBOT_INDEX]
+
+
 def _listed(skills: Iterable[Skill]) -> list[Skill]:
     return sorted(skills, key=lambda s: sort_key(s.name))
 
@@ -66,7 +72,7 @@ def session_index_text(skills: Iterable[Skill],
     listed = _listed(skills)
     if not listed:
         return None
-    form = INDEX_FORMS[kind]
+    form = index_form(kind)
     lines = [form.header] + [f"- {s.name}{form.tag(s)}: {summary_text(s)}" for s in listed]
     return "\n".join(lines)
 
@@ -77,7 +83,7 @@ def list_skills_text(skills: Iterable[Skill], now: Timestamp,
     listed = _listed(skills)
     if not listed:
         return NO_SKILLS
-    tag = INDEX_FORMS[kind].tag
+    tag = index_form(kind).tag
     lines = [f"Available skills ({len(listed)}):"]
     for skill in listed:
         age = now.whole_days_since(skill.created_at)

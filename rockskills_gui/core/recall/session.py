@@ -39,7 +39,7 @@ from rockskills_gui.core.model.names import (
     is_null_or_whitespace,
     sorted_by_name,
 )
-from rockskills_gui.core.model.profile import Bodies, Framing, Injection, ListingKind
+from rockskills_gui.core.model.profile import AgentProfile, Bodies, Framing, Injection, ListingKind
 from rockskills_gui.core.model.profiles import ROCKBOT_64E82CC
 from rockskills_gui.core.model.rules import RockBotRules
 from rockskills_gui.core.model.skill import Skill, utf16_len
@@ -117,6 +117,12 @@ class TurnResult:
     extended: bool = False
 
     @property
+    def bodies(self) -> tuple[tuple[str, str], ...]:
+        """``(name, message)`` of each injected body, in order."""
+        start = 1 if self.index is not None else 0
+        return tuple(zip(self.injected, self.messages[start:start + len(self.injected)], strict=True))
+
+    @property
     def marked(self) -> tuple[str, ...]:
         """The names this turn marked as recalled, in marking order."""
         return (*self.injected, *self.listed, *self.see_also) if self.listed \
@@ -179,6 +185,12 @@ class RecallSession:
         self.indexed = False
         self.recalled = RecallTracker()
         self.mcp_calls: list[McpInjection] = []  # RockBot (current): MCP tool results, in order
+
+    @classmethod
+    def of_profile(cls, recall: SkillRecall, profile: AgentProfile, top_n: int = RECALL_TOP_N,
+                   worker: bool = False) -> RecallSession:
+        """A session as ``profile``'s agent runs it."""
+        return cls(recall, top_n, profile.injection, profile.listing.kind, worker)
 
     @classmethod
     def over(cls, skills: Iterable[Skill], injection: Injection = DEFAULT_INJECTION,
