@@ -10,6 +10,7 @@ from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.skillmd.library import DbEntry
 from rockskills_gui.core.library.skillmd.store import SkillMdEntry
 from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.recall.index_text import skill_tag
 
 SKILL_FILE = "SKILL.md"
 
@@ -34,6 +35,7 @@ class AdEntry:
     success_rate: float = 0.0
     utility: float = 0.0
     invocations: int = 0
+    resource_tag: str = ""  # RockBot (current): " [Python, Wisp*]" (SkillTools.FormatResourceTag)
 
     def with_description(self, description: str | None) -> AdEntry:
         return replace(self, description=description)
@@ -64,7 +66,8 @@ def entries_of(library: Library) -> list[AdEntry]:
     export would put it: ``skills/<name>/SKILL.md``)."""
     if isinstance(library, RockBotLibrary):
         base = library.skills_dir
-        return [AdEntry(s.name, s.summary, str(base.joinpath(*s.name.split("/"), SKILL_FILE)))
+        return [AdEntry(s.name, s.summary, str(base.joinpath(*s.name.split("/"), SKILL_FILE)),
+                        resource_tag=skill_tag(s))
                 for s in library.skills()]
     found: list[AdEntry] = []
     for entry in library.entries():
