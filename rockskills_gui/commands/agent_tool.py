@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "write only with --write (one undoable change); get_skill does not stamp "
                     "lastUsedAt or log usage here.")
     p.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
-    p.add_argument("tool", metavar="TOOL", help=", ".join(TOOLS) + " (either spelling: get_skill or GetSkill)")
+    p.add_argument("tool", metavar="TOOL", help=", ".join(TOOLS) + " (get_skill or GetSkill alike)")
     p.add_argument("name", metavar="NAME", nargs="?", help="the skill name, as the model would pass it")
     p.add_argument("--old", metavar="TEXT", help="edit_skill's old_string")
     p.add_argument("--new", metavar="TEXT", default="", help="edit_skill's new_string (default: empty)")

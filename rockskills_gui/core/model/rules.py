@@ -5,7 +5,8 @@
 is off or empty for it, so code that consults a :class:`RockBotRules` behaves exactly as before.
 ``ROCKBOT_CURRENT`` is RockBot as its later sources read (README, "Notes: RockBot (current)"):
 multi-file skills (``{name}.resources/`` + a ``manifest`` list in the skill JSON), the skills
-store's ``.embeddings/`` cache, the ``mcp/`` namespace policy and the dream pass ledger. The values, and where each comes from, are the profiles' (:mod:`.profiles`).
+store's ``.embeddings/`` cache, the ``mcp/`` namespace policy and the dream pass ledger. The
+values, and where each comes from, are the profiles' (:mod:`.profiles`).
 """
 
 from __future__ import annotations

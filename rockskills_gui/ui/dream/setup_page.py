@@ -345,7 +345,7 @@ class SetupPage(QWizardPage):
                 inputs = DreamInputs.read(library.agent_dir, now)
                 ledger = read_ledger(library.agent_dir, library.rules.ledger_file)
                 texts = {p: (brief(o), describe(o)) for p, o in
-                         pass_outlook(library.skills(), inputs, ledger).items()}
+                         pass_outlook(library.skills(), inputs, ledger, library.profile.curation).items()}
             except OSError as exc:  # an unreadable log: the run itself will say more
                 log.warning("pass outlook: %s", exc)
         for dream_pass, label in self.outlook_labels.items():
