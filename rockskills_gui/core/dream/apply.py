@@ -27,14 +27,15 @@ from rockskills_gui.core.dream.apply_resources import (
 from rockskills_gui.core.dream.checks import CheckContext, check_plan, name_problem, path_problem
 from rockskills_gui.core.dream.plan import Plan, ProposalKind, Severity, touched_path_error
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.model.mcp_freshness import carried_baseline
 from rockskills_gui.core.model.names import display_name, fold
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
-from rockskills_gui.core.model.mcp_freshness import carried_baseline
 from rockskills_gui.core.model.skill import (
     Skill,
     rendered_property,
     skill_to_bytes,
     with_null_properties,
+    with_property,
     with_rendered_property,
 )
 from rockskills_gui.core.model.timestamps import TimestampError
@@ -160,6 +161,8 @@ def build_change_set(library: RockBotLibrary, plan: Plan, accepted: Iterable[str
             skill = with_null_properties(skill, nulls)  # in the agent's order, before any is set
             if carry and proposal.kind in (ProposalKind.MERGE, ProposalKind.REWRITE):
                 skill = with_carried_baseline(skill, proposal.sources, catalog)
+            if proposal.kind is ProposalKind.MCP_REFRESH:  # the baseline it was refreshed against
+                skill = with_property(skill, "surfaceBaseline", proposal.surface_baseline)
             if old is not None and old != target:
                 put(old, None)
             (updated if old is not None else created).append(skill.name)

@@ -50,7 +50,8 @@ from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, untrusted
 from rockskills_gui.core.storage.checksum import sha256
 
-_PREFIX = {DreamPass.GAP: "g", DreamPass.CONSOLIDATE: "c", DreamPass.OPTIMIZE: "o", DreamPass.OFFLINE: "x"}
+_PREFIX = {DreamPass.GAP: "g", DreamPass.CONSOLIDATE: "c", DreamPass.OPTIMIZE: "o",
+           DreamPass.MCP_REFRESH: "m", DreamPass.OFFLINE: "x"}
 
 
 class ProposalFields(TypedDict, total=False):
@@ -67,6 +68,7 @@ class ProposalFields(TypedDict, total=False):
     conflicts_with: list[str]
     findings: list[Finding]
     advisory: bool
+    surface_baseline: dict[str, str | None] | None
 
 
 class PlanBuilder:
