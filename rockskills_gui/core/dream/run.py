@@ -263,8 +263,8 @@ def _refresh(library: RockBotLibrary, builder: PlanBuilder, options: RunOptions,
         baseline = capture_baseline(surface, builder.now)
         if baseline is None or surface is None or not surface.text.strip():
             record.status = PassStatus.SKIPPED
-            record.reason = (f"'{skill.name}': no baseline could be captured for '{server}'"
-                             if baseline is None else f"'{skill.name}': the schemas of '{server}' are unavailable")
+            why = "no baseline could be captured for" if baseline is None else "no schemas for"
+            record.reason = f"'{skill.name}': {why} '{server}'"
             continue
         notify(RunProgress(DreamPass.MCP_REFRESH, "prompt", f"refreshing {skill.name}"))
         message = refresh_message(skill, target.freshness.reason or "", server, surface.text)
