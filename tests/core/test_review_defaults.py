@@ -16,8 +16,8 @@ import pytest
 from rockskills_gui.core.app.settings import Settings
 from rockskills_gui.core.app.settings_store import SettingsStore
 from rockskills_gui.core.dream.inputs import DreamInputs
-from rockskills_gui.core.dream.offline import STARTER_SKILLS
 from rockskills_gui.core.dream.ledger import SKILL_CONSOLIDATION, skill_corpus_fingerprint
+from rockskills_gui.core.dream.offline import STARTER_SKILLS
 from rockskills_gui.core.dream.pass_outlook import (
     brief,
     describe,
