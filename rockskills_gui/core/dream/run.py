@@ -259,7 +259,7 @@ def _refresh(library: RockBotLibrary, builder: PlanBuilder, options: RunOptions,
             record.notes.append(f"{selection.stale} stale mcp/ skill(s), refreshing {len(selection.batch)} "
                                 f"(McpSkillRefreshMaxPerCycle {per_cycle}; the rest wait, oldest first)")
             record.notes.extend(f"'{n}' is orphaned: {why}" for n, why in selection.renamed)
-        surface = options.mcp_surfaces.get(fold(server))
+        surface = next((v for k, v in options.mcp_surfaces.items() if fold(k) == fold(server)), None)
         baseline = capture_baseline(surface, builder.now)
         if baseline is None or surface is None or not surface.text.strip():
             record.status = PassStatus.SKIPPED
