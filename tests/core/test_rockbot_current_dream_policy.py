@@ -238,3 +238,33 @@ def test_the_next_dream_is_the_next_half_day_for_current_and_unknown_for_64e82cc
     assert next_dream_hint(schedule, NOW).startswith("next dream: 2026-08-30 00:00 UTC (every 12 hours")
     assert next_dream(ROCKBOT_64E82CC.curation.schedule, NOW) is None
     assert "then every 4 hours" in next_dream_hint(ROCKBOT_64E82CC.curation.schedule, NOW)
+
+
+# ---------------------------------------------------------------- the consolidation prompt
+
+
+def test_the_consolidation_prompt_of_a_current_agent(tmp_path: Path) -> None:
+    # DreamService.BuildSkillConsolidationUserMessage @ 150a84c: the attached annotation after the
+    # sparse one, no 'mcp/*' prefix cluster, the namespaced-singleton paragraph last.
+    from rockskills_gui.core.dream.run import prompt_for
+
+    library = open_library(make_rules_agent(tmp_path / "agent"))
+    prompt = prompt_for(library, DreamPass.CONSOLIDATE, NOW).user
+    assert prompt.endswith(
+        "\nConstraints \u2014 namespaced-singleton prefixes:\nThe following skill name prefix(es) are "
+        "namespaced bindings to live external entities: 'mcp/*'. Each immediate suffix is a 1:1 binding "
+        "(e.g. 'mcp/{server-name}' refers to a specific MCP server). Do NOT merge skills across distinct "
+        "suffixes \u2014 'mcp/calendar-mcp' and 'mcp/ms365' must remain separate, and a sub-skill of one "
+        "('mcp/ms365/calendar-tools') must never be merged with a sub-skill or canonical entry of another. "
+        "Do NOT replace these prefixes with an abstract parent guide. Within a single suffix's namespace "
+        "(e.g. 'mcp/calendar-mcp/*'), normal semantic-overlap merging applies \u2014 duplicate sub-skills "
+        "covering the same tool may be merged, but sub-skills covering distinct functional areas of a "
+        "large server should be left alone.\n")
+    assert "- 'email/*': email/digest, email/send, email/triage\n" in prompt and "- 'mcp/*'" not in prompt
+    assert ("[NAME:email/send] [usage: 0x in last 30d] [sparse-content: may need examples or steps] "
+            "[attached: send.py (Python) \u2014 Sends the message; template.md (Markdown) \u2014 The "
+            "message template  ] summary: Send email messages to the team\n") in prompt
+    from rockskills_gui.core.library.open import OpenOptions
+    old = prompt_for(open_library(library.agent_dir, OpenOptions(format="rockbot-64e82cc")),
+                     DreamPass.CONSOLIDATE, NOW).user
+    assert "Constraints" not in old and "[attached:" not in old and "- 'mcp/*'" in old

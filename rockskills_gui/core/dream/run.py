@@ -128,12 +128,12 @@ def prompt_for(library: RockBotLibrary, dream_pass: DreamPass, now: Timestamp,
         return PromptSet(dream_pass, directive, gap.prompt, gap.skipped)
     pruned = {c.name for c in prune_candidates(library.skills(), now)}
     rest = [s for s in library.skills() if s.name not in pruned]
-    consolidation = analyze_consolidation(rest, inputs)
+    consolidation = analyze_consolidation(rest, inputs, library.profile)
     if dream_pass is DreamPass.CONSOLIDATE:
         return PromptSet(dream_pass, directive, consolidation.prompt, consolidation.skipped)
     if consolidation.prompt is None:
         return PromptSet(dream_pass, directive, None, consolidation.skipped)
-    optimization = analyze_optimization(rest, inputs)
+    optimization = analyze_optimization(rest, inputs, library.profile)
     return PromptSet(dream_pass, directive, optimization.prompt, optimization.skipped)
 
 
@@ -181,7 +181,7 @@ def run_dream(library: RockBotLibrary, options: RunOptions, client: LlmClient | 
             continue
         if dream_pass is DreamPass.CONSOLIDATE:
             builder.prune(prune_candidates(builder.virtual.skills(), now), record)
-            consolidation = analyze_consolidation(builder.virtual.skills(), inputs)
+            consolidation = analyze_consolidation(builder.virtual.skills(), inputs, library.profile)
             if consolidation.prompt is None:
                 record.status, record.reason = PassStatus.SKIPPED, consolidation.skipped
                 stop = "RockBot runs optimization only after a consolidation"
@@ -207,7 +207,7 @@ def run_dream(library: RockBotLibrary, options: RunOptions, client: LlmClient | 
             if len(builder.virtual) < 2:
                 record.status, record.reason = PassStatus.SKIPPED, "fewer than 2 skills after pruning"
                 continue
-        optimization = analyze_optimization(builder.virtual.skills(), inputs)
+        optimization = analyze_optimization(builder.virtual.skills(), inputs, library.profile)
         if not _ask(record, optimization.prompt, optimization.skipped, client, notify, cancel):
             stop = _stop_after(record)
             continue
