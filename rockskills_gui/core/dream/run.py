@@ -272,10 +272,10 @@ def _refresh(library: RockBotLibrary, builder: PlanBuilder, options: RunOptions,
             if record.status is PassStatus.CANCELLED:
                 return
             continue
-        reply, why = parse_refresh_reply(record.raw_reply)
+        reply, problem = parse_refresh_reply(record.raw_reply)
         if reply is None:
             record.status, record.reason = PassStatus.FAILED, f"'{skill.name}': the reply could not be used"
-            record.errors.append(why or "")
+            record.errors.append(problem or "")
             continue
         new = refreshed(skill, reply, builder.now)
         verb = "Rewrite" if reply.rewritten else "Re-verify"
