@@ -20,13 +20,12 @@ from rockskills_gui.commands.common import (
     write_exact,
     write_json,
 )
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
-from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.index_text import PENDING, list_skills_text, session_index_text
 
-# ``convert --to``: core.library.convert.run's TARGETS, named here so that the other commands do not
+# ``convert --to``: core.library.convert's TARGETS, named here so that the other commands do not
 # import the converter (tests/core/test_cli_commands.py checks the two are the same).
 CONVERT_TARGETS = ("rockbot", "rockbot-current", "agentskills", "picobot", "cortex-fs")
 
@@ -45,10 +44,10 @@ def skill_json(skill: Skill, path: str) -> dict[str, Any]:
     }
 
 
-def all_problems(lib: RockBotLibrary | SkillMdLibrary) -> list[Problem]:
+def all_problems(lib: Library) -> list[Problem]:
     """Skill-file problems plus event-log files with unreadable lines (one entry per file)."""
     problems = list(lib.problems)
-    if not isinstance(lib, RockBotLibrary):
+    if not lib.profile.holds.usage_log:  # (the agent keeps no event logs beside its skills)
         return problems
     from rockskills_gui.core.usage.events import read_conversation_log, read_feedback, read_usage
 
@@ -92,7 +91,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _log_problems(lib: RockBotLibrary | SkillMdLibrary) -> list[Problem]:
+def _log_problems(lib: Library) -> list[Problem]:
     """Event-log files with unreadable lines (RockBot libraries only)."""
     skill_files = {p.path for p in lib.problems}
     return [p for p in all_problems(lib) if p.path not in skill_files]
@@ -116,7 +115,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
             write_exact(f"{f.path}: {f.kind}: {f.severity}: {f.message}{at}\n")
         counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning")}
         counts["info"] = len(notes)
-        print(f"{len(lib)} skills loaded ({getattr(lib, 'format', 'rockbot')}), "
+        print(f"{len(lib)} skills loaded ({lib.format}), "
               f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} note(s)",
               file=sys.stderr)
     return 1 if fails(findings) else 0
@@ -143,7 +142,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     Unchanged skills are written byte-identical where the formats match; what the target cannot
     hold goes to sidecars, so converting back gives the original skills.
     """
-    from rockskills_gui.core.library.convert.run import ConvertError, convert
+    from rockskills_gui.core.library.convert import ConvertError, convert
 
     lib = open_from_args(args, args.source)
     try:

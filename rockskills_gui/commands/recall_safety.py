@@ -7,7 +7,6 @@ import argparse
 from pathlib import Path
 
 from rockskills_gui.commands.common import CommandError, open_from_args, read_input, write_exact, write_json
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import display_name
 
 
@@ -35,7 +34,7 @@ def _against(args: argparse.Namespace) -> int:
     from rockskills_gui.core.recall.replay import GuardedQuery
 
     lib = open_from_args(args)
-    if not isinstance(lib, RockBotLibrary):
+    if not lib.profile.curation.passes:  # (no dream passes for this agent: no plans)
         raise CommandError("--against needs a RockBot library (dream plans are RockBot's)")
     try:
         plan = Plan.model_validate_json(read_input(args.against, "--against"))

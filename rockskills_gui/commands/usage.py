@@ -131,7 +131,7 @@ def cmd_usage(args: argparse.Namespace) -> int:
             print(f"rockskills: {bad.path}: {bad.reason}", file=sys.stderr)
     stats = analyze(log, window)
     reads: tuple[ResourceUsage, list[SkillReads]] | None = None
-    if library.rules.current:  # 64e82cc logs no resource reads: its output stays as it was
+    if library.profile.holds.resource_reads:  # 64e82cc logs none: its output stays as it was
         from rockskills_gui.core.usage.resource_usage import reads_by_skill, resource_usage
 
         usage = resource_usage(library.agent_dir, window.since)

@@ -4,10 +4,12 @@ checked by ``lint-imports`` in the test command and in tests/core/test_core_has_
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
 import grimp
+import pytest
 
 from tests.conftest import REPO
 
@@ -99,3 +101,112 @@ def test_architecture_md_names_every_package() -> None:
     assert missing == [], "ARCHITECTURE.md does not describe: " + ", ".join(missing)
     stale = sorted(n for n in named if not (REPO / n).is_dir())
     assert stale == [], "ARCHITECTURE.md names packages that do not exist: " + ", ".join(stale)
+
+
+# ---------------------------------------------------------------- the one door (issue 29)
+
+LIBRARY_DIR = REPO / "rockskills_gui" / "core" / "library"
+# Attributes whose presence or value tells one library format from another: asked of the
+# profile (``library.profile``) or the contract, never probed with getattr.
+DUCK_ATTRIBUTES = frozenset({"format", "rules", "profile", "has_usage_log", "has_timestamps",
+                             "scan_cache", "detection_note", "resources", "entries", "stats"})
+
+
+def library_classes(folder: Path = LIBRARY_DIR) -> set[str]:
+    """Every class in core/library that is a library: ``Library`` and its subclasses (by name,
+    to a fixed point, as the AST spells the bases)."""
+    bases: dict[str, set[str]] = {}
+    for path in folder.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                names = set()
+                for base in node.bases:
+                    base = base.value if isinstance(base, ast.Subscript) else base
+                    if isinstance(base, ast.Name | ast.Attribute):
+                        names.add(base.id if isinstance(base, ast.Name) else base.attr)
+                bases[node.name] = names
+    found = {"Library", "BaseLibrary"}  # (BaseLibrary: the contract's name before issue 29)
+    while True:
+        more = {name for name, parents in bases.items() if parents & found} - found
+        if not more:
+            return found
+        found |= more
+
+
+def _names_in(node: ast.AST) -> list[str]:
+    """The class names a type expression spells (``A``, ``(A, B)``, ``A | B``, ``Union[A, B]``)."""
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.Attribute):
+        return [node.attr]
+    if isinstance(node, ast.Tuple):
+        return [n for elt in node.elts for n in _names_in(elt)]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _names_in(node.left) + _names_in(node.right)
+    if isinstance(node, ast.Subscript) and _names_in(node.value)[-1:] == ["Union"]:
+        return _names_in(node.slice)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 200:
+        try:  # a string annotation
+            return _names_in(ast.parse(node.value, mode="eval").body)
+        except (SyntaxError, ValueError):
+            return []
+    return []
+
+
+def door_violations(source: str, classes: set[str], where: str = "<source>") -> list[str]:
+    """Where ``source`` branches on a library's class instead of asking it: an ``isinstance`` or
+    ``issubclass`` of a library class, a union of two library classes, or ``getattr`` of a
+    format-telling attribute on a library."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        line = f"{where}:{getattr(node, 'lineno', 0)}"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in ("isinstance", "issubclass") and len(node.args) == 2:
+                hit = sorted(set(_names_in(node.args[1])) & classes)
+                if hit:
+                    found.append(f"{line}: {node.func.id}(..., {', '.join(hit)})")
+            elif node.func.id in ("getattr", "hasattr") and len(node.args) >= 2:
+                attr = node.args[1]
+                owner = ast.unparse(node.args[0]).lower()
+                if isinstance(attr, ast.Constant) and attr.value in DUCK_ATTRIBUTES and "lib" in owner:
+                    found.append(f"{line}: {node.func.id}({ast.unparse(node.args[0])}, {attr.value!r})")
+        if isinstance(node, ast.BinOp | ast.Subscript | ast.Constant):
+            names = set(_names_in(node))
+            if len(names & classes) >= 2:
+                found.append(f"{line}: a union of {', '.join(sorted(names & classes))}")
+    return sorted(set(found))
+
+
+def test_nothing_outside_core_library_branches_on_a_library_class() -> None:
+    """Outside core/library a library is the contract: callers ask it or its profile (issue 29)."""
+    classes = library_classes()
+    assert {"Library", "RockBotLibrary", "SkillMdLibrary"} <= classes
+    found: list[str] = []
+    for path in sorted((REPO / "rockskills_gui").rglob("*.py")):
+        if LIBRARY_DIR in path.parents:
+            continue
+        found += door_violations(path.read_text(encoding="utf-8"), classes,
+                                 path.relative_to(REPO).as_posix())
+    assert found == []
+
+
+@pytest.mark.parametrize("source", [
+    "if isinstance(lib, RockBotLibrary): pass",
+    "ok = isinstance(library, (Library, Other))",
+    "ok = issubclass(type(lib), SkillMdLibrary | Other)",
+    "def f(lib: RockBotLibrary | SkillMdLibrary) -> None: ...",
+    "def f(lib: 'RockBotLibrary | SkillMdLibrary') -> None: ...",
+    "x: Union[RockBotLibrary, SkillMdLibrary]",
+    "rules = getattr(library, 'rules', None)",
+    "fmt = getattr(self.ctx.library, 'format', 'rockbot')",
+])
+def test_the_door_check_finds_a_branch_on_a_library_class(source: str) -> None:
+    assert door_violations(source, {"Library", "RockBotLibrary", "SkillMdLibrary"}) != []
+
+
+def test_the_door_check_leaves_questions_alone() -> None:
+    ok = ("if library.profile.holds.resources: pass\n"
+          "fmt = getattr(args, 'format', None)\n"
+          "def f(lib: Library | None) -> Library: ...\n"
+          "isinstance(entry, dict)\n")
+    assert door_violations(ok, {"Library", "RockBotLibrary", "SkillMdLibrary"}) == []

@@ -95,11 +95,11 @@ def test_the_two_tool_results(agent: Path) -> None:
     lib = lib_of(agent)
     block = mcp_skill_block(lib.skills(), "ms365")
     assert block is not None and block.skills == ("mcp/ms365",)
-    select = mcp_injection(lib.rules, lib.skills(), "ms365", MCP_SELECT, 1)
+    select = mcp_injection(lib.profile, lib.skills(), "ms365", MCP_SELECT, 1)
     assert select.tool_name == "mcp_get_service_details"
     details, appended = select.result.split("\n", 1)
     assert details.startswith("⟨") and appended == block.text  # content + "\n" + block
-    error = mcp_injection(lib.rules, lib.skills(), "ms365", MCP_PARAMETER_ERROR, 2,
+    error = mcp_injection(lib.profile, lib.skills(), "ms365", MCP_PARAMETER_ERROR, 2,
                           "get_calendar_events", "account_id")
     assert error.tool_name == "mcp_invoke_tool"
     lines = error.result.split("\n")
@@ -107,7 +107,7 @@ def test_the_two_tool_results(agent: Path) -> None:
                         "field 'account_id'.")
     assert error.result.endswith("\n\n" + block.text)  # AppendLine() then the block
     assert error.as_json()["skills"] == ["mcp/ms365"]
-    none = mcp_injection(lib.rules, lib.skills(), "slack", MCP_SELECT, 1)
+    none = mcp_injection(lib.profile, lib.skills(), "slack", MCP_SELECT, 1)
     assert none.block is None and "mcp-skill-injection" not in none.result
 
 
@@ -115,10 +115,10 @@ def test_64e82cc_has_no_injection_path(agent: Path) -> None:
     lib = open_library(agent, OpenOptions(format="rockbot-64e82cc"))
     assert isinstance(lib, RockBotLibrary) and lib.rules is ROCKBOT_64E82CC
     with pytest.raises(ValueError, match="no MCP skill injection"):
-        mcp_injection(lib.rules, lib.skills(), "github", MCP_SELECT, 1)
+        mcp_injection(lib.profile, lib.skills(), "github", MCP_SELECT, 1)
     session = RecallSession(SkillRecall(lib.skills()))
     with pytest.raises(ValueError):
-        session.mcp_call(lib.rules, "github", MCP_SELECT, 1)
+        session.mcp_call(lib.profile, "github", MCP_SELECT, 1)
     assert session.mcp_calls == []
 
 
@@ -127,15 +127,15 @@ def test_the_session_records_calls_without_marking_recall(agent: Path) -> None:
     lib = lib_of(agent)
     sim = SimulatedSession(SkillRecall(lib.skills()))
     sim.add("web search")
-    first = sim.session.mcp_call(lib.rules, "github", MCP_SELECT, 1)
-    again = sim.session.mcp_call(lib.rules, "github", MCP_SELECT, 1)
+    first = sim.session.mcp_call(lib.profile, "github", MCP_SELECT, 1)
+    again = sim.session.mcp_call(lib.profile, "github", MCP_SELECT, 1)
     assert first.result == again.result  # appended on every call, no per-session dedupe
     assert "mcp/github" not in sim.session.recalled  # injection never marks recall
     assert sim.session.mcp_calls == [first, again]
     later = sim.preview("github issues")
     assert "mcp/github" in later.injected  # recall still injects it as a system message
     with pytest.raises(ValueError, match="unknown MCP trigger"):
-        sim.session.mcp_call(lib.rules, "github", "nonsense", 1)
+        sim.session.mcp_call(lib.profile, "github", "nonsense", 1)
     sim.reset()
     assert sim.session.mcp_calls == []
     assert snapshot(agent) == before  # read-only

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rockskills_gui.core.library.rockbot import scan as rockbot
+from rockskills_gui.core.storage import helper_process
 from rockskills_gui.core.storage.helper_process import usable_cpus
 
 
@@ -16,12 +17,14 @@ def test_readers_only_where_a_core_is_left_for_this_process(
     here), but the one-helper jobs (listing, usage prefetch) still run beside this process."""
     monkeypatch.delenv(rockbot.WORKERS_ENV, raising=False)
     monkeypatch.setattr(rockbot, "usable_cpus", lambda: cpus)
+    monkeypatch.setattr(helper_process, "usable_cpus", lambda: cpus)
     assert rockbot.default_workers() == readers
     assert rockbot.helpers_allowed() is one_helper
 
 
 def test_the_environment_decides_when_set(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rockbot, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(helper_process, "usable_cpus", lambda: 2)
     monkeypatch.setenv(rockbot.WORKERS_ENV, "3")
     assert (rockbot.default_workers(), rockbot.helpers_allowed()) == (3, True)
     monkeypatch.setenv(rockbot.WORKERS_ENV, "1")

@@ -147,6 +147,25 @@ def test_a_name_the_format_cannot_hold_is_refused_while_typing(md_window: MainWi
     assert md_window.library_pane._creation_error("brand-new-skill") is None
 
 
+def test_a_skill_md_rename_is_checked_with_its_own_rules_not_rockbots(md_window: MainWindow,
+                                                                       qtbot) -> None:
+    """Create and rename ask the library's own name rule (issue 29): a SKILL.md folder may hold
+    a space or a dot, which RockBot's rule refuses, and refuses '/', which RockBot's allows; a
+    name taken says nothing about RockBot."""
+    pane = md_window.library_pane
+    library = md_window.ctx.library
+    old = sorted(library.names())[0]
+    folder_rule = "cannot be a skill folder name (no '/', no leading '.', no surrounding spaces)"
+    assert folder_rule in (pane._rename_error({old: "tools/renamed"}) or "")
+    assert pane._rename_error({old: "Brew Tea v1.2"}) is None  # RockBot: "invalid characters"
+    taken = sorted(library.names())[1]
+    assert pane._rename_error({old: taken.upper()}) == f"A skill named '{taken}' already exists."
+    assert pane._creation_error(taken) == f"A skill named '{taken}' already exists."
+    pane.request_rename({old: "Brew Tea v1.2"})
+    qtbot.waitUntil(lambda: library.get("Brew Tea v1.2") is not None)
+    assert md_window.error_box is None
+
+
 def test_usage_and_dream_explain_what_a_skill_md_library_lacks(md_window: MainWindow,
                                                                qtbot) -> None:
     md_window.show_pane("heatmap")

@@ -35,8 +35,8 @@ def test_mcp_calls_show_the_injected_tool_result(qtbot, cwindow: MainWindow, cur
     bar.server.setEditText("slack")
     bar.error_button.click()
     lib = cwindow.ctx.library
-    select = mcp_injection(lib.rules, lib.skills(), "ms365", MCP_SELECT, 1)
-    error = mcp_injection(lib.rules, lib.skills(), "slack", MCP_PARAMETER_ERROR, 1)
+    select = mcp_injection(lib.profile, lib.skills(), "ms365", MCP_SELECT, 1)
+    error = mcp_injection(lib.profile, lib.skills(), "slack", MCP_PARAMETER_ERROR, 1)
     rows = tool_rows(panel, 0)
     assert rows == [
         ("Tool result: mcp_get_service_details", "selects 'ms365' · 1 skill appended", select.result),

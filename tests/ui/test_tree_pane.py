@@ -178,6 +178,18 @@ def test_a_rename_nothing_refers_to_applies_at_once_and_bad_names_are_refused(
     assert window.ctx.library.get("writing/report") is not None
 
 
+def test_a_rockbot_rename_is_checked_with_rockbots_rules(window: MainWindow) -> None:
+    """RockBot's own messages (SkillStore) for the names it refuses, on rename as on create."""
+    pane = pane_of(window)
+    invalid = ("Skill name contains invalid characters: 'Brew Tea'. Only alphanumeric, hyphens, "
+               "underscores, and '/' are allowed.")
+    assert pane._rename_error({"write-report": "Brew Tea"}) == invalid
+    assert pane._creation_error("Brew Tea") == invalid
+    assert pane._rename_error({"write-report": "writing/report"}) is None
+    assert pane._rename_error({"write-report": "MCP"}) == (
+        "A skill named 'mcp' already exists (RockBot names are case-insensitive).")
+
+
 def test_move_to_folder_from_the_menu(window: MainWindow, qtbot) -> None:
     pane = pane_of(window)
     select(pane, "legacy")

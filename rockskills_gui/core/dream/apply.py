@@ -121,7 +121,7 @@ def build_change_set(library: RockBotLibrary, plan: Plan, accepted: Iterable[str
     originals = {fold(entry.skill.name): entry for entry in library.entries()}
     current: dict[str, Path] = {key: entry.path for key, entry in originals.items()}
     kept: dict[str, tuple[tuple[str, str], ...]] = {}  # unmodelled properties a save-over keeps
-    if library.rules.resources:
+    if library.profile.holds.resources:
         kept = {key: entry.skill.extra for key, entry in originals.items() if entry.skill.extra}
     carry = library.profile.curation.carry_mcp_baseline
     nulls = library.profile.storage.null_properties

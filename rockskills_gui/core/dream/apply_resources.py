@@ -90,7 +90,7 @@ class EndState:
 
 def carry_resources(library: RockBotLibrary, state: EndState, writes: Writes) -> None:
     """Add the resource-folder changes of ``state`` to ``writes`` (see the module doc)."""
-    if not library.rules.resources:
+    if not library.profile.holds.resources:
         return
     moved: list[tuple[SkillEntry, str]] = []
     merged: list[tuple[SkillEntry, str, str]] = []

@@ -22,32 +22,27 @@ from rockskills_gui.core.library.stores.skill_dirs import (
     find_memory_db,
 )
 from rockskills_gui.core.model import dotnet_json
+from rockskills_gui.core.model.profiles import PROFILES, SKILL_MD_PROFILES
 from rockskills_gui.core.model.rules import (
     EMBEDDINGS_DIR,
     LEDGER_FILE,
     RESOURCE_SUFFIX,
     ROCKBOT_64E82CC,
     ROCKBOT_CURRENT,
-    RULES,
     RockBotRules,
 )
 from rockskills_gui.core.storage import fileio, folder_walk
 from rockskills_gui.core.storage.layout import SKILLS_DIR, NotALibraryError
 
 if TYPE_CHECKING:  # (a SKILL.md library's code loads when one is opened)
-    from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
+    from rockskills_gui.core.library.library import Library
     from rockskills_gui.core.library.skillmd.profiles import AgentProfile, Root
 
 FORMATS = ("rockbot", "agentskills", "picobot", "carpenter", "cortex")
-FORMAT_LABELS = {
-    "rockbot": "RockBot",
-    "agentskills": "Agent Skills (SKILL.md)",
-    "picobot": "PicoBot (assumed profile)",
-    "carpenter": "carpenter legacy SKILL.md (assumed profile)",
-    "cortex": "CortexPrism",
-}
-PROFILE_OF = {"agentskills": "agentskills", "picobot": "picobot", "carpenter": "carpenter",
-              "cortex": "cortex-fs"}
+# What the window title shows for each format: its (first) profile's title.
+FORMAT_LABELS = {f: next(p.title for p in PROFILES.values() if p.format == f) for f in FORMATS}
+# A SKILL.md format -> the key of its profile's settings (core.library.profile_settings).
+PROFILE_OF = {p.format: p.settings_id for p in SKILL_MD_PROFILES.values()}
 # --format values choosing a RockBot profile (format "rockbot" with those rules), beside FORMATS.
 ROCKBOT_PROFILE_FORMATS = {"rockbot-current": ROCKBOT_CURRENT, "rockbot-64e82cc": ROCKBOT_64E82CC}
 # Every value ``--format`` and File ▸ Reopen As offer: the formats, and after "rockbot" (the
@@ -55,7 +50,7 @@ ROCKBOT_PROFILE_FORMATS = {"rockbot-current": ROCKBOT_CURRENT, "rockbot-64e82cc"
 OPEN_FORMATS = (FORMATS[0], *ROCKBOT_PROFILE_FORMATS, *FORMATS[1:])
 OPEN_FORMAT_LABELS = {
     **FORMAT_LABELS,
-    "rockbot-current": ROCKBOT_CURRENT.label,
+    "rockbot-current": ROCKBOT_CURRENT.profile.title,
     "rockbot-64e82cc": "RockBot (64e82cc)",
 }
 SKILL_FILE_NAMES = ("SKILL.md", "skill.md")
@@ -308,23 +303,12 @@ def detection_note(found: Detection) -> str:
     return "; ".join(notes)
 
 
-def format_label(lib: RockBotLibrary | SkillMdLibrary) -> str:
+def format_label(lib: Library) -> str:
     """What the window title shows, e.g. ``Agent Skills (SKILL.md)``, ``RockBot (current)``."""
-    rules = getattr(lib, "rules", None)
-    if lib.format == "rockbot" and isinstance(rules, RockBotRules):
-        return rules.label
-    return FORMAT_LABELS.get(lib.format, lib.format)
+    return lib.profile.title
 
 
-def rules_for(format: str) -> RockBotRules | None:
-    """The RockBot profile a ``--format`` value names (None: not a RockBot profile value)."""
-    return ROCKBOT_PROFILE_FORMATS.get(format) or RULES.get(format)
-
-
-def open_format_of(lib: RockBotLibrary | SkillMdLibrary) -> str:
-    """The :data:`OPEN_FORMATS` value naming what ``lib`` was opened as: a RockBot library's
-    profile (``rockbot-current``, ``rockbot-64e82cc``), else its format."""
-    rules = getattr(lib, "rules", None)
-    if lib.format == "rockbot" and isinstance(rules, RockBotRules):
-        return next((k for k, v in ROCKBOT_PROFILE_FORMATS.items() if v.id == rules.id), lib.format)
-    return lib.format
+def open_format_of(lib: Library) -> str:
+    """The :data:`OPEN_FORMATS` value naming what ``lib`` was opened as: its profile
+    (``rockbot-current``, ``rockbot-64e82cc``, ``agentskills``, ...)."""
+    return lib.profile.id

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol
 
 from typing_extensions import TypeVar
 
+from rockskills_gui.core.library.listing import AdEntry
+from rockskills_gui.core.model import frontmatter as fm
 from rockskills_gui.core.model.agent_note import AgentNote
 from rockskills_gui.core.model.names import fold, sort_key
 from rockskills_gui.core.model.problems import Problem
@@ -83,6 +85,57 @@ class Entry(Protocol):
     def raw(self) -> bytes: ...
 
 
+class FrontmatterFile(Protocol):
+    """A skill file with YAML frontmatter (a SKILL.md), as lint reads it: its parts, values, the
+    file line of each key, and the folder it is named after."""
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def folder(self) -> Path: ...
+
+    @property
+    def skill(self) -> Skill: ...
+
+    @property
+    def doc(self) -> fm.Document: ...
+
+    @property
+    def frontmatter(self) -> fm.Frontmatter: ...
+
+    @property
+    def body_prefix(self) -> str: ...
+
+    @property
+    def name_from_folder(self) -> bool: ...
+
+    @property
+    def values(self) -> dict[str, Any]: ...
+
+    def file_line(self, key: str) -> int | None: ...
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A file that belongs to a skill (RockBot (current): its resource folder), or a manifest
+    entry naming a file that is not there (``path`` None). ``entry`` is its manifest entry, as
+    parsed (None: in the folder, not in the manifest)."""
+
+    filename: str
+    path: Path | None
+    entry: dict[str, Any] | None = None
+
+    @property
+    def type(self) -> str | None:
+        value = (self.entry or {}).get("type")
+        return value if isinstance(value, str) else None
+
+    @property
+    def in_manifest(self) -> bool:
+        return self.entry is not None
+
+
 class Where(Protocol):
     """Where a library's things live: the opened folder, the (primary) skills folder, the file
     a new skill of a name is written to, and how a path is shown."""
@@ -92,6 +145,12 @@ class Where(Protocol):
 
     @property
     def skills_dir(self) -> Path: ...
+
+    @property
+    def skill_folders(self) -> bool:
+        """True when each skill is a folder of its own (a SKILL.md), not a file below
+        ``skills_dir``."""
+        ...
 
     def path_for(self, name: str) -> Path: ...
 
@@ -136,9 +195,7 @@ class WriteGate(Progress, Protocol):
 class Library(UndoRedo, ABC, Generic[E, W]):
     """A skill library's skills (in load order), problems and change history (see module doc)."""
 
-    format: str  # the skill format (core.library.formats)
-    has_usage_log: bool  # the agent logs skill usage beside the skills (the usage pane reads it)
-    has_timestamps: bool  # createdAt / updatedAt / lastUsedAt are stored in each skill
+    format: str  # the skill format detection named (core.library.formats)
     layout: Where
     clock: Clock
     history: History
@@ -148,7 +205,6 @@ class Library(UndoRedo, ABC, Generic[E, W]):
     _entries: dict[str, E]  # folded name -> entry
     _order: list[str]  # folded names in load order
     write_gate: WriteGate | None = None  # set while an operation runs off the readers' thread
-    _taken_hint = ""  # said after "A skill named 'x' already exists"
     _conflict_hint = ""  # said after "<file> changed on disk since it was read"
     _read_only_why = "lives in a store this app only reads."
 
@@ -161,9 +217,9 @@ class Library(UndoRedo, ABC, Generic[E, W]):
         names, lists, selects, injects and curates skills (core/model/profiles). Ask it; never
         branch on the library's class."""
 
-    @abstractmethod
     def summary_rule(self) -> SummaryRule:
-        """What this format asks of a summary / description."""
+        """What this format asks of a summary / description (the profile's rule)."""
+        return self.profile.summary
 
     def agent_note(self) -> AgentNote | None:
         """What a running agent of this format does with edited skills (None: not known)."""
@@ -217,6 +273,67 @@ class Library(UndoRedo, ABC, Generic[E, W]):
     @abstractmethod
     def _take_in(self, change: ChangeSet) -> None:
         """Update the in-memory skills from a change just written."""
+
+    # ---------------------------------------------------------------- questions a caller asks
+    # Neutral answers where the format has nothing to say, so no caller branches on the class
+    # (the profile says what a library of it can hold: ``profile.holds``).
+
+    def name_rule_error(self, name: str) -> str | None:
+        """Why the agent's own name rule refuses ``name`` for a skill (None: it accepts it),
+        in the agent's words; nothing about names already taken (:meth:`name_error` says that)."""
+        from rockskills_gui.core.library.names import rule_error
+
+        return rule_error(self.profile.names.kind, name)
+
+    def name_taken(self, existing: str) -> str:
+        """What refusing a name ``existing`` already has says."""
+        return f"A skill named '{existing}' already exists{self.profile.names.taken_hint}."
+
+    @property
+    def warnings(self) -> list[Problem]:
+        """Load-time warnings of loaded skills (a SKILL.md's name from its folder, ...)."""
+        return []
+
+    def resources(self, name: str) -> list[Resource]:
+        """The files that belong to skill ``name`` ([] when the profile holds none, or there is
+        no such skill)."""
+        del name
+        return []
+
+    def resource_dir(self, name: str) -> Path | None:
+        """The folder skill ``name``'s resources live in (None: the format has none)."""
+        del name
+        return None
+
+    def resource_owner(self, path: Path) -> str | None:
+        """The skill whose resource folder holds ``path`` (as spelled in the path), or None."""
+        del path
+        return None
+
+    def health_stats(self, name: str) -> dict[str, Any]:
+        """Skill ``name``'s health scores, lifecycle and trust (CortexPrism's memory.db columns),
+        {} when it has none."""
+        del name
+        return {}
+
+    def frontmatter_file(self, name: str) -> FrontmatterFile | None:
+        """Skill ``name``'s file when it is a SKILL.md with frontmatter (None otherwise)."""
+        del name
+        return None
+
+    def timestamps_stored(self, name: str) -> bool:
+        """True when skill ``name`` stores its own created / updated / last-used times (not the
+        file's modification time)."""
+        del name
+        return self.profile.holds.timestamps
+
+    def recall_cache(self) -> Path | None:
+        """Where the recall index of this library may be kept between opens (None: nowhere)."""
+        return None
+
+    @abstractmethod
+    def listing_entries(self) -> list[AdEntry]:
+        """Every skill as the agents' listings see it, in load order (core/budget)."""
 
     # ---------------------------------------------------------------- reading
 
@@ -341,7 +458,7 @@ class Library(UndoRedo, ABC, Generic[E, W]):
         return editable
 
     def _taken(self, existing: str) -> NameTakenError:
-        return NameTakenError(f"A skill named '{existing}' already exists{self._taken_hint}.")
+        return NameTakenError(self.name_taken(existing))
 
     # ---------------------------------------------------------------- operations
 

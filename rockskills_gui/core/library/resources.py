@@ -1,8 +1,9 @@
-"""A RockBot (current) skill's resources, read for showing: which skills have any, and one
-resource's bytes as text or as "binary, N bytes" (never written here).
+"""A skill's resources read for showing: one resource's bytes as text or as "binary, N bytes"
+(never written here).
 
-A resource is a file in the skill's sibling ``{name}.resources/`` folder, or an entry of the
-skill JSON's ``manifest`` list (``Library.resources``). The 64e82cc profile has none.
+A resource is what :meth:`Library.resources` lists: for RockBot (current) a file in the skill's
+sibling ``{name}.resources/`` folder, or an entry of the skill JSON's ``manifest`` list. A
+profile without resources (``profile.holds.resources``) lists none.
 """
 
 from __future__ import annotations
@@ -11,44 +12,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from rockskills_gui.core.library.rockbot.library import Resource, RockBotLibrary, manifest_of
-from rockskills_gui.core.model.rules import RESOURCE_SUFFIX
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.storage import fileio
 
 MAX_SHOWN_BYTES = 1 << 20  # a resource larger than this shows its first MiB (text) only
-
-
-def rules_have_resources(library: object) -> bool:
-    """True when ``library`` is a RockBot library whose profile has multi-file skills."""
-    rules = getattr(library, "rules", None)
-    return isinstance(library, RockBotLibrary) and bool(getattr(rules, "resources", False))
-
-
-def resources_of(library: object, name: str) -> list[Resource]:
-    """Skill ``name``'s resources (manifest order, then unlisted files); [] when the library's
-    format or profile has none, or there is no such skill. Costs one ``stat`` for a skill
-    without a manifest and without a resource folder."""
-    if not rules_have_resources(library):
-        return []
-    assert isinstance(library, RockBotLibrary)
-    skill = library.get(name)
-    if skill is None:
-        return []
-    if not manifest_of(skill) and not library.resource_dir(name).is_dir():
-        return []
-    return library.resources(name)
-
-
-def resource_owner(library: RockBotLibrary, path: Path) -> str | None:
-    """The skill name whose resource folder holds ``path`` (as spelled in the path), or None."""
-    try:
-        parts = path.relative_to(library.skills_dir).parts
-    except ValueError:
-        return None
-    for depth, part in enumerate(parts[:-1]):
-        if part.endswith(RESOURCE_SUFFIX):
-            return "/".join([*parts[:depth], part[: -len(RESOURCE_SUFFIX)]])
-    return None
 
 
 def is_text(data: bytes) -> bool:
@@ -97,10 +64,10 @@ class ResourceContent:
         return f"{kind} · {size}"
 
 
-def read_resource(library: RockBotLibrary, name: str, filename: str,
+def read_resource(library: Library, name: str, filename: str,
                   limit: int = MAX_SHOWN_BYTES) -> ResourceContent:
     """Read skill ``name``'s resource ``filename`` for showing (regular files only)."""
-    found = next((r for r in resources_of(library, name) if r.filename == filename), None)
+    found = next((r for r in library.resources(name) if r.filename == filename), None)
     skill = library.get(name)
     shown_name = skill.name if skill is not None else name
     if found is None:

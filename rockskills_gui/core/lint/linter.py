@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
-from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.lint.content_scan import BASE64_MIN as BASE64_MIN
 from rockskills_gui.core.lint.content_scan import CONTENT_RULES as CONTENT_RULES
 from rockskills_gui.core.lint.content_scan import scan_text as scan_text
@@ -38,13 +37,12 @@ from rockskills_gui.core.model.problems import Problem
 from rockskills_gui.core.model.timestamps import Timestamp
 
 
-def lint_library(lib: RockBotLibrary | SkillMdLibrary, now: Timestamp | None = None,
+def lint_library(lib: Library, now: Timestamp | None = None,
                  extra_problems: Iterable[Problem] = ()) -> list[Finding]:
     """Every finding for ``lib``: load problems first, then per-skill checks, then duplicates."""
     now = now or Timestamp.now()
     findings = [from_problem(p) for p in (*lib.problems, *extra_problems)]
-    if isinstance(lib, SkillMdLibrary):
-        findings.extend(from_problem(w) for w in lib.warnings)
+    findings.extend(from_problem(w) for w in lib.warnings)
     skills = lib.skills()
     wheres: dict[str, Where] = {}
     findings.extend(per_skill(lib, skills, now, wheres))
@@ -58,7 +56,7 @@ def lint_library(lib: RockBotLibrary | SkillMdLibrary, now: Timestamp | None = N
     return findings
 
 
-def skill_marks(lib: RockBotLibrary | SkillMdLibrary, now: Timestamp | None = None) -> dict[str, list[str]]:
+def skill_marks(lib: Library, now: Timestamp | None = None) -> dict[str, list[str]]:
     """Warning-or-worse messages of each skill's own checks, by folded name (the tree's marks)."""
     marks: dict[str, list[str]] = {}
     for f in per_skill(lib, lib.skills(), now or Timestamp.now(), {}):

@@ -8,17 +8,16 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
-from rockskills_gui.core.library.skillmd.library import DbEntry, SkillMdLibrary
-from rockskills_gui.core.library.skillmd.store import SkillMdEntry
+from rockskills_gui.core.library.library import FrontmatterFile, Library
 from rockskills_gui.core.lint.content_scan import scan_text
 from rockskills_gui.core.lint.findings import Finding
 from rockskills_gui.core.model.mcp_freshness import skill_freshness
 from rockskills_gui.core.model.names import fold, rockbot_name_error
+from rockskills_gui.core.model.profile import FileKind, NameKind
 from rockskills_gui.core.model.rules import mcp_server, resource_filename_error
 from rockskills_gui.core.model.size_limits import LINT_TEXT_MAX_BYTES, too_large
 from rockskills_gui.core.model.skill import SPARSE_CONTENT_UNITS, Skill
-from rockskills_gui.core.model.summary_rule import ROCKBOT_SUMMARY_WORDS
+from rockskills_gui.core.model.summary_rule import ROCKBOT_SUMMARY, ROCKBOT_SUMMARY_WORDS
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.recall.bm25 import document_text, tokenize
 
@@ -40,10 +39,21 @@ class Where:
     path: str
     field_lines: dict[str, int]
     content_line: int | None  # file line of content line 1, when content maps to file lines
-    entry: SkillMdEntry | None = None
+    entry: FrontmatterFile | None = None  # a SKILL.md
 
 
-def _rockbot_where(lib: RockBotLibrary, skill: Skill) -> Where:
+def _where(lib: Library, skill: Skill) -> Where:
+    """Where skill ``skill`` is: its SKILL.md's lines, its RockBot JSON file's, or (a memory.db
+    row) just the file."""
+    md = lib.frontmatter_file(skill.name)
+    if md is not None:
+        return _skillmd_where(lib, md)
+    if FileKind.ROCKBOT_JSON in lib.profile.storage.file_kinds:
+        return _json_where(lib, skill)
+    return Where(lib.layout.display_path(lib.skill_path(skill.name)), {}, None)
+
+
+def _json_where(lib: Library, skill: Skill) -> Where:
     entry = lib.entry(skill.name)
     text = entry.raw.decode("utf-8", "replace")
     lines: dict[str, int] = {}
@@ -57,10 +67,8 @@ def _rockbot_where(lib: RockBotLibrary, skill: Skill) -> Where:
                   "manifest": lines.get("manifest", 1)}, None)
 
 
-def _skillmd_where(lib: SkillMdLibrary, entry: SkillMdEntry | DbEntry) -> Where:
+def _skillmd_where(lib: Library, entry: FrontmatterFile) -> Where:
     shown = lib.layout.display_path(entry.path)
-    if isinstance(entry, DbEntry):
-        return Where(shown, {}, None)
     lines = {"name": entry.file_line("name") or 1, "summary": entry.file_line("description") or 1,
              "seealso": entry.file_line("metadata") or 1}
     content_line = entry.doc.body_line + entry.body_prefix.count("\n")
@@ -82,7 +90,7 @@ def _name_checks(skill: Skill, where: Where, rockbot: bool) -> list[Finding]:
     return out
 
 
-def _spec_checks(lib: SkillMdLibrary, entry: SkillMdEntry, where: Where) -> list[Finding]:
+def _spec_checks(lib: Library, entry: FrontmatterFile, where: Where) -> list[Finding]:
     """The Agent Skills spec rules and quick_validate's extras, as the profile enables them."""
     profile = lib.profile
     out: list[Finding] = []
@@ -137,18 +145,19 @@ def _spec_checks(lib: SkillMdLibrary, entry: SkillMdEntry, where: Where) -> list
         out.append(Finding(where.path, "body-too-long", f"body has {body_lines} lines (the spec "
                                                         f"recommends under {BODY_MAX_LINES})", "info",
                            where.content_line, skill.name))
-    if lib.format == "cortex":
+    if front.line_reader:  # (CortexPrism)
         raw_desc = entry.doc.frontmatter.splitlines()[entry.frontmatter.line_of("description") or 0] \
             if "description" in values else ""
         if re.match(r"^description:\s*[>|]", raw_desc):
-            add("cortex-block-scalar", "CortexPrism's line parser reads a block-scalar description "
-                                       "literally ('>-'); write it on one line", "warning", "description")
+            add("cortex-block-scalar", f"{profile.label}'s line parser reads a block-scalar "
+                                       "description literally ('>-'); write it on one line", "warning",
+                "description")
         elif re.match(r"""^description:\s*["']""", raw_desc):
-            add("cortex-quoted", "CortexPrism keeps quotes literally; write the description unquoted",
-                "info", "description")
-        if not (skill.content or "").strip():
-            add("cortex-empty-body", "CortexPrism silently skips a SKILL.md with an empty body",
-                "warning")
+            add("cortex-quoted", f"{profile.label} keeps quotes literally; write the description "
+                                 "unquoted", "info", "description")
+    if front.needs_body and not (skill.content or "").strip():
+        add("cortex-empty-body", f"{profile.label} silently skips a SKILL.md with an empty body",
+            "warning")
     return out
 
 
@@ -189,16 +198,18 @@ def _see_also(skill: Skill, where: Where, known: set[str]) -> list[Finding]:
     return out
 
 
-def _current_rockbot_checks(lib: RockBotLibrary, skill: Skill, where: Where) -> list[Finding]:
-    """RockBot (current): the manifest against the resource folder, resource file names, and
-    MCP skill names and baselines (README, "RockBot (current)")."""
+def _resource_checks(lib: Library, skill: Skill, where: Where) -> list[Finding]:
+    """RockBot (current): the manifest against the resource folder, and resource file names
+    (README, "RockBot (current)")."""
     out: list[Finding] = []
     line = where.field_lines.get("manifest")
+    folder = lib.resource_dir(skill.name)
+    shown = lib.layout.display_path(folder) if folder is not None else "the resource folder"
     for res in lib.resources(skill.name):
         if res.in_manifest and res.path is None:
             out.append(Finding(where.path, "resource-missing",
                                f"the manifest lists '{res.filename}', which is not in "
-                               f"{lib.layout.display_path(lib.resource_dir(skill.name))}/ "
+                               f"{shown}/ "
                                "(get_skill_resource would find nothing)", "warning", line, skill.name))
         elif not res.in_manifest:
             out.append(Finding(where.path, "resource-unlisted",
@@ -209,12 +220,18 @@ def _current_rockbot_checks(lib: RockBotLibrary, skill: Skill, where: Where) -> 
         if error is not None:
             out.append(Finding(where.path, "resource-name", error + " (RockBot refuses to save or "
                                "read it)", "warning", line, skill.name))
-    if lib.rules.mcp_naming and "/" not in skill.name and _MCP_TOP.match(skill.name):
+    return out
+
+
+def _mcp_checks(lib: Library, skill: Skill, where: Where) -> list[Finding]:
+    """RockBot (current): MCP skill names and baselines (README, "RockBot (current)")."""
+    out: list[Finding] = []
+    if lib.profile.names.mcp_naming and "/" not in skill.name and _MCP_TOP.match(skill.name):
         out.append(Finding(where.path, "mcp-naming",
                            f"looks like an MCP skill: RockBot (current) names them 'mcp/{{server}}' "
                            f"(here 'mcp/{skill.name[4:]}') and renames top-level ones at startup",
                            "info", where.field_lines.get("name"), skill.name))
-    fresh = skill_freshness(skill)  # offline: no live server summaries
+    fresh = skill_freshness(skill) if lib.profile.holds.mcp_baselines else None  # offline
     if fresh is not None and fresh.baseline is None:
         out.append(Finding(where.path, "mcp-freshness",
                            f"no surface baseline: RockBot (current) reports this "
@@ -262,29 +279,29 @@ def _content_scan(skill: Skill, where: Where) -> list[Finding]:
     return out
 
 
-def per_skill(lib: RockBotLibrary | SkillMdLibrary, skills: list[Skill], now: Timestamp,
+def per_skill(lib: Library, skills: list[Skill], now: Timestamp,
               wheres: dict[str, Where]) -> list[Finding]:
-    """Each skill's own checks (no load problems, no near-duplicates); fills ``wheres``."""
+    """Each skill's own checks (no load problems, no near-duplicates); fills ``wheres``. Which
+    checks run is the profile's to say: its name rule, its summary rule, what it holds."""
     findings: list[Finding] = []
     known = {fold(s.name) for s in skills}
-    rockbot = isinstance(lib, RockBotLibrary)
+    profile = lib.profile
+    rockbot_names = profile.names.kind is NameKind.ROCKBOT
+    rockbot_summary = profile.summary == ROCKBOT_SUMMARY  # ("(summary pending)" in its listing)
+    mcp = profile.names.mcp_naming or profile.holds.mcp_baselines
     for skill in skills:
-        if isinstance(lib, RockBotLibrary):
-            where = _rockbot_where(lib, skill)
-            timestamps_known = True
-        else:
-            entry = lib.entry(skill.name)
-            where = _skillmd_where(lib, entry)
-            timestamps_known = isinstance(entry, DbEntry)
+        where = _where(lib, skill)
         wheres[fold(skill.name)] = where
-        findings.extend(_name_checks(skill, where, rockbot))
-        if isinstance(lib, SkillMdLibrary) and where.entry is not None:
+        findings.extend(_name_checks(skill, where, rockbot_names))
+        if where.entry is not None:
             findings.extend(_spec_checks(lib, where.entry, where))
-        if rockbot:
+        if rockbot_summary:
             findings.extend(_summary_checks(skill, where))
-        if isinstance(lib, RockBotLibrary) and lib.rules.current:
-            findings.extend(_current_rockbot_checks(lib, skill, where))
-        findings.extend(_sparse(skill, where, now, timestamps_known))
+        if profile.holds.resources:
+            findings.extend(_resource_checks(lib, skill, where))
+        if mcp:
+            findings.extend(_mcp_checks(lib, skill, where))
+        findings.extend(_sparse(skill, where, now, lib.timestamps_stored(skill.name)))
         findings.extend(_see_also(skill, where, known))
         findings.extend(_unreachable(skill, where))
         findings.extend(_content_scan(skill, where))

@@ -70,6 +70,11 @@ def resource_tag(manifest: list[ManifestEntry] | None) -> str:
     return " [" + ", ".join(t + "*" if provisional[t] else t for t in types) + "]"
 
 
+def skill_resource_tag(skill: Skill) -> str:
+    """The skill's resource tag (:func:`resource_tag` of its manifest; "" without one)."""
+    return resource_tag(manifest_entries(skill)) if skill.extra else ""
+
+
 def manifest_block(skill_name: str, manifest: list[ManifestEntry] | None) -> str:
     """``FormatManifestBlock``: a ``---`` rule, the ``**Resources**`` line and one line per entry,
     trimmed at the end (also the last description's trailing spaces); "" for no manifest."""

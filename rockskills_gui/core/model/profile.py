@@ -94,6 +94,8 @@ class Frontmatter:
     allowed_keys: tuple[str, ...] | None = (
         "name", "description", "license", "compatibility", "metadata", "allowed-tools")
     compatibility_limit: int | None = 500
+    line_reader: bool = False  # the agent reads it line by line: block scalars and quotes stay literal
+    needs_body: bool = False  # the agent skips a skill whose body is empty
 
 
 @dataclass(frozen=True)

@@ -39,8 +39,8 @@ __all__ = ["AGENT_SKILLS", "CARPENTER", "CORTEX", "PICOBOT", "PROFILES", "ROCKBO
            "ROCKBOT_CURRENT", "SKILL_MD_PROFILES", "profile_for_settings"]
 
 ROCKBOT = "MarimerLLC/rockbot @ 64e82cc"
-ROCKBOT_LATER = "MarimerLLC/rockbot after 64e82cc"
-RB = "MarimerLLC/rockbot"  # + a file @ the commit read (/work/wt/notes/rockbot-current.md)
+ROCKBOT_LATER = "MarimerLLC/rockbot after 64e82cc (commit not pinned: README, Notes: RockBot (current))"
+RB = "MarimerLLC/rockbot"  # + a file @ the commit read (README, "Two RockBot profiles")
 SKILLS_REF = "agentskills/agentskills @ 69ef37e"
 CORTEX_REPO = "CortexPrism/cortex @ 0c44657"
 DREAM_PASSES = ("gap", "consolidate", "optimize")  # core/dream/passes.py: LLM_PASSES
@@ -88,8 +88,9 @@ ROCKBOT_CURRENT = AgentProfile(
         "storage": f"{ROCKBOT_LATER} FileSkillStore.cs ({{name}}.resources/, IsInsideResourceFolder), "
                    "EmbeddingCache.cs (skills/.embeddings/); nulls written: FileSkillStore.JsonOptions "
                    f"(no DefaultIgnoreCondition) @ 4105def, Skill.cs @ 2710fd9 ({RB})",
-        "names": f"{ROCKBOT_LATER} the same SkillStore name rules; mcp/{{server}} names (PRs #381/#382; "
-                 "the startup rename itself assumed: not read)",
+        "names": f"{ROCKBOT_LATER} FileSkillStore.cs ValidateName: the same name rules; mcp/{{server}} "
+                 "names: McpSkillNames in IMcpSkillSurface.cs (PRs #381/#382; the startup rename "
+                 "itself assumed: not read)",
         "selection": f"{ROCKBOT_LATER} HybridRanker over BM25 and EmbeddingCache.cs's stored vectors",
         "listing": f"{RB} src/RockBot.Host/AgentContextBuilder.cs @ a1d3999 (the index header with "
                    "tags), src/RockBot.Skills/SkillTools.cs @ 150a84c (FormatResourceTag, FormatIndex)",
@@ -250,7 +251,8 @@ CORTEX = AgentProfile(
                     project_roots=(".cortex/skills",), recursive=False,
                     frontmatter=Frontmatter(plain="line",
                                             export_keys=("name", "description", "trigger_pattern"),
-                                            allowed_keys=None, compatibility_limit=None)),
+                                            allowed_keys=None, compatibility_limit=None,
+                                            line_reader=True, needs_body=True)),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True, require_name=True),
     summary=_description("CortexPrism", None, required=False),
     listing=Listing(kind=ListingKind.CORTEX_MARKDOWN),

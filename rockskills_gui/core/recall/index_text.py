@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from rockskills_gui.core.model.manifest import manifest_entries, resource_tag
+from rockskills_gui.core.model.manifest import skill_resource_tag as skill_tag
 from rockskills_gui.core.model.names import dotnet_trim_end, is_null_or_whitespace, sort_key
 from rockskills_gui.core.model.profile import ListingKind
 from rockskills_gui.core.model.skill import Skill
@@ -30,11 +30,6 @@ NO_SKILLS = "No skills saved yet."
 
 def _no_tag(_skill: Skill) -> str:
     return ""
-
-
-def skill_tag(skill: Skill) -> str:
-    """The skill's resource tag (``FormatResourceTag`` of its manifest; "" without one)."""
-    return resource_tag(manifest_entries(skill)) if skill.extra else ""
 
 
 @dataclass(frozen=True)

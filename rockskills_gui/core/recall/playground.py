@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.profile import Injection, ListingKind
 from rockskills_gui.core.model.skill import Skill
@@ -260,7 +260,7 @@ def top_changes(base: Sequence[str], other: Sequence[str],
 # ---------------------------------------------------------------- following the library
 
 
-def follow_change(recall: SkillRecall, library: RockBotLibrary, change: ChangeSet) -> None:
+def follow_change(recall: SkillRecall, library: Library, change: ChangeSet) -> None:
     """Update ``recall`` for ``change`` (already applied to ``library``), touching only its names.
 
     Renames keep the skill's candidate position (as the library does). A full ``sync`` follows
@@ -308,7 +308,7 @@ class EditedRecall:
         """Names whose edits are laid over the library (the edited spelling)."""
         return [s.name for s in self._edits.values()]
 
-    def set_edits(self, library: RockBotLibrary, edits: Iterable[Skill]) -> None:
+    def set_edits(self, library: Library, edits: Iterable[Skill]) -> None:
         wanted = {fold(s.name): s for s in edits if library.get(s.name) is not None}
         for key in [k for k in self._edits if k not in wanted]:
             original = library.get(key)
@@ -318,6 +318,6 @@ class EditedRecall:
             self.recall.upsert(skill)
         self._edits = wanted
 
-    def follow(self, library: RockBotLibrary, change: ChangeSet) -> None:
+    def follow(self, library: Library, change: ChangeSet) -> None:
         follow_change(self.recall, library, change)
         self.set_edits(library, list(self._edits.values()))

@@ -20,16 +20,15 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from rockskills_gui.core.library.skillmd.library import SkillMdLayout
+from rockskills_gui.core.library.library import Where
 from rockskills_gui.core.model.dotnet_json import loads_untrusted
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, SkillRecall
 from rockskills_gui.core.storage import fileio, untrusted
-from rockskills_gui.core.storage.layout import Layout
 
 QUERY_SET_DIR = "recall-tests"
-AnyLayout = Layout | SkillMdLayout  # where a library lives (RockBot or SKILL.md family)
+AnyLayout = Where  # where a library lives (any format: library.layout)
 
 
 class QuerySetError(ValueError):
@@ -73,7 +72,7 @@ def check_location(layout: AnyLayout, path: Path) -> None:
     """Refuse a query-set path the agent would read: inside a RockBot library's ``skills/``
     folder, or inside a SKILL.md skill's own folder (it would become one of its files)."""
     resolved = path.expanduser().resolve()
-    if isinstance(layout, SkillMdLayout):
+    if layout.skill_folders:
         inside = [p for p in resolved.parents if p == layout.agent_dir.resolve()
                   or layout.agent_dir.resolve() in p.parents]
         if any(fileio.is_regular(p / "SKILL.md") for p in inside):

@@ -41,7 +41,6 @@ from rockskills_gui.core.model.names import (
 )
 from rockskills_gui.core.model.profile import AgentProfile, Bodies, Framing, Injection, ListingKind
 from rockskills_gui.core.model.profiles import ROCKBOT_64E82CC
-from rockskills_gui.core.model.rules import RockBotRules
 from rockskills_gui.core.model.skill import Skill, utf16_len
 from rockskills_gui.core.recall.index_text import session_index_text, summary_text
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, RecallHit, SkillRecall
@@ -267,12 +266,12 @@ class RecallSession:
         messages.extend(frame(skill) for skill in new)
         return new, [], []
 
-    def mcp_call(self, rules: RockBotRules, server: str, trigger: str, turn: int,
+    def mcp_call(self, profile: AgentProfile, server: str, trigger: str, turn: int,
                  tool: str = "", field: str = "") -> McpInjection:
         """Simulate an MCP tool call during user turn ``turn`` (see :func:`mcp_injection`) and
         record it in :attr:`mcp_calls`. It marks nothing as recalled: RockBot appends the block
         again on every such call, and the recall tracker never sees it."""
-        found = mcp_injection(rules, self.recall.skills(), server, trigger, turn, tool, field)
+        found = mcp_injection(profile, self.recall.skills(), server, trigger, turn, tool, field)
         self.mcp_calls.append(found)
         return found
 
@@ -396,18 +395,19 @@ def mcp_skill_block(skills: Iterable[Skill], server: str) -> McpBlock | None:
                     tuple(truncated))
 
 
-def mcp_injection(rules: RockBotRules, skills: Iterable[Skill], server: str, trigger: str,
+def mcp_injection(profile: AgentProfile, skills: Iterable[Skill], server: str, trigger: str,
                   turn: int = 0, tool: str = "", field: str = "") -> McpInjection:
     """The tool result of an MCP call that injects ``mcp/{server}`` skills (RockBot current).
 
     ``MCP_SELECT``: ``mcp_get_service_details`` -- the details JSON, then ``"\\n"`` and the block.
     ``MCP_PARAMETER_ERROR``: the enriched ``mcp_invoke_tool`` error -- the server's error, the
     ``[mcp-recovery]`` line for ``tool``/``field``, what the live schema and session add, a
-    blank line and the block, trimmed at the end. Raises ValueError for 64e82cc (no such path)
+    blank line and the block, trimmed at the end. Raises ValueError for a profile without it
+    (64e82cc: no such path)
     or an unknown trigger.
     """
-    if not rules.profile.injection.mcp_skills:
-        raise ValueError(f"{rules.label} has no MCP skill injection (RockBot (current) only)")
+    if not profile.injection.mcp_skills:
+        raise ValueError(f"{profile.label} has no MCP skill injection (RockBot (current) only)")
     if trigger not in MCP_TOOLS:
         raise ValueError(f"unknown MCP trigger {trigger!r} (expected one of {', '.join(MCP_TOOLS)})")
     block = mcp_skill_block(skills, server)

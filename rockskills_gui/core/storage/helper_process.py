@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import IO, Any
 
 NICENESS = 10  # the UI thread never waits for a CPU because of a helper
+WORKERS_ENV = "ROCKSKILLS_SCAN_WORKERS"  # 1 turns the helper processes off
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[3])  # the folder holding rockskills_gui/
 
 
@@ -24,6 +25,15 @@ def usable_cpus() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
+
+
+def helpers_allowed() -> bool:
+    """Whether one helper process beside this one (the folder lister, the usage prefetch) may
+    run: ``ROCKSKILLS_SCAN_WORKERS`` above 1, else 2 CPUs or more and not a frozen app."""
+    configured = os.environ.get(WORKERS_ENV, "")
+    if configured.isdigit():
+        return int(configured) > 1
+    return not getattr(sys, "frozen", False) and usable_cpus() >= 2
 
 
 def helper_env() -> dict[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 SKILLS_DIR = "skills"
 USAGE_DIR = "skill-usage"
@@ -26,6 +27,8 @@ class Layout:
     agent_dir: Path
     skills_dir: Path
     trusted: tuple[Path, ...] = ()
+    # A skill is a file below skills_dir (RockBot), not a folder of its own (a SKILL.md).
+    skill_folders: ClassVar[bool] = False
 
     @classmethod
     def locate(cls, path: Path) -> Layout:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rockskills_gui.core.library.resources import resources_of
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.usage.events import EventLog, ResourceCheckout, read_resource_usage
@@ -113,22 +113,20 @@ class SkillReads:
     files: tuple[FileReads, ...]
 
 
-def reads_by_skill(usage: ResourceUsage, library: object) -> list[SkillReads]:
+def reads_by_skill(usage: ResourceUsage, library: Library) -> list[SkillReads]:
     """Skills read from (most reads first), then ``library``'s skills whose resources were never
     read (library order); no resource rows for a profile without multi-file skills."""
-    get = getattr(library, "get", None)
     names = usage.skills()
     seen = {fold(n) for n in names}
-    skills = getattr(library, "skills", None)
-    for skill in skills() if callable(skills) else []:
-        if fold(skill.name) not in seen and resources_of(library, skill.name):
-            names.append(skill.name)
-            seen.add(fold(skill.name))
+    for listed in library.skills():
+        if fold(listed.name) not in seen and library.resources(listed.name):
+            names.append(listed.name)
+            seen.add(fold(listed.name))
     out: list[SkillReads] = []
     for name in names:
-        skill = get(name) if callable(get) else None
+        skill = library.get(name)
         shown = skill.name if skill is not None else name
-        resources = {r.filename.casefold(): r for r in resources_of(library, shown)}
+        resources = {r.filename.casefold(): r for r in library.resources(shown)}
         uses = usage.of(name)
         files = [FileReads(u.filename, u.reads, u.sessions, u.last_read,
                            u.filename.casefold() in resources) for u in uses]

@@ -23,10 +23,10 @@ from PySide6.QtCore import QObject, QSettings, Signal
 from rockskills_gui.core.app.recent import RecentLibraries
 from rockskills_gui.core.app.secrets import KeyStore
 from rockskills_gui.core.app.settings_store import SettingsStore
-from rockskills_gui.core.library.rockbot.library import DiskChanges, RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.storage.appdirs import config_dir, demo_library_dir
-from rockskills_gui.core.storage.changes import ChangeSet
+from rockskills_gui.core.storage.changes import ChangeSet, DiskChanges
 from rockskills_gui.ui.common.operation_runner import (
     LONG_CHANGE,
     OperationResult,
@@ -37,7 +37,7 @@ from rockskills_gui.ui.common.operation_runner import (
 if TYPE_CHECKING:
     from rockskills_gui.core.app.settings import Settings
 
-Operation = Callable[[RockBotLibrary], ChangeSet]
+Operation = Callable[[Library], ChangeSet]
 
 
 class AppContext(QObject):
@@ -76,7 +76,7 @@ class AppContext(QObject):
                  settings: QSettings | None = None, parent: QObject | None = None,
                  preferences: SettingsStore | None = None, keys: KeyStore | None = None) -> None:
         super().__init__(parent)
-        self.library: RockBotLibrary | None = None
+        self.library: Library | None = None
         self.prepared: dict[str, object] = {}  # built off the UI thread for ``library``
         self.current_skill: str = ""
         # Skills (spelled as the library spells them) whose editor buffer holds unsaved edits.
@@ -109,7 +109,7 @@ class AppContext(QObject):
 
     # ---------------------------------------------------------------- library
 
-    def set_library(self, library: RockBotLibrary | None, remember: bool = True,
+    def set_library(self, library: Library | None, remember: bool = True,
                     prepared: Mapping[str, object] | None = None,
                     chosen_format: str | None = None) -> None:
         """Make ``library`` the open one; ``remember`` adds it to the recent list (not the demo),

@@ -58,7 +58,7 @@ class UsagePrefetch:
     def start(cls, path: Path) -> UsagePrefetch | None:
         """A prefetch for the library at ``path`` when it has usage logs worth one (and helper
         processes are possible here), else None."""
-        from rockskills_gui.core.library.rockbot.scan import helpers_allowed
+        from rockskills_gui.core.storage.helper_process import helpers_allowed
 
         agent = _agent_dir(path)
         if agent is None or not helpers_allowed() or usage_bytes(agent) <= PREFETCH_FROM_BYTES:

@@ -343,7 +343,7 @@ class SetupPage(QWizardPage):
             now = self.now() or Timestamp.now()
             try:
                 inputs = DreamInputs.read(library.agent_dir, now)
-                ledger = read_ledger(library.agent_dir, library.rules.ledger_file)
+                ledger = read_ledger(library.agent_dir, library.profile.curation.ledger_file)
                 texts = {p: (brief(o), describe(o)) for p, o in
                          pass_outlook(library.skills(), inputs, ledger, library.profile.curation).items()}
             except OSError as exc:  # an unreadable log: the run itself will say more

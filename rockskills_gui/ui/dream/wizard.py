@@ -41,13 +41,14 @@ from rockskills_gui.core.dream.review_defaults import (
     unsaved_conflicts,
     unsaved_message,
 )
-from rockskills_gui.core.library.formats import FORMAT_LABELS
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
+from rockskills_gui.core.library.rockbot.library import RockBotLibrary, as_rockbot
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
 from rockskills_gui.core.storage import journal
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.accessibility import name_controls
+from rockskills_gui.ui.common.capabilities import Part, shows
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.operation_runner import OperationResult, OperationTicket
 from rockskills_gui.ui.common.screen_room import FRAME_ALLOWANCE, available
@@ -143,13 +144,13 @@ class DreamWizard(QWizard):
     # ---------------------------------------------------------------- library
 
     def dream_library(self) -> RockBotLibrary | None:
-        """The open library when it is a RockBot library (dreams are RockBot's), else None."""
+        """The open library when its agent has dream passes (RockBot's), else None."""
         library = self.ctx.library
-        if library is None or getattr(library, "format", "rockbot") != "rockbot":
+        if library is None or not shows(Part.DREAM, library):
             return None
-        return library
+        return as_rockbot(library)
 
-    def _library_changed(self, library: object) -> None:
+    def _library_changed(self, library: Library | None) -> None:
         self.run.stop()
         if self.plan is not None and self.apply_result is None:
             self.set_plan(None)
@@ -159,7 +160,7 @@ class DreamWizard(QWizard):
         if lib is not None:
             self.setup.set_library_text(f"Library: {lib.agent_dir} ({plural(len(lib), 'skill')}).", True)
         elif library is not None:
-            label = FORMAT_LABELS.get(getattr(library, "format", ""), "another format")
+            label = library.profile.title
             self.setup.set_library_text(
                 f"Dream runs work on RockBot libraries (skills/*.json); this library is {label}. "
                 "To dream over it, convert a copy first: rockskills convert SRC DST --to rockbot.",
@@ -218,7 +219,7 @@ class DreamWizard(QWizard):
         except (TimestampError, ValueError):
             now = Timestamp.now()
         prefixes: list[str] = []
-        for prefix in [*plan.protected_prefixes, *library.rules.protected_prefixes,
+        for prefix in [*plan.protected_prefixes, *library.profile.curation.protected_prefixes,
                        *self.ctx.prefs.protected_prefixes]:
             if fold(prefix) not in {fold(p) for p in prefixes}:
                 prefixes.append(prefix)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from rockskills_gui.ui.common.theme import heading, secondary
 
 if TYPE_CHECKING:
-    from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+    from rockskills_gui.core.library.library import Library
 
 EMPTY_TITLE = "No skill open"
 EMPTY_TEXT = "Select a skill in the Library, or press Ctrl+P to go to one by name."
@@ -62,6 +62,6 @@ class EmptySkillPage(QWidget):
         layout.addStretch(2)
 
 
-def listed_names(library: RockBotLibrary) -> list[str]:
+def listed_names(library: Library) -> list[str]:
     """Skill names in RockBot's List order: the see-also candidates (a loader preparer too)."""
     return [s.name for s in library.listed()]

@@ -21,11 +21,12 @@ from PySide6.QtCore import QByteArray, QEvent, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.ui.common.actions import ActionRegistry
 from rockskills_gui.ui.common.buffers import Buffer, document_text
+from rockskills_gui.ui.common.capabilities import Part, shows
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.library_watcher import DEFER_FROM, LibraryWatcher
 from rockskills_gui.ui.editor.editor_face import (
@@ -148,7 +149,7 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
 
     # ---------------------------------------------------------------- showing a skill
 
-    def _on_library_changed(self, library: RockBotLibrary | None) -> None:
+    def _on_library_changed(self, library: Library | None) -> None:
         self._conflict_queue.clear()
         if self.conflict_dialog is not None:
             self.conflict_dialog.close()
@@ -273,7 +274,7 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
 
         self.header.show_fields(buffer.name, buffer.summary, buffer.see_also, exists)
         base = buffer.base
-        stored = lib is None or lib.has_timestamps
+        stored = lib is None or shows(Part.TIMESTAMPS, lib)
         self.header.show_dates(base.created_at, base.updated_at, base.last_used_at, stored)
         entry = lib.entry(buffer.name) if lib is not None and buffer.name in lib else None
         self.header.show_files(getattr(entry, "resources", ()))

@@ -18,10 +18,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rockskills_gui.core.library.resources import ResourceContent, read_resource, resource_owner
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.resources import ResourceContent, read_resource
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.storage.changes import ChangeSet
+from rockskills_gui.ui.common.capabilities import Part, shows
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.theme import heading, monospace, secondary
 
@@ -81,7 +81,7 @@ class ResourceView(QWidget):
     def show_resource(self, skill: str, filename: str) -> bool:
         """Read and show skill ``skill``'s resource ``filename``; False when there is none."""
         library = self.ctx.library
-        if not isinstance(library, RockBotLibrary) or library.get(skill) is None:
+        if library is None or not shows(Part.RESOURCES, library) or library.get(skill) is None:
             self.clear()
             self.note.setText(f"No skill '{skill}' (deleted?): its resources are gone with it.")
             self.body.setCurrentWidget(self.note)
@@ -122,9 +122,9 @@ class ResourceView(QWidget):
         key = fold(self.skill)
         renamed = {fold(old): new for old, new in change.renamed}
         touched = {fold(n) for n in (*change.created, *change.updated, *change.deleted)}
-        if isinstance(library, RockBotLibrary):
+        if library is not None:
             touched.update(fold(owner) for fc in change.files
-                           if (owner := resource_owner(library, fc.path)) is not None)
+                           if (owner := library.resource_owner(fc.path)) is not None)
         if key in renamed:
             self.show_resource(renamed[key], self.filename)
         elif key in touched:

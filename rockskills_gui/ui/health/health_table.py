@@ -35,9 +35,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
-from rockskills_gui.core.library.skillmd.cortex import INACTIVE_LIFECYCLES, LIFECYCLES, TRUST_TIERS
+from rockskills_gui.core.library.library import Library
+from rockskills_gui.core.model.health import INACTIVE_LIFECYCLES, LIFECYCLES, TRUST_TIERS
 from rockskills_gui.core.model.names import fold
+from rockskills_gui.ui.common.capabilities import Part, shows
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.models import ROW_ROLE, Column, RowModel
 
@@ -73,24 +74,23 @@ class HealthRow:
         return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-def rows_of(library: object) -> list[HealthRow]:
+def rows_of(library: Library | None) -> list[HealthRow]:
     """Every skill of a library that has CortexPrism stats ([] for libraries without any)."""
-    entries = getattr(library, "entries", None)
-    if entries is None or isinstance(library, RockBotLibrary):  # a RockBot skill keeps no such stats
+    if library is None or not shows(Part.HEALTH, library):  # (a RockBot skill keeps no such stats)
         return []
-    every = entries()
-    if not any(getattr(entry, "stats", None) for entry in every):
-        return []  # no CortexPrism stats (a RockBot library): no 100,000 rows made to be dropped
+    names = library.names()
+    every = [dict(library.health_stats(name)) for name in names]
+    if not any(every):
+        return []  # no stats at all (no memory.db): no rows made to be dropped
     rows: list[HealthRow] = []
-    for entry in every:
-        stats = dict(getattr(entry, "stats", None) or {})
-        if getattr(entry, "read_only", False) and not hasattr(entry, "frontmatter"):
+    for name, stats in zip(names, every, strict=True):
+        if library.is_read_only(name):  # a memory.db row without a SKILL.md
             source = "memory.db"
         elif stats:
             source = "SKILL.md + memory.db"
         else:
             source = "SKILL.md"
-        rows.append(HealthRow(entry.skill.name, source, stats))
+        rows.append(HealthRow(name, source, stats))
     return rows if any(r.stats for r in rows) else []
 
 

@@ -13,13 +13,12 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication, QStyle
 
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.ui.common.models import NAME_ROLE, Column, RowModel
 
 if TYPE_CHECKING:
-    from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
     from rockskills_gui.core.lint.linter import Finding
 else:
     Finding = object  # the linter imports numpy: only the worker thread loads it
@@ -41,7 +40,7 @@ def _order(finding: Finding) -> tuple[int, str, str, int]:
             finding.line or 0)
 
 
-def lint_findings(library: RockBotLibrary | SkillMdLibrary) -> list[Finding]:
+def lint_findings(library: Library) -> list[Finding]:
     """What ``rockskills lint`` finds in ``library`` beyond its load problems (the dock lists
     those apart), errors first, then by skill. Runs on a worker thread."""
     from rockskills_gui.core.lint.linter import from_problem, lint_library

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import Facts, problems_by_name
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.ui.common.context import AppContext
@@ -61,7 +61,7 @@ LINT_LARGE = 5_000  # skills from which lint waits longer (about 0.15 ms a skill
 LINT_AUTO_MAX = 20_000  # above this, lint runs only when asked (about 3.5 s at 20,000 skills)
 
 
-def skill_problems(library: RockBotLibrary | None) -> list[tuple[str, str]]:
+def skill_problems(library: Library | None) -> list[tuple[str, str]]:
     """``(name, reasons)`` of every skill the tree's "Has problems" filter lists (same facts)."""
     if library is None:
         return []
@@ -190,7 +190,7 @@ class ProblemsPane(QWidget):
 
     # ---------------------------------------------------------------- load problems
 
-    def refresh(self, library: RockBotLibrary | None = None,
+    def refresh(self, library: Library | None = None,
                 rows: list[tuple[str, str]] | None = None) -> None:
         """Show ``library``'s problems (``rows``: its :func:`skill_problems`, if already made)."""
         self.model.set_problems(library.problems if library is not None else [])
@@ -212,7 +212,7 @@ class ProblemsPane(QWidget):
         self.groups.setTabText(LOAD_GROUP, f"Load problems ({files + skills})" if files + skills
                                else "Load problems")
 
-    def _on_library_changed(self, library: RockBotLibrary | None) -> None:
+    def _on_library_changed(self, library: Library | None) -> None:
         self.linter.cancel()
         self.findings = []
         self._lint_error = ""

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rockskills_gui.core.library.rockbot.library import Reference
+from rockskills_gui.core.library.library import Reference
 from rockskills_gui.core.model.names import fold, name_error
 from rockskills_gui.core.model.skill import decode_file_text
 from rockskills_gui.core.storage import fileio

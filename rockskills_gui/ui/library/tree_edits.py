@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, SignalInstance
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QLineEdit, QWidget
 
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import Node, is_inside, problems_by_name
-from rockskills_gui.core.model.names import fold, name_error
+from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.operation_runner import LONG_CHANGE, OperationResult
@@ -53,12 +53,11 @@ class TreeEdits(_PaneBase):
             return "No library is open."
         existing = library.get(name)
         if existing is not None:
-            return (f"A skill named '{existing.name}' already exists "
-                    "(RockBot names are case-insensitive).")
+            return library.name_taken(existing.name)
         claims = problems_by_name(library.problems).get(fold(name))
         if claims:
             return f"'{name}' is claimed by a file that could not be loaded: {claims[0]}"
-        return library.name_error(name)  # the format's own rules (no '/' in a SKILL.md folder, ...)
+        return library.name_error(name)  # the agent's own rules (no '/' in a SKILL.md folder, ...)
 
     def new_skill(self, prefix: str | None = None) -> NewSkillDialog | None:
         """Ask for a name (checked live) and create the skill; the prefix is the chosen folder."""
@@ -109,7 +108,9 @@ class TreeEdits(_PaneBase):
             self.view.edit(index)
 
     def _on_inline_text(self, text: str) -> None:
-        error = name_error(text) if text.strip() else "Type a name."
+        library = self.ctx.library
+        error = ("Type a name." if not text.strip()
+                 else library.name_rule_error(text) if library is not None else None)
         self._show_message(error)
 
     def _show_message(self, text: str | None) -> None:
@@ -209,21 +210,21 @@ class TreeEdits(_PaneBase):
         return dialog
 
     def _rename_error(self, mapping: Mapping[str, str]) -> str | None:
-        """RockBot's refusal of the new names (invalid, or taken by a skill that stays)."""
+        """The library's refusal of the new names, in its agent's words (invalid under its name
+        rule, or taken by a skill that stays)."""
         library = self.ctx.library
         if library is None:
             return "No library is open."
         mapping = {old: new for old, new in mapping.items() if old != new}
         for new in mapping.values():
-            error = name_error(new)
+            error = library.name_rule_error(new)
             if error is not None:
                 return error
         moving = {fold(old) for old in mapping}
         for new in mapping.values():
             existing = library.get(new)
             if existing is not None and fold(existing.name) not in moving:
-                return (f"A skill named '{existing.name}' already exists "
-                        "(RockBot names are case-insensitive).")
+                return library.name_taken(existing.name)
         return None
 
     def _rename_now(self, mapping: Mapping[str, str], reveal: str) -> None:
@@ -236,7 +237,7 @@ class TreeEdits(_PaneBase):
         what = f"Moving {len(mapping):,} skills"
         self._operate(len(mapping), lambda lib: lib.rename_many(dict(mapping)), what, done)
 
-    def _operate(self, count: int, operation: Callable[[RockBotLibrary], ChangeSet], label: str,
+    def _operate(self, count: int, operation: Callable[[Library], ChangeSet], label: str,
                  done: Callable[[ChangeSet | None], None]) -> None:
         """Run ``operation`` at once, or off the UI thread when it concerns more than
         ``LONG_CHANGE`` skills; ``done`` gets the change written (None when refused)."""

@@ -9,7 +9,7 @@ from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeyEvent
 from PySide6.QtWidgets import QLabel, QLineEdit, QMenu, QToolButton, QWidget
 
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import TreeFilter
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.library.tree_model import SkillTreeModel
@@ -26,7 +26,7 @@ else:
     _PaneBase = object
 
 
-def _empty_text(library: RockBotLibrary, total: int, filtered: bool) -> str:
+def _empty_text(library: Library, total: int, filtered: bool) -> str:
     """What the empty tree says: why nothing is listed, and what to do."""
     if total and filtered:
         return "No skill matches the filter."

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import SkillTree, last_used_by_name
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.gcpause import gc_paused
@@ -62,7 +62,7 @@ class UsageJob(QRunnable):
 class LintJob(QRunnable):
     """The tree's lint marks: each skill's warning-or-worse findings in its format."""
 
-    def __init__(self, ticket: int, library: RockBotLibrary, signals: JobSignals) -> None:
+    def __init__(self, ticket: int, library: Library, signals: JobSignals) -> None:
         super().__init__()
         self.ticket = ticket
         self.library = library
@@ -87,7 +87,7 @@ def _deliver(signals: JobSignals, ticket: int, result: object) -> None:
         pass
 
 
-def prepare_tree(library: RockBotLibrary) -> SkillTree:
+def prepare_tree(library: Library) -> SkillTree:
     """The tree of ``library``, built on the loader's worker thread (see LibraryLoader.add_preparer),
     with its folder count (a walk over every node) already cached."""
     tree = SkillTree(library.skills())

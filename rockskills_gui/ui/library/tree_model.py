@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt, Signal
 
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import (
     Facts,
     FilterResult,
@@ -77,7 +77,7 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.library: RockBotLibrary | None = None
+        self.library: Library | None = None
         self.tree = SkillTree()
         self.facts = Facts(Timestamp.now())
         self.spec = TreeFilter()
@@ -121,7 +121,7 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
 
     # ---------------------------------------------------------------- feeding
 
-    def set_library(self, library: RockBotLibrary | None, tree: SkillTree | None = None) -> None:
+    def set_library(self, library: Library | None, tree: SkillTree | None = None) -> None:
         """Show ``library`` (one reset); ``tree``: its SkillTree, when already built off the UI thread."""
         with gc_paused():
             self.beginResetModel()
@@ -195,7 +195,7 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
         with gc_paused():
             self._follow(change, library)
 
-    def _follow(self, change: ChangeSet, library: RockBotLibrary) -> None:
+    def _follow(self, change: ChangeSet, library: Library) -> None:
         self._refresh_facts()
         touched = self._resource_owners(change)
         if self.result is None:

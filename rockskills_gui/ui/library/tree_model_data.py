@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QAbstractItemModel, Qt, SignalInstance
 
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import (
     Facts,
     FilterResult,
@@ -19,6 +19,7 @@ from rockskills_gui.core.library.tree import (
     summary_snippet,
 )
 from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.ui.common.capabilities import Part, shows
 from rockskills_gui.ui.common.models import NAME_ROLE
 from rockskills_gui.ui.library.tree_roles import (
     BADGE_TIPS,
@@ -60,7 +61,7 @@ def _when(value: Timestamp | None) -> str:
 class TreeItemData(_ModelBase):
     """``data``, ``flags`` and ``setData`` of ``SkillTreeModel``, and what they are made of."""
 
-    library: RockBotLibrary | None
+    library: Library | None
     tree: SkillTree
     facts: Facts
     result: FilterResult | None
@@ -89,7 +90,7 @@ class TreeItemData(_ModelBase):
             found.append(Badge.PROBLEM)
         if facts.sparse(skill):
             found.append(Badge.SPARSE)
-        if facts.never_used(skill) and (self.library is None or self.library.has_usage_log):
+        if facts.never_used(skill) and (self.library is None or shows(Part.USAGE, self.library)):
             found.append(Badge.NEVER_USED)
         if skill.summary_pending:
             found.append(Badge.SUMMARY_PENDING)
@@ -103,12 +104,12 @@ class TreeItemData(_ModelBase):
         return tuple(found)
 
     def _lifecycle(self, name: str) -> str | None:
-        """A CortexPrism skill's lifecycle from memory.db (None for other formats)."""
+        """A skill's lifecycle (CortexPrism's memory.db; None where the profile holds none)."""
         library = self.library
-        if library is None or library.format != "cortex":
+        if library is None or not shows(Part.LIFECYCLE, library):
             return None
-        stats = getattr(library.entry(name), "stats", None) or {}
-        return stats.get("lifecycle")
+        lifecycle = library.health_stats(name).get("lifecycle")
+        return lifecycle if isinstance(lifecycle, str) else None
 
     def count(self, node: Node) -> int | None:
         if not node.children:
@@ -182,7 +183,7 @@ class TreeItemData(_ModelBase):
         """RockBot (current): the MCP freshness of an ``mcp/{server}`` skill node (offline:
         Unknown, see :mod:`rockskills_gui.core.model.mcp_freshness`); None otherwise."""
         library, skill = self.library, node.skill
-        if skill is None or not isinstance(library, RockBotLibrary) or not library.rules.current:
+        if skill is None or not shows(Part.MCP_FRESHNESS, library):
             return None
         from rockskills_gui.core.model.mcp_freshness import skill_freshness  # (RockBot (current))
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QAbstractItemModel, QMimeData, QModelIndex, Qt, SignalInstance
 
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import Node, SkillTree, drop_mapping, is_inside, move_mapping
 from rockskills_gui.ui.library.tree_roles import MIME_TYPE, Index
 
@@ -23,7 +23,7 @@ else:
 class TreeDragDrop(_ModelBase):
     """The MIME data, drop checks and move requests of ``SkillTreeModel``."""
 
-    library: RockBotLibrary | None
+    library: Library | None
     tree: SkillTree
     moveRequested: SignalInstance
 

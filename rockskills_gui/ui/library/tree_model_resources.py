@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex
 
-from rockskills_gui.core.library.resources import resource_owner, resources_of
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import Node, SkillTree
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.storage.changes import ChangeSet
@@ -26,7 +25,7 @@ else:
 class TreeResourceRows(_ModelBase):
     """The resource rows of ``SkillTreeModel`` (read-only: no rename, drag or drop)."""
 
-    library: RockBotLibrary | None
+    library: Library | None
     tree: SkillTree
     _resource_rows: dict[int, list[ResourceRow]]
     _resource_by_id: dict[int, ResourceRow]
@@ -50,7 +49,7 @@ class TreeResourceRows(_ModelBase):
         if rows is not None:
             return rows
         skill = node.skill
-        found = resources_of(self.library, skill.name) if skill is not None else []
+        found = self.library.resources(skill.name) if skill is not None and self.library is not None else []
         rows = [ResourceRow(next(self._resource_ids), node.uid, skill.name, r)
                 for r in found if skill is not None]
         self._resource_rows[node.uid] = rows
@@ -84,7 +83,7 @@ class TreeResourceRows(_ModelBase):
         names = {*change.created, *change.updated, *change.deleted,
                  *(n for pair in change.renamed for n in pair)}
         for fc in change.files:
-            owner = resource_owner(library, fc.path) if isinstance(library, RockBotLibrary) else None
+            owner = library.resource_owner(fc.path)
             if owner is not None:
                 names.add(owner)
         return {fold(n) for n in names}
@@ -115,7 +114,7 @@ class TreeResourceRows(_ModelBase):
             parent = self.index_of(node)
             if not parent.isValid():
                 continue  # asked for afresh when shown
-            found = resources_of(self.library, node.skill.name)
+            found = self.library.resources(node.skill.name) if self.library is not None else []
             if not found:
                 self._resource_rows[node.uid] = []
                 continue

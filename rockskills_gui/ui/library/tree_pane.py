@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import Node, SkillTree
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp
@@ -224,7 +224,7 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
 
     # ---------------------------------------------------------------- library and changes
 
-    def _on_library_changed(self, library: RockBotLibrary | None) -> None:
+    def _on_library_changed(self, library: Library | None) -> None:
         self._expanded.clear()
         tree = self.ctx.prepared.get("tree")
         self.model.set_library(library, tree if isinstance(tree, SkillTree) else None)
@@ -234,7 +234,7 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
         self._update_count()
         self._update_actions()
 
-    def _load_usage(self, library: RockBotLibrary | None) -> None:
+    def _load_usage(self, library: Library | None) -> None:
         """Last-use times from the usage logs, read off the UI thread once the tree has painted
         (the pills follow a frame later: the tree paints first, issue 19)."""
         self._usage_ticket += 1
@@ -267,7 +267,7 @@ class TreePane(TreeFiltering, TreeEdits, QWidget):
         self._start_pending_lint()
         return self._pool.waitForDone(msecs)
 
-    def _load_lint(self, library: RockBotLibrary | None) -> None:
+    def _load_lint(self, library: Library | None) -> None:
         """Lint marks for the tree, on the worker after the first paint (small libraries only)."""
         self._lint_ticket += 1
         self._pending_lint = None

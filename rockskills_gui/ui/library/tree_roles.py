@@ -8,7 +8,7 @@ from enum import StrEnum
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
-from rockskills_gui.core.library.rockbot.library import Resource
+from rockskills_gui.core.library.library import Resource
 
 Index = QModelIndex | QPersistentModelIndex
 MIME_TYPE = "application/x-rockskills-tree-nodes"

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.recall.hybrid import (
     MIN_SIMILARITY,
     QUERY_VECTOR_UNAVAILABLE,
@@ -30,6 +31,7 @@ from rockskills_gui.core.recall.hybrid import (
     explain_hybrid,
 )
 from rockskills_gui.core.recall.skill_recall import SkillRecall
+from rockskills_gui.ui.common.capabilities import Part, shows
 from rockskills_gui.ui.common.shown_refresh import RefreshWhenShown
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.recall.embed_bar import EmbedBar
@@ -38,13 +40,10 @@ COLUMNS = ("Skill", "BM25", "÷ top", "Stored vector", "Cosine", "Hybrid score")
 SHOWN = 20
 
 
-def hybrid_skills_dir(library: object) -> Path | None:
-    """The skills folder of a RockBot (current) library (hybrid recall applies), else None."""
-    rules = getattr(library, "rules", None)
-    if getattr(library, "format", "") != "rockbot" or not getattr(rules, "current", False):
-        return None
-    skills_dir = getattr(library, "skills_dir", None)
-    return skills_dir if isinstance(skills_dir, Path) else None
+def hybrid_skills_dir(library: Library | None) -> Path | None:
+    """The skills folder of a library whose agent selects skills by hybrid recall (RockBot
+    (current): BM25 with the vectors stored beside the skills), else None."""
+    return library.skills_dir if library is not None and shows(Part.HYBRID, library) else None
 
 
 def _score(value: float | None) -> str:

@@ -14,8 +14,10 @@ from collections.abc import Callable, Iterable
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold, sorted_names
-from rockskills_gui.core.model.rules import RockBotRules, mcp_server
+from rockskills_gui.core.model.profile import AgentProfile
+from rockskills_gui.core.model.rules import mcp_server
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.session import (
     MCP_PARAMETER_ERROR,
@@ -27,12 +29,10 @@ from rockskills_gui.core.recall.session import (
 MCP_POSITION = 1000  # session-tree position of the first MCP tool result of a turn
 
 
-def mcp_rules(library: object) -> RockBotRules | None:
-    """The rules of a RockBot (current) library (its MCP injection path applies), else None."""
-    rules = getattr(library, "rules", None)
-    if getattr(library, "format", "") != "rockbot" or not isinstance(rules, RockBotRules):
-        return None
-    return rules if rules.current else None
+def mcp_profile(library: Library | None) -> AgentProfile | None:
+    """The profile of a library whose agent injects MCP skills on MCP tool calls (RockBot
+    (current)), else None."""
+    return library.profile if library is not None and library.profile.injection.mcp_skills else None
 
 
 def mcp_servers(skills: Iterable[Skill]) -> list[str]:

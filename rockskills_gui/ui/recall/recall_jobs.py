@@ -11,7 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.recall.index_text import session_index_text
 from rockskills_gui.core.recall.skill_recall import RecallBuilder, SkillRecall
 
@@ -60,7 +60,7 @@ class PreparedRecall:
         self.names = names
 
 
-def prepare_recall(library: RockBotLibrary, fed: RecallBuilder | None = None) -> PreparedRecall:
+def prepare_recall(library: Library, fed: RecallBuilder | None = None) -> PreparedRecall:
     """Build :class:`PreparedRecall` on the loader's worker thread (LibraryLoader.add_preparer),
     finishing the index ``fed`` was given while the library was read, if any."""
     skills = library.skills()

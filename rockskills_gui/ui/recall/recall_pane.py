@@ -33,7 +33,7 @@ from PySide6.QtCore import QItemSelection, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QWidget
 
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.bm25 import parse_query
@@ -57,7 +57,7 @@ from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.shown_refresh import show_tab
 from rockskills_gui.ui.recall.hybrid_panel import hybrid_skills_dir
-from rockskills_gui.ui.recall.mcp_calls import mcp_rules
+from rockskills_gui.ui.recall.mcp_calls import mcp_profile
 from rockskills_gui.ui.recall.recall_jobs import (  # PreparedRecall, prepare_recall: used from here
     BuildJob,
     Built,
@@ -231,7 +231,7 @@ class RecallPane(RecallView):
 
     # ---------------------------------------------------------------- library and index
 
-    def _on_library_changed(self, library: RockBotLibrary | None) -> None:
+    def _on_library_changed(self, library: Library | None) -> None:
         self._tickets = {kind: ticket + 1 for kind, ticket in self._tickets.items()}
         self._building.clear()
         self.recall = None
@@ -411,7 +411,7 @@ class RecallPane(RecallView):
             + f" · the line marks the top-{RECALL_TOP_N} cut")
         self._show_turn(self.preview)
         self.session_panel.show_session(sim, self.preview if text.strip() else None,
-                                        mcp_rules(self.ctx.library))
+                                        mcp_profile(self.ctx.library))
         self.pin_reports = [why_not(recall, text, name, session=sim) for name in self.pins]
         self.why_panel.show_reports(self.pin_reports)
         self._refresh_compare(text)

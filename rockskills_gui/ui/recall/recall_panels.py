@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rockskills_gui.core.model.rules import RockBotRules
+from rockskills_gui.core.model.profile import AgentProfile
 from rockskills_gui.core.recall.playground import PinReport, SimulatedSession
 from rockskills_gui.core.recall.session import SEE_ALSO_PREFIX, TurnResult
 from rockskills_gui.ui.common.columns import ColumnFitter
@@ -129,16 +129,18 @@ class SessionPanel(QWidget):
         layout.addWidget(splitter, 1)
         self._selected: tuple[int, int] | None = None  # the user's choice: (turn, position)
         self._index_skills: int | None = None  # skills the session index lists
-        self._shown: tuple[SimulatedSession | None, TurnResult | None, RockBotRules | None] = \
+        self._shown: tuple[SimulatedSession | None, TurnResult | None, AgentProfile | None] = \
             (None, None, None)
 
     def show_session(self, session: SimulatedSession | None, preview: TurnResult | None,
-                     rules: RockBotRules | None = None) -> None:
+                     profile: AgentProfile | None = None) -> None:
         """Rebuild the tree: added turns, then the preview of the current query (turn 0).
 
-        ``rules``: RockBot (current)'s (see :func:`~rockskills_gui.ui.recall.mcp_calls.mcp_rules`)
+        ``profile``: the profile of an agent that injects MCP skills (see
+        :func:`~rockskills_gui.ui.recall.mcp_calls.mcp_profile`)
         shows the MCP strip and the MCP tool results under their turns."""
-        self._shown = (session, preview, rules if rules is not None and rules.current else None)
+        self._shown = (session, preview,
+                       profile if profile is not None and profile.injection.mcp_skills else None)
         mcp = session is not None and self._shown[2] is not None
         self.mcp_bar.setVisible(mcp)
         if session is not None and mcp:

@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Sign
 from rockskills_gui.ui.common.after_paint import AfterPaint
 
 if TYPE_CHECKING:
-    from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+    from rockskills_gui.core.library.library import Library
     from rockskills_gui.core.model.skill import Skill
     from rockskills_gui.core.recall.skill_recall import RecallBuilder
     from rockskills_gui.core.storage.changes import ChangeSet
@@ -54,7 +54,7 @@ class LargeLibraryFeed:
             self.held = []
 
 
-def prepare_large_recall(library: RockBotLibrary, fed: LargeLibraryFeed | None = None
+def prepare_large_recall(library: Library, fed: LargeLibraryFeed | None = None
                          ) -> PreparedRecall | None:
     """The recall index of a library of :data:`FEED_FROM` skills or more (on the loader's
     worker): the one kept beside the library's scan cache when it still holds (see
@@ -65,8 +65,8 @@ def prepare_large_recall(library: RockBotLibrary, fed: LargeLibraryFeed | None =
     from rockskills_gui.core.recall.index_cache import RecallCache, cached_recall
     from rockskills_gui.ui.recall.recall_pane import PreparedRecall
 
-    scan_cache = getattr(library, "scan_cache", None)  # a RockBot library's, when caching
-    cache = RecallCache(scan_cache.recall_path) if scan_cache is not None else None
+    kept = library.recall_cache()  # (beside a RockBot library's scan cache, when it keeps one)
+    cache = RecallCache(kept) if kept is not None else None
     skills = library.skills()
     recall, text = cached_recall(skills, cache, fed.builder if fed is not None else None)
     return PreparedRecall(recall, text, library.names())

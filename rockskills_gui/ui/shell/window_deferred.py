@@ -27,7 +27,7 @@ from rockskills_gui.ui.editor.editor_face import EDITOR_COMMANDS, NEED_A_SKILL, 
 from rockskills_gui.ui.shell.window_state import WindowState
 
 if TYPE_CHECKING:
-    from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+    from rockskills_gui.core.library.library import Library
     from rockskills_gui.core.storage.changes import ChangeSet
     from rockskills_gui.ui.common.buffers import Buffer
     from rockskills_gui.ui.editor.editor_pane import EditorPane
@@ -157,7 +157,7 @@ class WindowDeferred(WindowState):
 
     # ---------------------------------------------------------------- changes on disk
 
-    def _watch_library(self, library: RockBotLibrary | None) -> None:
+    def _watch_library(self, library: Library | None) -> None:
         """Watch the new library's skill roots (a big one's on the next event: 50 ms)."""
         folders = self.ctx.prepared.get("watch_folders")  # listed while the library loaded
 

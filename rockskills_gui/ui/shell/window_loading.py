@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 
 from rockskills_gui.core.app.link_targets import LinkTargets
 from rockskills_gui.core.library.formats import OPEN_FORMAT_LABELS, format_label
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.workers import Opener, demo_opener, path_opener
 from rockskills_gui.ui.shell.window_state import WindowState
@@ -91,7 +91,7 @@ class WindowLoading(WindowState):
         self.show()
         return True
 
-    def _on_loaded(self, library: RockBotLibrary) -> None:
+    def _on_loaded(self, library: Library) -> None:
         first_frame = self._show_now()
         big = len(library) >= FREEZE_FROM
         if big:
@@ -115,7 +115,7 @@ class WindowLoading(WindowState):
         message = f"Opened {library.agent_dir} as {format_label(library)}"
         if problems:
             message += f" ({_plural(problems, 'file')} could not be loaded: see Problems)"
-        note = getattr(library, "detection_note", "")
+        note = library.detection_note
         if note:
             message += f" — {note}"
         opened_file = self._opening if self._opening is not None and self._opening.is_file() else None
@@ -132,7 +132,7 @@ class WindowLoading(WindowState):
         self._ask_about_links(library)
         self.loadFinished.emit("")
 
-    def _ask_about_links(self, library: RockBotLibrary) -> None:
+    def _ask_about_links(self, library: Library) -> None:
         """Once per library: ``skills/`` (or a skill's folder) is a symbolic link to a folder
         outside the library. Ask whether writes may go there (remembered, core.app.link_targets);
         until then they are refused, and a change interrupted there is not finished."""
@@ -204,7 +204,7 @@ class WindowLoading(WindowState):
 
     # ---------------------------------------------------------------- state shown
 
-    def _on_library_changed(self, library: RockBotLibrary | None) -> None:
+    def _on_library_changed(self, library: Library | None) -> None:
         self.central.setCurrentWidget(self.tabs if library is not None else self.empty_page)
         if library is None:
             self.setWindowModified(False)

@@ -17,10 +17,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rockskills_gui.core.library.resources import resources_of, rules_have_resources
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.rules import RESOURCE_USAGE_FILE
 from rockskills_gui.core.usage.resource_usage import ResourceUsage, resource_usage
+from rockskills_gui.ui.common.capabilities import Part, shows
 from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.shown_refresh import RefreshWhenShown
 from rockskills_gui.ui.common.theme import secondary
@@ -37,7 +38,7 @@ class ResourceUsageView(RefreshWhenShown):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("usageResources")
-        self.library: object | None = None
+        self.library: Library | None = None
         self.usage: ResourceUsage | None = None
         self._stale = True
         self.title = QLabel(self)
@@ -57,7 +58,7 @@ class ResourceUsageView(RefreshWhenShown):
         self.tree.itemDoubleClicked.connect(
             lambda item, _col: self.openSkillRequested.emit(item.data(0, NAME_ROLE)))
 
-    def set_library(self, library: object | None) -> None:
+    def set_library(self, library: Library | None) -> None:
         """Show ``library``'s resource reads (read when the page is shown)."""
         self.library = library
         self.reload()
@@ -70,12 +71,11 @@ class ResourceUsageView(RefreshWhenShown):
         self.tree.clear()
         self.usage = None
         library = self.library
-        agent_dir = getattr(library, "agent_dir", None)
-        if library is None or agent_dir is None or getattr(library, "format", "") != "rockbot":
+        if library is None or not shows(Part.RESOURCE_READS, library):
             self.title.setText("Resource reads are logged by RockBot (current) agents.")
             self.note.clear()
             return
-        usage = resource_usage(agent_dir)
+        usage = resource_usage(library.agent_dir)
         self.usage = usage
         if not usage.log.events and not usage.log.malformed:
             self.title.setText(f"No resource reads logged ({RESOURCE_USAGE_FILE} is absent or "
@@ -97,18 +97,16 @@ class ResourceUsageView(RefreshWhenShown):
         library = self.library
         names = usage.skills()
         seen = {fold(n) for n in names}
-        if rules_have_resources(library):
-            skills = getattr(library, "skills", None)
-            for skill in skills() if callable(skills) else []:
-                if fold(skill.name) not in seen and resources_of(library, skill.name):
+        if library is not None and shows(Part.RESOURCES, library):
+            for skill in library.skills():
+                if fold(skill.name) not in seen and library.resources(skill.name):
                     names.append(skill.name)
                     seen.add(fold(skill.name))
         return names
 
     def _add_skill(self, name: str, usage: ResourceUsage) -> None:
         library = self.library
-        get = getattr(library, "get", None)
-        skill = get(name) if callable(get) else None
+        skill = library.get(name) if library is not None else None
         shown = skill.name if skill is not None else name
         uses = usage.of(name)
         last = max((u.last_read for u in uses if u.last_read is not None),
@@ -117,7 +115,8 @@ class ResourceUsageView(RefreshWhenShown):
                                 str(usage.reads(name)), str(usage.sessions(name)), when(last)])
         item.setData(0, NAME_ROLE, shown)
         self.tree.addTopLevelItem(item)
-        files = {r.filename.casefold(): r for r in resources_of(library, shown)} if skill else {}
+        files = ({r.filename.casefold(): r for r in library.resources(shown)}
+                 if skill and library is not None else {})
         read = set()
         for use in uses:
             resource = files.get(use.filename.casefold())

@@ -23,8 +23,7 @@ from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import QWidget
 
 from rockskills_gui.core.library.formats import format_label
-from rockskills_gui.core.library.resources import rules_have_resources
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.changes import ChangeSet
@@ -37,6 +36,7 @@ from rockskills_gui.core.usage.matrix_order import Ordering
 from rockskills_gui.core.usage.report import UsageReport, UsageRequest, compute
 from rockskills_gui.core.usage.signals import SUGGEST_MIN_SESSIONS
 from rockskills_gui.core.usage.stats import PairView, UsageStats, UsageWindow
+from rockskills_gui.ui.common.capabilities import Part, shows
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.shown_refresh import show_tab
 from rockskills_gui.ui.usage.usage_layout import DEFAULT_WINDOW, WINDOWS, UsageLayout
@@ -196,7 +196,7 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
 
     # ---------------------------------------------------------------- scheduling
 
-    def _on_library_changed(self, library: RockBotLibrary | None) -> None:
+    def _on_library_changed(self, library: Library | None) -> None:
         self._skills = None
         self._log = self._stats = self._history = None
         self._log_signature = None
@@ -213,7 +213,7 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
             self.date_from.blockSignals(False)
             self.date_to.blockSignals(False)
         self._show_nothing(library is not None)
-        show_tab(self.side, self.resources_view, "Resources", rules_have_resources(library))
+        show_tab(self.side, self.resources_view, "Resources", shows(Part.RESOURCE_READS, library))
         self.resources_view.set_library(library)
         self._dirty = True
         if self.isVisible():
@@ -309,7 +309,7 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         """Recompute now: on this thread when cheap, else on a worker."""
         self._timer.stop()
         library = self.ctx.library
-        if library is not None and not library.has_usage_log:
+        if library is not None and not shows(Part.USAGE, library):
             self._dirty = False
             self._show_nothing(False)
             self.view.empty_text = no_usage_text(format_label(library))

@@ -60,6 +60,7 @@ from rockskills_gui.core.library.convert.write import (
     to_rockbot,
     to_skillmd,
 )
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 from rockskills_gui.core.library.skillmd.store import PROFILES
@@ -103,10 +104,12 @@ class ConvertResult:
 # ---------------------------------------------------------------- whole library
 
 
-def convert(lib: RockBotLibrary | SkillMdLibrary, dest: Path, target: str) -> ConvertResult:
+def convert(lib: Library, dest: Path, target: str) -> ConvertResult:
     """Write ``lib``'s skills as a new ``target`` library at ``dest`` (new or empty folder)."""
     if target not in TARGETS:
         raise ConvertError(f"unknown target '{target}' (one of {', '.join(TARGETS)})")
+    if not isinstance(lib, RockBotLibrary | SkillMdLibrary):  # (the formats this package reads)
+        raise ConvertError(f"{lib.agent_dir}: cannot convert a {lib.profile.title} library")
     dest = Path(dest).expanduser()
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise ConvertError(f"{dest}: already exists and is not an empty folder; nothing written")

@@ -20,8 +20,10 @@ from rockskills_gui.core.library.library import (
     Library,
     NameTakenError,
     Reference,
+    Resource,
     UnknownSkillError,
 )
+from rockskills_gui.core.library.listing import SKILL_FILE, AdEntry
 from rockskills_gui.core.library.rockbot.scan import (
     Progress,
     ScanCancelled,
@@ -35,7 +37,8 @@ from rockskills_gui.core.library.rockbot.skill_file import (
     read_skill_file,
 )
 from rockskills_gui.core.library.stores.scan_cache import ScanCache
-from rockskills_gui.core.model.names import InvalidNameError, fold, validate_name
+from rockskills_gui.core.model.manifest import skill_resource_tag
+from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.profile import AgentProfile
 from rockskills_gui.core.model.rules import RESOURCE_SUFFIX, ROCKBOT_64E82CC, RockBotRules
@@ -47,7 +50,6 @@ from rockskills_gui.core.model.skill import (
     with_null_properties,
     with_property,
 )
-from rockskills_gui.core.model.summary_rule import SummaryRule
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, folder_walk, links, untrusted
 from rockskills_gui.core.storage.changes import (
@@ -88,25 +90,6 @@ class SkillEntry:
     raw: bytes
 
 
-@dataclass(frozen=True)
-class Resource:
-    """One file of a skill's resource folder (RockBot (current)), or a manifest entry naming a
-    file that is not there (``path`` None). ``entry`` is its manifest entry, as parsed."""
-
-    filename: str
-    path: Path | None
-    entry: dict[str, Any] | None = None
-
-    @property
-    def type(self) -> str | None:
-        value = (self.entry or {}).get("type")
-        return value if isinstance(value, str) else None
-
-    @property
-    def in_manifest(self) -> bool:
-        return self.entry is not None
-
-
 def manifest_of(skill: Skill) -> list[dict[str, Any]] | None:
     """The skill's ``manifest`` entries (objects only), or None when it has none."""
     value = skill.extra_value("manifest")
@@ -124,9 +107,6 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
     """A RockBot agent directory's skills, problems and change history."""
 
     format = "rockbot"  # the skill format (core.formats; SkillMdLibrary holds the others)
-    has_usage_log = True  # RockBot logs skill usage beside the skills (the usage pane reads it)
-    has_timestamps = True  # createdAt / updatedAt / lastUsedAt are stored in each skill
-    _taken_hint = " (RockBot names are case-insensitive)"
     _conflict_hint = " (a running agent may have written it)"
     layout: Layout
 
@@ -134,10 +114,6 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
     def profile(self) -> AgentProfile:
         """RockBot 64e82cc or RockBot (current), as :attr:`rules` says."""
         return self.rules.profile
-
-    def summary_rule(self) -> SummaryRule:
-        """What RockBot asks of a summary: one sentence of 15 words or fewer."""
-        return self.profile.summary
 
     def _as_editable(self, entry: SkillEntry) -> SkillEntry:
         """Every RockBot skill can be edited (problem files are not skills)."""
@@ -344,8 +320,12 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
 
     def resources(self, name: str) -> list[Resource]:
         """Skill ``name``'s resources: the manifest's entries in order (``path`` None when the
-        file is missing), then files in the folder the manifest does not name."""
-        skill = self.entry(name).skill
+        file is missing), then files in the folder the manifest does not name; [] under the
+        64e82cc profile (no resources) or for no such skill. Costs one ``stat`` for a skill
+        without a manifest and without a resource folder."""
+        skill = self.get(name) if self.rules.resources else None
+        if skill is None or (not manifest_of(skill) and not self.resource_dir(name).is_dir()):
+            return []
         files = {p.relative_to(self.resource_dir(name)).as_posix(): p for p in self.resource_files(name)}
         out: list[Resource] = []
         for item in manifest_of(skill) or []:
@@ -354,6 +334,29 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
                 out.append(Resource(filename, files.pop(filename, None), item))
         out.extend(Resource(rel, path) for rel, path in files.items())
         return out
+
+    def resource_owner(self, path: Path) -> str | None:
+        """The skill name whose resource folder holds ``path`` (as spelled in the path), or None."""
+        try:
+            parts = path.relative_to(self.skills_dir).parts
+        except ValueError:
+            return None
+        for depth, part in enumerate(parts[:-1]):
+            if part.endswith(RESOURCE_SUFFIX):
+                return "/".join([*parts[:depth], part[: -len(RESOURCE_SUFFIX)]])
+        return None
+
+    def recall_cache(self) -> Path | None:
+        """Beside the scan cache, when the library keeps one (core.recall.index_cache)."""
+        return self.scan_cache.recall_path if self.scan_cache is not None else None
+
+    def listing_entries(self) -> list[AdEntry]:
+        """Each skill with its summary, at the place a SKILL.md export would put it
+        (``skills/<name>/SKILL.md``: where an Agent Skills client would point)."""
+        base = self.skills_dir
+        return [AdEntry(s.name, s.summary, str(base.joinpath(*s.name.split("/"), SKILL_FILE)),
+                        resource_tag=skill_resource_tag(s))
+                for s in self.skills()]
 
     def resource_moves(self, entry: SkillEntry, new_name: str | None) -> list[FileChange]:
         """Whole-file changes carrying ``entry``'s resource folder to ``new_name``'s (None: delete)."""
@@ -386,10 +389,9 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
 
     def _check_new_name(self, name: str, existing_ok: bool = False) -> str:
         """Validate with RockBot's rules and refuse names already taken by a skill or problem file."""
-        try:
-            validate_name(name)
-        except InvalidNameError as exc:
-            raise LibraryError(str(exc)) from None
+        error = self.name_rule_error(name)
+        if error is not None:
+            raise LibraryError(error)
         self._check_length(name)
         key = fold(name)
         if not existing_ok and key in self._entries:

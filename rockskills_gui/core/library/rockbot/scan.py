@@ -34,7 +34,8 @@ from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.storage.gcpause import gc_paused
-from rockskills_gui.core.storage.helper_process import spawn, usable_cpus
+from rockskills_gui.core.storage.helper_process import WORKERS_ENV as WORKERS_ENV
+from rockskills_gui.core.storage.helper_process import helpers_allowed, spawn, usable_cpus
 from rockskills_gui.core.storage.layout import (  # noqa: F401
     AGENT_MARKERS,
     CONVERSATION_LOG,
@@ -73,7 +74,6 @@ SkillsRead = Callable[[list[Skill]], None]
 CHUNK = 500  # files read between two progress reports / cancel checks
 PARALLEL_FROM = 20_000  # files from which helper processes pay for their start (~0.3 s)
 MAX_WORKERS = 4
-WORKERS_ENV = "ROCKSKILLS_SCAN_WORKERS"  # 1 turns the helper processes off
 
 
 def scan(layout: Layout, progress: Progress | None = None, cancel: Callable[[], bool] | None = None,
@@ -187,15 +187,6 @@ def default_workers() -> int:
         return 1
     cpus = usable_cpus()
     return 1 if cpus < 3 else min(cpus - 1, MAX_WORKERS)
-
-
-def helpers_allowed() -> bool:
-    """Whether one helper process beside this one (the folder lister, the usage prefetch) may
-    run: ``ROCKSKILLS_SCAN_WORKERS`` above 1, else 2 CPUs or more and not a frozen app."""
-    configured = os.environ.get(WORKERS_ENV, "")
-    if configured.isdigit():
-        return int(configured) > 1
-    return not getattr(sys, "frozen", False) and usable_cpus() >= 2
 
 
 def _read_here(files: list[tuple[str, str]], prefix: str, progress: Progress | None,

@@ -20,6 +20,9 @@ from rockskills_gui.core.library.stores.skill_dirs import (
 )
 from rockskills_gui.core.model import dotnet_json
 from rockskills_gui.core.model import frontmatter as fm
+from rockskills_gui.core.model.health import INACTIVE_LIFECYCLES as INACTIVE_LIFECYCLES
+from rockskills_gui.core.model.health import LIFECYCLES as LIFECYCLES
+from rockskills_gui.core.model.health import TRUST_TIERS as TRUST_TIERS
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import MIN_VALUE, Timestamp, TimestampError
@@ -28,9 +31,6 @@ SKILLS_SUBDIR = CORTEX_SKILLS_SUBDIR  # (these are defined beside the profiles: 
 DB_NAME = CORTEX_DB_NAME
 DB_CANDIDATES = CORTEX_DB_CANDIDATES
 TABLE = "procedural_memory"
-LIFECYCLES = ("candidate", "verified", "released", "degraded", "deprecated", "archived")
-INACTIVE_LIFECYCLES = frozenset({"deprecated", "archived"})
-TRUST_TIERS = {1: "untrusted", 2: "provisional", 3: "trusted", 4: "vetted"}
 JSON_COLUMNS = ("steps", "metadata", "depends_on", "conflicts_with")
 STAT_COLUMNS = (
     "id", "origin", "lifecycle", "trust_tier", "success_rate", "invocation_count", "utility_score",

@@ -18,7 +18,7 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rockskills_gui.core.library.library import (
     Clock,
@@ -29,6 +29,7 @@ from rockskills_gui.core.library.library import (
     Reference,
     UnknownSkillError,
 )
+from rockskills_gui.core.library.listing import AdEntry, from_row, text_value
 from rockskills_gui.core.library.skillmd import cortex
 from rockskills_gui.core.library.skillmd.incremental import ScanIndex
 from rockskills_gui.core.library.skillmd.parse_cache import ParseCache
@@ -87,6 +88,7 @@ class SkillMdLayout:
 
     agent_dir: Path
     skills_dir: Path
+    skill_folders: ClassVar[bool] = True  # each skill is a folder with its SKILL.md
 
     def display_path(self, path: Path) -> str:
         return display_path(self.agent_dir, path)
@@ -98,8 +100,6 @@ class SkillMdLayout:
 class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
     """A folder of SKILL.md skills under one profile (see module doc)."""
 
-    has_usage_log = False  # no RockBot usage events: usage views explain instead of showing zeros
-    has_timestamps = False  # created/updated are the file's modification time
     _read_only_why = "lives in CortexPrism's memory.db, which this app only reads."
     layout: SkillMdLayout
 
@@ -213,6 +213,37 @@ class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
         """Load-time warnings of loaded skills (name from folder, repaired YAML, ...)."""
         return [w for entry in self.entries() for w in entry.warnings]
 
+    def health_stats(self, name: str) -> dict[str, Any]:
+        """CortexPrism's memory.db columns of skill ``name`` (a row, or a SKILL.md joined to one)."""
+        entry = self._entries.get(fold(name))
+        return entry.stats if entry is not None else {}
+
+    def frontmatter_file(self, name: str) -> SkillMdEntry | None:
+        """Skill ``name``'s SKILL.md (None for a memory.db row or no such skill)."""
+        entry = self._entries.get(fold(name))
+        return entry if isinstance(entry, SkillMdEntry) else None
+
+    def timestamps_stored(self, name: str) -> bool:
+        """A memory.db row stores its times; a SKILL.md has only its file's."""
+        return isinstance(self._entries.get(fold(name)), DbEntry)
+
+    def listing_entries(self) -> list[AdEntry]:
+        """Each skill at its own file; CortexPrism's columns from memory.db where it has them."""
+        found: list[AdEntry] = []
+        for entry in self.entries():
+            skill = entry.skill
+            if isinstance(entry, DbEntry):
+                found.append(from_row(skill, str(entry.path), entry.row.values))
+                continue
+            values = entry.values
+            trigger = text_value(values.get("trigger_pattern")) or text_value(values.get("triggerPattern"))
+            ad = AdEntry(skill.name, skill.summary, str(entry.path), trigger=trigger)
+            if entry.stats:  # a CortexPrism SKILL.md with its memory.db row
+                row = from_row(skill, ad.location, entry.stats)
+                ad = replace(row, trigger=trigger or row.trigger)
+            found.append(ad)
+        return found
+
     def skill_roots(self) -> list[Path]:
         """The folders whose trees hold the skills (what a watcher follows): every root."""
         return [root.path for root in self.roots]
@@ -229,10 +260,9 @@ class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
     # ---------------------------------------------------------------- checks
 
     def _check_new_name(self, name: str, existing_ok: bool = False) -> str:
-        if not name or name != name.strip() or "/" in name or "\\" in name or name.startswith(".") \
-                or any(ord(c) < 0x20 for c in name):
-            raise LibraryError(f"'{name}' cannot be a skill folder name (no '/', no leading '.', "
-                               "no surrounding spaces).")
+        error = self.name_rule_error(name)
+        if error is not None:
+            raise LibraryError(error)
         if not existing_ok and fold(name) in self._entries:
             raise self._taken(self._entries[fold(name)].skill.name)
         folder = self.skills_dir / name
