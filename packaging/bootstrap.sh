@@ -90,7 +90,7 @@ case "$MODE" in
     "$VENV/bin/ruff" check rockskills_gui tests resources
     log "import contracts (layers, no Qt in the core; see ARCHITECTURE.md)"
     "$VENV/bin/lint-imports"
-    log "mypy (strict on the core)"
+    log "mypy (strict, the whole package)"
     "$VENV/bin/mypy"
     log "pytest"
     exec "$VENV/bin/python" -m pytest -q "$@"

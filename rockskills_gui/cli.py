@@ -19,9 +19,11 @@ COMMAND_MODULES = (
     "rockskills_gui.commands.library_cmds",
     "rockskills_gui.commands.recall",
     "rockskills_gui.commands.usage",
+    "rockskills_gui.commands.usage_archive",
     "rockskills_gui.commands.dream",
     "rockskills_gui.commands.budget",
     "rockskills_gui.commands.agent_tool",
+    "rockskills_gui.commands.trigger_eval",
 )
 
 
@@ -31,9 +33,11 @@ COMMANDS = {
     **dict.fromkeys(("list", "lint", "index", "convert"), "rockskills_gui.commands.library_cmds"),
     **dict.fromkeys(("recall", "simulate", "recall-test"), "rockskills_gui.commands.recall"),
     "usage": "rockskills_gui.commands.usage",
+    "archive-usage": "rockskills_gui.commands.usage_archive",
     **dict.fromkeys(("dream", "apply", "undo"), "rockskills_gui.commands.dream"),
     "budget": "rockskills_gui.commands.budget",
     "tool": "rockskills_gui.commands.agent_tool",
+    "trigger-eval": "rockskills_gui.commands.trigger_eval",
 }
 
 

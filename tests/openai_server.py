@@ -4,8 +4,9 @@
 the next of :attr:`OpenAIServer.replies` (or "OK"), 404 for an unknown model (with OpenAI's
 ``model_not_found`` body) and 401 when :attr:`OpenAIServer.api_key` is set and the request's
 bearer token differs (the message quotes the token it got, as careless servers do, so tests see
-whether we mask it). ``delay`` holds every reply back; ``tls`` serves HTTPS with a self-signed
-certificate. Every request is recorded in :attr:`OpenAIServer.requests`.
+whether we mask it). ``echo`` is how the 401 quotes it (as is by default; a test of our redaction gives
+another encoding, e.g. base64). ``delay`` holds every reply back; ``tls`` serves HTTPS with a
+self-signed certificate. Every request is recorded in :attr:`OpenAIServer.requests`.
 
 Use it through the ``openai_server`` fixture (tests/conftest.py) or as a context manager.
 """
@@ -16,6 +17,7 @@ import json
 import ssl
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -47,6 +49,7 @@ class OpenAIServer:
     tls_cert: Path | None = None
     tls_key: Path | None = None
     requests: list[Recorded] = field(default_factory=list)
+    echo: Callable[[str], str] = str  # the token as the 401's message quotes it
 
     def __post_init__(self) -> None:
         self._httpd: ThreadingHTTPServer | None = None
@@ -89,7 +92,7 @@ class OpenAIServer:
                 given = (self.headers.get("Authorization") or "").removeprefix("Bearer ").strip()
                 if given == server.api_key:
                     return True
-                self._send(401, {"error": {"message": f"Incorrect API key provided: {given}.",
+                self._send(401, {"error": {"message": f"Incorrect API key provided: {server.echo(given)}.",
                                            "type": "invalid_request_error",
                                            "code": "invalid_api_key"}})
                 return False

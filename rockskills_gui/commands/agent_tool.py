@@ -23,7 +23,7 @@ from rockskills_gui.commands.common import (
 TOOLS = ("tools", "get_skill", "list_skills", "save_skill", "edit_skill")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``tool`` to the ``rockskills`` parser."""
     p = subparsers.add_parser(
         "tool", help="call the agent's own skill tool (get_skill, edit_skill, ...) and print its answer",

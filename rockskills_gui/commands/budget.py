@@ -30,7 +30,7 @@ def _limit(text: str) -> int | None:
     return value
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``budget`` to the ``rockskills`` parser."""
     p = subparsers.add_parser(
         "budget", help="show the skill list each agent puts in its prompt, its size and what it hides",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ class CommandError(Exception):
 
 def open_library(path: str, format_id: str | None = None, include_user: bool | None = None,
                  profile_settings: Sequence[str] = (), link_targets: Sequence[str] = (),
-                 say_format: bool = True) -> Library:
+                 say_format: bool = True, cache_dir: Path | None = None) -> Library:
     """Open a library through the one door (``core.library.open``): detected, or ``format_id``
     (an ``OPEN_FORMATS`` value; ``rockbot`` for the commands about RockBot's own files, which
     then say nothing of the format on stderr: ``say_format`` False).
@@ -35,7 +35,9 @@ def open_library(path: str, format_id: str | None = None, include_user: bool | N
     assumed profile settings and "include user-scope skill folders"; read only for one);
     ``include_user`` (None: the saved choice) adds the SKILL.md profile's user-scope roots, and
     ``profile_settings`` are ``KEY=VALUE`` changes to the profile on top of the saved ones
-    (core.profile_settings); ``link_targets``: the folders of ``--allow-link-target``."""
+    (core.profile_settings); ``link_targets``: the folders of ``--allow-link-target``. With
+    ``cache_dir`` a RockBot library keeps what reading its files gave there
+    (core.library.stores.scan_cache)."""
 
     def saved() -> UserSettings:
         # The saved settings are about SKILL.md formats: a RockBot library opens without reading
@@ -47,7 +49,8 @@ def open_library(path: str, format_id: str | None = None, include_user: bool | N
                             settings.profile_overrides)
 
     options = OpenOptions(format=format_id, load_settings=saved, profile_items=tuple(profile_settings),
-                          link_targets=tuple(Path(t).expanduser() for t in link_targets))
+                          link_targets=tuple(Path(t).expanduser() for t in link_targets),
+                          cache_dir=cache_dir)
     try:
         library = open_through_the_door(path, options)
     except RockBotHasNoSettings:
@@ -67,12 +70,13 @@ def add_link_option(p: argparse.ArgumentParser) -> None:
                         "written there (repeatable; without it such writes are refused)")
 
 
-def open_from_args(args: argparse.Namespace, path: str | None = None) -> Library:
+def open_from_args(args: argparse.Namespace, path: str | None = None,
+                   cache_dir: Path | None = None) -> Library:
     """:func:`open_library` for ``path`` (default ``args.library``) with the options of
     :func:`add_library_options`, where the command has them."""
     return open_library(args.library if path is None else path, getattr(args, "format", None),
                         getattr(args, "include_user", None), getattr(args, "profile_set", ()),
-                        getattr(args, "allow_link_target", ()))
+                        getattr(args, "allow_link_target", ()), cache_dir=cache_dir)
 
 
 def report_recovery(library: Library, say_format: bool = True) -> None:
@@ -151,7 +155,7 @@ def write_json(value: Any) -> None:
     write_exact(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
 
 
-def guarded(func: Any) -> Any:
+def guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """Wrap a handler so CommandError becomes one stderr line and exit status 2."""
 
     def run(args: argparse.Namespace) -> int:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # the dream machinery is imported by the command that runs, n
     from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``dream``, ``apply`` and ``undo`` to the ``rockskills`` parser."""
     dream = subparsers.add_parser(
         "dream", help="run RockBot's skill dream passes and save the proposals as a plan",

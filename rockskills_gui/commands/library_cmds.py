@@ -162,7 +162,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the foundation commands."""
     p = subparsers.add_parser("list", help="skills in RockBot's List order")
     p.add_argument("library", metavar="LIB", help="agent data directory or its skills/ folder")

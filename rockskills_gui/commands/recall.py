@@ -21,15 +21,17 @@ from rockskills_gui.commands.common import (
 )
 from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES, shown_size
 from rockskills_gui.core.recall.limits import RECALL_TOP_N
+from rockskills_gui.core.storage.appdirs import cache_dir
 
 if TYPE_CHECKING:  # the index (numpy) is imported by the command that runs, not by the parser
+    from rockskills_gui.core.library.library import Library
     from rockskills_gui.core.recall.bm25_index import Contribution
     from rockskills_gui.core.recall.queryset import QuerySetReport
     from rockskills_gui.core.recall.session import TurnResult
     from rockskills_gui.core.recall.skill_recall import RecallHit, SkillRecall
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the recall commands to the ``rockskills`` parser."""
     recall = subparsers.add_parser(
         "recall", help="rank skills for a query exactly as RockBot's BM25 does",
@@ -172,10 +174,8 @@ def cmd_recall(args: argparse.Namespace) -> int:
     """Rank skills for one query or a file of queries."""
     if (args.query is None) == (args.queries_file is None):
         raise CommandError("recall needs either QUERY or --queries-file (not both)")
-    from rockskills_gui.core.recall.skill_recall import SkillRecall
-
-    lib = open_from_args(args)
-    recall = SkillRecall(lib.skills())
+    lib = open_from_args(args, cache_dir=cache_dir() / "scan")
+    recall = _recall_of(lib)
     # The library and its index live until the command ends: out of the cyclic collector's way
     # (each full pass would walk them again while the queries' results are made).
     gc.freeze()
@@ -200,6 +200,19 @@ def cmd_recall(args: argparse.Namespace) -> int:
             write_exact(("\n" if i else "") + f"# {query}\n")
             _print_hits(hits, args.explain)
     return 0
+
+
+def _recall_of(lib: Library) -> SkillRecall:
+    """The library's recall index: for a RockBot library the one kept beside its scan cache when
+    it still holds (core.recall.index_cache: the index a build gives), else built (and kept)."""
+    from rockskills_gui.core.recall.skill_recall import SkillRecall
+
+    kept = lib.recall_cache()
+    if kept is None:
+        return SkillRecall(lib.skills())
+    from rockskills_gui.core.recall.index_cache import RecallCache, cached_recall
+
+    return cached_recall(lib.skills(), RecallCache(kept))[0]
 
 
 LINES_PER_WRITE = 256
@@ -231,11 +244,11 @@ def ranked_lines(recall: SkillRecall, queries: Iterable[str], top: int | None) -
         if not hits:
             yield f'{{"query": {_text(query)}, "results": []}}'
             continue
-        ranks, keys, scores, _ = zip(*hits, strict=True)
         while len(_RANKS) <= len(hits):
             _RANKS.append(f'{{"rank": {len(_RANKS)}, "name": ')
-        body = "}, ".join(map("".join, zip(map(_RANKS.__getitem__, ranks), map(names.__getitem__, keys),
-                                           repeat(', "score": '), map(_float, scores))))
+        body = "}, ".join(map("".join, zip(_RANKS[1:len(hits) + 1], map(names.__getitem__, hits.keys()),
+                                           repeat(', "score": '), map(_float, hits.scores()),
+                                           strict=False)))
         yield f'{{"query": {_text(query)}, "results": [{body}}}]}}'
 
 
@@ -298,8 +311,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         found = [t.as_json() for t in turns]
         if unload > 0:
-            for turn, aging in zip(found, agings, strict=True):
-                turn["aging"] = aging
+            for shown, aging in zip(found, agings, strict=True):
+                shown["aging"] = aging
         write_json({"turns": found})
     else:
         for number, (turn, aging) in enumerate(zip(turns, agings, strict=True), 1):

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the analysis (numpy) is imported when the command runs, not
     from rockskills_gui.core.usage.stats import UsageStats
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``usage`` command to the ``rockskills`` parser."""
     usage = subparsers.add_parser(
         "usage", help="usage counts and co-used skill pairs, as RockBot's dream computes them",
@@ -41,7 +41,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     usage.add_argument("--now", metavar="ISO", help="the reference time (default: the current time)")
     usage.add_argument("--json", action="store_true",
                        help='machine-readable: {"counts", "pairs", "coUsed"} (RockBot current: '
-                            'also "resourceReads")')
+                            'also "resourceReads", and "archiveDays": {day: events only the usage '
+                            'archive still has}, given for 64e82cc too when there are any)')
+    usage.add_argument("--no-archive", action="store_true",
+                       help="count the live logs only, as RockBot itself sees them (default: also "
+                            "the usage archive that `rockskills archive-usage` keeps)")
     usage.set_defaults(func=cmd_usage)
 
 
@@ -54,11 +58,18 @@ def usage_json(stats: UsageStats) -> dict[str, object]:
     }
 
 
-def usage_text(stats: UsageStats, days: int, known: set[str]) -> str:
-    """Counts (descending) with deleted skills marked, then the top pairs as RockBot prints them."""
+def usage_text(stats: UsageStats, days: int, known: set[str],
+               archived: dict[str, int] | None = None) -> str:
+    """Counts (descending) with deleted skills marked, then the top pairs as RockBot prints them;
+    ``archived``: per day the events only the usage archive still has."""
     window = stats.window.describe()
     lines = [f"Usage in the {window}: {len(stats.events)} event(s) in {stats.session_count} "
              f"session(s)"]
+    if archived:
+        from rockskills_gui.core.usage.archive_read import describe_days
+
+        lines.append(f"({sum(archived.values())} event(s) from the usage archive, RockBot's logs "
+                     f"no longer have them: {describe_days(archived)})")
     if stats.truncated:
         lines.append(f"(RockBot reads only the first {stats.window.cap} events: "
                      f"{stats.truncated} newer one(s) left out)")
@@ -118,6 +129,7 @@ def cmd_usage(args: argparse.Namespace) -> int:
     """Print usage counts and pairs; exit 0."""
     if args.days < 0:
         raise CommandError("--days must be 0 or more")
+    from rockskills_gui.core.usage.archive_read import archive_days, read_usage_with_archive
     from rockskills_gui.core.usage.events import read_usage
     from rockskills_gui.core.usage.stats import UsageWindow, analyze
 
@@ -125,11 +137,12 @@ def cmd_usage(args: argparse.Namespace) -> int:
                            say_format=False)
     now = parse_now(args.now)
     window = UsageWindow.last_days(now, args.days)
-    log = read_usage(library.agent_dir)
+    log = (read_usage if args.no_archive else read_usage_with_archive)(library.agent_dir)
     for bad in log.malformed:  # a log not read at all (a FIFO, too large): say why, on stderr
         if bad.line == 0:
             print(f"rockskills: {bad.path}: {bad.reason}", file=sys.stderr)
     stats = analyze(log, window)
+    archived = archive_days(stats.events) if log.archived else {}
     reads: tuple[ResourceUsage, list[SkillReads]] | None = None
     if library.profile.holds.resource_reads:  # 64e82cc logs none: its output stays as it was
         from rockskills_gui.core.usage.resource_usage import reads_by_skill, resource_usage
@@ -138,11 +151,13 @@ def cmd_usage(args: argparse.Namespace) -> int:
         reads = (usage, reads_by_skill(usage, library))
     if args.json:
         out = usage_json(stats)
+        if library.profile.holds.usage_retention or archived:  # (64e82cc prunes no logs: as it was)
+            out["archiveDays"] = archived
         if reads is not None:
             out["resourceReads"] = resource_reads_json(reads[1])
         write_json(out)
     else:
-        text = usage_text(stats, args.days, {fold(n) for n in library.names()})
+        text = usage_text(stats, args.days, {fold(n) for n in library.names()}, archived)
         if reads is not None:
             text += resource_reads_text(*reads, window.describe())
         write_exact(text)

@@ -13,6 +13,7 @@ replayed.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import io
@@ -20,6 +21,7 @@ import json
 import logging
 import os
 import random
+import re
 import shutil
 import string
 import sys
@@ -281,7 +283,10 @@ def random_key(rng: random.Random) -> str:
 
 
 def encodings(secret: str) -> dict[str, str]:
-    """The forms a secret can take in text we store or print."""
+    """The forms a secret can take in text we store or print (issue 35, item 17: also in another
+    case, reversed, hex- and base64-encoded, and inside a longer base64 text at each of the three
+    byte alignments, as ``Authorization: Basic`` of ``user:key`` is)."""
+    data = secret.encode("utf-8")
     return {
         "raw": secret,
         "json": json.dumps(secret)[1:-1],
@@ -290,6 +295,16 @@ def encodings(secret: str) -> dict[str, str]:
         "url": urllib.parse.quote(secret, safe=""),
         "url-plus": urllib.parse.quote_plus(secret),
         "url-lower": urllib.parse.quote(secret, safe="").replace("%2F", "%2f").replace("%2B", "%2b"),
+        "upper": secret.upper(),
+        "lower": secret.lower(),
+        "reversed": secret[::-1],
+        "hex": data.hex(),
+        "hex-upper": data.hex().upper(),
+        "base64": base64.b64encode(data).decode(),
+        "base64-url": base64.urlsafe_b64encode(data).decode().rstrip("="),
+        "basic": "Basic " + base64.b64encode(b"user:" + data).decode(),  # offset 5 (2 mod 3)
+        "base64-offset-1": base64.b64encode(b"x" + data + b"!").decode(),
+        "base64-inside": base64.b64encode(b"abc" + data + b"tail").decode(),  # offset 0
     }
 
 
@@ -311,12 +326,39 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(v)
 
 
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/_-]{8,}")
+_HEX_RUN = re.compile(r"[0-9A-Fa-f]{8,}")
+
+
+def leaks(text: str, secret: str) -> bool:
+    """Whether ``text`` holds ``secret`` in any form of :func:`encodings` (any case), or its bytes
+    in any run of hex or base64 characters at any alignment (decoded here: an oracle of its own,
+    not our redaction's patterns)."""
+    folded = text.lower()
+    if any(f.lower() in folded for f in encodings(secret).values() if f):
+        return True
+    data = secret.encode("utf-8")
+    for run in _HEX_RUN.findall(text):
+        for shift in (0, 1):
+            part = run[shift:]
+            if data in bytes.fromhex(part[: len(part) // 2 * 2]):
+                return True
+    for run in _BASE64_RUN.findall(text):
+        standard = run.replace("-", "+").replace("_", "/")
+        for shift in range(4):
+            part = standard[shift:]
+            part = part[: len(part) // 4 * 4]
+            if part and data in base64.b64decode(part):
+                return True
+    return False
+
+
 def secret_leaks(root: Path, texts: list[str], secret: str) -> list[str]:
-    """Where ``secret`` (in any of its encodings) appears: files under ``root`` and ``texts``."""
-    forms = {f for f in encodings(secret).values() if f}
+    """Where ``secret`` (in any of its encodings, see :func:`leaks`) appears: files under ``root``
+    and ``texts``."""
     found: list[str] = []
     for index, text in enumerate(texts):
-        if any(f in text for f in forms):
+        if leaks(text, secret):
             found.append(f"captured output #{index}")
     for folder, _dirs, files in os.walk(root):
         for name in files:
@@ -325,7 +367,7 @@ def secret_leaks(root: Path, texts: list[str], secret: str) -> list[str]:
                 continue
             data = path.read_bytes()
             text = data.decode("utf-8", "replace")
-            if any(f in text for f in forms):
+            if leaks(text, secret):
                 found.append(str(path.relative_to(root)))
                 continue
             if name.endswith((".json", ".jsonl")):

@@ -5,7 +5,7 @@ Run:  QT_QPA_PLATFORM=offscreen .venv/bin/python tests/benchmarks/bench_problems
       [--sizes 1000,5000,20000] [--dir DIR]
 
 Not a pytest module. Libraries are ``bench_near_duplicates``'s (generated once under ``--dir``).
-For each size: lint's wall time on the worker (``LatestJob``, as the dock runs it) and, for a
+For each size: lint's wall time on the worker (``ctx.query``, as the dock runs it) and, for a
 10 ms UI timer, the median, 95th percentile and worst lateness while lint runs, next to the same
 numbers with nothing running (the baseline). A keystroke is handled between two such ticks.
 """
@@ -64,23 +64,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="1000,5000,20000")
     parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "rockskills-bench-nd")
     args = parser.parse_args(argv)
+    from PySide6.QtCore import QObject
     from PySide6.QtWidgets import QApplication
 
     from rockskills_gui.core.library.open import open_library
-    from rockskills_gui.ui.common.latest_job import LatestJob
+    from rockskills_gui.ui.common.context import AppContext
     from rockskills_gui.ui.library.lint_rows import lint_findings
 
     app = QApplication.instance() or QApplication([])
+    ctx, owner = AppContext(), QObject()
     print(f"{'skills':>7} {'lint s':>7} {'findings':>9} | {'UI tick late ms: idle p50/p95/max':>34} | "
           f"{'while linting p50/p95/max':>26}")
     for size in (int(s) for s in args.sizes.split(",")):
         library = open_library(ensure_library(args.dir, size))
         idle = lateness(app, None, seconds=1.0)
-        job = LatestJob(0)
         got: list[object] = []
-        job.finished.connect(got.append)
         start = time.perf_counter()
-        job.request(lambda library=library: lint_findings(library), now=True)
+        job = ctx.query(owner, "lint", lambda _c, library=library: lint_findings(library),
+                                 got.append)
         busy = lateness(app, lambda job=job: job.busy)
         took = time.perf_counter() - start
         findings = len(got[0]) if got and isinstance(got[0], list) else -1

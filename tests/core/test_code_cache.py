@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from rockskills_gui.core.app import code_cache
 from rockskills_gui.core.app.code_cache import FILE_NAME, CodeCache
+from tests.property_budget import budgeted
 
 
 @contextmanager
@@ -163,7 +164,7 @@ def test_regex_programs_are_re_s_own(tmp_path: Path, pattern: str | bytes, flags
            [m.span() for m in expected.finditer(sample)]
 
 
-@settings(max_examples=60, deadline=None)
+@budgeted(12, 60)
 @given(pattern=_pieces(), flags=st.sampled_from([0, re.IGNORECASE, re.ASCII | re.MULTILINE]))
 def test_generated_regexes_compile_to_re_s_own_programs(tmp_path_factory: pytest.TempPathFactory,
                                                          pattern: str, flags: int) -> None:

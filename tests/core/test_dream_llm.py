@@ -145,16 +145,18 @@ def test_429_without_retries_left_fails() -> None:
 
 
 def test_timeout(agent_copy) -> None:
+    """A 0.5 s timeout ends the wait for a reply that would come after 30 s (the bound is half
+    that: a loaded machine is slow, not 15 s slow)."""
     library = RockBotLibrary.open(agent_copy)
     with scripted_server() as server:
-        server.queue(Step(content=GOOD, delay=3.0))
+        server.queue(Step(content=GOOD, delay=30.0))
         started = time.monotonic()
         plan = consolidate(server.base_url, library, timeout=0.5)
-        assert time.monotonic() - started < 2.9
+        assert time.monotonic() - started < 15
     assert plan.passes[0].status is PassStatus.FAILED
     assert plan.passes[0].reason.startswith("timeout")
     with scripted_server() as server:
-        server.queue(Step(content=GOOD, delay=3.0))
+        server.queue(Step(content=GOOD, delay=30.0))
         with pytest.raises(LlmTimeoutError):
             client(server.base_url, timeout=0.5).complete("s", "u")
 
@@ -170,14 +172,15 @@ def test_server_refusing_response_format_falls_back_to_plain_text() -> None:
 
 
 def test_cancel_while_waiting_returns_promptly() -> None:
+    """Cancelled after 0.3 s, the wait for a reply due after 30 s ends (well before it)."""
     cancel = threading.Event()
     with scripted_server() as server:
-        server.queue(Step(content=GOOD, delay=5.0))
+        server.queue(Step(content=GOOD, delay=30.0))
         threading.Timer(0.3, cancel.set).start()
         started = time.monotonic()
         with pytest.raises(LlmCancelled):
-            client(server.base_url, timeout=10).complete("s", "u", cancel=cancel)
-        assert time.monotonic() - started < 2.0
+            client(server.base_url, timeout=60).complete("s", "u", cancel=cancel)
+        assert time.monotonic() - started < 15
 
 
 def test_whole_run_gap_consolidate_optimize_builds_each_prompt_on_the_previous_pass(agent_copy) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rockskills_gui.core.dream.plan import SkillRecord
@@ -32,6 +32,7 @@ from rockskills_gui.core.recall.bm25_phrases import KeySet
 from rockskills_gui.core.storage import heap
 from rockskills_gui.core.storage.checksum import sha256
 from tests.conftest import AGENT, NOW_TEXT
+from tests.property_budget import budgeted
 
 # Words whose suffixes and prefixes are words too (a run pair matches several phrases), repeated
 # words (adjacent matches that may overlap), U+212A (read the slow way), and separators.
@@ -69,7 +70,7 @@ def test_join_scores_stay_bit_identical_on_a_library_with_every_case(seed: int) 
     assert np.array_equal(join.scores(a, b).reshape(n, n), _index_scores(texts))
 
 
-@settings(max_examples=200, deadline=None)
+@budgeted(40, 200)
 @given(st.lists(st.integers(0, 2**40), max_size=300), st.lists(st.integers(0, 2**40), max_size=300))
 def test_key_set_finds_exactly_the_present_keys(keys: list[int], probes: list[int]) -> None:
     present = np.unique(np.array(keys, dtype=np.int64))
@@ -80,7 +81,7 @@ def test_key_set_finds_exactly_the_present_keys(keys: list[int], probes: list[in
     assert np.array_equal(present[at], wanted[found])
 
 
-@settings(max_examples=200, deadline=None)
+@budgeted(40, 200)
 @given(st.lists(st.integers(0, 2**45), max_size=400))
 def test_packed_unique_equals_numpy(keys: list[int]) -> None:
     values = np.array(keys, dtype=np.int64)

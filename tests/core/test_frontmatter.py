@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rockskills_gui.core.model import frontmatter as fm
+from tests.property_budget import budgeted
 
 KEYS = st.from_regex(r"[a-z][a-z0-9_-]{0,12}", fullmatch=True)
 TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=60)
 VALUES = st.one_of(TEXT, st.lists(TEXT, max_size=3), st.dictionaries(KEYS, TEXT, max_size=3))
 
 
+@budgeted(20, 100)
 @given(st.text(max_size=300), st.booleans())
 def test_split_and_join_is_the_identity(text: str, bom: bool) -> None:
     raw = (fm.BOM if bom else b"") + text.encode("utf-8", "surrogatepass")
@@ -24,9 +26,9 @@ def test_split_and_join_is_the_identity(text: str, bom: bool) -> None:
     assert doc.to_bytes() == raw
 
 
+@budgeted(40, 200)
 @given(st.dictionaries(KEYS, VALUES, min_size=1, max_size=6), st.sampled_from(["\n", "\r\n"]),
        st.sampled_from(["yaml", "line"]))
-@settings(max_examples=200, deadline=None)
 def test_rendered_frontmatter_reads_back(values: dict, newline: str, plain: str) -> None:
     text = fm.render_frontmatter(values, newline, plain)
     if plain == "line":  # line style may leave ': ' unquoted: the lenient retry must recover it
@@ -37,8 +39,8 @@ def test_rendered_frontmatter_reads_back(values: dict, newline: str, plain: str)
     assert "\n" not in text.replace(newline, "") or newline == "\n"
 
 
+@budgeted(40, 200)
 @given(st.dictionaries(KEYS, TEXT, min_size=2, max_size=6), st.data())
-@settings(max_examples=200, deadline=None)
 def test_editing_one_key_leaves_every_other_line_alone(values: dict, data: st.DataObject) -> None:
     text = fm.render_frontmatter(values)
     key = data.draw(st.sampled_from(sorted(values)))
@@ -91,8 +93,8 @@ def test_quoted_and_block_styles_are_kept(old: str) -> None:
     assert edited.endswith("license: MIT\n")
 
 
+@budgeted(60, 300)
 @given(st.sampled_from([">", "|", ">-", "|+", "'x'", '"x"', "x"]), TEXT, st.sampled_from(["\n", "\r\n"]))
-@settings(max_examples=300, deadline=None)
 def test_any_value_written_over_any_style_reads_back(style: str, value: str, newline: str) -> None:
     old = f"{style}{newline}  old text{newline}" if style[0] in "|>" else f"{style}{newline}"
     text = f"name: x{newline}description: {old}license: MIT{newline}"

@@ -12,7 +12,7 @@ import json
 import os
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from rockskills_gui.core.dream.passes import DreamPass
@@ -29,8 +29,9 @@ from rockskills_gui.core.model.skill import (
 )
 from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
 from rockskills_gui.core.storage.layout import Layout
+from tests.property_budget import budgeted
 
-EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+EXAMPLES = budgeted(60, 300, suppress_health_check=[HealthCheck.too_slow])
 NAME = st.from_regex(r"[a-zA-Z0-9_-]{1,12}(/[a-zA-Z0-9_-]{1,12}){0,3}", fullmatch=True)
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=200)
 TICKS = st.integers(min_value=0, max_value=3_155_378_975_999_999_999)  # 0001 .. 9999-12-31
@@ -43,9 +44,9 @@ KEYS = st.sampled_from(["name", "Name", "NAME", "summary", "content", "createdAt
                         "lastUsedAt", "seeAlso", "SEEALSO", "other"])
 
 
+@EXAMPLES
 @given(NAME, st.none() | TEXT, st.none() | TEXT, STAMP, st.none() | STAMP, st.none() | STAMP,
        st.none() | st.lists(TEXT, max_size=4))
-@EXAMPLES
 def test_skill_json_round_trips_exactly(name, summary, content, created, updated, used, see) -> None:
     # RockBot writes offsets as given but the text of a non-UTC value must stay inside year 1..9999
     skill = Skill(name=name, summary=summary, content=content, created_at=created, updated_at=updated,
@@ -60,8 +61,8 @@ def test_skill_json_round_trips_exactly(name, summary, content, created, updated
     assert skill_to_bytes(back) == data
 
 
-@given(st.text(max_size=400))
 @EXAMPLES
+@given(st.text(max_size=400))
 def test_skill_reader_on_any_text_only_raises_its_error(text: str) -> None:
     try:
         skill_from_text(text)
@@ -69,8 +70,8 @@ def test_skill_reader_on_any_text_only_raises_its_error(text: str) -> None:
         pass
 
 
-@given(st.dictionaries(KEYS, JSON, max_size=8))
 @EXAMPLES
+@given(st.dictionaries(KEYS, JSON, max_size=8))
 def test_skill_reader_on_any_json_object_only_raises_its_error(record: dict) -> None:
     text = json.dumps(record)
     try:
@@ -80,8 +81,8 @@ def test_skill_reader_on_any_json_object_only_raises_its_error(record: dict) -> 
     assert isinstance(skill.name, str)
 
 
-@given(st.binary(max_size=300))
 @EXAMPLES
+@given(st.binary(max_size=300))
 def test_skill_reader_on_any_bytes_only_raises_its_error(data: bytes) -> None:
     try:
         skill_from_bytes(data)
@@ -89,8 +90,8 @@ def test_skill_reader_on_any_bytes_only_raises_its_error(data: bytes) -> None:
         pass
 
 
-@given(st.text(max_size=300))
 @EXAMPLES
+@given(st.text(max_size=300))
 def test_json_reader_only_raises_json_read_error(text: str) -> None:
     try:
         dotnet_json.loads_pairs(text)
@@ -98,8 +99,8 @@ def test_json_reader_only_raises_json_read_error(text: str) -> None:
         pass
 
 
-@given(JSON)
 @EXAMPLES
+@given(JSON)
 def test_compact_writer_reads_back(value) -> None:
     try:
         text = dotnet_json.dumps_compact(value)
@@ -110,8 +111,8 @@ def test_compact_writer_reads_back(value) -> None:
     assert parsed == json.loads(json.dumps(value))
 
 
-@given(st.text(max_size=40))
 @EXAMPLES
+@given(st.text(max_size=40))
 def test_timestamp_parse_only_raises_timestamp_error(text: str) -> None:
     try:
         Timestamp.parse(text)
@@ -119,14 +120,14 @@ def test_timestamp_parse_only_raises_timestamp_error(text: str) -> None:
         pass
 
 
-@given(STAMP)
 @EXAMPLES
+@given(STAMP)
 def test_timestamp_text_round_trips(stamp: Timestamp) -> None:
     assert Timestamp.parse(stamp.isoformat()) == stamp
 
 
-@given(st.text(max_size=60))
 @EXAMPLES
+@given(st.text(max_size=60))
 def test_name_rules_never_crash_and_valid_names_stay_inside_the_folder(name: str) -> None:
     message = name_error(name)
     try:
@@ -142,8 +143,8 @@ def test_name_rules_never_crash_and_valid_names_stay_inside_the_folder(name: str
     assert "\\" not in name and "\0" not in name
 
 
-@given(st.text(max_size=300))
 @EXAMPLES
+@given(st.text(max_size=300))
 def test_frontmatter_parser_only_raises_its_error(text: str) -> None:
     try:
         fm.parse_frontmatter(text)
@@ -151,8 +152,8 @@ def test_frontmatter_parser_only_raises_its_error(text: str) -> None:
         pass
 
 
-@given(st.binary(max_size=300))
 @EXAMPLES
+@given(st.binary(max_size=300))
 def test_document_split_never_loses_a_byte(data: bytes) -> None:
     try:
         doc = fm.split_document(data)
@@ -161,20 +162,20 @@ def test_document_split_never_loses_a_byte(data: bytes) -> None:
     assert doc.to_bytes() == data
 
 
-@given(st.text(max_size=400), st.sampled_from(list(DreamPass)))
 @EXAMPLES
+@given(st.text(max_size=400), st.sampled_from(list(DreamPass)))
 def test_reply_parser_never_raises(text: str, dream_pass: DreamPass) -> None:
     parsed = parse_reply(text, dream_pass)
     assert parsed.ok == (parsed.value is not None and not parsed.errors)
     assert parsed.ok or parsed.errors
 
 
+@EXAMPLES
 @given(st.dictionaries(st.sampled_from(["toSave", "toDelete", "TOSAVE", "x"]),
                        JSON | st.lists(st.dictionaries(st.sampled_from(
                            ["name", "summary", "content", "sourceNames", "seeAlso", "NAME"]), JSON,
                            max_size=5), max_size=3), max_size=3),
        st.sampled_from(list(DreamPass)), st.text(max_size=30))
-@EXAMPLES
 def test_reply_parser_on_any_structure_never_raises(obj: dict, dream_pass: DreamPass, noise: str) -> None:
     parsed = parse_reply(f"{noise}\n{json.dumps(obj)}\n{noise}", dream_pass)
     assert parsed.ok or parsed.errors
@@ -190,9 +191,9 @@ def _plain(value):
     return value
 
 
+@EXAMPLES
 @given(st.lists(st.tuples(st.sampled_from(["name", "Name", "NAME", "content", "x", "X", "é"]), JSON),
                 max_size=8))
-@EXAMPLES
 def test_the_fast_property_reader_agrees_with_the_pair_reader(pairs: list) -> None:
     text = "{" + ",".join(f"{json.dumps(k)}:{json.dumps(v)}" for k, v in pairs) + "}"
     pairs_props = dotnet_json.case_insensitive_props(dotnet_json.loads_pairs(text))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -95,6 +96,39 @@ def test_queries_file_json_has_ranks_names_and_scores_and_explain_adds_contribut
             for part in [*result["terms"].values(), *result["phrases"].values()]:
                 total += part["contribution"]
             assert total == result["score"]
+
+
+def test_recall_keeps_its_index_beside_the_scan_cache_and_follows_edits(
+        capsys: pytest.CaptureFixture[str], agent_copy: Path, tmp_path: Path) -> None:
+    """The batch CLI keeps the library's recall index in the user's cache folder (the GUI's, next
+    to the scan cache); a later run whose library changed ranks what a fresh build ranks."""
+    queries = tmp_path / "queries.txt"
+    queries.write_text("plan a meeting\nquarterly budget spreadsheet\nsend an email\n", "utf-8")
+
+    def fresh() -> list[list[dict[str, object]]]:
+        recall = SkillRecall(RockBotLibrary.open(agent_copy).skills())
+        return [[{"rank": h.rank, "name": h.name, "score": h.score} for h in recall.search(q, top=5)]
+                for q in queries.read_text("utf-8").splitlines()]
+
+    def ranked() -> list[list[dict[str, object]]]:
+        code, out, _ = run(capsys, "recall", agent_copy, "--queries-file", queries, "--top", "5",
+                           "--json")
+        assert code == 0
+        return [json.loads(line)["results"] for line in out.splitlines()]
+
+    before = tree_hashes(agent_copy)
+    assert ranked() == fresh()
+    kept = list((Path(os.environ["ROCKSKILLS_CACHE_DIR"]) / "scan").glob("recall-*.bin"))
+    assert len(kept) == 1 and tree_hashes(agent_copy) == before  # nothing written in the library
+    assert ranked() == fresh()  # from the kept index
+    path = agent_copy / "skills" / "plan-meeting.json"
+    data = json.loads(path.read_text("utf-8"))
+    data["summary"] = "Quarterly budget spreadsheet review with finance"
+    path.write_text(json.dumps(data, indent=2), "utf-8")
+    (agent_copy / "skills" / "schedule-meeting.json").unlink()
+    changed = fresh()
+    assert changed[1][0]["name"] == "plan-meeting"
+    assert ranked() == changed
 
 
 def test_recall_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

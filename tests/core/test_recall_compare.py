@@ -7,7 +7,7 @@ import math
 import multiprocessing
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rockskills_gui.core.model.skill import Skill
@@ -15,6 +15,7 @@ from rockskills_gui.core.recall.bm25 import document_text, parse_query, tokenize
 from rockskills_gui.core.recall.compare import RANKERS, ComparisonRanker
 from rockskills_gui.core.recall.skill_recall import SkillRecall
 from tests.conftest import FIXTURES
+from tests.property_budget import budgeted
 
 VECTORS = json.loads((FIXTURES / "bm25-vectors.json").read_text("utf-8"))
 
@@ -82,7 +83,7 @@ def test_empty_inputs() -> None:
         ComparisonRanker("bm42", [], [])
 
 
-@settings(max_examples=60, deadline=None)
+@budgeted(12, 60)
 @given(st.lists(st.lists(st.sampled_from(["alpha", "beta", "gamma", "delta", "omega"]),
                          max_size=6), min_size=1, max_size=10),
        st.lists(st.sampled_from(["alpha", "beta", "gamma", "zeta"]), min_size=1, max_size=3))

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from unittest.mock import patch
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.recall import bm25_index
 from rockskills_gui.core.recall.bm25 import (
     count_phrase,
     document_text,
@@ -21,6 +23,7 @@ from rockskills_gui.core.recall.bm25_index import Bm25Index
 from rockskills_gui.core.recall.bm25_state import snapshot
 from rockskills_gui.core.recall.skill_recall import SkillRecall
 from tests.core import reference_bm25
+from tests.property_budget import budgeted
 
 # Words chosen to collide: substrings of each other, case variants, digits, short tokens,
 # non-ASCII that lowers to ASCII (Kelvin) or acts as a separator (U+0130, é, ß).
@@ -29,8 +32,7 @@ WORDS = ["plan", "meeting", "xplan", "meetingx", "Meeting", "PLAN", "aaa", "aaaa
          "\u212aelvin", "kelvin", "İstanbul", "café", "Straße", "ΣΟΣ", "mak"]
 SEPARATORS = [" ", " ", " ", " ", "  ", "-", "_", "/", ".", ", ", "\t", "\n", "\u212a", "é",
               "İ", " \u212a"]
-SETTINGS = settings(max_examples=150, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = budgeted(30, 150, suppress_health_check=[HealthCheck.too_slow])
 
 words = st.sampled_from(WORDS)
 
@@ -103,7 +105,7 @@ def test_phrase_document_frequencies_are_exact(corpus: list[tuple[str, str]],
         assert stats.term_df[term] == sum(1 for _, t in docs if term in tokenize(t))
 
 
-@settings(max_examples=300, deadline=None)
+@budgeted(60, 300)
 @given(st.text())
 def test_tokenizer_equals_split_of_lower_invariant(text: str) -> None:
     lowered = to_lower_invariant(text)
@@ -126,9 +128,17 @@ ops = st.one_of(
 
 @SETTINGS
 @given(corpora(max_size=8), st.lists(ops, max_size=25), st.lists(texts(max_words=4),
-                                                                 min_size=1, max_size=3))
+                                                                 min_size=1, max_size=3),
+       st.sampled_from([0, 1, 3, 256]))
 def test_incremental_equals_rebuild(corpus: list[tuple[str, str]], steps: list,
-                                    queries: list[str]) -> None:
+                                    queries: list[str], recent: int) -> None:
+    """Whatever share of the edits waits in the recent postings (``recent`` documents; 0: every
+    edit merged into the main postings at once), the index is the rebuilt one."""
+    with patch.object(bm25_index, "RECENT_MIN", recent):
+        check_incremental(corpus, steps, queries)
+
+
+def check_incremental(corpus: list[tuple[str, str]], steps: list, queries: list[str]) -> None:
     index = Bm25Index((n, document_text(n, s)) for n, s in corpus)
     model: list[tuple[str, str]] = [(n, document_text(n, s)) for n, s in corpus]  # order
     for op, a, b in steps:
@@ -302,3 +312,44 @@ def test_long_words_and_words_of_every_width_are_found() -> None:
                   "cdefghij klm", "abcdefghij"):
         assert [(h.key, h.score) for h in index.search(query, top=None)] == \
             reference_bm25.search(model, query), query
+
+
+def test_a_few_new_words_go_in_place_also_when_wider_than_every_word_so_far() -> None:
+    """A few new words are inserted into the sorted word arrays (a wider one widens them):
+    terms, and phrases matched by the words' starts and ends, as the port finds them."""
+    docs = [(f"d{i}", f"w{i:02d}x pre{i:02d} post{i:02d}") for i in range(40)]
+    index = Bm25Index(docs)
+    index.search("w01x")
+    model = list(docs)
+    for key, text in (("n1", "prefixlongerthanall01 post03"), ("n2", "w05x pre07 xpost01"),
+                      ("n3", "abcdefghijklmnopqrstuvwxyz0123456789 w07x")):
+        index.add(key, text)
+        model.append((key, text))
+        for query in ("prefixlongerthanall01 post03", "all01 post", "w05x pre07", "pre07 xpost01",
+                      "pre07 post", "w07x", "0123456789 w07x", "abcdefghijklmnopqrstuvwxyz0123456789",
+                      "wxyz0123456789 w07x"):
+            assert [(h.key, h.score) for h in index.search(query, top=None)] == \
+                reference_bm25.search(model, query), query
+
+
+def test_a_search_gives_keys_and_scores_as_arrays_and_hits_when_read() -> None:
+    """``search`` returns a sequence of hits kept as keys and scores: every way of reading it gives
+    the hits a list of them gives, and an edit after the search leaves it as it was."""
+    docs = [("a", "send weekly report"), ("b", "weekly report"), ("c", "send email"),
+            ("d", "report weekly send")]
+    index = Bm25Index(docs)
+    hits = index.search("send weekly report", top=None, explain=True)
+    expected = reference_bm25.search(docs, "send weekly report")
+    assert hits.keys() == [k for k, _ in expected] and hits.scores() == [s for _, s in expected]
+    listed = list(hits)
+    assert [(h.rank, h.key, h.score) for h in listed] == \
+        [(i, k, s) for i, (k, s) in enumerate(expected, 1)]
+    assert len(hits) == len(listed) and hits == listed and hits[:2] == listed[:2]
+    assert hits[0] == listed[0] and hits[-1] == listed[-1] and hits[1].explanation is not None
+    assert all(h.explanation is not None and h.explanation.total == h.score for h in hits)
+    with pytest.raises(IndexError):
+        hits[len(listed)]
+    index.remove("a")
+    index.replace("b", "nothing alike")
+    assert list(hits) == listed and index.search("send weekly report", top=None) != listed
+    assert index.search("zzz") == [] and not index.search("zzz", top=0)

@@ -7,7 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from rockskills_gui.commands.recall import ranked_json, ranked_lines, result_json, result_line
@@ -15,6 +15,7 @@ from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.skill_recall import RecallHit, SkillRecall
 from tests.core.test_recall_index import texts
+from tests.property_budget import budgeted
 
 # Names and queries JSON must escape or keep: quotes, backslashes, controls, non-BMP, U+2028.
 ODD = ['"', "\\", "\n", "\t", "\x00", "\x1f", "\x7f", "é", "İ", "\u2028", "😀", "/", "</script>"]
@@ -22,7 +23,7 @@ odd_text = st.lists(st.sampled_from(ODD) | st.sampled_from(["plan", "meeting", "
                     min_size=1, max_size=6).map("".join)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budgeted(30, 150, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(odd_text, texts()), min_size=1, max_size=10, unique_by=lambda p: fold(p[0])),
        st.one_of(texts(), odd_text), st.sampled_from([None, 1, 3]))
 def test_the_line_is_what_json_dumps_writes(pairs: list[tuple[str, str]], query: str,
@@ -56,7 +57,7 @@ def test_a_number_json_writes_otherwise_falls_back_to_json() -> None:
     assert "Infinity" in result_line("q", [RecallHit(rank=1, skill=skill, score=float("inf"))])
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budgeted(20, 100, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(odd_text, texts()), min_size=1, max_size=10, unique_by=lambda p: fold(p[0])),
        st.lists(st.one_of(texts(), odd_text), min_size=1, max_size=3), st.sampled_from([None, 1, 3]))
 def test_the_ranked_lines_are_what_json_dumps_writes(pairs: list[tuple[str, str]],

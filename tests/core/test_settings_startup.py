@@ -8,11 +8,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from rockskills_gui.core.app.settings_fields import STARTUP_FIELDS, UNSURE, startup_value
 from rockskills_gui.core.app.settings_store import SettingsStore
+from tests.property_budget import budgeted
 
 VALUES = st.one_of(
     st.sampled_from(["system", "light", "dark", "split", "editor", "preview", "", " Mono ",
@@ -29,7 +30,7 @@ def _store(tmp: Path, text: str) -> SettingsStore:
     return SettingsStore(file)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@budgeted(60, 300, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(raw=st.dictionaries(st.sampled_from([*STARTUP_FIELDS, "timeout", "model"]), VALUES))
 def test_startup_values_equal_the_schemas(tmp_path: Path, raw: dict[str, Any]) -> None:
     text = json.dumps(raw)

@@ -12,14 +12,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
     initialize,
     invariant,
     rule,
-    run_state_machine_as_test,
 )
 
 from rockskills_gui.core.library.open import open_library
@@ -27,6 +26,7 @@ from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 from rockskills_gui.core.storage import fileio
 from rockskills_gui.core.storage.changes import ChangeSet, ConflictError, FileChange, LibraryError
 from tests.conftest import SHARED
+from tests.property_budget import Budget, run_machine
 
 SMALL = ("anthropics-skills", "K-Dense-AI-claude-scientific-skills")  # the big one costs a copy per case
 CORPORA = [SHARED / "corpora" / name for name in SMALL if (SHARED / "corpora" / name).is_dir()]
@@ -158,8 +158,8 @@ class IncrementalEqualsFresh(RuleBasedStateMachine):
 @pytest.mark.skipif(not CORPORA, reason="the shared corpora are not available")
 def test_incremental_updates_equal_a_fresh_open(tmp_path: Path) -> None:
     IncrementalEqualsFresh._tmp = str(tmp_path)  # type: ignore[attr-defined]
-    run_state_machine_as_test(IncrementalEqualsFresh, settings=settings(
-        max_examples=8, stateful_step_count=10, deadline=None, suppress_health_check=list(HealthCheck)))
+    run_machine(IncrementalEqualsFresh, Budget(minimum=3, maximum=8), stateful_step_count=10,
+                suppress_health_check=list(HealthCheck))
 
 
 def test_a_save_parses_only_what_it_must(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -363,9 +363,8 @@ class HardLibraryEqualsFresh(RuleBasedStateMachine):
 
 
 def test_hard_library_updates_equal_a_fresh_open() -> None:
-    run_state_machine_as_test(HardLibraryEqualsFresh, settings=settings(
-        max_examples=60, stateful_step_count=20, deadline=None,
-        suppress_health_check=list(HealthCheck)))
+    run_machine(HardLibraryEqualsFresh, Budget(minimum=12, maximum=60), stateful_step_count=20,
+                suppress_health_check=list(HealthCheck))
 
 
 def test_local_changes_are_taken_in_without_a_walk(tmp_path: Path,

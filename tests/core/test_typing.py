@@ -1,6 +1,7 @@
-"""The core type-checks strictly: ``mypy`` with no arguments (its configuration, ``[tool.mypy]`` in
-pyproject.toml, checks rockskills_gui/core with ``strict = true`` and the pydantic plugin) exits 0,
-so a typing regression fails the suite and not only the test command's own mypy step."""
+"""The package type-checks strictly: ``mypy`` with no arguments (its configuration, ``[tool.mypy]`` in
+pyproject.toml, checks all of rockskills_gui, core, commands and UI, with ``strict = true`` and the
+pydantic plugin) exits 0, so a typing regression fails the suite and not only the test command's
+own mypy step."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from tests.conftest import REPO
 
 
-def test_core_passes_strict_mypy() -> None:
+def test_package_passes_strict_mypy() -> None:
     if importlib.util.find_spec("mypy") is None:
         pytest.skip("mypy is not installed (pip install -e '.[test]')")
     result = subprocess.run([sys.executable, "-m", "mypy"], cwd=REPO, capture_output=True, text=True,

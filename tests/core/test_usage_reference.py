@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rockskills_gui.core.model.names import fold, sort_key
@@ -33,6 +33,7 @@ from rockskills_gui.core.usage.pairs import PairTable
 from rockskills_gui.core.usage.report import UsageRow, sort_rows, usage_rows
 from rockskills_gui.core.usage.signals import Activity, derive, prune_threshold
 from rockskills_gui.core.usage.stats import Pair, UsageStats, UsageWindow, analyze
+from tests.property_budget import budgeted
 
 T0 = Timestamp.parse("2026-06-01T00:00:00+00:00")
 NOW = Timestamp.parse("2026-11-01T00:00:00+00:00")
@@ -79,7 +80,7 @@ def reference_pairs(stats: UsageStats) -> list[tuple[str, int]]:
     return [(spelling[key], counts[key]) for key in ordered]
 
 
-@settings(max_examples=150, deadline=None)
+@budgeted(30, 150)
 @given(events_strategy, st.sampled_from([1, 3, 40, 100_000]), st.sampled_from([1, 2, 7, 262_144]),
        st.sampled_from([2, 4, 256]), st.integers(1, 4))
 def test_pair_table_equals_the_plain_count(raw: list[tuple[str, int, int]], chunk: int,
@@ -102,7 +103,7 @@ def test_pair_table_equals_the_plain_count(raw: list[tuple[str, int, int]], chun
     assert [(p.key, p.sessions) for p in stats.pairs] == want
 
 
-@settings(max_examples=60, deadline=None)
+@budgeted(12, 60)
 @given(st.integers(2, 60))
 def test_a_position_names_its_pair(k: int) -> None:
     """Every enumeration position of a session of ``k`` names maps back to its (i, j)."""
@@ -111,7 +112,7 @@ def test_a_position_names_its_pair(k: int) -> None:
     assert list(zip(i.tolist(), j.tolist(), strict=True)) == expected
 
 
-@settings(max_examples=60, deadline=None)
+@budgeted(12, 60)
 @given(st.integers(2, 200_000), st.lists(st.integers(0, 10**12), min_size=1, max_size=50))
 def test_rows_of_big_sessions_are_exact(k: int, picks: list[int]) -> None:
     """The floating-point square root finds the right row at row starts and ends of sessions of
@@ -124,7 +125,7 @@ def test_rows_of_big_sessions_are_exact(k: int, picks: list[int]) -> None:
     assert (j == np.r_[rows + 1, np.full(len(rows), k - 1)]).all()
 
 
-@settings(max_examples=80, deadline=None)
+@budgeted(16, 80)
 @given(events_strategy, st.lists(st.sampled_from(POOL), max_size=12), st.integers(1, 60))
 def test_compact_matrix_equals_the_plain_count(raw: list[tuple[str, int, int]],
                                                library: list[str], max_axis: int) -> None:
@@ -188,7 +189,7 @@ def make_skills(raw: list[tuple[str, int, int | None, int | None, bool]]) -> lis
     return out
 
 
-@settings(max_examples=120, deadline=None)
+@budgeted(24, 120)
 @given(events_strategy, st.lists(skill_strategy, max_size=25), st.integers(-3, 40))
 def test_signals_equal_one_activity_per_skill(raw: list[tuple[str, int, int]],
                                               raw_skills: list[tuple[str, int, int | None,
@@ -237,7 +238,7 @@ def test_signals_equal_one_activity_per_skill(raw: list[tuple[str, int, int]],
             assert sort_rows(rows, column, descending) == plain
 
 
-@settings(max_examples=80, deadline=None)
+@budgeted(16, 80)
 @given(events_strategy, st.lists(st.sampled_from(POOL), max_size=12),
        st.sampled_from(["", "s-", "mcp, web", "S-1"]), st.integers(1, 3), st.booleans(),
        st.sampled_from([1, 2, 64]))

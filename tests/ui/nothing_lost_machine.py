@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import ClassVar, TypeVar
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -43,7 +43,6 @@ from hypothesis.stateful import (
     invariant,
     precondition,
     rule,
-    run_state_machine_as_test,
 )
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -57,10 +56,12 @@ from rockskills_gui.ui.common.buffers import EDITABLE_FIELDS, Buffer, display_te
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.editor.editor_pane import EditorPane
 from rockskills_gui.ui.shell.main_window import MainWindow
+from tests.property_budget import Budget, run_machine
 
 NOW = Timestamp.parse("2026-11-22T12:00:00+00:00")
 INDEX = st.integers(min_value=0, max_value=3) | st.integers(min_value=0, max_value=10_000)
 JOURNAL_DIR = ".rockskills"
+WHOLE_APP = 4.0  # the machines' share of ROCKSKILLS_PROPERTY_SECONDS (tests/property_budget.py)
 
 Fields = dict[str, object]
 M = TypeVar("M", bound="NothingLost")
@@ -258,7 +259,7 @@ class NothingLost(RuleBasedStateMachine):
 
     def _pending(self, buffer: Buffer) -> bool:
         dialog = self.pane.conflict_dialog
-        return fold(buffer.name) in self.pane._conflict_queue or (
+        return self.pane.outside_changes.waiting(buffer.name) or (
             dialog is not None and fold(dialog.name) == fold(buffer.name))
 
     def _forget_owned_by(self, buffer: Buffer | None) -> None:
@@ -476,14 +477,13 @@ class NothingLost(RuleBasedStateMachine):
         assert not lib.problems, lib.problems
 
 
-def run(machine: type[NothingLost], qtbot, examples: int, steps: int) -> None:
-    """Run ``machine`` for ``examples`` runs of up to ``steps`` steps; a failure prints its
-    steps and the ``@reproduce_failure`` blob that replays it."""
+def run(machine: type[NothingLost], qtbot, budget: Budget, steps: int) -> None:
+    """Run ``machine`` for as many runs of up to ``steps`` steps as ``budget`` allows
+    (tests/property_budget.py); a failure prints its steps and the ``@reproduce_failure`` blob that
+    replays it."""
     machine.qtbot = qtbot
     try:
-        run_state_machine_as_test(machine, settings=settings(
-            max_examples=examples, stateful_step_count=steps, deadline=None, print_blob=True,
-            suppress_health_check=list(HealthCheck)))
+        run_machine(machine, budget, stateful_step_count=steps, suppress_health_check=list(HealthCheck))
     finally:
         machine.close_shared_window()
         machine.qtbot = None

@@ -77,7 +77,7 @@ def test_skill_md_corpus_with_picobot_limits(qtbot, tmp_path) -> None:
 
 
 def test_the_tree_marks_invisible_skills(qtbot, window, tmp_path) -> None:
-    assert window._budget_pane is None  # built when the tab is first shown
+    assert window.workspace.budget.built is None  # built when the tab is first shown
     window.tabs.setCurrentIndex(window.tabs.count() - 1)
     pane = window.budget_pane
     assert window.tabs.indexOf(pane) >= 0 and window.tabs.currentWidget() is pane

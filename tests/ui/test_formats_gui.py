@@ -119,7 +119,7 @@ def test_rename_moves_the_folder_with_its_resources_and_undo_restores_bytes(
     script.write_text("print('hi')\n")
     md_window.ctx.refresh_from_disk([script])
     before = hashes(corpus)
-    md_window.library_pane._rename_now({name: f"{name}-renamed"}, "")
+    md_window.library_pane.edits.rename_now({name: f"{name}-renamed"}, "")
     assert (corpus / f"{name}-renamed" / "scripts" / "run.py").read_text() == "print('hi')\n"
     assert not (corpus / name).exists()
     assert f"{name}-renamed" in list_names(md_window)
@@ -142,9 +142,9 @@ def test_resources_are_listed_in_the_skill_header(md_window: MainWindow, corpus:
 
 
 def test_a_name_the_format_cannot_hold_is_refused_while_typing(md_window: MainWindow) -> None:
-    error = md_window.library_pane._creation_error("tools/new-skill")
+    error = md_window.library_pane.edits.creation_error("tools/new-skill")
     assert error is not None and "'/'" in error
-    assert md_window.library_pane._creation_error("brand-new-skill") is None
+    assert md_window.library_pane.edits.creation_error("brand-new-skill") is None
 
 
 def test_a_skill_md_rename_is_checked_with_its_own_rules_not_rockbots(md_window: MainWindow,

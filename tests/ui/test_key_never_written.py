@@ -24,6 +24,7 @@ from rockskills_gui.core.storage.appdirs import config_dir, data_dir
 from rockskills_gui.ui.common.theme import apply_theme
 from rockskills_gui.ui.shell import app
 from rockskills_gui.ui.shell.main_window import MainWindow
+from rockskills_gui.ui.shell.preferences import PreferencesDialog
 from tests.dict_keyring import DictKeyring
 from tests.openai_server import OpenAIServer
 
@@ -48,18 +49,24 @@ def wait_for(signal: object, start: Callable[[], None], timeout_ms: int = 10_000
     loop.exec()
 
 
-def use_the_app(window: MainWindow, server: OpenAIServer, notes: dict[str, object]) -> None:
-    """What a user does with a key: enter it, test it, edit and save, dream, hit a bug."""
+def endpoint_with_key(window: MainWindow, base_url: str, key: str) -> PreferencesDialog:
+    """Preferences open on a custom endpoint (test-model, 5 s) with ``key`` typed, not yet saved."""
     window.show_preferences()
     dialog = window.preferences_dialog
     assert dialog is not None
     endpoint = dialog.editors["endpoint"].widget
     assert isinstance(endpoint, QComboBox)
     endpoint.setCurrentIndex(endpoint.findData("custom"))
-    dialog.editors["base_url"].set_value(server.base_url)
+    dialog.editors["base_url"].set_value(base_url)
     dialog.editors["model"].set_value("test-model")
     dialog.editors["timeout"].set_value(5)
-    dialog.key_edit.setText(KEY)
+    dialog.key_edit.setText(key)
+    return dialog
+
+
+def use_the_app(window: MainWindow, server: OpenAIServer, notes: dict[str, object]) -> None:
+    """What a user does with a key: enter it, test it, edit and save, dream, hit a bug."""
+    dialog = endpoint_with_key(window, server.base_url, KEY)
     assert dialog.apply()  # settings.json + keyring (or memory)
     notes["key in use"] = window.ctx.api_key()
 

@@ -91,7 +91,7 @@ def test_open_recent_reopens_a_library(qtbot, agent: Path, tmp_path: Path) -> No
     with qtbot.waitSignal(window.loadFinished):
         window.open_path(other)
     assert window.ctx.library.agent_dir == other.resolve()
-    window._fill_recent_menu()
+    window.edit_menus.fill_recent_menu()
     entries = [a for a in window.recent_menu.actions() if a.data()]
     assert [Path(a.data()) for a in entries] == [other.resolve(), agent.resolve()]
     with qtbot.waitSignal(window.loadFinished):

@@ -7,7 +7,9 @@ Here the frontmatter is part of what is typed and kept: the summary the user typ
 which every save must keep. The agent deletes a skill by removing its folder. SKILL.md libraries
 have no dream runs and no usage log, so those rules are RockBot's only.
 
-Default run: 150 examples of up to 8 steps; ``pytest -m slow`` runs 1,000 of up to 25.
+Default run: up to 150 examples of up to 8 steps, at least 15, while its time budget lasts
+(``WHOLE_APP``: ``ROCKSKILLS_PROPERTY_SECONDS`` × 4, 40 s by default; tests/property_budget.py);
+``pytest -m slow`` runs 1,000 of up to 25, however long they take.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from rockskills_gui.core.model import frontmatter as fm
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.ui.common.buffers import Buffer
 from tests.conftest import SHARED
+from tests.property_budget import Budget
 from tests.ui.conftest import make_writable
-from tests.ui.nothing_lost_machine import NothingLost, run, scripted
+from tests.ui.nothing_lost_machine import WHOLE_APP, NothingLost, run, scripted
 
 CORPUS = SHARED / "corpora" / "anthropics-skills"  # SKILL.md files, SOURCE.txt, licence
 FOCUS = ("brand-guidelines", "internal-comms")  # short skills, typed into first
@@ -96,12 +99,13 @@ class NothingLostSkillMd(NothingLost):
 
 
 def test_nothing_lost_in_a_skill_md_library(qtbot) -> None:
-    run(NothingLostSkillMd, qtbot, examples=150, steps=8)
+    run(NothingLostSkillMd, qtbot, Budget(minimum=15, maximum=150, share=WHOLE_APP), steps=8)
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(0)
 def test_nothing_lost_in_a_skill_md_library_many_runs(qtbot) -> None:
-    run(NothingLostSkillMd, qtbot, examples=1000, steps=25)
+    run(NothingLostSkillMd, qtbot, Budget(minimum=1000, maximum=1000), steps=25)
 
 
 def test_the_skill_md_machine_fails_when_the_conflict_check_is_disabled(qtbot, monkeypatch) -> None:
@@ -135,3 +139,17 @@ def test_the_agent_s_frontmatter_survives_a_save(qtbot) -> None:
         assert typed and written and all(m in text for m in typed + written), text[:600]
         machine.nothing_typed_is_lost()
         machine.disk_is_what_the_library_believes()
+
+
+def test_a_saved_skill_deleted_then_recreated_on_disk_keeps_the_users_text(qtbot) -> None:
+    """Found by the budgeted machine: the user saves, the agent deletes that skill's folder, then
+    writes a new skill of the same name; the user's version (only in the marked buffer now) must
+    not be replaced silently by the new one (the disk-conflict choice is offered instead)."""
+    with scripted(NothingLostSkillMd, qtbot) as machine:
+        machine.start_with_unsaved_edits(index=0, in_summary=False)
+        machine.save(all_of_them=False)
+        machine.nothing_typed_is_lost()
+        machine.agent_writes(how="delete", index=0)
+        machine.nothing_typed_is_lost()
+        machine.agent_creates(index=3)  # an odd index: the deleted skill's name
+        machine.nothing_typed_is_lost()

@@ -13,8 +13,10 @@ this machine
   tab shows its analysis: once the tab has looked at the log again (its 3-second check, or being
   shown), its counts equal a fresh computation from disk, or it says the log changed.
 
-Default run: 200 examples of up to 8 steps (about a minute on 2 CPUs); ``pytest -m slow`` runs
-1,500 of up to 25. A failure prints its steps and a ``@reproduce_failure`` blob that replays it.
+Default run: up to 200 examples of up to 8 steps, at least 20, while its time budget lasts
+(``WHOLE_APP``: ``ROCKSKILLS_PROPERTY_SECONDS`` × 4, 40 s by default; tests/property_budget.py);
+``pytest -m slow`` runs 1,500 of up to 25, however long they take. A failure prints its steps and
+a ``@reproduce_failure`` blob that replays it.
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ from rockskills_gui.core.usage.stats import analyze
 from rockskills_gui.ui.common.buffers import Buffer
 from rockskills_gui.ui.dream.selection import Selection
 from rockskills_gui.ui.dream.wizard import DreamWizard
+from tests.property_budget import Budget
 from tests.ui.conftest import make_writable
-from tests.ui.nothing_lost_machine import INDEX, NOW, NothingLost, run, scripted
+from tests.ui.nothing_lost_machine import INDEX, NOW, WHOLE_APP, NothingLost, run, scripted
 
 # The skills the offline dream merges, deletes or prunes in the demo library.
 FOCUS = ("writing/proofread", "writing/copy-edit", "legacy/fax-sender")
@@ -208,7 +211,7 @@ class NothingLostRockBot(NothingLost):
             self.usage_unchecked = False
 
     def usage_shown(self) -> bool:
-        pane = self.window._usage_pane
+        pane = self.window.workspace.usage.built
         return pane is not None and pane.isVisible()
 
     @rule(reload=st.booleans())
@@ -241,12 +244,13 @@ class NothingLostRockBot(NothingLost):
 
 
 def test_nothing_lost_across_the_whole_app(qtbot) -> None:
-    run(NothingLostRockBot, qtbot, examples=200, steps=8)
+    run(NothingLostRockBot, qtbot, Budget(minimum=20, maximum=200, share=WHOLE_APP), steps=8)
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(0)
 def test_nothing_lost_across_the_whole_app_many_runs(qtbot) -> None:
-    run(NothingLostRockBot, qtbot, examples=1500, steps=25)
+    run(NothingLostRockBot, qtbot, Budget(minimum=1500, maximum=1500), steps=25)
 
 
 def test_the_machine_fails_when_the_conflict_check_is_disabled(qtbot, monkeypatch) -> None:
@@ -293,3 +297,18 @@ def test_edit_undo_of_the_wizard_s_undo_keeps_the_history_and_the_journal_in_ste
         machine.history_agrees_with_the_journal()  # holds
         machine.undo_or_redo(redo=False)  # Edit ▸ Undo of the wizard's Undo
         machine.history_agrees_with_the_journal()
+
+
+def test_merging_a_skill_recreated_on_disk_keeps_the_users_text(qtbot) -> None:
+    """Found by the machine: the user saves, the agent rewrites, deletes, then writes a new skill
+    of that name; answering the conflict with Merge must keep the deleted version's text (the two
+    versions share no base: a three-way merge against the old one took the new one whole)."""
+    with scripted(NothingLostRockBot, qtbot) as machine:
+        machine.start_with_unsaved_edits(index=0, in_summary=False)
+        machine.save(all_of_them=False)
+        machine.agent_writes(index=0, how="rewrite")
+        machine.agent_writes(index=0, how="delete")
+        machine.agent_creates(index=1)  # an odd index: the deleted skill's name
+        machine.nothing_typed_is_lost()
+        machine.answer_the_conflict(index=0, answer="merge")
+        machine.nothing_typed_is_lost()

@@ -390,14 +390,14 @@ def test_a_bulk_delete_from_the_tree_runs_off_the_ui_thread(qtbot, big: Path) ->
     assert len(doomed) > LONG_CHANGE
     tickets: list[object] = []
     window.ctx.runner.started.connect(tickets.append)
-    pane._delete_now(doomed)
+    pane.edits.delete_now(doomed)
     assert tickets and window.ctx.busy
     qtbot.waitUntil(lambda: not window.ctx.busy, timeout=WAIT_S * 1000)
     assert not any(n in library for n in doomed)
     assert all(pane.model.tree.find(n) is None for n in doomed[:5])
     assert not any((big / "skills" / "bulk" / "group-20").glob("*.json"))
     few = names_in(library, 23)[:3]
-    pane._delete_now(few)  # a few: at once, as before
+    pane.edits.delete_now(few)  # a few: at once, as before
     assert not any(n in library for n in few) and not window.ctx.busy and len(tickets) == 1
     window.loader.wait()
 

@@ -154,7 +154,7 @@ def test_a_report_sent_before_the_newest_shown_never_moves_the_bar_back(
     shown = ticket.progress
     assert shown is not None
     seen = collect(ticket)
-    ctx.runner._signals.progress.emit(ticket, CHECKING, shown[1] - 1, shown[2])  # (a late one)
+    ctx.runner._on_progress(ticket, CHECKING, shown[1] - 1, shown[2])  # (a late one arrives)
     qtbot.wait(10)
     assert ticket.progress == shown and seen == []
     gates[0].release.set()

@@ -6,10 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QObject, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QModelIndex, Qt
 
-from rockskills_gui.ui.common.latest_job import LatestJob
 from rockskills_gui.ui.common.models import ROW_ROLE, Column, RowModel
 from rockskills_gui.ui.library import problems_pane
 from rockskills_gui.ui.library.problems_pane import LINT_GROUP, LOAD_GROUP
@@ -77,7 +75,7 @@ def test_a_burst_of_changes_lints_once_and_a_hidden_dock_of_a_large_library_not_
     window.problems_dock.show()
     wait_for_lint(qtbot, window)
     runs: list[object] = []
-    pane.linter.finished.connect(runs.append)
+    pane.lintFinished.connect(lambda: runs.append(pane.findings))
     for k in range(5):  # five saves in a row: one lint after the pause
         window.ctx.apply(lambda lib, k=k: lib.update("a2a", see_also=[f"missing-{k}"]))
     assert pane.linter.busy
@@ -163,27 +161,6 @@ def test_row_model_is_a_valid_sortable_table(qtmodeltester) -> None:
     assert model.find(lambda r: r[0] == "z") == 1 and model.row_at(5) is None
     assert model.index(0, 0, model.index(0, 0)).isValid() is False
     assert model.rowCount(model.index(0, 0)) == 0 and model.data(QModelIndex()) is None
-
-
-def test_latest_job_delivers_only_the_newest_result(qtbot) -> None:
-    owner = QObject()
-    job = LatestJob(30, owner)
-    got: list[object] = []
-    job.finished.connect(got.append)
-    for k in range(4):
-        job.request(lambda k=k: k)
-    qtbot.waitUntil(lambda: not job.busy, timeout=5000)
-    assert got == [3]
-    failures: list[str] = []
-    job.failed.connect(failures.append)
-    job.request(lambda: 1 / 0, now=True)
-    qtbot.waitUntil(lambda: not job.busy, timeout=5000)
-    assert failures and "ZeroDivisionError" in failures[0]
-    job.request(lambda: "late", now=True)
-    job.cancel()
-    job.wait(5000)
-    QApplication.processEvents()
-    assert got == [3] and not job.busy
 
 
 def test_a_pane_role_wins_over_the_generic_ones(window: MainWindow) -> None:

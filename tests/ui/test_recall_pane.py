@@ -17,7 +17,7 @@ from rockskills_gui.core.recall.compare import ComparisonRanker
 from rockskills_gui.core.recall.queryset import evaluate, load_query_set
 from rockskills_gui.core.recall.session import RecallSession
 from rockskills_gui.core.recall.skill_recall import SkillRecall
-from rockskills_gui.ui.recall import recall_pane as recall_pane_module
+from rockskills_gui.ui.common import queries
 from rockskills_gui.ui.recall.recall_model import (
     HIDDEN,
     INJECT,
@@ -392,7 +392,7 @@ def test_index_follows_rename_delete_and_undo_through_ctx_apply(pane: RecallPane
 
 def test_large_libraries_are_indexed_on_a_worker(window: MainWindow, qtbot, agent: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(recall_pane_module, "SYNC_MAX_SKILLS", 0)
+    monkeypatch.setattr(queries, "INLINE_BUDGET_S", 0)  # every index is built on a worker
     pane = window.recall_pane
     pane.set_query("summarize this arxiv paper")
     with qtbot.waitSignal(pane.indexReady, timeout=10_000):

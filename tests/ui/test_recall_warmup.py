@@ -35,8 +35,8 @@ def test_the_recall_tab_is_a_placeholder_until_shown_and_takes_the_index_built_a
         qtbot, window: MainWindow) -> None:
     library = window.ctx.library
     assert library is not None and len(library) < FEED_FROM
-    assert window._recall_pane is None and not window.findChildren(RecallPane)
-    index = window.tabs.indexOf(window._recall_placeholder)
+    assert window.workspace.recall.built is None and not window.findChildren(RecallPane)
+    index = window.tabs.indexOf(window.workspace.recall.placeholder)
     assert window.tabs.tabText(index) == "Recall"
 
     prepared = prepared_after_paint(qtbot, window)  # built on a worker after the first paint
@@ -44,7 +44,7 @@ def test_the_recall_tab_is_a_placeholder_until_shown_and_takes_the_index_built_a
     assert prepared.names == library.names()
 
     window.tabs.setCurrentIndex(index)  # clicking the tab builds the pane, with that index
-    pane = window._recall_pane
+    pane = window.workspace.recall.built
     assert isinstance(pane, RecallPane) and window.tabs.currentWidget() is pane
     assert window.tabs.indexOf(pane) == index and window.tabs.count() == 4
     assert pane.recall is prepared.recall

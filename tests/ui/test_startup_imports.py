@@ -63,12 +63,12 @@ def test_the_usage_tab_is_built_when_first_shown(window) -> None:
     """Until then its tab holds a placeholder; clicking the tab (or asking) builds the pane."""
     from rockskills_gui.ui.usage.usage_pane import UsagePane
 
-    assert window._usage_pane is None
+    assert window.workspace.usage.built is None
     assert not window.findChildren(UsagePane)
-    index = window.tabs.indexOf(window._usage_placeholder)
+    index = window.tabs.indexOf(window.workspace.usage.placeholder)
     assert window.tabs.tabText(index) == "Usage"
     window.tabs.setCurrentIndex(index)
-    assert isinstance(window._usage_pane, UsagePane)
+    assert isinstance(window.workspace.usage.built, UsagePane)
     assert window.tabs.currentWidget() is window.usage_pane
     assert window.tabs.indexOf(window.usage_pane) == index
     assert window.tabs.count() == 4  # Skill, Recall, Usage, Budget

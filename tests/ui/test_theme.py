@@ -129,7 +129,7 @@ def test_preview_and_highlighting_follow_a_switch(qtbot, window: MainWindow,
     dark_text = build_palette("dark").color(QPalette.ColorRole.Text).name()
     qtbot.waitUntil(lambda: pane.preview.document().defaultStyleSheet() != light_css, timeout=2000)
     assert f"body {{ color: {dark_text}; }}" in pane.preview.document().defaultStyleSheet()
-    highlighter = next(iter(pane._highlighters.values()))
+    highlighter = next(iter(pane.open_buffers.highlighters.values()))
     heading = highlighter.formats["heading"].foreground().color()
     assert heading.lightness() > 128  # readable on the dark base
 

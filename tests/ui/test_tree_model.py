@@ -205,7 +205,7 @@ def test_changes_in_the_unfetched_rows_stay_consistent(qtmodeltester, library: R
 def test_a_filter_also_starts_with_one_batch(library: RockBotLibrary) -> None:
     model = small_batches(library, batch=2)
     model.set_filter(TreeFilter(never_used=True))
-    shown = len(model._children(model.tree.root))
+    shown = len(model.child_nodes(model.tree.root))
     assert model.rowCount() == min(2, shown)
     fetch_all(model)
     assert model.rowCount() == shown

@@ -5,7 +5,7 @@ as over a list of row objects, sorted by any column with the current row followi
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 from PySide6.QtCore import QItemSelectionModel, Qt
 
@@ -17,13 +17,14 @@ from rockskills_gui.core.usage.signals import derive
 from rockskills_gui.core.usage.stats import UsageWindow, analyze
 from rockskills_gui.ui.usage.heatmap_view import indexed_image
 from rockskills_gui.ui.usage.usage_widgets import BAR_ROLE, NAME_ROLE, UsageTableModel
+from tests.property_budget import budgeted
 
 NOW = Timestamp.parse("2026-11-01T00:00:00+00:00")
 ROLES = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole,
          Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.ForegroundRole, NAME_ROLE, BAR_ROLE)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@budgeted(10, 25, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.integers(1, 37), st.integers(1, 37), st.integers(0, 2**32 - 1))
 def test_the_image_holds_every_level(qapp, rows: int, cols: int, seed: int) -> None:  # type: ignore[no-untyped-def]
     levels = np.random.default_rng(seed).integers(0, 256, (rows, cols)).astype(np.uint8)

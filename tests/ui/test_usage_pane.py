@@ -297,10 +297,11 @@ def test_the_usage_table_sorts_itself_stably_and_keeps_the_selection(qtbot, win:
 
 def test_a_big_report_is_shown_in_parts_and_complete_when_updated_fires(
         qtbot, agent: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rockskills_gui.ui.common import queries
     from rockskills_gui.ui.usage import usage_pane
 
     monkeypatch.setattr(usage_pane, "STAGED_FROM", 1)  # every report counts as big here
-    monkeypatch.setattr(usage_pane, "SYNC_MAX_LOG_BYTES", 0)  # and runs on the worker
+    monkeypatch.setattr(queries, "INLINE_BUDGET_S", 0)  # and runs on the worker
     window = open_window(qtbot, agent)
     pane = window.usage_pane
     updates: list[int] = []

@@ -28,7 +28,7 @@ def _skill_names(agent: Path) -> list[str]:
 
 def test_the_skill_tab_paints_its_empty_page_first_and_the_rest_follows(qtbot, agent: Path) -> None:
     window = open_window(qtbot, agent)
-    assert window._skill_pane is None and window._health_pane is None  # (no paint yet)
+    assert window.deferred.skill.built is None and window.deferred.health is None  # (no paint yet)
     placeholder = window.tabs.widget(0)
     assert isinstance(placeholder, EmptySkillPage)
     assert window.tabs.tabText(0) == "Skill" and placeholder.label.text() == EMPTY_TEXT
@@ -53,7 +53,7 @@ def test_the_window_starts_without_a_splitter(qtbot) -> None:
 def test_a_skill_opened_before_the_editor_exists_is_shown(qtbot, agent: Path) -> None:
     window = open_window(qtbot, agent)
     name = _skill_names(agent)[0]
-    assert window._skill_pane is None
+    assert window.deferred.skill.built is None
     assert window.ctx.select_skill(name)
     pane = window.skill_pane
     assert pane.current is not None and pane.current.name == name
@@ -64,16 +64,16 @@ def test_a_skill_opened_before_the_editor_exists_is_shown(qtbot, agent: Path) ->
 
 def test_an_editor_command_before_the_editor_exists_runs_it(qtbot, agent: Path) -> None:
     window = open_window(qtbot, agent)
-    assert window._skill_pane is None
+    assert window.deferred.skill.built is None
     window.commands["view.layout_preview"].trigger()
-    assert window._skill_pane is not None and window.skill_pane.mode == "preview"
+    assert window.deferred.skill.built is not None and window.skill_pane.mode == "preview"
     assert window.commands["view.layout_preview"].isChecked()
 
 
 def test_a_skill_created_before_the_editor_exists_gets_the_focus(qtbot, agent: Path) -> None:
     window = open_window(qtbot, agent)
     window.activateWindow()
-    assert window._skill_pane is None
+    assert window.deferred.skill.built is None
     window.new_skill("drafts/early-bird")
     qtbot.waitUntil(lambda: QApplication.focusWidget() is window.skill_pane.editor, timeout=3000)
     assert window.skill_pane.current is not None
@@ -82,7 +82,7 @@ def test_a_skill_created_before_the_editor_exists_gets_the_focus(qtbot, agent: P
 
 def test_a_change_on_disk_before_the_editor_exists_is_noticed(qtbot, agent: Path) -> None:
     window = open_window(qtbot, agent)
-    assert window._skill_pane is None
+    assert window.deferred.skill.built is None
     source = sorted((agent / "skills").rglob("*.json"))[0]
     data = json.loads(source.read_text("utf-8-sig"))
     data["name"] = "added-outside"
@@ -94,7 +94,7 @@ def test_quitting_before_the_editor_exists_asks_nothing(qtbot, agent: Path) -> N
     window: MainWindow = open_window(qtbot, agent)
     assert window.unsaved_edits() == []
     assert window.close()
-    assert window._skill_pane is None
+    assert window.deferred.skill.built is None
 
 
 def test_the_first_frame_is_laid_out_for_the_library(qtbot, tmp_path: Path) -> None:

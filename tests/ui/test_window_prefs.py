@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtGui import QColor, QFontInfo, QImage
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QImage
 from PySide6.QtWidgets import QApplication
 
 from rockskills_gui.ui.common.accessibility import unnamed_controls
@@ -19,16 +19,22 @@ from tests.ui.conftest import open_window
 
 
 def test_editor_font_and_size_follow_the_settings(qtbot, window: MainWindow) -> None:
+    """What the app asks Qt for (family, size, fixed pitch), not what the machine's fonts resolve
+    it to: the test holds wherever it runs."""
     window.ctx.select_skill("mcp/email")
     editor = window.skill_pane.editor
-    assert QFontInfo(editor.font()).fixedPitch()
+    system_fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    assert editor.font().family() == system_fixed.family()  # no choice yet: the system's fixed font
     window.ctx.preferences.update(editor_font_size=17)
     assert editor.font().pointSize() == 17
     assert editor.document().defaultFont().pointSize() == 17  # the open skill's text too
     window.ctx.select_skill("mcp/calendar")  # another buffer gets the font as well
     assert editor.document().defaultFont().pointSize() == 17
-    window.ctx.preferences.update(editor_font="DejaVu Sans Mono")
-    assert editor.font().family() == "DejaVu Sans Mono"
+    window.ctx.preferences.update(editor_font="Some Mono Font")  # installed or not
+    font = editor.font()
+    assert (font.family(), font.pointSize()) == ("Some Mono Font", 17)
+    assert font.fixedPitch() and font.styleHint() == QFont.StyleHint.Monospace  # its fallback too
+    assert editor.document().defaultFont().family() == "Some Mono Font"
 
 
 def test_preview_layout_setting_and_view_menu_are_one_thing(qtbot, window: MainWindow) -> None:

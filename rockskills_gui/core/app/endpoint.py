@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 import openai
 
+from rockskills_gui.core.llm.errors import server_message
 from rockskills_gui.core.text.redact import redact
 
 CHECK_PROMPT = "Reply with the single word OK."
@@ -64,19 +65,6 @@ def _causes(exc: BaseException) -> list[BaseException]:
     return chain
 
 
-def _server_message(exc: openai.APIStatusError) -> str:
-    body = exc.body
-    if isinstance(body, dict):
-        error = body.get("error", body)
-        if isinstance(error, dict) and isinstance(error.get("message"), str):
-            return str(error["message"])
-        if isinstance(body.get("message"), str):
-            return str(body["message"])
-        if isinstance(error, str):
-            return error
-    return str(exc.message)
-
-
 def classify(exc: BaseException, base_url: str, api_key: str | None, timeout: float) -> EndpointError:
     """One :class:`EndpointError` for anything the openai client raised."""
     where = _where(base_url)
@@ -106,7 +94,7 @@ def classify(exc: BaseException, base_url: str, api_key: str | None, timeout: fl
                                                   api_key))
     if isinstance(exc, openai.APIStatusError):
         status = exc.status_code
-        detail = _mask(_server_message(exc), api_key)
+        detail = _mask(server_message(exc), api_key)
         if status in (401, 403):
             if not api_key:
                 return EndpointError("auth", f"{where} needs an API key ({status}): enter one above.",

@@ -69,6 +69,7 @@ class UndoResult:
 def selection_problems(plan: Plan, accepted: Iterable[str]) -> list[str]:
     """Why the accepted ids cannot be applied together (empty when they can)."""
     ids = list(dict.fromkeys(accepted))
+    chosen = set(ids)
     known = set(plan.ids())
     problems: list[str] = []
     for proposal_id in ids:
@@ -82,10 +83,10 @@ def selection_problems(plan: Plan, accepted: Iterable[str]) -> list[str]:
             if finding.severity is Severity.BLOCK:
                 problems.append(f"{proposal_id}: blocked: {display_name(finding.message, 500)}")
         for needed in proposal.depends_on:
-            if needed not in ids:
+            if needed not in chosen:
                 problems.append(f"{proposal_id} depends on {needed}, which is not accepted")
         for other in proposal.conflicts_with:
-            if other in ids and other > proposal_id:
+            if other in chosen and other > proposal_id:
                 problems.append(f"{proposal_id} and {other} change the same skill; accept only one")
     return problems
 

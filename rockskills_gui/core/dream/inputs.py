@@ -31,3 +31,10 @@ class DreamInputs:
         """Read ``skill-usage/``, ``feedback/`` and ``conversation-log/turns.jsonl`` of an agent."""
         return cls(now=now, usage=read_usage(agent_dir), feedback=read_feedback(agent_dir),
                    conversation=read_conversation_log(agent_dir))
+
+    def unreadable(self) -> list[str]:
+        """A note per log file or folder that could not be read at all (the dream runs without
+        it; an unreadable ``feedback/`` is no reason to fail)."""
+        return [f"{bad.path}: {bad.reason}; this pass ran without it"
+                for log in (self.usage, self.feedback, self.conversation)
+                for bad in log.malformed if bad.line == 0]

@@ -7,6 +7,12 @@ connection errors, timeouts) honour ``Retry-After``. The call runs on a worker t
 can report progress and cancel; a cancelled request is abandoned (its connection closed) and ends
 at the client timeout at the latest.
 
+A reply is read with a limit (issue 35, item 15): the response body stops being read past
+:data:`MAX_RESPONSE_BYTES` and a reply over ``MAX_REPLY_CHARS`` characters is refused, as
+:class:`LlmReplyTooLarge` (that pass fails, with the size said); a server's error text is cut to
+:data:`MAX_ERROR_CHARS` characters. The endpoint, the errors, the retries and the body's limit
+live in :mod:`core.llm` (shared with trigger evals); their names are kept here.
+
 The API key is passed in (the caller reads it from the OS keyring or the environment); it is never
 written anywhere. :meth:`LlmClient.redact` masks it (and a password in the base URL), in any form
 :func:`core.redact.redact` knows, out of every error message and every reply: a server that echoes
@@ -15,43 +21,49 @@ the Authorization header cannot put the key into a plan.
 
 from __future__ import annotations
 
-import ipaddress
+import json
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from email.utils import parsedate_to_datetime
 from typing import Any
-from urllib.parse import urlsplit
 
+from rockskills_gui.core.dream.reply import too_large
+from rockskills_gui.core.llm.body import MAX_REPLY_CHARS, MAX_RESPONSE_BYTES, read_body
+from rockskills_gui.core.llm.endpoint import (
+    DEFAULT_RETRIES,
+    DEFAULT_TIMEOUT,
+    Endpoint,
+    LlmProgress,
+    ProgressFn,
+    endpoint_secrets,
+)
+from rockskills_gui.core.llm.errors import (
+    MAX_ERROR_CHARS,
+    RETRYABLE,
+    LlmAuthError,
+    LlmCancelled,
+    LlmConnectionError,
+    LlmError,
+    LlmRateLimitError,
+    LlmReplyTooLarge,
+    LlmRequestError,
+    LlmServerError,
+    LlmTimeoutError,
+    server_detail,
+    translate,
+)
+from rockskills_gui.core.llm.retry import CONNECTION_RETRY_BUDGET, Retries
+from rockskills_gui.core.model.names import display_name
 from rockskills_gui.core.text.redact import redact
 
-DEFAULT_TIMEOUT = 120.0
-DEFAULT_RETRIES = 2
-MAX_RETRY_AFTER = 30.0
-CONNECTION_RETRY_BUDGET = 3.0  # seconds of waiting to retry a server that cannot be reached
+__all__ = [  # the endpoint, the errors and the limits live in core.llm (shared with trigger evals)
+    "CONNECTION_RETRY_BUDGET", "DEFAULT_RETRIES", "DEFAULT_TIMEOUT", "MAX_ERROR_CHARS", "MAX_REPLY_CHARS",
+    "MAX_RESPONSE_BYTES", "Completion", "Endpoint", "LlmAuthError", "LlmCancelled", "LlmClient",
+    "LlmConnectionError", "LlmError", "LlmProgress", "LlmRateLimitError", "LlmReplyTooLarge",
+    "LlmRequestError", "LlmServerError", "LlmTimeoutError", "ProgressFn",
+]
+
 _POLL = 0.1
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    """Where and how to ask: base URL (e.g. ``http://127.0.0.1:11434/v1``), model, limits."""
-
-    base_url: str
-    model: str
-    timeout: float = DEFAULT_TIMEOUT
-    retries: int = DEFAULT_RETRIES
-    json_mode: bool = True
-
-
-@dataclass(frozen=True)
-class LlmProgress:
-    """A progress report: ``phase`` is sending, waiting, retrying, fallback or done."""
-
-    phase: str
-    message: str
-    attempt: int
-    elapsed: float
 
 
 @dataclass(frozen=True)
@@ -67,50 +79,13 @@ class Completion:
     notes: list[str] = field(default_factory=list)
 
 
-class LlmError(Exception):
-    """A request that did not produce a reply (one sentence for the user)."""
+@dataclass(frozen=True)
+class _Reply:
+    """What the response said: the first choice's text (None without choices), model, finish."""
 
-    kind = "error"
-
-    def __init__(self, message: str, status: int | None = None, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.retry_after = retry_after
-
-
-class LlmAuthError(LlmError):
-    kind = "auth"
-
-
-class LlmRateLimitError(LlmError):
-    kind = "rate-limit"
-
-
-class LlmTimeoutError(LlmError):
-    kind = "timeout"
-
-
-class LlmConnectionError(LlmError):
-    kind = "connection"
-
-    def __init__(self, message: str, refused_locally: bool = False) -> None:
-        super().__init__(message)
-        self.refused_locally = refused_locally  # nothing listens on this machine: no retry helps
-
-
-class LlmServerError(LlmError):
-    kind = "server"
-
-
-class LlmRequestError(LlmError):
-    kind = "request"
-
-
-class LlmCancelled(LlmError):
-    kind = "cancelled"
-
-
-ProgressFn = Callable[[LlmProgress], None]
+    content: str | None
+    model: str | None
+    finish_reason: str | None
 
 
 class _Refused(Exception):
@@ -133,11 +108,7 @@ class LlmClient:
 
     def secrets(self) -> list[str]:
         """What must never be stored: the API key and a password in the base URL."""
-        try:
-            password = urlsplit(self.endpoint.base_url).password
-        except ValueError:
-            password = None
-        return [s for s in (self.__key, password) if s]
+        return endpoint_secrets(self.endpoint.base_url, self.__key)
 
     def redact(self, text: str) -> str:
         """``text`` with :meth:`secrets` masked in any form (see :mod:`core.redact`)."""
@@ -153,8 +124,7 @@ class LlmClient:
         json_mode = self.endpoint.json_mode
         notes: list[str] = []
         attempt = 0
-        retries_left = max(0, self.endpoint.retries)
-        connection_waits = 0.0  # seconds spent waiting to retry unreachable servers
+        retries = Retries(self.endpoint.retries)
         while True:
             attempt += 1
             if cancel is not None and cancel.is_set():
@@ -172,16 +142,11 @@ class LlmClient:
                              "plain text")
                 notify(LlmProgress("fallback", notes[-1], attempt, time.monotonic() - started))
                 continue
-            except (LlmRateLimitError, LlmServerError, LlmConnectionError, LlmTimeoutError) as exc:
-                if retries_left <= 0:
+            except RETRYABLE as exc:
+                # Refused on this machine: said at once. Unreachable elsewhere: a short budget only.
+                delay = retries.delay(exc, attempt)
+                if delay is None:
                     raise
-                delay = _retry_delay(exc, attempt)
-                if isinstance(exc, LlmConnectionError):
-                    # Refused on this machine: say so at once. Elsewhere: a short budget only.
-                    if exc.refused_locally or connection_waits + delay > CONNECTION_RETRY_BUDGET:
-                        raise
-                    connection_waits += delay
-                retries_left -= 1
                 notes.append(f"attempt {attempt}: {str(exc).rstrip('.')}; retrying in {delay:.1f} s")
                 notify(LlmProgress("retrying", notes[-1], attempt, time.monotonic() - started))
                 if cancel is not None and cancel.wait(delay):
@@ -189,21 +154,21 @@ class LlmClient:
                 if cancel is None:
                     time.sleep(delay)
                 continue
-            choice = response.choices[0] if getattr(response, "choices", None) else None
-            if choice is None:
+            if response.content is None:
                 raise LlmServerError("the server returned no choices")
-            raw = getattr(choice.message, "content", None) or ""
+            raw = response.content
+            if len(raw) > MAX_REPLY_CHARS:
+                raise LlmReplyTooLarge(too_large(len(raw)))
             text = self.redact(raw)
             if text != raw:
                 notes.append("the reply contained the API key; it is masked as [redacted]")
             elapsed = time.monotonic() - started
             notify(LlmProgress("done", f"reply received ({len(text)} characters)", attempt, elapsed))
             return Completion(text=text, json_mode=json_mode, attempts=attempt, elapsed=elapsed,
-                              model=getattr(response, "model", None),
-                              finish_reason=getattr(choice, "finish_reason", None), notes=notes)
+                              model=response.model, finish_reason=response.finish_reason, notes=notes)
 
     def _attempt(self, system: str, user: str, json_mode: bool, attempt: int, started: float,
-                 notify: ProgressFn, cancel: threading.Event | None) -> Any:
+                 notify: ProgressFn, cancel: threading.Event | None) -> _Reply:
         import openai  # ~0.8 s to import: only when a request is sent
 
         client = openai.OpenAI(api_key=self.__key or "no-key", base_url=self.endpoint.base_url,
@@ -219,7 +184,8 @@ class LlmClient:
 
         def work() -> None:
             try:
-                box["response"] = client.chat.completions.create(**kwargs)
+                with client.chat.completions.with_streaming_response.create(**kwargs) as response:
+                    box["response"] = _read_reply(response)
             except BaseException as exc:  # handed to the caller's thread
                 box["error"] = exc
             finally:
@@ -243,101 +209,39 @@ class LlmClient:
             client.close()
             raise self._translate(box["error"], json_mode) from None
         client.close()
-        return box["response"]
+        reply: _Reply = box["response"]
+        return reply
 
     def _translate(self, exc: BaseException, json_mode: bool) -> BaseException:
         import openai
 
-        if isinstance(exc, openai.APITimeoutError):
-            return LlmTimeoutError(f"no reply within {self.endpoint.timeout:g} s")
-        if isinstance(exc, openai.APIConnectionError):
-            reason, refused = _unreachable(exc)
-            url = self.endpoint.base_url
-            if refused:
-                return LlmConnectionError(self._mask(
-                    f"nothing answers at {url} (connection refused): is the server running, and "
-                    "is the port right?"), _is_loopback(url))
-            return LlmConnectionError(self._mask(f"cannot reach {url}: {reason}"))
-        if isinstance(exc, openai.APIStatusError):
+        if isinstance(exc, openai.APIStatusError) and exc.status_code in (400, 422) and json_mode:
             status = exc.status_code
-            detail = self._mask(_server_message(exc))
-            if status in (401, 403):
-                return LlmAuthError(f"the server refused the API key ({status}): {detail}", status)
-            retry_after = _retry_after(exc)
-            if status == 429:
-                return LlmRateLimitError(f"rate limited (429): {detail}", status, retry_after)
-            if status in (400, 422) and json_mode:
-                return _Refused(LlmRequestError(f"{status}: {detail}", status))
-            if status in (408, 409) or status >= 500:
-                return LlmServerError(f"server error ({status}): {detail}", status, retry_after)
-            return LlmRequestError(f"request refused ({status}): {detail}", status)
-        if isinstance(exc, openai.OpenAIError):
-            return LlmServerError(self._mask(f"unexpected reply: {exc}"))
-        if isinstance(exc, Exception):
-            return LlmServerError(self._mask(f"{type(exc).__name__}: {exc}"))
-        return exc
+            return _Refused(LlmRequestError(f"{status}: {server_detail(exc, self._mask)}", status))
+        return translate(exc, self.endpoint, self._mask)
 
 
-def _unreachable(exc: BaseException) -> tuple[str, bool]:
-    """Why a connection failed, in a few words without a final full stop ("connection refused"),
-    and whether it was refused (nothing listens at that port)."""
-    chain: list[BaseException] = []
-    current: BaseException | None = exc
-    while current is not None and current not in chain and len(chain) < 20:
-        chain.append(current)
-        current = current.__cause__ or current.__context__
-    refused = any(isinstance(c, ConnectionRefusedError) or "refused" in str(c).lower()
-                  for c in chain)
-    if refused:
-        return "connection refused", True
-    root = chain[-1]
-    reason = getattr(root, "strerror", None) or str(root) or type(root).__name__
-    return str(reason).strip().rstrip(".") or "connection failed", False
-
-
-def _is_loopback(base_url: str) -> bool:
-    """The URL names this machine (localhost, 127.0.0.0/8, ::1)."""
+def _read_reply(response: Any) -> _Reply:
+    """Read a chat completion's body, at most :data:`MAX_RESPONSE_BYTES` of it, and take the
+    first choice's text out of it (raises :class:`LlmError` for a body too large, not JSON, or
+    holding text that is not a string)."""
+    body = read_body(response, MAX_RESPONSE_BYTES, f"replies over {MAX_REPLY_CHARS:,} characters are "
+                                                   "refused (nothing from it is proposed)")
     try:
-        host = (urlsplit(base_url).hostname or "").lower()
-    except ValueError:
-        return False
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def _server_message(exc: Any) -> str:
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        error = body.get("error", body)
-        if isinstance(error, dict) and isinstance(error.get("message"), str):
-            return str(error["message"])
-        if isinstance(error, str):
-            return error
-    return str(getattr(exc, "message", exc))
-
-
-def _retry_after(exc: Any) -> float | None:
-    """The ``Retry-After`` header in seconds (a number or an HTTP date), at most 30 s."""
-    response = getattr(exc, "response", None)
-    header = response.headers.get("retry-after") if response is not None else None
-    if not header:
-        return None
-    try:
-        return min(MAX_RETRY_AFTER, max(0.0, float(header)))
-    except ValueError:
-        pass
-    try:
-        return min(MAX_RETRY_AFTER, max(0.0, parsedate_to_datetime(header).timestamp() - time.time()))
-    except (TypeError, ValueError):
-        return None
-
-
-def _retry_delay(exc: LlmError, attempt: int) -> float:
-    """``Retry-After`` when the server sent one, else 0.5 s doubling up to 8 s."""
-    if exc.retry_after is not None:
-        return exc.retry_after
-    return min(8.0, 0.5 * 2.0 ** (attempt - 1))
+        data = json.loads(body)
+    except (ValueError, RecursionError) as exc:  # also a number of over 4,300 digits
+        raise LlmServerError(f"the server's response is not readable JSON ({display_name(str(exc), 200)})") \
+            from None
+    if not isinstance(data, dict):
+        raise LlmServerError("the server's response is not a JSON object")
+    choices = data.get("choices")
+    choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
+    model = data.get("model") if isinstance(data.get("model"), str) else None
+    if choice is None:
+        return _Reply(None, model, None)
+    message = choice.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if content is not None and not isinstance(content, str):
+        raise LlmServerError(f"the reply's text is not a string (it is a {type(content).__name__})")
+    finish = choice.get("finish_reason")
+    return _Reply(content or "", model, finish if isinstance(finish, str) else None)

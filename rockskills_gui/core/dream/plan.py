@@ -17,7 +17,15 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from rockskills_gui.core.dream.fingerprint import Fingerprint
 from rockskills_gui.core.dream.passes import DreamPass
@@ -235,14 +243,16 @@ class Plan(_Model):
     offline: bool = False
     passes: list[PassRecord] = Field(default_factory=list)
     proposals: list[Proposal] = Field(default_factory=list)
+    # (the list indexed, its length then, proposals by id): ``get`` in O(1)
+    _index: tuple[list[Proposal], int, dict[str, Proposal]] | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _references(self) -> Plan:
-        ids = [p.id for p in self.proposals]
-        known = set(ids)
-        if len(known) != len(ids):
-            twice = next(i for i in ids if ids.count(i) > 1)
-            raise ValueError(f"the proposal id '{twice}' is used twice")
+        known: set[str] = set()
+        for proposal in self.proposals:
+            if proposal.id in known:
+                raise ValueError(f"the proposal id '{proposal.id}' is used twice")
+            known.add(proposal.id)
         for proposal in self.proposals:
             for other in [*proposal.depends_on, *proposal.conflicts_with]:
                 if other not in known:
@@ -253,10 +263,21 @@ class Plan(_Model):
     # ---------------------------------------------------------------- lookups
 
     def get(self, proposal_id: str) -> Proposal:
-        for proposal in self.proposals:
-            if proposal.id == proposal_id:
-                return proposal
-        raise KeyError(proposal_id)
+        """The proposal ``proposal_id`` (KeyError when there is none): a dictionary lookup."""
+        index = self._index
+        if index is None or index[0] is not self.proposals or index[1] != len(self.proposals):
+            index = self._reindex()
+        found = index[2].get(proposal_id)
+        if found is None or found.id != proposal_id:  # changed in place since: look once more
+            found = self._reindex()[2].get(proposal_id)
+            if found is None:
+                raise KeyError(proposal_id)
+        return found
+
+    def _reindex(self) -> tuple[list[Proposal], int, dict[str, Proposal]]:
+        self._index = (self.proposals, len(self.proposals),
+                       {p.id: p for p in reversed(self.proposals)})  # the first of an id wins
+        return self._index
 
     def ids(self) -> list[str]:
         return [p.id for p in self.proposals]
@@ -274,7 +295,18 @@ class Plan(_Model):
 
     def dependents(self, proposal_id: str) -> list[str]:
         """Every proposal that depends on ``proposal_id``, transitively (to uncheck with it)."""
-        return [p.id for p in self.proposals if proposal_id in self.requires(p.id)]
+        needed_by: dict[str, list[str]] = {}
+        for proposal in self.proposals:
+            for needed in proposal.depends_on:
+                needed_by.setdefault(needed, []).append(proposal.id)
+        seen: set[str] = set()
+        stack = list(needed_by.get(proposal_id, ()))
+        while stack:
+            current = stack.pop()
+            if current not in seen:
+                seen.add(current)
+                stack.extend(needed_by.get(current, ()))
+        return [i for i in self.ids() if i in seen]
 
     def acceptable_ids(self) -> list[str]:
         """What "accept all" accepts: in plan order, every proposal that is not advisory or

@@ -50,6 +50,8 @@ from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, untrusted
 from rockskills_gui.core.storage.checksum import sha256
 
+CO_USE_NAMES = 64  # of a proposal's skills, those whose co-use is given as evidence
+CLUSTER_NAMES = 50  # of a cluster's members, those named in its evidence
 _PREFIX = {DreamPass.GAP: "g", DreamPass.CONSOLIDATE: "c", DreamPass.OPTIMIZE: "o",
            DreamPass.MCP_REFRESH: "m", DreamPass.OFFLINE: "x"}
 
@@ -87,6 +89,7 @@ class PlanBuilder:
         # (the records in ``before`` are shared and never changed)
         self._records: dict[str, tuple[Skill, SkillRecord]] = {}
         self._files: dict[str, tuple[str, str | None]] = {}  # name -> (its file shown, its sha256)
+        self._folded_for: tuple[ConsolidationAnalysis, tuple[set[str], list[set[str]]]] | None = None
 
     # ---------------------------------------------------------------- helpers
 
@@ -171,6 +174,14 @@ class PlanBuilder:
         self.proposals.append(proposal)
         return proposal
 
+    def _folded(self, analysis: ConsolidationAnalysis) -> tuple[set[str], list[set[str]]]:
+        """The analysis's sparse skills and each cluster's members, case-folded (made once)."""
+        if self._folded_for is None or self._folded_for[0] is not analysis:
+            sets = ({fold(s) for s in analysis.sparse}, [{fold(m) for m in members}
+                                                         for _prefix, members in analysis.clusters])
+            self._folded_for = (analysis, sets)
+        return self._folded_for[1]
+
     def _usage_evidence(self, names: Sequence[str], analysis: ConsolidationAnalysis) -> list[Evidence]:
         evidence: list[Evidence] = []
         stats = analysis.stats
@@ -178,20 +189,24 @@ class PlanBuilder:
         evidence.append(Evidence(kind="usage", text=", ".join(f"{n}: {c}x in 30 days"
                                                               for n, c in counts.items()),
                                  data={"counts": counts}))
-        for i, a in enumerate(names):
-            for b in names[i + 1:]:
+        paired = names[:CO_USE_NAMES]  # pairs of a merge of thousands would be millions
+        for i, a in enumerate(paired):
+            for b in paired[i + 1:]:
                 together = stats.together(a, b)
                 if together:
                     evidence.append(Evidence(kind="co-use", text=f"{a} + {b}: {together} session(s)",
                                              data={"a": a, "b": b, "sessions": together}))
-        sparse = [n for n in names if fold(n) in {fold(s) for s in analysis.sparse}]
+        folded = self._folded(analysis)
+        sparse = [n for n in names if fold(n) in folded[0]]
         if sparse:
             evidence.append(Evidence(kind="sparse", text="sparse: " + ", ".join(sparse)))
-        for prefix, members in analysis.clusters:
-            inside = [n for n in names if fold(n) in {fold(m) for m in members}]
-            if inside:
-                evidence.append(Evidence(kind="cluster", text=f"'{prefix}/*': {', '.join(members)}",
-                                         data={"prefix": prefix, "members": members}))
+        for (prefix, members), cluster in zip(analysis.clusters, folded[1], strict=True):
+            inside = [n for n in names if fold(n) in cluster]
+            if inside:  # (a cluster of thousands is named in part: on every proposal it touches)
+                shown = members[:CLUSTER_NAMES]
+                more = f" and {len(members) - len(shown):,} more" if len(members) > len(shown) else ""
+                evidence.append(Evidence(kind="cluster", text=f"'{prefix}/*': {', '.join(shown)}{more}",
+                                         data={"prefix": prefix, "members": shown, "count": len(members)}))
         return evidence
 
     # ---------------------------------------------------------------- gap (§10.2)
@@ -268,6 +283,7 @@ class PlanBuilder:
             return False
         after_deletions = {k: v for k, v in before.items() if k not in {fold(n) for n in doomed}}
         saves: list[tuple[Proposal, SaveItem]] = []
+        thin = {fold(s.name) for s in optimization.sparse} if optimization is not None else set()
         saved_names: dict[str, str] = {}
         for index, item in enumerate(reply.to_save or []):
             if item_is_blank(item):
@@ -286,10 +302,14 @@ class PlanBuilder:
                 proposal.evidence.extend(self._usage_evidence(
                     [*proposal.sources] or [skill.name], consolidation))
             if optimization is not None:
-                proposal.evidence.extend(_failure_evidence(proposal, optimization))
+                proposal.evidence.extend(_failure_evidence(proposal, optimization, thin))
             saves.append((proposal, item))
             self.add(proposal)
             record.proposals.append(proposal.id)
+        merged_into: dict[str, list[str]] = {}  # fold(source) -> the saves that list it, in order
+        for saved, item in saves:
+            for source in dict.fromkeys(fold(n) for n in item.source_names or []):
+                merged_into.setdefault(source, []).append(saved.id)
         for name in doomed:
             key = fold(name)
             if key in saved_names:
@@ -301,7 +321,7 @@ class PlanBuilder:
                 continue
             proposal = self.new(ProposalKind.DELETE, dream_pass, f"Delete '{skill.name}'",
                                 deletes=[skill.name])
-            owners = [p.id for p, item in saves if key in {fold(n) for n in item.source_names or []}]
+            owners = list(merged_into.get(key, ()))
             proposal.depends_on.extend(owners)
             if owners:
                 proposal.evidence.append(Evidence(kind="reply", text="merged into " + ", ".join(
@@ -402,7 +422,8 @@ def _gap_evidence(skill: Skill, analysis: GapAnalysis) -> list[Evidence]:
     return evidence
 
 
-def _failure_evidence(proposal: Proposal, analysis: OptimizationAnalysis) -> list[Evidence]:
+def _failure_evidence(proposal: Proposal, analysis: OptimizationAnalysis, thin: set[str]) -> list[Evidence]:
+    """Failure signals and thinness (``thin``: the sparse skills, case-folded) of what it rewrites."""
     evidence: list[Evidence] = []
     for name in [*proposal.sources, *proposal.replaces]:
         entries = analysis.failure_context.get(fold(name), [])
@@ -411,6 +432,6 @@ def _failure_evidence(proposal: Proposal, analysis: OptimizationAnalysis) -> lis
                 kind="failure",
                 text=f"{name}: " + "; ".join(f"[{e.signal_name}] {e.summary}" for e in entries),
                 data={"ids": [e.id for e in entries]}))
-        if fold(name) in {fold(s.name) for s in analysis.sparse}:
+        if fold(name) in thin:
             evidence.append(Evidence(kind="sparse", text=f"{name} has under 200 characters of content"))
     return evidence

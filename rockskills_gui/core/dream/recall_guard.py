@@ -122,7 +122,8 @@ def plan_effect(plan: Plan, skills: Sequence[Skill], accepted: Iterable[str],
                 queries: Sequence[GuardedQuery], before: SkillRecall | None = None) -> PlanEffect:
     """Replay ``queries`` before and after the ``accepted`` proposals (``before``: the library's
     recall, if one is at hand, to skip building it again)."""
-    ids = tuple(p.id for p in plan.proposals if p.id in set(accepted))
+    chosen = set(accepted)
+    ids = tuple(p.id for p in plan.proposals if p.id in chosen)
     after, successors, writers = after_plan(plan, skills, ids)
     report = replay(before if before is not None else SkillRecall(skills), after, queries, successors)
     causes: dict[int, tuple[str, ...]] = {}

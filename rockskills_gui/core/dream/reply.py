@@ -10,6 +10,11 @@ Validation is a little stricter than RockBot where RockBot would crash or silent
 wrong JSON types (RockBot: JsonException, pass skipped), a null item in ``toSave`` or a null name in
 ``toDelete``/``sourceNames`` (RockBot: exception, rest of the cycle aborted), and an object with
 none of the expected properties (RockBot: an empty result) are all reported as failures.
+
+A reply is also refused, with what it held, when it is larger than a review can take (issue 35,
+item 15): over :data:`MAX_REPLY_CHARS` characters, over :data:`MAX_REPLY_ITEMS` entries in
+``toSave`` or ``toDelete``, or over :data:`MAX_REPLY_NAMES` names in all the ``sourceNames`` and
+``seeAlso`` lists (JSON nested too deep or a number of over 4,300 digits is invalid JSON).
 """
 
 from __future__ import annotations
@@ -21,8 +26,12 @@ from typing import Any, Generic, Literal, TypeVar, overload
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.llm.body import MAX_REPLY_CHARS as MAX_REPLY_CHARS  # the reply's limit, shared
 from rockskills_gui.core.model import dotnet_json
 from rockskills_gui.core.model.names import dotnet_trim, is_dotnet_whitespace
+
+MAX_REPLY_ITEMS = 2_000  # entries in toSave, and in toDelete
+MAX_REPLY_NAMES = 20_000  # names in all the sourceNames and seeAlso lists together
 
 _THINK_OPEN = re.compile(re.escape("<think>"), re.IGNORECASE | re.ASCII)
 _THINK_CLOSE = re.compile(re.escape("</think>"), re.IGNORECASE | re.ASCII)
@@ -175,9 +184,35 @@ def parse_reply(raw: str | None, dream_pass: DreamPass) -> ParsedReply[GapReply]
     return _parse_as(raw, SkillReply)
 
 
+def too_large(length: int) -> str:
+    """The message for a reply of ``length`` characters over :data:`MAX_REPLY_CHARS`."""
+    return (f"the reply is {length:,} characters long; replies over {MAX_REPLY_CHARS:,} characters "
+            "are refused (nothing from it is proposed)")
+
+
+def _too_many(data: dict[str, Any]) -> list[str]:
+    """Why the reply lists more than a review can take (empty when it does not)."""
+    errors: list[str] = []
+    for key, what in (("toSave", "skills to save"), ("toDelete", "skills to delete")):
+        value = data.get(key)
+        if isinstance(value, list) and len(value) > MAX_REPLY_ITEMS:
+            errors.append(f"{key}: the reply lists {len(value):,} {what}; at most {MAX_REPLY_ITEMS:,} "
+                          "are read from one reply (nothing from it is proposed)")
+    saves = data.get("toSave")
+    names = sum(len(item.get(key) or ()) for item in (saves if isinstance(saves, list) else [])
+                if isinstance(item, dict) for key in ("sourceNames", "seeAlso")
+                if isinstance(item.get(key), list))
+    if names > MAX_REPLY_NAMES:
+        errors.append(f"toSave: the reply names {names:,} skills in sourceNames and seeAlso; at most "
+                      f"{MAX_REPLY_NAMES:,} are read from one reply (nothing from it is proposed)")
+    return errors
+
+
 def _parse_as(raw: str | None, model: type[R]) -> ParsedReply[R]:
     """:func:`parse_reply` with the pass's reply schema ``model``."""
     raw = raw or ""
+    if len(raw) > MAX_REPLY_CHARS:
+        return ParsedReply(raw, None, None, [too_large(len(raw))])
     json_text = extract_json_object(raw)
     if json_text is None:
         return ParsedReply(raw, None, None, ["the reply contains no JSON object ({ ... })"])
@@ -185,12 +220,17 @@ def _parse_as(raw: str | None, model: type[R]) -> ParsedReply[R]:
         pairs = dotnet_json.loads_pairs(json_text)
     except dotnet_json.JsonReadError as exc:
         return ParsedReply(raw, json_text, None, [f"invalid JSON: {exc}"])
+    except ValueError as exc:  # whatever else the reader refuses: this reply fails, not the run
+        return ParsedReply(raw, json_text, None, [f"invalid JSON: {str(exc).split(';')[0]}"])
     if not dotnet_json.is_object(pairs):
         return ParsedReply(raw, json_text, None, ["the JSON is not an object"])
     data = _canonical(pairs, model)
     if not data:
         expected = " or ".join(f"'{n}'" for n in _FIELDS[model].values())
         return ParsedReply(raw, json_text, None, [f"the object has no {expected} property"])
+    crowded = _too_many(data)
+    if crowded:
+        return ParsedReply(raw, json_text, None, crowded)
     try:
         value = model.model_validate(data)
     except ValidationError as exc:

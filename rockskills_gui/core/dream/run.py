@@ -53,7 +53,7 @@ from rockskills_gui.core.dream.proposals import PlanBuilder
 from rockskills_gui.core.dream.reply import GapReply, SkillReply, parse_reply
 from rockskills_gui.core.dream.virtual import apply_prune
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
-from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.names import display_name, fold
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.text.redact import REDACTED, redact_data
 
@@ -166,56 +166,21 @@ def run_dream(library: RockBotLibrary, options: RunOptions, client: LlmClient | 
                             system=directive.text, model=client.endpoint.model,
                             base_url=client.endpoint.base_url)
         plan.passes.append(record)
+        record.notes.extend(inputs.unreadable())
         if stop is not None:
             record.status, record.reason = PassStatus.SKIPPED, stop
             continue
         notify(RunProgress(dream_pass, "prompt", f"building the {dream_pass.value} prompt"))
-        if dream_pass is DreamPass.GAP:
-            gap = analyze_gap(builder.virtual.skills(), inputs)
-            if not _ask(record, gap.prompt, gap.skipped, client, notify, cancel):
-                stop = _stop_after(record)
-                continue
-            gap_reply = _parse(record, DreamPass.GAP)
-            if gap_reply is not None:
-                builder.gap(gap_reply, gap, record)
-            continue
-        if dream_pass is DreamPass.CONSOLIDATE:
-            builder.prune(prune_candidates(builder.virtual.skills(), now), record)
-            consolidation = analyze_consolidation(builder.virtual.skills(), inputs, library.profile)
-            if consolidation.prompt is None:
-                record.status, record.reason = PassStatus.SKIPPED, consolidation.skipped
-                stop = "RockBot runs optimization only after a consolidation"
-                continue
-            if not _ask(record, consolidation.prompt, None, client, notify, cancel):
-                stop = _stop_after(record)
-                continue
-            reply = _parse(record, DreamPass.CONSOLIDATE)
-            if reply is None:
-                stop = "RockBot runs optimization only after a consolidation that applied"
-                continue
-            if not builder.skill_result(DreamPass.CONSOLIDATE, reply, record,
-                                        consolidation=consolidation):
-                record.status = PassStatus.REFUSED
-                record.reason = "the safety guard refused the result"
-                stop = "the consolidation was refused by the safety guard (RockBot stops here)"
-            continue
-        if DreamPass.CONSOLIDATE not in wanted:
-            pruned = apply_prune(builder.virtual, now)
-            if pruned:
-                record.notes.append("built after the 18-month prune (" + ", ".join(pruned)
-                                    + ") and a no-op consolidation, as RockBot would")
-            if len(builder.virtual) < 2:
-                record.status, record.reason = PassStatus.SKIPPED, "fewer than 2 skills after pruning"
-                continue
-        optimization = analyze_optimization(builder.virtual.skills(), inputs, library.profile)
-        if not _ask(record, optimization.prompt, optimization.skipped, client, notify, cancel):
+        made = len(builder.proposals)
+        try:
+            stop = _run_pass(record, builder, inputs, now, wanted, client, notify, cancel)
+        except Exception as exc:  # a bug or a reply we did not foresee: this pass fails alone
+            del builder.proposals[made:]  # nothing from it is proposed
+            record.proposals.clear()
+            record.status = PassStatus.FAILED
+            record.reason = "the reply could not be used; nothing from it is proposed"
+            record.errors.append(f"unexpected error: {type(exc).__name__}: {display_name(str(exc), 300)}")
             stop = _stop_after(record)
-            continue
-        reply = _parse(record, DreamPass.OPTIMIZE)
-        if reply is not None and not builder.skill_result(DreamPass.OPTIMIZE, reply, record,
-                                                           optimization=optimization):
-            record.status = PassStatus.REFUSED
-            record.reason = "deletes skills and saves nothing (our safety guard; RockBot has none here)"
     plan.proposals = builder.proposals
     plan = redacted(plan, client.secrets())
     _finish(plan, library, builder)
@@ -289,13 +254,62 @@ def _refresh(library: RockBotLibrary, builder: PlanBuilder, options: RunOptions,
         record.proposals.append(proposal.id)
 
 
+def _run_pass(record: PassRecord, builder: PlanBuilder, inputs: DreamInputs, now: Timestamp,
+              wanted: Sequence[DreamPass], client: LlmClient | PastedReplies,
+              notify: Callable[[RunProgress], None], cancel: threading.Event | None) -> str | None:
+    """Ask for one pass and turn its reply into proposals; what stops the passes after it."""
+    dream_pass = record.dream_pass
+    if dream_pass is DreamPass.GAP:
+        gap = analyze_gap(builder.virtual.skills(), inputs)
+        if not _ask(record, gap.prompt, gap.skipped, client, notify, cancel):
+            return _stop_after(record)
+        gap_reply = _parse(record, DreamPass.GAP)
+        if gap_reply is not None:
+            builder.gap(gap_reply, gap, record)
+        return None
+    if dream_pass is DreamPass.CONSOLIDATE:
+        builder.prune(prune_candidates(builder.virtual.skills(), now), record)
+        consolidation = analyze_consolidation(builder.virtual.skills(), inputs, builder.library.profile)
+        if consolidation.prompt is None:
+            record.status, record.reason = PassStatus.SKIPPED, consolidation.skipped
+            return "RockBot runs optimization only after a consolidation"
+        if not _ask(record, consolidation.prompt, None, client, notify, cancel):
+            return _stop_after(record)
+        reply = _parse(record, DreamPass.CONSOLIDATE)
+        if reply is None:
+            return "RockBot runs optimization only after a consolidation that applied"
+        if not builder.skill_result(DreamPass.CONSOLIDATE, reply, record, consolidation=consolidation):
+            record.status = PassStatus.REFUSED
+            record.reason = "the safety guard refused the result"
+            return "the consolidation was refused by the safety guard (RockBot stops here)"
+        return None
+    if DreamPass.CONSOLIDATE not in wanted:
+        pruned = apply_prune(builder.virtual, now)
+        if pruned:
+            record.notes.append("built after the 18-month prune (" + ", ".join(pruned)
+                                + ") and a no-op consolidation, as RockBot would")
+        if len(builder.virtual) < 2:
+            record.status, record.reason = PassStatus.SKIPPED, "fewer than 2 skills after pruning"
+            return None
+    optimization = analyze_optimization(builder.virtual.skills(), inputs, builder.library.profile)
+    if not _ask(record, optimization.prompt, optimization.skipped, client, notify, cancel):
+        return _stop_after(record)
+    reply = _parse(record, DreamPass.OPTIMIZE)
+    if reply is not None and not builder.skill_result(DreamPass.OPTIMIZE, reply, record,
+                                                       optimization=optimization):
+        record.status = PassStatus.REFUSED
+        record.reason = "deletes skills and saves nothing (our safety guard; RockBot has none here)"
+    return None
+
+
 def _run_offline(library: RockBotLibrary, options: RunOptions, inputs: DreamInputs, now: Timestamp,
                  created_at: str) -> Plan:
     """The offline proposals, checked. The skill files are fingerprinted on a second thread
     meanwhile (reading and hashing every file, beside the merge search's number crunching); the
     proposals come from the library as loaded, so when during the run it is taken is immaterial."""
     record = PassRecord(dream_pass=DreamPass.OFFLINE, status=PassStatus.OK,
-                        reason="proposals made from the library alone, without an LLM")
+                        reason="proposals made from the library alone, without an LLM",
+                        notes=inputs.unreadable())
     with ThreadPoolExecutor(max_workers=1) as pool:
         taken = pool.submit(fingerprint.take, library.layout)
         builder = PlanBuilder(library, now)

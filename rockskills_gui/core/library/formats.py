@@ -239,6 +239,8 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
     if find_memory_db(path) is not None and not (path / SKILLS_DIR).is_dir():
         return _cortex(path, find_memory_db(path), "a CortexPrism memory.db")
     skills = path / SKILLS_DIR if (path / SKILLS_DIR).is_dir() else path if path.name == SKILLS_DIR else None
+    if skills is not None and not os.access(skills, os.R_OK | os.X_OK):  # (issue 35, item 16)
+        raise NotALibraryError(f"{skills}: the skills folder cannot be read (permission denied)")
     seen = evidence(skills) if skills is not None and not any(
         (skills / n).is_file() for n in SKILL_FILE_NAMES) else Evidence()
     if seen.favours_rockbot():

@@ -43,6 +43,7 @@ from rockskills_gui.core.storage.changes import (
 )
 from rockskills_gui.core.storage.layout import Layout
 from rockskills_gui.core.storage.progress import SILENT, Progress
+from rockskills_gui.core.storage.writable import check_writable
 
 if TYPE_CHECKING:  # (the journal and the change writer load with the first write, issue 19)
     from rockskills_gui.core.storage.journal import RecoveryReport
@@ -240,6 +241,10 @@ class Library(UndoRedo, ABC, Generic[E, W]):
     @abstractmethod
     def journal_layout(self, paths: Iterable[Path]) -> Layout:
         """Where a change to ``paths`` is journaled and bounded."""
+
+    @abstractmethod
+    def restore(self, skill: Skill) -> ChangeSet:
+        """Write ``skill`` as a new file again (a skill deleted on disk while it was being edited)."""
 
     @abstractmethod
     def _as_editable(self, entry: E) -> W | None:
@@ -615,6 +620,8 @@ class Library(UndoRedo, ABC, Generic[E, W]):
         from rockskills_gui.core.storage import change_writer
 
         layout = self.journal_layout(fc.path for fc in change.files)
+        # a read-only folder is said before anything is written (not a PermissionError half-way)
+        check_writable(layout, change, writer is not None or change_writer.needs_journal(layout, change))
         written = change_writer.write_change(layout, change, self._conflict, writer,
                                              progress=self.progress, read_now=read_now)
         if gate is None:

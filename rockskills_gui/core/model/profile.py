@@ -227,6 +227,7 @@ class Holds:
     lifecycle: bool = False  # a lifecycle per skill (released, deprecated, archived, ...)
     read_only_rows: bool = False  # skills this app shows but never writes (memory.db rows)
     usage_log: bool = False  # the agent logs skill usage beside the skills
+    usage_retention: bool = False  # the agent deletes old usage log lines (the app's archive keeps them)
     resource_reads: bool = False  # the agent logs which resources it read
     timestamps: bool = False  # createdAt / updatedAt / lastUsedAt stored in each skill
     see_also: bool = True  # see-also lists between skills

@@ -110,7 +110,8 @@ ROCKBOT_CURRENT = AgentProfile(
                     "src/RockBot.Host/DreamPassLedger.cs @ e7f95a1, src/RockBot.Agent/agent/"
                     "skill-dream.md (keyword rule; commit not reported)",
         "holds": f"{ROCKBOT_LATER} SkillResource.cs (manifest), FileSkillResourceUsageStore, "
-                 "IMcpSkillSurface.cs (surfaceBaseline)",
+                 "IMcpSkillSurface.cs (surfaceBaseline); usage log retention: JsonlLogRetention.cs, "
+                 "FileSkillUsageStore.cs @ 5389c16",
     },
     storage=Storage(file_kinds=(FileKind.ROCKBOT_JSON,), file_names=("{name}.json",),
                     project_roots=("skills",), precedence=Precedence.SINGLE_ROOT,
@@ -130,8 +131,8 @@ ROCKBOT_CURRENT = AgentProfile(
                       keep_summary_keywords=True,
                       ledger_file=LEDGER_FILE, carry_mcp_baseline=True, mcp_refresh_per_cycle=5,
                       schedule=DreamSchedule(initial_delay_minutes=5, cron="0 */12 * * *")),
-    holds=Holds(resources=True, usage_log=True, resource_reads=True, timestamps=True,
-                mcp_baselines=True),
+    holds=Holds(resources=True, usage_log=True, usage_retention=True, resource_reads=True,
+                timestamps=True, mcp_baselines=True),
 )
 
 

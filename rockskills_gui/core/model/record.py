@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any, Self
 
 
@@ -12,7 +13,7 @@ class ImmutableRecord:
 
     __slots__ = ()
 
-    def model_copy(self, *, update: dict[str, Any] | None = None) -> Self:
+    def model_copy(self, *, update: Mapping[str, Any] | None = None) -> Self:
         """A copy with the fields in ``update`` replaced (unknown names raise TypeError)."""
         return dataclasses.replace(self, **update) if update else self  # type: ignore[type-var]
 

@@ -45,6 +45,17 @@ class Terms(NamedTuple):
         """The word id of every entry."""
         return np.repeat(np.arange(len(self.ptr) - 1, dtype=_I64), np.diff(self.ptr))
 
+    def row(self, word: int) -> tuple[np.ndarray, np.ndarray]:
+        """Word ``word``'s slots and token counts (views; empty for a word it does not know)."""
+        if word + 1 >= len(self.ptr):
+            return self.slot[:0], self.tf[:0]
+        lo, hi = int(self.ptr[word]), int(self.ptr[word + 1])
+        return self.slot[lo:hi], self.tf[lo:hi]
+
+    def entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every entry as (word, slot, tf), sorted by word then slot (what :meth:`merge` takes)."""
+        return self.rows(), self.slot.astype(_I64), self.tf
+
     def purge(self, dead: np.ndarray) -> Terms:
         """Without the entries of the slots marked in ``dead``."""
         gone = np.flatnonzero(dead[self.slot])
@@ -105,6 +116,18 @@ class Pairs(NamedTuple):
 
     def rows(self) -> np.ndarray:
         return np.repeat(np.arange(len(self.key), dtype=_I64), np.diff(self.ptr))
+
+    def find(self, keys: np.ndarray) -> np.ndarray:
+        """The rows of those of ``keys`` it holds with at least one entry (in ``keys``' order)."""
+        at = np.searchsorted(self.key, keys)
+        inside = at < len(self.key)
+        at = at[inside][self.key[at[inside]] == keys[inside]]
+        found: np.ndarray = at[self.ptr[at + 1] > self.ptr[at]]
+        return found
+
+    def entries(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every entry as (key, slot), sorted by key then slot (what :meth:`merge` takes)."""
+        return self.key[self.rows()], self.slot.astype(_I64)
 
     def purge(self, dead: np.ndarray) -> Pairs:
         gone = np.flatnonzero(dead[self.slot])

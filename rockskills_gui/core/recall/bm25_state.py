@@ -43,7 +43,7 @@ class IndexState:
 
 def snapshot(index: Bm25Index) -> IndexState:
     """The whole state of ``index`` (copies: later edits of the index do not change it)."""
-    index._apply()
+    index._apply(merge=True)
     count = index._n
     store = TextStore()
     texts = index._texts.all(count)

@@ -19,17 +19,22 @@ _AFTER = b"{"  # sorts after every character of a run ([a-z0-9])
 _I32 = np.int32
 
 
-def _joined(old: np.ndarray, new: np.ndarray) -> np.ndarray:
-    """``old`` and ``new`` (byte strings) in one array one byte wider than its longest string (so
-    that a prefix followed by one more character never gets cut)."""
-    width = max(old.dtype.itemsize - 1 if len(old) else 0, new.dtype.itemsize) + 1
+def _added(texts: np.ndarray, ids: np.ndarray, new: np.ndarray, new_ids: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """``texts`` (sorted, distinct byte strings) and their ``ids`` with ``new`` ones (distinct
+    from them) added in order, in an array one byte wider than its longest string (so that a
+    prefix followed by one more character never gets cut)."""
+    width = max(texts.dtype.itemsize - 1 if len(texts) else 0, new.dtype.itemsize) + 1
     kind = np.dtype(f"S{width}")
-    return np.concatenate((old.astype(kind), new.astype(kind)))
-
-
-def _sorted(texts: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    order = np.argsort(texts, kind="stable")
-    return texts[order], ids[order]
+    if len(new) * 8 > len(texts):  # many: one sort of them all
+        joined = np.concatenate((texts.astype(kind), new.astype(kind)))
+        order = np.argsort(joined, kind="stable")
+        return joined[order], np.concatenate((ids, new_ids))[order]
+    order = np.argsort(new)  # a few: each inserted at its place
+    new, new_ids = new[order].astype(kind), new_ids[order]
+    texts = texts if texts.dtype == kind else texts.astype(kind)
+    at = np.searchsorted(texts, new)
+    return np.insert(texts, at, new), np.insert(ids, at, new_ids)
 
 
 class Words:
@@ -83,8 +88,8 @@ class Words:
         new_ids = np.arange(self.count, self.count + len(new), dtype=np.int64)
         self.count += len(new)
         out[places[new]] = new_ids
-        self._text, self._text_id = _sorted(_joined(self._text, data[new]),
-                                            np.concatenate((self._text_id, new_ids.astype(_I32))))
+        self._text, self._text_id = _added(self._text, self._text_id, data[new],
+                                           new_ids.astype(_I32))
         return out
 
     def mark_left(self, ids: np.ndarray, texts: list[str]) -> None:
@@ -102,9 +107,8 @@ class Words:
         if not short:
             return
         data = np.array([texts[i][::-1].encode("ascii") for i in short], dtype=bytes)
-        self._left_text, self._left_id = _sorted(
-            _joined(self._left_text, data),
-            np.concatenate((self._left_id, ids[short].astype(_I32))))
+        self._left_text, self._left_id = _added(self._left_text, self._left_id, data,
+                                                ids[short].astype(_I32))
 
     def ending_with(self, token: str) -> np.ndarray:
         """Ids of the left words ending with ``token``."""

@@ -117,7 +117,7 @@ class HybridExplanation:
 
 
 def explain_hybrid(recall: SkillRecall, skills_dir: Path, query: str, top: int | None = 10,
-                   query_vector: Sequence[float] | None = None,
+                   query_vector: Sequence[float] | np.ndarray | None = None,
                    min_similarity: float = MIN_SIMILARITY) -> HybridExplanation:
     """The hybrid ranking of ``query`` over ``recall``'s skills, as far as it can be known.
 

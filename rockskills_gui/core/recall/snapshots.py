@@ -10,10 +10,11 @@ Snapshots are stored beside the library in ``recall-tests/snapshots/<name>.json`
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -25,6 +26,7 @@ from rockskills_gui.core.recall.skill_recall import SkillRecall
 from rockskills_gui.core.storage import fileio, untrusted
 
 SNAPSHOT_DIR = "snapshots"
+M = TypeVar("M", bound=BaseModel)
 
 
 class SnapshotResult(BaseModel):
@@ -70,33 +72,56 @@ def _spelled(recall: SkillRecall, key: str) -> str:
     return skill.name if skill is not None else key
 
 
-def snapshot_path(layout: AnyLayout, name: str) -> Path:
-    """``<agent>/recall-tests/snapshots/<name>.json`` (a plain file name only)."""
+def snapshot_path(layout: AnyLayout, name: str, folder: str = SNAPSHOT_DIR) -> Path:
+    """``<agent>/recall-tests/<folder>/<name>.json`` (a plain file name only)."""
     if not name or "/" in name or "\\" in name or name.startswith(".") or "\0" in name:
         raise QuerySetError(f"not a usable snapshot name: {name!r}")
-    return layout.agent_dir / QUERY_SET_DIR / SNAPSHOT_DIR / f"{name}.json"
+    return layout.agent_dir / QUERY_SET_DIR / folder / f"{name}.json"
 
 
-def save(layout: AnyLayout, snapshot: Snapshot) -> Path:
-    """Write ``snapshot`` (atomically) and return its path."""
-    path = snapshot_path(layout, snapshot.name)
+def write_snapshot(layout: AnyLayout, path: Path, snapshot: BaseModel, name: str) -> Path:
+    """Write ``snapshot`` (by alias, indented) to ``path`` atomically and return the path."""
     text = json.dumps(snapshot.model_dump(by_alias=True), ensure_ascii=False, indent=2) + "\n"
     try:  # (a symlinked recall-tests/ or snapshots/ leaving the library: refused)
         untrusted.write_inside(path, text.encode("utf-8"), layout.agent_dir)
     except untrusted.Refused as exc:
-        raise QuerySetError(f"snapshot {snapshot.name!r}: {exc.why}") from None
+        raise QuerySetError(f"snapshot {name!r}: {exc.why}") from None
     return path
+
+
+def read_snapshot(path: Path, name: str, model: type[M], what: str = "a snapshot") -> M:
+    """The ``model`` stored at ``path`` (raises :class:`QuerySetError` with one readable line)."""
+    try:
+        return model.model_validate_json(fileio.read_regular(path, DOCUMENT_MAX_BYTES))
+    except OSError as exc:
+        raise QuerySetError(f"snapshot {name!r}: {exc.strerror or exc}") from None
+    except (ValueError, ValidationError) as exc:
+        raise QuerySetError(f"snapshot {name!r}: not {what} ({str(exc).splitlines()[0]})") from None
+
+
+def readable_in(folder: Path, load: Callable[[str], M]) -> list[M]:
+    """Every snapshot ``load`` reads from ``folder`` (by file stem); unreadable ones left out."""
+    try:
+        paths = [p for p in folder.glob("*.json") if fileio.is_regular(p)]
+    except OSError:
+        return []
+    found: list[M] = []
+    for path in paths:
+        try:
+            found.append(load(path.stem))
+        except QuerySetError:
+            continue
+    return found
+
+
+def save(layout: AnyLayout, snapshot: Snapshot) -> Path:
+    """Write ``snapshot`` (atomically) and return its path."""
+    return write_snapshot(layout, snapshot_path(layout, snapshot.name), snapshot, snapshot.name)
 
 
 def load(layout: AnyLayout, name: str) -> Snapshot:
     """The snapshot called ``name`` (raises :class:`QuerySetError` with one readable line)."""
-    path = snapshot_path(layout, name)
-    try:
-        return Snapshot.model_validate_json(fileio.read_regular(path, DOCUMENT_MAX_BYTES))
-    except OSError as exc:
-        raise QuerySetError(f"snapshot {name!r}: {exc.strerror or exc}") from None
-    except (ValueError, ValidationError) as exc:
-        raise QuerySetError(f"snapshot {name!r}: not a snapshot ({str(exc).splitlines()[0]})") from None
+    return read_snapshot(snapshot_path(layout, name), name, Snapshot)
 
 
 @dataclass(frozen=True)
@@ -152,18 +177,8 @@ def compare(a: Snapshot, b: Snapshot) -> list[QueryDiff]:
 def names_for(layout: AnyLayout, query_set: str) -> list[str]:
     """The snapshots of ``query_set`` (newest first); unreadable files are left out."""
     folder = layout.agent_dir / QUERY_SET_DIR / SNAPSHOT_DIR
-    found: list[tuple[str, str]] = []
-    try:
-        paths = [p for p in folder.glob("*.json") if fileio.is_regular(p)]
-    except OSError:
-        return []
-    for path in paths:
-        try:
-            snap = load(layout, path.stem)
-        except QuerySetError:
-            continue
-        if snap.query_set == query_set:
-            found.append((snap.taken_at, snap.name))
+    found = [(snap.taken_at, snap.name) for snap in readable_in(folder, lambda n: load(layout, n))
+             if snap.query_set == query_set]
     return [name for _taken, name in sorted(found, reverse=True)]
 
 

@@ -22,12 +22,12 @@ import json
 import os
 import secrets
 import stat
-import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 from rockskills_gui.core.storage import appdirs
+from rockskills_gui.core.storage.file_lock import try_lock as _try_lock
 
 KEY_FILE = "journal.key"
 KEY_BYTES = 32
@@ -126,27 +126,6 @@ class WriterLock:
             with contextlib.suppress(OSError):
                 os.close(self._fd)  # closing drops the flock
             self._fd = None
-
-
-def _try_lock(fd: int) -> bool:
-    """Take an exclusive lock without waiting: False when someone else holds it."""
-    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
-        import msvcrt
-
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
-        return True
-    import fcntl
-
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as exc:
-        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-            return False
-        raise
-    return True
 
 
 def create_owner(folder: Path, home: Path, tx_id: str) -> WriterLock:

@@ -11,6 +11,7 @@ SKILLS_DIR = "skills"
 USAGE_DIR = "skill-usage"
 FEEDBACK_DIR = "feedback"
 CONVERSATION_LOG = "conversation-log/turns.jsonl"
+USAGE_ARCHIVE_DIR = ".rockskills/usage-archive"  # the app's own copy of the usage logs (never skills/)
 AGENT_MARKERS = (SKILLS_DIR, USAGE_DIR, FEEDBACK_DIR, "conversation-log", "memory", "conversations")
 
 

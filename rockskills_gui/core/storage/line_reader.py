@@ -30,10 +30,14 @@ def _size(line: str) -> int:
     return len(line.encode("utf-8", "surrogatepass"))
 
 
-def read_lines(path: Path | str, line_limit: int, file_limit: int) -> Iterator[tuple[int, str | None]]:
+def read_lines(path: Path | str, line_limit: int, file_limit: int,
+               open_end: list[bool] | None = None) -> Iterator[tuple[int, str | None]]:
     """``(line number, text)`` of each line of ``path`` (1-based, empty lines included), decoded
     as ``File.ReadAllLines`` does (a UTF-8 BOM dropped, invalid bytes as U+FFFD); the text is None
     for a line of more than ``line_limit`` bytes (skipped, never held in memory).
+
+    ``open_end``, when given, gets True appended once the whole file is read if its last line
+    has no line break after it (a line its writer may still be writing).
 
     Raises :class:`~.fileio.NotRegularFile` (a FIFO, device or folder: never blocks) or
     :class:`~.fileio.TooLarge` (over ``file_limit``) before the first line, and TooLarge as well
@@ -78,6 +82,8 @@ def read_lines(path: Path | str, line_limit: int, file_limit: int) -> Iterator[t
                 yield number, None
                 pending, skipping = b"", True
         if pending:
+            if open_end is not None and not pending.endswith(b"\r"):
+                open_end.append(True)
             for line in _split(pending.decode("utf-8", "replace")):
                 number += 1
                 yield number, line

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
@@ -53,6 +53,12 @@ class UsageEvent:
     skill_name: str | None
     session_id: str | None
     timestamp: Timestamp
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedUsageEvent(UsageEvent):
+    """A usage event only the app's usage archive still has: RockBot's retention pass deleted or
+    trimmed the log line (see :mod:`~rockskills_gui.core.usage.archive`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +110,7 @@ class EventLog(Generic[E]):
 
     events: list[E] = field(default_factory=list)
     malformed: list[MalformedLine] = field(default_factory=list)
+    archived: int = 0  # events only the usage archive still has (ArchivedUsageEvent)
 
     def query(self, since: Timestamp | None = None, max_count: int | None = None) -> list[E]:
         """RockBot's ``QueryRecent``: ``timestamp >= since``, stable ascending sort, first max."""
@@ -182,36 +189,75 @@ def _plain_usage(groups: tuple[str, ...]) -> UsageEvent:
     return UsageEvent(event_id, intern(skill), intern(session), timestamp)
 
 
+def _archived_usage(props: dict[str, Any]) -> UsageEvent:
+    return ArchivedUsageEvent(*_fields(_usage(props)))
+
+
+def _plain_archived_usage(groups: tuple[str, ...]) -> UsageEvent:
+    return ArchivedUsageEvent(*_fields(_plain_usage(groups)))
+
+
+def _fields(event: UsageEvent) -> tuple[str | None, str | None, str | None, Timestamp]:
+    return event.id, event.skill_name, event.session_id, event.timestamp
+
+
+def _parse_lines(lines: Iterable[tuple[int, str | None]], shown: str,
+                 parse: Callable[[dict[str, Any]], E], log: EventLog[E],
+                 shape: re.Pattern[str] | None = None,
+                 plain: Callable[[tuple[str, ...]], E] | None = None) -> None:
+    """The events of ``lines`` (``read_lines`` pairs) into ``log``; a line over
+    ``LOG_LINE_MAX_BYTES`` and one that is not an event are reported. A line that ``shape``
+    matches whole is made by ``plain`` from the match's groups."""
+    for number, line in lines:
+        if line is None:
+            log.malformed.append(MalformedLine(
+                shown, number, f"line longer than {shown_size(LOG_LINE_MAX_BYTES)}: skipped"))
+            continue
+        if not line or (is_dotnet_whitespace(line[0]) and is_null_or_whitespace(line)):
+            continue
+        try:
+            match = shape.fullmatch(line) if shape is not None else None
+            if match is not None and plain is not None:
+                log.events.append(plain(match.groups()))
+            else:
+                log.events.append(parse(dotnet_json.loads_props(line)))
+        except (dotnet_json.JsonReadError, _LineError) as exc:
+            log.malformed.append(MalformedLine(shown, number, str(exc)))
+
+
+def parse_usage_lines(lines: Iterable[tuple[int, str | None]], shown: str,
+                      log: EventLog[UsageEvent], archived: bool = False) -> None:
+    """The usage events of ``lines`` (``(number, text)`` as ``read_lines`` gives them, shown as
+    ``shown`` in reports) appended to ``log``; ``archived``: as :class:`ArchivedUsageEvent`."""
+    if not archived:
+        _parse_lines(lines, shown, _usage, log, _USAGE_LINE, _plain_usage)
+        return
+    before = len(log.events)
+    _parse_lines(lines, shown, _archived_usage, log, _USAGE_LINE, _plain_archived_usage)
+    log.archived += len(log.events) - before
+
+
+def unread_file(path: Path, shown: str, exc: OSError) -> MalformedLine:
+    """The report for a log file that could not be read at all (line 0)."""
+    if isinstance(exc, fileio.TooLarge):
+        return MalformedLine(shown, 0, exc.reason, ProblemKind.TOO_LARGE)
+    return MalformedLine(shown, 0, f"cannot read: {untrusted.reason(path, exc)}",
+                         ProblemKind.UNREADABLE)
+
+
 def _read_lines(path: Path, shown: str, parse: Callable[[dict[str, Any]], E],
                 log: EventLog[E], shape: re.Pattern[str] | None = None,
                 plain: Callable[[tuple[str, ...]], E] | None = None) -> None:
     """Every line of one log (streamed: a FIFO is refused, a file over ``LOG_FILE_MAX_BYTES`` is
-    not read, a line over ``LOG_LINE_MAX_BYTES`` is skipped; each is reported). A line that
-    ``shape`` matches whole is made by ``plain`` from the match's groups."""
+    not read, a line over ``LOG_LINE_MAX_BYTES`` is skipped; each is reported)."""
     try:
-        for number, line in read_lines(path, LOG_LINE_MAX_BYTES, LOG_FILE_MAX_BYTES):
-            if line is None:
-                log.malformed.append(MalformedLine(
-                    shown, number, f"line longer than {shown_size(LOG_LINE_MAX_BYTES)}: skipped"))
-                continue
-            if not line or (is_dotnet_whitespace(line[0]) and is_null_or_whitespace(line)):
-                continue
-            try:
-                match = shape.fullmatch(line) if shape is not None else None
-                if match is not None and plain is not None:
-                    log.events.append(plain(match.groups()))
-                else:
-                    log.events.append(parse(dotnet_json.loads_props(line)))
-            except (dotnet_json.JsonReadError, _LineError) as exc:
-                log.malformed.append(MalformedLine(shown, number, str(exc)))
-    except fileio.TooLarge as exc:
-        log.malformed.append(MalformedLine(shown, 0, exc.reason, ProblemKind.TOO_LARGE))
+        _parse_lines(read_lines(path, LOG_LINE_MAX_BYTES, LOG_FILE_MAX_BYTES), shown, parse, log,
+                     shape, plain)
     except OSError as exc:
-        log.malformed.append(MalformedLine(shown, 0, f"cannot read: {untrusted.reason(path, exc)}",
-                                           ProblemKind.UNREADABLE))
+        log.malformed.append(unread_file(path, shown, exc))
 
 
-def _listed(path: Path) -> bool:
+def listed(path: Path) -> bool:
     """A log file RockBot would try to read: anything but a folder (a FIFO or a dangling link is
     reported as unreadable, never opened)."""
     return (path.exists() or path.is_symlink()) and not path.is_dir()
@@ -224,7 +270,13 @@ def _read_folder(agent_dir: Path, folder: str, parse: Callable[[dict[str, Any]],
     directory = agent_dir / folder
     if not directory.is_dir():
         return log
-    files = sorted(p for p in directory.iterdir() if p.name.endswith(".jsonl") and _listed(p))
+    try:
+        files = sorted(p for p in directory.iterdir() if p.name.endswith(".jsonl") and listed(p))
+    except OSError as exc:  # an unreadable folder is reported; the other logs are read
+        why = untrusted.reason(directory, exc)
+        log.malformed.append(MalformedLine(folder, 0, f"cannot read the folder: {why}",
+                                           ProblemKind.UNREADABLE))
+        return log
     for path in files:
         _read_lines(path, f"{folder}/{path.name}", parse, log, shape, plain)
     return log
@@ -256,7 +308,7 @@ def read_resource_usage(agent_dir: Path) -> EventLog[ResourceCheckout]:
     (current)): one line per resource read, in file order; an absent file is an empty log."""
     log: EventLog[ResourceCheckout] = EventLog()
     path = agent_dir / RESOURCE_USAGE_FILE
-    if _listed(path):
+    if listed(path):
         _read_lines(path, RESOURCE_USAGE_FILE, _checkout, log)
     return log
 
@@ -270,7 +322,7 @@ def read_conversation_log(agent_dir: Path) -> EventLog[ConversationTurn]:
     """``conversation-log/turns.jsonl`` in file order."""
     log: EventLog[ConversationTurn] = EventLog()
     path = agent_dir / CONVERSATION_LOG
-    if _listed(path):
+    if listed(path):
         _read_lines(path, CONVERSATION_LOG, _turn, log)
     return log
 

@@ -1,9 +1,9 @@
 """Everything the usage pane shows for one window, computed in one call (runs off the UI thread).
 
-:func:`compute` reads the usage log (unless given), analyses the window and all time, builds the
-heatmap and the derived signals. Parts that did not change are passed back in to be reused:
-the log (until the user reloads it) and the window's statistics (when only the heatmap options
-changed).
+:func:`compute` reads the usage log with the usage archive (unless given), analyses the window
+and all time, builds the heatmap and the derived signals. Parts that did not change are passed
+back in to be reused: the log (until the user reloads it) and the window's statistics (when only
+the heatmap options changed).
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ import numpy as np
 from rockskills_gui.core.model.names import fold, sort_key
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
-from rockskills_gui.core.usage.events import EventLog, UsageEvent, read_usage
+from rockskills_gui.core.usage.archive_read import archive_days, read_usage_with_archive
+from rockskills_gui.core.usage.events import EventLog, UsageEvent
 from rockskills_gui.core.usage.heatmap import HeatmapData, HeatmapOptions, build_heatmap
 from rockskills_gui.core.usage.signals import UNUSED_DAYS, ActivityTable, Signals, derive
 from rockskills_gui.core.usage.stats import PairView, SkillUsage, UsageStats, UsageWindow, analyze
@@ -65,12 +66,13 @@ class UsageReport:
     rows: UsageRows  # library skills in library order, then names only the log has
     gone: list[SkillUsage]  # the window's usage of names the library no longer has
     sorted_rows: Sequence[UsageRow] | None  # rows sorted as request.table_sort says (None: unsorted)
+    archive_days: dict[str, int]  # the window's events only the usage archive has, per UTC day
 
 
 def compute(request: UsageRequest) -> UsageReport:
     """The report for ``request`` (reusing its ``log``/``stats``/``history`` when given)."""
     started = time.perf_counter()
-    log = request.log if request.log is not None else read_usage(request.agent_dir)
+    log = request.log if request.log is not None else read_usage_with_archive(request.agent_dir)
     everything = UsageWindow.all_time()
     if request.stats is not None and request.stats.window == request.window:
         stats = request.stats
@@ -86,8 +88,9 @@ def compute(request: UsageRequest) -> UsageReport:
                      min_sessions=request.suggest_min_sessions, pairs=pairs.pairs)
     rows, gone = usage_rows(request.skills, stats, signals)
     ordered = sort_rows(rows, *request.table_sort) if request.table_sort is not None else None
+    archived = archive_days(stats.events) if log.archived else {}
     return UsageReport(request, log, stats, history, heatmap, signals, time.perf_counter() - started,
-                       pairs, rows, gone, ordered)
+                       pairs, rows, gone, ordered, archived)
 
 
 def row_sort_value(row: UsageRow, column: int) -> Any:

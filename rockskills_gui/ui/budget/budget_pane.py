@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rockskills_gui.core.budget.agents import AGENTS, AgentProfile
+from rockskills_gui.core.budget.agents import AGENTS, Lister
 from rockskills_gui.core.budget.compute import Budget, compute_budget
 from rockskills_gui.core.budget.entries import AdEntry, entries_of
 from rockskills_gui.core.budget.limits import Limits, LimitsStore
@@ -178,7 +178,7 @@ class BudgetPane(QWidget):
     # ---------------------------------------------------------------- state
 
     @property
-    def agent(self) -> AgentProfile | None:
+    def agent(self) -> Lister | None:
         agent_id = self.agent_box.currentData()
         return AGENTS.get(agent_id) if isinstance(agent_id, str) else None
 

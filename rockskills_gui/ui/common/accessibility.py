@@ -95,7 +95,8 @@ def _containing_layout(layout: QLayout | None, widget: QWidget) -> QLayout | Non
     if layout.indexOf(widget) >= 0:
         return layout
     for i in range(layout.count()):
-        found = _containing_layout(layout.itemAt(i).layout(), widget)
+        item = layout.itemAt(i)
+        found = _containing_layout(item.layout() if item is not None else None, widget)
         if found is not None:
             return found
     return None
@@ -109,7 +110,8 @@ def preceding_label(widget: QWidget) -> str:
         return ""
     index = layout.indexOf(widget)
     for i in range(index - 1, -1, -1):
-        item = layout.itemAt(i).widget()
+        at = layout.itemAt(i)
+        item = at.widget() if at is not None else None
         if item is None:
             continue
         return _clean(item.text()) if isinstance(item, QLabel) else ""
@@ -132,9 +134,9 @@ def derived_name(widget: QWidget, buddies: dict[int, str] | None = None) -> tupl
     placeholder = getattr(widget, "placeholderText", None)
     if callable(placeholder) and _clean(placeholder()):
         return _clean(placeholder()), True
-    if isinstance(widget, QComboBox) and widget.lineEdit() is not None \
-            and _clean(widget.lineEdit().placeholderText()):
-        return _clean(widget.lineEdit().placeholderText()), True
+    line_edit = widget.lineEdit() if isinstance(widget, QComboBox) else None
+    if line_edit is not None and _clean(line_edit.placeholderText()):
+        return _clean(line_edit.placeholderText()), True
     return _words(widget.objectName()), False
 
 
@@ -159,7 +161,7 @@ def name_controls(root: QWidget) -> list[QWidget]:
 
 def unnamed_controls(root: QWidget) -> list[QWidget]:
     """Controls a screen reader would announce without any name."""
-    missing = []
+    missing: list[QWidget] = []
     popups = _popups(root)
     for widget in root.findChildren(QWidget):
         if not isinstance(widget, CONTROLS) or widget.accessibleName() \

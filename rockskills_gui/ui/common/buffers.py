@@ -7,13 +7,25 @@ version the edits apply to; saving writes ``base`` with the edited fields throug
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import Literal, TypedDict
+
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor, QTextDocument
 from PySide6.QtWidgets import QPlainTextDocumentLayout
 
 from rockskills_gui.core.model.skill import Skill
 
-EDITABLE_FIELDS = ("summary", "content", "see_also")
+Field = Literal["summary", "content", "see_also"]
+EDITABLE_FIELDS: tuple[Field, ...] = ("summary", "content", "see_also")
+
+
+class EditableFields(TypedDict):
+    """A skill's editable fields (None where the skill has none: null stays null)."""
+
+    summary: str | None
+    content: str | None
+    see_also: tuple[str, ...] | None
 
 
 def document_text(document: QTextDocument) -> str:
@@ -26,8 +38,8 @@ def display_text(content: str | None) -> str:
     return (content or "").replace("\r\n", "\n").replace("\r", "\n").replace("\u2029", "\n")
 
 
-def editable_fields(skill: Skill) -> dict[str, object]:
-    return {field: getattr(skill, field) for field in EDITABLE_FIELDS}
+def editable_fields(skill: Skill) -> EditableFields:
+    return {"summary": skill.summary, "content": skill.content, "see_also": skill.see_also}
 
 
 class Buffer(QObject):
@@ -78,7 +90,7 @@ class Buffer(QObject):
     def edited_summary(self) -> str | None:
         return self.base.summary if self.summary == (self.base.summary or "") else self.summary
 
-    def edits(self) -> dict[str, object]:
+    def edits(self) -> EditableFields:
         """The editable fields as the user has them."""
         return {"summary": self.edited_summary(), "content": self.content(),
                 "see_also": self.see_also}
@@ -87,10 +99,10 @@ class Buffer(QObject):
         """``base`` with the user's edits."""
         return self.base.model_copy(update=self.edits())
 
-    def changed_fields(self) -> set[str]:
+    def changed_fields(self) -> set[Field]:
         """Editable fields that differ from ``base``."""
-        base = editable_fields(self.base)
-        return {field for field, value in self.edits().items() if value != base[field]}
+        base, edits = editable_fields(self.base), self.edits()
+        return {field for field in EDITABLE_FIELDS if edits[field] != base[field]}
 
     def update_dirty(self) -> None:
         if self._rebasing:
@@ -129,7 +141,7 @@ class Buffer(QObject):
 
     # ---------------------------------------------------------------- following the library
 
-    def rebase(self, new_base: Skill, take: set[str] | None = None) -> None:
+    def rebase(self, new_base: Skill, take: Collection[str] | None = None) -> None:
         """Make ``new_base`` the version the edits apply to.
 
         Fields in ``take`` are replaced by ``new_base``'s values; by default that is every

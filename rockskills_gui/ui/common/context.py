@@ -10,13 +10,17 @@ OperationRunner`: :meth:`apply`, :meth:`undo` and :meth:`redo` on the UI thread 
 once (refused while a long operation runs); :meth:`run`, :meth:`request_undo` and
 :meth:`request_redo` off the UI thread when the work is long, with progress, cancel before the
 write starts, and an :class:`OperationTicket` whose result arrives after the same signals.
+
+Reads go the other way, through :meth:`AppContext.query` (:mod:`~rockskills_gui.ui.common.queries`):
+a read-only job off the UI thread, newest request wins per key, its result on the UI thread.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, QSettings, Signal
 
@@ -33,11 +37,14 @@ from rockskills_gui.ui.common.operation_runner import (
     OperationRunner,
     OperationTicket,
 )
+from rockskills_gui.ui.common.queries import QueryChannel, QueryControl, channel
 
 if TYPE_CHECKING:
     from rockskills_gui.core.app.settings import Settings
 
-Operation = Callable[[Library], ChangeSet]
+Operation = Callable[[Library], ChangeSet | None]  # None: nothing to do
+T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class AppContext(QObject):
@@ -106,6 +113,34 @@ class AppContext(QObject):
     def api_key(self) -> str | None:
         """The API key for the configured endpoint (keyring or this run's memory), if any."""
         return self.keys.get(self.prefs.effective_base_url)
+
+    # ---------------------------------------------------------------- reading in the background
+
+    def query(self, owner: QObject, key: str, op: Callable[[QueryControl], T],
+              success: Callable[[T], object], *,
+              failure: Callable[[Exception], object] | None = None,
+              progress: Callable[[object], object] | None = None, delay_ms: int = 0,
+              inline: bool = False, detached: bool = False) -> QueryChannel:
+        """Run the read-only ``op(control)`` off the UI thread on the app's one pool and hand its
+        result to ``success`` on the UI thread; a newer request of the same ``key`` on the same
+        ``owner`` makes this one stale (dropped, never delivered). An exception goes to
+        ``failure``, else it is logged and shown in the status bar, once. ``inline``: the work
+        is cheap (``queries.runs_inline``): done now, on this thread. Returns the key's channel
+        (``busy``, ``cancel``, ``wait``). See :mod:`~rockskills_gui.ui.common.queries`."""
+        found = self.channel(owner, key, detached)
+        found.request(op, success, failure=failure, progress=progress, delay_ms=delay_ms,
+                      inline=inline)
+        return found
+
+    def channel(self, owner: QObject, key: str, detached: bool = False) -> QueryChannel:
+        """The channel of ``owner``'s ``key`` (made on first use; a pane that shows whether
+        it is busy takes it once, then asks :meth:`query`). ``detached``: its jobs wait on the
+        network, and quitting does not wait for them."""
+        return channel(owner, key, self._query_failed, detached)
+
+    def _query_failed(self, key: str, error: Exception) -> None:
+        log.error("reading in the background (%s) failed", key, exc_info=error)
+        self.status(f"Could not finish reading ({key}): {type(error).__name__}: {error}", 10000)
 
     # ---------------------------------------------------------------- library
 
@@ -225,7 +260,8 @@ class AppContext(QObject):
         if result.error is not None:
             self.operationFailed.emit(result.error)
             return
-        if ticket.library is not self.library:  # another library was opened meanwhile
+        library = self.library
+        if library is None or ticket.library is not library:  # another library was opened meanwhile
             self.status(f"{ticket.label}: done in {ticket.library.agent_dir}, which is no longer "
                         "open", 10000)
             return
@@ -239,7 +275,7 @@ class AppContext(QObject):
                 self.changeApplied.emit(change)
             finally:
                 self._holding = False
-            note = ticket.library.agent_note()  # what a running agent of this format does
+            note = library.agent_note()  # what a running agent of this format does
             self.status(f"{verb}{change.label}" + (f" · {note.short}" if note else ""), 10000)
         self.historyChanged.emit()
 

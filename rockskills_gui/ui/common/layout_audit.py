@@ -220,9 +220,9 @@ class Audit:
                 self.fail("clipped", label, f"a word needs {hint} px, the label is "
                           f"{label.width()} px wide")
             return
-        hint = label.sizeHint()
-        need_w = hint.width() - 2 * margin - indent - (label.frameWidth() * 2)
-        need_h = hint.height() - 2 * margin - (label.frameWidth() * 2)
+        size_hint = label.sizeHint()
+        need_w = size_hint.width() - 2 * margin - indent - (label.frameWidth() * 2)
+        need_h = size_hint.height() - 2 * margin - (label.frameWidth() * 2)
         if need_w > width + SLACK or need_h > height + SLACK:
             plain = re.sub(r"<[^>]+>", "", text)
             if not full_text_on_hover(label, plain):

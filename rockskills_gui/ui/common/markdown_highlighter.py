@@ -50,7 +50,7 @@ def blend(a: QColor, b: QColor, amount: float) -> QColor:
 class MarkdownHighlighter(QSyntaxHighlighter):
     """Highlights one Markdown document; call :meth:`set_palette` when the palette changes."""
 
-    def __init__(self, document: QTextDocument | None, palette: QPalette) -> None:
+    def __init__(self, document: QTextDocument, palette: QPalette) -> None:
         super().__init__(document)
         self.formats: dict[str, QTextCharFormat] = {}
         self.set_palette(palette)

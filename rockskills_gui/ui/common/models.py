@@ -162,6 +162,7 @@ class RowModel(QAbstractTableModel, Generic[R]):
     def _sort_rows(self, column: int, order: Qt.SortOrder) -> None:
         """Put :attr:`rows` in ``column``'s ``order`` (a subclass may sort its own way)."""
         key = self.columns[column].sort_key or self.columns[column].value
+        # (``value`` is typed to return object; a column without ``sort_key`` shows comparable values)
         self.rows.sort(key=key, reverse=order == Qt.SortOrder.DescendingOrder)  # type: ignore[arg-type]
 
 

@@ -4,7 +4,8 @@ typed result delivered on the UI thread.
 
 The library object is not thread-safe, so the runner keeps three rules:
 
-* **One at a time.** Operations run in submission order on a one-thread pool; an operation asked
+* **One at a time.** Operations run in submission order, one after the other, on the app's one
+  thread pool (:func:`~rockskills_gui.ui.common.queries.submit`); an operation asked
   for while another runs is queued (the context refuses a *synchronous* one instead, see
   ``AppContext.apply``).
 * **Memory changes on the UI thread.** A core operation writes its files and then updates the
@@ -37,10 +38,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
 from rockskills_gui.core.storage.changes import ChangeSet, LibraryError
 from rockskills_gui.core.storage.progress import Cancelled
+from rockskills_gui.ui.common.queries import post, submit
 
 # Above this many skills (a bulk move or delete) or files (an undo or redo) an operation runs off
 # the UI thread. A journaled write costs about 0.5-1 ms a file, so below it the work takes under
@@ -155,7 +157,8 @@ class OperationTicket(QObject):
             return
         self._reported = (phase, done, total)
         self._reported_at = now
-        self.runner._signals.progress.emit(self, phase, done, total)
+        runner = self.runner
+        post(runner, lambda: runner._on_progress(self, phase, done, total))
 
     def _check(self) -> None:
         """Called on the worker while it only reads: stop here if a cancel was asked."""
@@ -169,7 +172,8 @@ class OperationTicket(QObject):
                 raise OperationCancelled(self.label)
             if self.phase is Phase.PREPARING:
                 self.phase = Phase.WRITING
-                self.runner._signals.phase.emit(self, Phase.WRITING.value)
+                runner = self.runner
+                post(runner, lambda: runner._on_phase(self, Phase.WRITING.value))
 
     def _show_progress(self, report: tuple[str, int, int]) -> None:
         self.progress = report
@@ -178,29 +182,6 @@ class OperationTicket(QObject):
     def _set_phase(self, phase: Phase) -> None:
         self.phase = phase
         self.phaseChanged.emit(phase.value)
-
-
-class _Signals(QObject):
-    ended = Signal(object)  # ticket: the worker is done with it
-    phase = Signal(object, str)  # ticket, phase value
-    progress = Signal(object, str, int, int)  # ticket, phase text, done, total
-    take_in = Signal()  # a memory update waits for the UI thread
-
-
-class _Job(QRunnable):
-    def __init__(self, runner: OperationRunner, ticket: OperationTicket) -> None:
-        super().__init__()
-        self.runner = runner
-        self.ticket = ticket
-
-    def run(self) -> None:
-        ticket = self.ticket
-        try:
-            ticket.worker_thread = threading.get_ident()
-            ticket.result = self.runner._execute(ticket)
-        finally:
-            ticket.ended.set()
-            self.runner._signals.ended.emit(ticket)
 
 
 class OperationRunner(QObject):
@@ -219,13 +200,6 @@ class OperationRunner(QObject):
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._deliver_to = deliver
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(1)
-        self._signals = _Signals(self)
-        self._signals.ended.connect(self._on_ended)
-        self._signals.phase.connect(self._on_phase)
-        self._signals.progress.connect(self._on_progress)
-        self._signals.take_in.connect(self._service)
         self._queue: deque[OperationTicket] = deque()
         self._current: OperationTicket | None = None
         self._pending: list[tuple[Callable[[], None], threading.Event, list[BaseException]]] = []
@@ -331,7 +305,7 @@ class OperationRunner(QObject):
         errors: list[BaseException] = []
         with self._pending_lock:
             self._pending.append((update, done, errors))
-        self._signals.take_in.emit()
+        post(self, self._service)
         done.wait()
         if errors:
             raise errors[0]
@@ -362,7 +336,16 @@ class OperationRunner(QObject):
         ticket._set_phase(Phase.PREPARING)
         self._update_busy()
         self.started.emit(ticket)
-        self._pool.start(_Job(self, ticket))
+        submit(lambda: self._run_off_thread(ticket))  # the app's one pool (ui.common.queries)
+
+    def _run_off_thread(self, ticket: OperationTicket) -> None:
+        """The worker's part: one operation (the runner's queue keeps them one at a time)."""
+        try:
+            ticket.worker_thread = threading.get_ident()
+            ticket.result = self._execute(ticket)
+        finally:
+            ticket.ended.set()
+            post(self, lambda: self._on_ended(ticket))
 
     def _drop_queued(self, ticket: OperationTicket) -> None:
         if ticket in self._queue:

@@ -7,7 +7,7 @@ the UI where colours are written down (tests/ui/test_theme.py checks that).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 APP_ID = "io.github.rockskills.RockskillsGui"  # the .desktop file and AppStream id
 STYLE = "Fusion"  # honours the palette fully on every platform
 Kind = Literal["light", "dark"]
+W = TypeVar("W", bound=QWidget)  # the helpers hand back the widget they were given, as its own type
 
 R = QPalette.ColorRole
 G = QPalette.ColorGroup
@@ -104,9 +105,10 @@ def readable(colour: QColor, background: QColor, ratio: float = 4.5) -> QColor:
     for _ in range(40):
         if contrast(result, background) >= ratio:
             break
-        h, s, lightness, a = result.getHsl()
-        result = QColor.fromHsl(max(h, 0), s, max(0, lightness - 8) if darken
-                                else min(255, lightness + 8), a)
+        lightness = result.lightness()
+        result = QColor.fromHsl(max(result.hslHue(), 0), result.hslSaturation(),
+                                max(0, lightness - 8) if darken else min(255, lightness + 8),
+                                result.alpha())
     return result
 
 
@@ -129,8 +131,10 @@ def system_prefers_dark(app: QGuiApplication) -> bool:
 
 def resolve_kind(app: QGuiApplication, mode: str) -> Kind:
     """``light``/``dark`` as asked; ``system`` follows the desktop's colour scheme."""
-    if mode in ("light", "dark"):
-        return mode  # type: ignore[return-value]
+    if mode == "light":
+        return "light"
+    if mode == "dark":
+        return "dark"
     return "dark" if system_prefers_dark(app) else "light"
 
 
@@ -166,13 +170,13 @@ def current_kind(app: QApplication) -> Kind:
     return "dark" if app.palette().color(R.Window).lightness() < 128 else "light"
 
 
-def secondary(widget: QWidget) -> QWidget:
+def secondary(widget: W) -> W:
     """Show ``widget``'s text in the palette's de-emphasised role (hints, notes, counters)."""
     widget.setForegroundRole(QPalette.ColorRole.PlaceholderText)
     return widget
 
 
-def heading(widget: QWidget, scale: float = 1.35, bold: bool = True) -> QWidget:
+def heading(widget: W, scale: float = 1.35, bold: bool = True) -> W:
     """Enlarge ``widget``'s font relative to the application font."""
     font = QFont(widget.font())
     size = font.pointSizeF()
@@ -183,7 +187,7 @@ def heading(widget: QWidget, scale: float = 1.35, bold: bool = True) -> QWidget:
     return widget
 
 
-def monospace(widget: QWidget) -> QWidget:
+def monospace(widget: W) -> W:
     """The system fixed-pitch font (for Markdown source and file contents)."""
     widget.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
     return widget

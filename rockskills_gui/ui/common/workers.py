@@ -1,11 +1,13 @@
 """Long work off the UI thread: opening a library (and installing the demo first when asked).
 
-The scan reports progress (files read of files found), which the loader passes on at most every
-:data:`PROGRESS_EVERY_S`; cancel stops the scan itself (the core checks between chunks of files)
-and the result, if any, is dropped. Each load gets a ticket; only the newest ticket's result is
-delivered. After the library is read, the *preparers* registered by the panes run on the same
-worker thread (the tree, the recall index: core objects, no Qt), so that the UI thread only
-installs finished objects; their results arrive with the library as :attr:`LibraryLoader.prepared`.
+The loader is a client of the app's one way to read in the background
+(:mod:`~rockskills_gui.ui.common.queries`: its one pool, newest request wins). The scan reports
+progress (files read of files found), passed on at most every ``queries.PROGRESS_EVERY_S``;
+cancel stops the scan itself (the core checks between chunks of files) and the result, if any,
+is dropped; only the newest load's result is delivered. After the library is read, the
+*preparers* registered by the panes run on the same worker thread (the tree, the recall index:
+core objects, no Qt), so that the UI thread only installs finished objects; their results arrive
+with the library as :attr:`LibraryLoader.prepared`.
 A preparer registered with a *feed* (the recall index) also sees the skills while they are read,
 so its work overlaps the reading (which helper processes do on a big library).
 """
@@ -15,13 +17,12 @@ from __future__ import annotations
 import gc
 import logging
 import threading
-import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, Signal
 
 from rockskills_gui.core.library.formats import FORMATS
 from rockskills_gui.core.library.library import Library
@@ -31,12 +32,12 @@ from rockskills_gui.core.storage.appdirs import cache_dir, demo_library_dir
 from rockskills_gui.core.storage.changes import LibraryError
 from rockskills_gui.core.storage.gcpause import gc_paused
 from rockskills_gui.core.storage.layout import NotALibraryError
+from rockskills_gui.ui.common.queries import QueryCancelled, QueryChannel, QueryControl
 from rockskills_gui.ui.common.usage_prefetch import UsagePrefetch
 
 if TYPE_CHECKING:
     from rockskills_gui.core.app.settings import Settings
 
-PROGRESS_EVERY_S = 0.05
 FREEZE_FROM = 10_000  # skills from which a loaded library is frozen out of the collector's way
 log = logging.getLogger(__name__)
 
@@ -127,70 +128,47 @@ def demo_opener(dest: Path | None = None) -> Opener:
     return open_demo
 
 
-class _JobSignals(QObject):
-    loaded = Signal(int, object, object)
-    failed = Signal(int, str)
-    progress = Signal(int, int, int)
+def _load(opener: Opener, control: LoadControl, preparers: Mapping[str, Preparer],
+          feeds: Mapping[str, Feed]) -> tuple[Library, dict[str, object]]:
+    """The loader's job on the worker: open, then run the preparers; a load cancelled
+    meanwhile raises :class:`QueryCancelled` (what it started beside the library is stopped)."""
+    with gc_paused():  # a full collection now would walk every object read so far
+        library = opener(control)
+        prepared: dict[str, object] = dict(control.prefetched)
+        for key, prepare in preparers.items():
+            if control.cancelled():
+                _cancel_prefetched(control)
+                raise QueryCancelled
+            try:
+                prepared[key] = prepare(library, feeds[key]) if key in feeds else prepare(library)
+            except Exception:  # the pane builds it itself then
+                log.exception("preparing %s for the library failed", key)
+        if len(library) >= FREEZE_FROM:
+            # Long-lived from now on: out of every later collection's way (a full pass over a
+            # 100,000-skill library holds the GIL for 0.3-0.5 s: a frozen UI).
+            gc.freeze()
+    if control.cancelled():
+        _cancel_prefetched(control)
+        raise QueryCancelled
+    return library, prepared
 
 
-class _LoadJob(QRunnable):
-    def __init__(self, ticket: int, opener: Opener, signals: _JobSignals,
-                 preparers: Mapping[str, Preparer], control: LoadControl,
-                 feeds: Mapping[str, Callable[[], Feed]]) -> None:
-        super().__init__()
-        self.ticket = ticket
-        self.opener = opener
-        self.signals = signals
-        self.preparers = dict(preparers)
-        self.control = control
-        self._last = 0.0
-        control.progress = self._progress
-        self.feeds = {key: make() for key, make in feeds.items()}
-        control.feeds = [state.feed for state in self.feeds.values()]
+def _cancel_prefetched(control: LoadControl) -> None:
+    for started in control.prefetched.values():
+        if isinstance(started, UsagePrefetch):
+            started.cancel()
 
-    def _progress(self, done: int, total: int) -> None:
-        now = time.monotonic()
-        if done in (0, total) or now - self._last >= PROGRESS_EVERY_S:
-            self._last = now
-            self.signals.progress.emit(self.ticket, done, total)
 
-    def run(self) -> None:
-        try:
-            with gc_paused():  # a full collection now would walk every object read so far
-                library = self.opener(self.control)
-                prepared: dict[str, object] = dict(self.control.prefetched)
-                for key, prepare in self.preparers.items():
-                    if self.control.cancelled():
-                        self._cancel_prefetched()
-                        return
-                    try:
-                        prepared[key] = (prepare(library, self.feeds[key]) if key in self.feeds
-                                         else prepare(library))
-                    except Exception:  # the pane builds it itself then
-                        log.exception("preparing %s for the library failed", key)
-                if len(library) >= FREEZE_FROM:
-                    # Long-lived from now on: out of every later collection's way (a full pass
-                    # over a 100,000-skill library holds the GIL for 0.3-0.5 s: a frozen UI).
-                    gc.freeze()
-        except ScanCancelled:
-            return
-        except (NotALibraryError, LibraryError) as exc:
-            self.signals.failed.emit(self.ticket, str(exc))
-        except OSError as exc:
-            where = f"{exc.filename}: " if exc.filename else ""
-            self.signals.failed.emit(self.ticket, f"{where}{exc.strerror or exc}")
-        except Exception as exc:  # a bug in a reader must not kill the worker thread silently
-            self.signals.failed.emit(self.ticket, f"unexpected error while opening: {exc!r}")
-        else:
-            if not self.control.cancelled():
-                self.signals.loaded.emit(self.ticket, library, prepared)
-            else:
-                self._cancel_prefetched()
-
-    def _cancel_prefetched(self) -> None:
-        for started in self.control.prefetched.values():
-            if isinstance(started, UsagePrefetch):
-                started.cancel()
+def _failure_text(error: Exception) -> str | None:
+    """The one readable line for a load that failed (None: it was cancelled)."""
+    if isinstance(error, ScanCancelled | QueryCancelled):
+        return None
+    if isinstance(error, NotALibraryError | LibraryError):
+        return str(error)
+    if isinstance(error, OSError):
+        where = f"{error.filename}: " if error.filename else ""
+        return f"{where}{error.strerror or error}"
+    return f"unexpected error while opening: {error!r}"  # a bug in a reader
 
 
 class LibraryLoader(QObject):
@@ -215,14 +193,8 @@ class LibraryLoader(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._pool = QThreadPool(self)
-        self._signals = _JobSignals(self)
-        self._signals.loaded.connect(self._on_loaded)
-        self._signals.failed.connect(self._on_failed)
-        self._signals.progress.connect(self._on_progress)
-        self._ticket = 0
+        self._job = QueryChannel(self, "load")  # on the app's one pool (ui.common.queries)
         self._busy = False
-        self._control: LoadControl | None = None
         self.preparers: dict[str, Preparer] = {}
         self.feeds: dict[str, Callable[[], Feed]] = {}
         self.prepared: dict[str, object] = {}
@@ -243,44 +215,43 @@ class LibraryLoader(QObject):
 
     def load(self, opener: Opener, description: str) -> None:
         """Start opening; a load still running is superseded (cancelled, its result dropped)."""
-        if self._control is not None:
-            self._control.cancel_event.set()
-        self._ticket += 1
-        self._control = LoadControl()
-        self._pool.start(_LoadJob(self._ticket, opener, self._signals, self.preparers, self._control,
-                                  self.feeds))
+        preparers, makers = dict(self.preparers), dict(self.feeds)
+
+        def job(query: QueryControl) -> tuple[Library, dict[str, object]]:
+            feeds = {key: make() for key, make in makers.items()}
+            control = LoadControl(progress=query.progress, cancel_event=query.cancel_event,
+                                  feeds=[state.feed for state in feeds.values()])
+            return _load(opener, control, preparers, feeds)
+
+        self._job.request(job, self._on_loaded, failure=self._on_failed,
+                          progress=self._on_progress)
         self.started.emit(description)
         self._set_busy(True)
 
     def cancel(self) -> None:
-        if self._control is not None:
-            self._control.cancel_event.set()
+        self._job.cancel()
         if self._busy:
-            self._ticket += 1
             self._set_busy(False)
             self.cancelled.emit()
 
     def wait(self, msecs: int = -1) -> bool:
-        """Block until worker threads are idle (for shutdown and tests)."""
-        return self._pool.waitForDone(msecs)
+        """Block until the load is done (for shutdown and tests)."""
+        return self._job.wait(msecs)
 
-    @Slot(int, int, int)
-    def _on_progress(self, ticket: int, done: int, total: int) -> None:
-        if ticket == self._ticket and self._busy:
+    def _on_progress(self, value: object) -> None:
+        if self._busy and isinstance(value, tuple):
+            done, total = value
             self.progress.emit(done, total)
 
-    @Slot(int, object, object)
-    def _on_loaded(self, ticket: int, library: Library, prepared: dict[str, Any]) -> None:
-        if ticket == self._ticket and self._busy:
-            self._control = None
-            self._set_busy(False)
-            self.prepared = prepared
-            self.loaded.emit(library)
+    def _on_loaded(self, loaded: tuple[Library, dict[str, object]]) -> None:
+        library, prepared = loaded
+        self._set_busy(False)
+        self.prepared = prepared
+        self.loaded.emit(library)
 
-    @Slot(int, str)
-    def _on_failed(self, ticket: int, message: str) -> None:
-        if ticket == self._ticket and self._busy:
-            self._control = None
+    def _on_failed(self, error: Exception) -> None:
+        message = _failure_text(error)
+        if message is not None:
             self._set_busy(False)
             self.failed.emit(message)
 

@@ -38,7 +38,7 @@ from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.operation_runner import OperationResult, OperationTicket, Phase
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.dream.common import KIND_TITLES, panel, plural
-from rockskills_gui.ui.dream.state import WizardState
+from rockskills_gui.ui.dream.state import WizardState, wizard_of
 
 
 def _escape(text: str) -> str:
@@ -86,7 +86,7 @@ class ApplyPage(QWizardPage):
         self.warning.setObjectName("dreamApplyWarning")
         self.warning.setWordWrap(True)
         self.warning.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        panel(self.warning, "dreamApplyWarning")  # type: ignore[arg-type]
+        panel(self.warning, "dreamApplyWarning")
         self.warning.setContentsMargins(8, 4, 8, 4)
         self.recheck_button = QPushButton("&Re-check the plan against the library as it is now", self)
         self.recheck_button.setObjectName("dreamRecheck")
@@ -142,7 +142,7 @@ class ApplyPage(QWizardPage):
         self._applied = False  # the result arrived: validatePage lets the wizard move on
 
     def wiz(self) -> WizardState:
-        return self.wizard()  # type: ignore[return-value]
+        return wizard_of(self)
 
     def initializePage(self) -> None:
         self.error.setText("")
@@ -151,7 +151,7 @@ class ApplyPage(QWizardPage):
 
     def refresh(self) -> None:
         wizard = self.wiz()
-        library, plan, selection = wizard.ctx.library, wizard.plan, wizard.selection
+        library, plan, selection = wizard.dream_library(), wizard.plan, wizard.selection
         self.accepted.clear()
         self.files.clear()
         self.change = None
@@ -331,7 +331,7 @@ class SummaryPage(QWizardPage):
         layout.addWidget(hint)
 
     def wiz(self) -> WizardState:
-        return self.wizard()  # type: ignore[return-value]
+        return wizard_of(self)
 
     def initializePage(self) -> None:
         result = self.wiz().apply_result

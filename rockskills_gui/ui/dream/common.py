@@ -42,6 +42,23 @@ SEVERITY_ORDER = {Severity.BLOCK: 0, Severity.WARN: 1, Severity.INFO: 2}
 SEVERITY_WORDS = {Severity.BLOCK: "Blocks", Severity.WARN: "Warning", Severity.INFO: "Note"}
 
 
+SHOWN_CHARS = 2_000_000  # of a reply or a prompt shown in a text view (a plan file can hold more)
+SHOWN_LINE = 10_000  # longer lines are shown in pieces: Qt lays out a 1 MB line for ~50 s
+
+
+def viewable(text: str) -> str:
+    """``text`` for a plain-text view: at most :data:`SHOWN_CHARS` characters (the rest counted
+    at the end) and no line longer than :data:`SHOWN_LINE` (cut into pieces), so that a hostile
+    reply of megabytes on one line shows at once (issue 35, item 15)."""
+    shown = text[:SHOWN_CHARS]
+    if any(len(line) > SHOWN_LINE for line in shown.split("\n")):
+        shown = "\n".join(line[i:i + SHOWN_LINE] for line in shown.split("\n")
+                          for i in range(0, max(len(line), 1), SHOWN_LINE))
+    if len(text) > SHOWN_CHARS:
+        shown += f"\n… ({len(text) - SHOWN_CHARS:,} more characters not shown)"
+    return shown
+
+
 def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
@@ -53,7 +70,7 @@ def severity_icon(severity: Severity | None, widget: QWidget | None = None) -> Q
         Severity.BLOCK: QStyle.StandardPixmap.SP_MessageBoxCritical,
         Severity.WARN: QStyle.StandardPixmap.SP_MessageBoxWarning,
         Severity.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation,
-    }.get(severity) if severity is not None else None  # type: ignore[arg-type]
+    }.get(severity) if severity is not None else None
     return style.standardIcon(pixmap) if pixmap is not None else QIcon()
 
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 from rockskills_gui.core.dream.plan import SkillRecord
 from rockskills_gui.ui.common.markdown_highlighter import blend
 from rockskills_gui.ui.common.theme import monospace, secondary, struck_colours
+from rockskills_gui.ui.dream.common import SHOWN_LINE, viewable
 from rockskills_gui.ui.dream.textdiff import DiffLine
 
 GUTTER = {"equal": "  ", "added": "+ ", "removed": "− ", "filler": "  "}
@@ -98,7 +99,7 @@ class DiffView(QPlainTextEdit):
     def _render(self) -> None:
         self.clear()
         if self._lines is None:
-            self.setPlainText(self._plain)
+            self.setPlainText(viewable(self._plain))
             return
         colours = DiffColours.of(self.palette())
         cursor = QTextCursor(self.document())
@@ -118,6 +119,7 @@ class DiffView(QPlainTextEdit):
                 cursor.insertBlock(block, plain)
             if self.gutter:
                 cursor.insertText(GUTTER[line.kind], gutter_format)
+            length = 0  # of the shown line: a longer one goes on in a new block (see viewable)
             for segment in line.segments:
                 fmt = QTextCharFormat()
                 if segment.mark == "added":
@@ -128,7 +130,14 @@ class DiffView(QPlainTextEdit):
                     fmt.setForeground(colours.struck_text)
                 elif line.kind == "removed":
                     fmt.setForeground(colours.removed_text)
-                cursor.insertText(segment.text, fmt)
+                text = segment.text
+                while length + len(text) > SHOWN_LINE:
+                    cursor.insertText(text[:SHOWN_LINE - length], fmt)
+                    text = text[SHOWN_LINE - length:]
+                    cursor.insertBlock(block, plain)
+                    length = 0
+                cursor.insertText(text, fmt)
+                length += len(text)
         cursor.endEditBlock()
         self.moveCursor(QTextCursor.MoveOperation.Start)
 

@@ -24,7 +24,7 @@ from rockskills_gui.core.dream.run import PromptSet, RunOptions, prompt_for
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.theme import monospace, secondary
 from rockskills_gui.ui.dream.common import PASS_TITLES
-from rockskills_gui.ui.dream.state import WizardState, page_id
+from rockskills_gui.ui.dream.state import WizardState, page_id, wizard_of
 
 
 class PassPrompt(QWidget):
@@ -135,7 +135,7 @@ class PromptPage(QWizardPage):
         self.prompts: dict[DreamPass, PassPrompt] = {}
 
     def wiz(self) -> WizardState:
-        return self.wizard()  # type: ignore[return-value]
+        return wizard_of(self)
 
     def initializePage(self) -> None:
         wizard = self.wiz()

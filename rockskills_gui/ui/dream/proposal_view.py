@@ -39,6 +39,7 @@ from rockskills_gui.ui.dream.common import (
 from rockskills_gui.ui.dream.diffview import DiffView, SkillColumn, skill_dates, skill_text
 
 ICON = 16
+SOURCE_COLUMNS = 6  # a merge's sources shown side by side (the rest are counted)
 
 
 def _escape(text: str) -> str:
@@ -181,6 +182,7 @@ class ProposalView(QWidget):
         layout.addWidget(self.splitter)
         self.plan: Plan | None = None
         self.proposal: Proposal | None = None
+        self._before_of: tuple[Proposal, dict[str, SkillRecord]] | None = None  # (see _before)
         self._pairs: list[tuple[str, str, str]] = []  # (label, old text, new text) for the diff tab
 
     # ---------------------------------------------------------------- showing
@@ -250,10 +252,13 @@ class ProposalView(QWidget):
         return f"<b>Why</b><ul style='margin-top:2px; margin-bottom:0px'>{items}</ul>"
 
     def _before(self, proposal: Proposal, name: str) -> SkillRecord | None:
-        for key, record in proposal.before.items():
-            if fold(key) == fold(name):
-                return record
-        return None
+        """The skill ``name`` as it was when ``proposal`` was made (a lookup by folded name)."""
+        if self._before_of is None or self._before_of[0] is not proposal:
+            folded: dict[str, SkillRecord] = {}
+            for key, record in proposal.before.items():
+                folded.setdefault(fold(key), record)  # the first spelling wins, as before
+            self._before_of = (proposal, folded)
+        return self._before_of[1].get(fold(name))
 
     def _show_texts(self, proposal: Proposal) -> None:
         record = proposal.record
@@ -264,24 +269,27 @@ class ProposalView(QWidget):
             sources = [(n, self._before(proposal, n)) for n in proposal.sources]
             known = [(n, r) for n, r in sources if r is not None]
             deleted = set(fold(n) for n in self._deleted_by_plan(proposal))
-            for index, (name, before) in enumerate(known, start=1):
-                old_text = skill_text(before)
+            for index, (name, source) in enumerate(known[:SOURCE_COLUMNS], start=1):
+                old_text = skill_text(source)
                 fate = ("kept as the merged skill" if fold(name) == fold(record.name)
                         else "deleted by " + ", ".join(self._deleters(name)) if fold(name) in deleted
                         else "not deleted by this plan")
                 columns.append((f"Source {index} of {len(known)} · {name}",
-                                f"{skill_dates(before)} · {fate}",
+                                f"{skill_dates(source)} · {fate}",
                                 textdiff.one_side(old_text, new_text, "old")))
                 pairs.append((f"{name} → {record.name}", old_text, new_text))
             joined = "\n".join(skill_text(r) for _n, r in known)
-            columns.append((f"Merged · {record.name}", skill_dates(record),
-                            textdiff.one_side(joined, new_text, "new")))
+            meta = skill_dates(record)
+            if len(known) > SOURCE_COLUMNS:  # (a reply may merge thousands: a column each froze)
+                meta += f" · {len(known) - SOURCE_COLUMNS:,} more sources, not shown side by side"
             missing = [n for n, r in sources if r is None]
             if missing:
-                columns[-1] = (columns[-1][0], columns[-1][1] + " · sources not in the library: "
-                               + ", ".join(missing), columns[-1][2])
+                meta += " · sources not in the library: " + ", ".join(missing[:SOURCE_COLUMNS]) + (
+                    f" and {len(missing) - SOURCE_COLUMNS:,} more" if len(missing) > SOURCE_COLUMNS else "")
+            columns.append((f"Merged · {record.name}", meta, textdiff.one_side(joined, new_text, "new")))
         elif record is not None:
-            old_name = (proposal.replaces or proposal.sources or [None])[0]
+            old_names = proposal.replaces or proposal.sources
+            old_name = old_names[0] if old_names else None
             before = self._before(proposal, old_name) if old_name else None
             if before is not None:
                 old_text = skill_text(before)

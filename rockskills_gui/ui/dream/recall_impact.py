@@ -23,6 +23,7 @@ from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.recall.replay import QueryOutcome, SkillMove
 from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.theme import secondary
+from rockskills_gui.ui.common.tree_items import top_level_items
 
 HEADERS = ["Query", "From", "Skill", "Before", "After", "Top 5 after"]
 LOST = "✘ "  # marks a skill that leaves the top 5 (or a skill to avoid that enters it)
@@ -88,8 +89,7 @@ class RecallImpactDialog(QDialog):
 
     def rows(self) -> list[tuple[str, ...]]:
         """The table as text (what a user reads), one tuple per row."""
-        return [tuple(self.tree.topLevelItem(i).text(c) for c in range(len(HEADERS)))
-                for i in range(self.tree.topLevelItemCount())]
+        return [tuple(item.text(c) for c in range(len(HEADERS))) for item in top_level_items(self.tree)]
 
     def _fill(self) -> None:
         self.tree.clear()
@@ -104,7 +104,8 @@ class RecallImpactDialog(QDialog):
         if self.only_changed.isChecked():
             moves = [m for m in moves if m.before != m.after or m.lost or m.pulled_in
                      or m.successor != m.name]
-        for move in moves or [None]:
+        shown: list[SkillMove | None] = [*moves] if moves else [None]  # None: the query's own row
+        for move in shown:
             lost = move is not None and (move.lost or move.pulled_in)
             skill = _skill_text(move) if move is not None else ""
             item = QTreeWidgetItem(self.tree, [

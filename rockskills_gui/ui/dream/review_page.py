@@ -58,7 +58,7 @@ from rockskills_gui.ui.dream.review_text import (
 )
 from rockskills_gui.ui.dream.run_page import PassResults
 from rockskills_gui.ui.dream.selection import Selection
-from rockskills_gui.ui.dream.state import WizardState, page_id
+from rockskills_gui.ui.dream.state import WizardState, page_id, wizard_of
 
 
 class ReviewPage(QWizardPage):
@@ -75,7 +75,7 @@ class ReviewPage(QWizardPage):
         self.banner.setObjectName("dreamReviewBanner")
         self.banner.setWordWrap(True)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        panel(self.banner, "dreamReviewBanner")  # type: ignore[arg-type]
+        panel(self.banner, "dreamReviewBanner")
         self.banner.setContentsMargins(8, 4, 8, 4)
         self.banner.hide()
 
@@ -186,7 +186,7 @@ class ReviewPage(QWizardPage):
             self.splitter.setSizes([left, width - left])
 
     def wiz(self) -> WizardState:
-        return self.wizard()  # type: ignore[return-value]
+        return wizard_of(self)
 
     # ---------------------------------------------------------------- filling
 

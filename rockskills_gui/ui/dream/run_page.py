@@ -24,13 +24,17 @@ from PySide6.QtWidgets import (
 from rockskills_gui.core.dream.plan import PassRecord, PassStatus, Plan, Severity
 from rockskills_gui.core.dream.prompts import printable
 from rockskills_gui.core.dream.run import RunOptions, RunProgress
+from rockskills_gui.core.model.names import display_name
 from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.ui.common.queries import channel
 from rockskills_gui.ui.common.theme import monospace, secondary
-from rockskills_gui.ui.dream.common import PASS_TITLES, STATUS_TITLES, plural, severity_icon
-from rockskills_gui.ui.dream.state import WizardState, page_id
-from rockskills_gui.ui.dream.worker import DreamRunThread
+from rockskills_gui.ui.dream.common import PASS_TITLES, STATUS_TITLES, plural, severity_icon, viewable
+from rockskills_gui.ui.dream.review_start import ReviewStart
+from rockskills_gui.ui.dream.state import WizardState, page_id, wizard_of
+from rockskills_gui.ui.dream.worker import run_snapshot
 
 BAD = {PassStatus.FAILED, PassStatus.REFUSED, PassStatus.CANCELLED}
+SHOWN_MESSAGES = 50  # errors and notes of a pass listed above its reply
 
 
 class PassResults(QWidget):
@@ -80,7 +84,7 @@ class PassResults(QWidget):
         self.list.clear()
         first_bad: QTreeWidgetItem | None = None
         for record in plan.passes:
-            why = record.reason or ""
+            why = display_name(record.reason or "", 300)
             item = QTreeWidgetItem([PASS_TITLES[record.dream_pass], STATUS_TITLES[record.status],
                                     str(len(record.proposals)), why])
             item.setData(0, Qt.ItemDataRole.UserRole, record.dream_pass.value)
@@ -118,15 +122,18 @@ class PassResults(QWidget):
             lines.append("<b>The reply could not be used; nothing from it is proposed.</b>")
         elif record.status in BAD:
             lines.append(f"<b>{STATUS_TITLES[record.status].capitalize()}:</b> "
-                         f"{_escape(record.reason or '')}")
-        lines += [f"✗ {_escape(e)}" for e in record.errors]
-        lines += [f"• {_escape(n)}" for n in record.notes]
+                         f"{_escape(display_name(record.reason or '', 1000))}")
+        lines += [f"✗ {_escape(display_name(e, 1000))}" for e in record.errors[:SHOWN_MESSAGES]]
+        lines += [f"• {_escape(display_name(n, 1000))}" for n in record.notes[:SHOWN_MESSAGES]]
+        hidden = max(0, len(record.errors) - SHOWN_MESSAGES) + max(0, len(record.notes) - SHOWN_MESSAGES)
+        if hidden:
+            lines.append(f"… and {hidden:,} more (Save plan… keeps them all)")
         if record.elapsed is not None:
             lines.append(f"<span>{record.elapsed:.1f} s"
                          + (f" · {_escape(record.model or '')}" if record.model else "") + "</span>")
         self.problems.setText("<br>".join(lines))
         if record.raw_reply is not None:
-            self.raw.setPlainText(record.raw_reply)
+            self.raw.setPlainText(viewable(record.raw_reply))
         else:
             self.raw.setPlainText("(no reply: " + (record.reason or "the pass sent no request") + ")")
         sent = []
@@ -134,7 +141,7 @@ class PassResults(QWidget):
             sent.append("=== system ===\n" + record.system)
         if record.user is not None:
             sent.append("=== user ===\n" + printable(record.user))
-        self.sent.setPlainText("\n\n".join(sent) if sent else "(nothing was sent)")
+        self.sent.setPlainText(viewable("\n\n".join(sent)) if sent else "(nothing was sent)")
         self.tabs.setCurrentWidget(self.raw)
 
 
@@ -179,7 +186,8 @@ class RunPage(QWizardPage):
         layout.addWidget(self.summary)
         layout.addWidget(self.results, 4)
         layout.addWidget(self.hint)
-        self.thread: DreamRunThread | None = None
+        self._run = channel(self, "dream run")  # off the UI thread (ui.common.queries)
+        self._run_active = False
         self.plan: Plan | None = None
         self.error: str | None = None
         self._started = 0.0
@@ -189,11 +197,11 @@ class RunPage(QWizardPage):
         self.ticker.timeout.connect(self._tick)
 
     def wiz(self) -> WizardState:
-        return self.wizard()  # type: ignore[return-value]
+        return wizard_of(self)
 
     @property
     def running(self) -> bool:
-        return self.thread is not None
+        return self._run_active
 
     # ---------------------------------------------------------------- the run
 
@@ -226,80 +234,70 @@ class RunPage(QWizardPage):
             f"{endpoint.model} at {endpoint.base_url}" if endpoint else "?"
         self.status.setText(f"Running {who}…")
         self._add_log(f"reference time {options.now.isoformat() if options.now else ''}")
-        self.thread = DreamRunThread(library.layout, options, endpoint, key, self)
-        self.thread.progressed.connect(self._on_progress)
-        self.thread.planReady.connect(self._on_plan)
-        self.thread.crashed.connect(self._on_crash)
-        self.thread.finished.connect(self._on_thread_finished)
+        layout, prune, prefixes = library.layout, setup.prune(), wizard.review_prefixes()
+        self._run_active = True
+        self._run.request(
+            lambda control: run_snapshot(layout, options, endpoint, key, control, prune, prefixes),
+            self._on_plan, failure=self._on_crash, progress=self._on_progress)
         self.bar.show()
         self.cancel_button.show()
         self.cancel_button.setEnabled(True)
         self._started = time.monotonic()
         self.ticker.start()
-        self.thread.start()
         self.completeChanged.emit()
 
     def cancel(self) -> None:
-        if self.thread is not None:
-            self.thread.cancel()
+        """Stop the run early; the plan so far still arrives (its passes say cancelled)."""
+        if self._run_active:
+            self._run.cancel(keep_result=True)
             self.cancel_button.setEnabled(False)
             self.status.setText("Cancelling…")
 
     def stop(self, wait_ms: int = 10_000) -> None:
-        """Cancel a run still going and wait for its thread (leaving the page, closing)."""
-        thread = self.thread
-        if thread is None:
+        """Cancel a run still going and wait for it (leaving the page, closing): nothing of it
+        arrives after this."""
+        if not self._run_active:
             return
-        thread.cancel()
-        thread.wait(wait_ms)
-        self._forget_thread()
+        self._run.cancel()
+        self._run.wait(wait_ms)
+        self._forget_run()
 
-    def _forget_thread(self) -> None:
-        thread = self.thread
-        self.thread = None
+    def _forget_run(self) -> None:
+        self._run_active = False
         self.ticker.stop()
-        if thread is not None:
-            for signal in (thread.progressed, thread.planReady, thread.crashed, thread.finished):
-                signal.disconnect()
-            thread.deleteLater()
 
     def _tick(self) -> None:
-        if self.thread is not None and self._last:
+        if self._run_active and self._last:
             self.status.setText(f"{self._last} · {time.monotonic() - self._started:.0f} s")
 
     def _add_log(self, text: str) -> None:
         self.log.addItem(text)
         self.log.scrollToBottom()
 
-    def _stale(self) -> bool:
-        """A signal from a run this page has already let go of (Back, a new run)."""
-        return self.thread is None or self.sender() is not self.thread
-
-    def _on_progress(self, progress: RunProgress) -> None:
-        if self._stale():
+    def _on_progress(self, progress: object) -> None:
+        if not isinstance(progress, RunProgress):
             return
         self._last = f"{PASS_TITLES[progress.dream_pass]}: {progress.message}"
         if progress.llm is None or progress.llm.phase != "waiting":
             self._add_log(self._last)
         self._tick()
 
-    def _on_crash(self, message: str) -> None:
-        if self._stale():
-            return
+    def _on_crash(self, error: Exception) -> None:
+        """The run could not start or hit an unexpected error."""
+        message = f"{type(error).__name__}: {error}"
         self.error = message
         self.status.setText(f"The run stopped: {message}")
         self._add_log(message)
+        self._on_run_ended()
 
-    def _on_plan(self, plan: Plan) -> None:
-        if self._stale():
-            return
+    def _on_plan(self, result: tuple[Plan, ReviewStart]) -> None:
+        plan, start = result
         self.plan = plan
-        self.wiz().set_plan(plan, origin="run")
+        self.wiz().set_plan(plan, origin="run", start=start)
+        self._on_run_ended()
 
-    def _on_thread_finished(self) -> None:
-        if self._stale():
-            return
-        self._forget_thread()
+    def _on_run_ended(self) -> None:
+        self._forget_run()
         self.bar.hide()
         self.cancel_button.hide()
         plan = self.plan
@@ -327,7 +325,7 @@ class RunPage(QWizardPage):
     # ---------------------------------------------------------------- QWizardPage
 
     def isComplete(self) -> bool:
-        return self.thread is None and self.plan is not None and bool(self.plan.proposals)
+        return not self._run_active and self.plan is not None and bool(self.plan.proposals)
 
     def nextId(self) -> int:
         return page_id("review")

@@ -4,7 +4,8 @@ The proposer, endpoint and model start from the Preferences, and the ones a run 
 remembered there for the next run. A key typed here stays in memory for this run (it is never
 written anywhere); without one the key saved for the endpoint in the system keyring is used, then
 ``ROCKSKILLS_API_KEY``. Beside each pass: whether RockBot itself would run it on this data
-(``core.dream.pass_outlook``).
+(``core.dream.pass_outlook``), worked out on a background thread (it reads every usage, feedback
+and conversation log) while the page says it is reading; the answer is shown when it arrives.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 from datetime import UTC, datetime
+from pathlib import Path
 
 from pydantic import ValidationError
 from PySide6.QtCore import QDateTime, Qt, QTimeZone
@@ -42,13 +44,28 @@ from rockskills_gui.core.dream.inputs import DreamInputs
 from rockskills_gui.core.dream.llm import DEFAULT_RETRIES, Endpoint
 from rockskills_gui.core.dream.pass_outlook import brief, describe, pass_outlook, read_ledger
 from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass
+from rockskills_gui.core.model.profile import Curation
+from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.ui.common.queries import channel
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.common.wrapping_label import WrappingLabel
 from rockskills_gui.ui.dream.common import PASS_HINTS, PASS_TITLES
-from rockskills_gui.ui.dream.state import WizardState, page_id
+from rockskills_gui.ui.dream.state import WizardState, page_id, wizard_of
 
 log = logging.getLogger(__name__)
+Outlook = dict[DreamPass, tuple[str, str]]  # pass -> (the words beside it, the whole reason)
+
+
+def outlook_texts(agent_dir: Path, curation: Curation, skills: list[Skill], now: Timestamp) -> Outlook:
+    """Whether RockBot would run each pass, from the agent's logs (read here: off the UI thread)."""
+    try:
+        inputs = DreamInputs.read(agent_dir, now)
+        ledger = read_ledger(agent_dir, curation.ledger_file)
+        return {p: (brief(o), describe(o)) for p, o in pass_outlook(skills, inputs, ledger, curation).items()}
+    except OSError as exc:  # an unreadable log: the run itself will say more
+        log.warning("pass outlook: %s", exc)
+        return {}
 
 
 class SetupPage(QWizardPage):
@@ -83,6 +100,13 @@ class SetupPage(QWizardPage):
             outlook.hide()
             self.outlook_labels[dream_pass] = outlook
             grid.addWidget(outlook, index, 2)
+        self.outlook_reading = secondary(QLabel("Reading the agent's logs to see which passes "
+                                                "RockBot itself would run…", passes))
+        self.outlook_reading.setObjectName("dreamOutlookReading")
+        self.outlook_reading.hide()
+        grid.addWidget(self.outlook_reading, len(LLM_PASSES) + 1, 0, 1, 3)
+        self.reader = channel(self, "pass outlook")  # off the UI thread (newest wins)
+        self.reader.busyChanged.connect(self.outlook_reading.setVisible)
         self.prune_box = QCheckBox("Prune", passes)
         self.prune_box.setObjectName("dreamPass_prune")
         self.prune_box.setChecked(True)
@@ -210,7 +234,7 @@ class SetupPage(QWizardPage):
         scroll.setWidget(content)
 
     def wiz(self) -> WizardState:
-        return self.wizard()  # type: ignore[return-value]
+        return wizard_of(self)
 
     # ---------------------------------------------------------------- state
 
@@ -336,20 +360,24 @@ class SetupPage(QWizardPage):
             log.warning("could not remember the dream run's choices: %s", exc)
 
     def refresh_outlook(self) -> None:
-        """Say beside each pass whether RockBot would run it on the open library's data."""
+        """Say beside each pass whether RockBot would run it on the open library's data: the logs
+        are read on a worker (:func:`outlook_texts`); the page says it is reading meanwhile."""
         library = self.wiz().dream_library() if self.wizard() is not None else None
-        texts: dict[DreamPass, tuple[str, str]] = {}
-        if library is not None:
-            now = self.now() or Timestamp.now()
-            try:
-                inputs = DreamInputs.read(library.agent_dir, now)
-                ledger = read_ledger(library.agent_dir, library.profile.curation.ledger_file)
-                texts = {p: (brief(o), describe(o)) for p, o in
-                         pass_outlook(library.skills(), inputs, ledger, library.profile.curation).items()}
-            except OSError as exc:  # an unreadable log: the run itself will say more
-                log.warning("pass outlook: %s", exc)
+        if library is None:
+            self.reader.cancel()
+            self._show_outlook({})
+            return
+        now = self.now() or Timestamp.now()
+        agent_dir, skills = library.agent_dir, library.skills()
+        curation = library.profile.curation
+        self.reader.request(lambda _control: outlook_texts(agent_dir, curation, skills, now),
+                            self._show_outlook, failure=lambda error: log.warning(
+                                "pass outlook: %s: %s", type(error).__name__, error))
+
+    def _show_outlook(self, texts: object) -> None:
+        shown: Outlook = texts if isinstance(texts, dict) else {}
         for dream_pass, label in self.outlook_labels.items():
-            short, whole = texts.get(dream_pass, ("", ""))
+            short, whole = shown.get(dream_pass, ("", ""))
             label.setText(short)
             label.setToolTip(whole)
             label.setVisible(bool(short))

@@ -33,18 +33,13 @@ from rockskills_gui.core.dream.apply import (
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.review_defaults import (
-    Guards,
     ReviewDefault,
-    read_recent_use,
-    review_defaults,
     risky_ids,
     unsaved_conflicts,
     unsaved_message,
 )
 from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary, as_rockbot
-from rockskills_gui.core.model.names import fold
-from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
 from rockskills_gui.core.storage import journal
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.accessibility import name_controls
@@ -56,6 +51,7 @@ from rockskills_gui.ui.dream.apply_page import ApplyPage, SummaryPage
 from rockskills_gui.ui.dream.common import plural
 from rockskills_gui.ui.dream.prompts_page import PromptPage
 from rockskills_gui.ui.dream.review_page import ReviewPage
+from rockskills_gui.ui.dream.review_start import ReviewStart, start_defaults
 from rockskills_gui.ui.dream.run_page import RunPage
 from rockskills_gui.ui.dream.selection import Selection, default_selection
 from rockskills_gui.ui.dream.setup_page import SetupPage
@@ -190,41 +186,35 @@ class DreamWizard(QWizard):
 
     # ---------------------------------------------------------------- plans
 
-    def set_plan(self, plan: Plan | None, origin: str = "run", keep: list[str] | None = None) -> None:
-        """Make ``plan`` the one under review, with the default selection (or ``keep``)."""
+    def set_plan(self, plan: Plan | None, origin: str = "run", keep: list[str] | None = None,
+                 start: ReviewStart | None = None) -> None:
+        """Make ``plan`` the one under review, with the default selection (or ``keep``); ``start``:
+        the defaults and selection made for it off the UI thread (the run's worker)."""
         self.plan = plan
         self.plan_notes = []
         self.stale = {}
-        self.defaults = self.review_defaults(plan) if plan is not None else {}
-        if plan is None:
-            self.selection = None
-        elif keep is not None:
-            self.selection = Selection(plan, [i for i in keep if i in plan.ids()])
+        if plan is not None and start is not None and start.plan is plan and keep is None:
+            self.defaults, self.selection = start.defaults, start.selection
         else:
-            prune = self.setup.prune() if origin == "run" else True
-            self.selection = default_selection(plan, prune=prune, unticked=risky_ids(self.defaults))
+            self.defaults = self.review_defaults(plan) if plan is not None else {}
+            if plan is None:
+                self.selection = None
+            elif keep is not None:
+                self.selection = Selection(plan, [i for i in keep if i in plan.ids()])
+            else:
+                prune = self.setup.prune() if origin == "run" else True
+                self.selection = default_selection(plan, prune=prune, unticked=risky_ids(self.defaults))
         if plan is not None and self.plan_from_elsewhere():
             self.plan_notes.append(f"This plan was made for {plan.library}.")
         self.planChanged.emit(plan)
 
+    def review_prefixes(self) -> list[str]:
+        """The Preferences' protected prefixes (the plan's and the profile's are added to them)."""
+        return list(self.ctx.prefs.protected_prefixes)
+
     def review_defaults(self, plan: Plan) -> dict[str, ReviewDefault]:
-        """Which proposals start unticked and why (``core.dream.review_defaults``): recent use
-        up to the plan's reference time, starter skills, the run's, profile's and Preferences'
-        protected prefixes."""
-        library = self.dream_library()
-        if library is None:
-            return {}
-        try:
-            now = Timestamp.parse(plan.now)
-        except (TimestampError, ValueError):
-            now = Timestamp.now()
-        prefixes: list[str] = []
-        for prefix in [*plan.protected_prefixes, *library.profile.curation.protected_prefixes,
-                       *self.ctx.prefs.protected_prefixes]:
-            if fold(prefix) not in {fold(p) for p in prefixes}:
-                prefixes.append(prefix)
-        guards = Guards(recent=read_recent_use(library.agent_dir, now), protected=tuple(prefixes))
-        return review_defaults(plan, guards)
+        """Which proposals start unticked and why (``review_start.start_defaults``)."""
+        return start_defaults(plan, self.dream_library(), self.review_prefixes())
 
     def plan_from_elsewhere(self) -> bool:
         library = self.ctx.library
@@ -293,7 +283,7 @@ class DreamWizard(QWizard):
 
     def recheck_plan(self) -> None:
         """Check the plan again against the library as it is now (engine ``recheck``)."""
-        library = self.ctx.library
+        library = self.dream_library()
         if self.plan is None or library is None:
             return
         keep = self.selection.ids() if self.selection is not None else []
@@ -356,8 +346,8 @@ class DreamWizard(QWizard):
         # here too would freeze the window for seconds at 100,000 skills.
         box: dict[str, ApplyResult] = {}
 
-        def operation(library: RockBotLibrary) -> ChangeSet:
-            box["result"] = apply_plan(library, plan, ids)
+        def operation(library: Library) -> ChangeSet:
+            box["result"] = apply_plan(as_rockbot(library), plan, ids)
             return box["result"].change
 
         self._applying = True
@@ -412,11 +402,11 @@ class DreamWizard(QWizard):
             return self.undo_result
         box: dict[str, UndoResult] = {}
 
-        def operation(lib: RockBotLibrary) -> object:
-            box["result"] = undo_last(lib)
+        def operation(lib: Library) -> ChangeSet | None:
+            box["result"] = undo_last(as_rockbot(lib))
             return box["result"].change
 
-        self.ctx.apply(operation)  # type: ignore[arg-type]
+        self.ctx.apply(operation)
         self.undo_result = box.get("result")
         return self.undo_result
 

@@ -1,69 +1,38 @@
-"""A dream run on a worker thread: progress and the finished plan arrive as Qt signals.
+"""A dream run off the UI thread (the run page asks ``queries``: progress, the finished plan
+and its review start arrive on the UI thread).
 
 The run reads its own snapshot of the library's files (a fresh read-only :class:`Library` on the
 same folder), so the UI thread can keep editing the open library meanwhile; the plan records the
-fingerprint of what it read and ``apply`` refuses it if the files changed since. Cancel sets an
-event the engine polls; a request in flight is abandoned and the thread ends within a moment.
+fingerprint of what it read and ``apply`` refuses it if the files changed since. Cancel sets the
+query's event, which the engine polls; a request in flight is abandoned and the run ends within a
+moment, with the plan so far.
 """
 
 from __future__ import annotations
 
-import threading
-from pathlib import Path
-
-from PySide6.QtCore import QObject, QThread, Signal
-
 from rockskills_gui.core.dream.llm import Endpoint, LlmClient
-from rockskills_gui.core.dream.run import RunOptions, RunProgress, run_dream
+from rockskills_gui.core.dream.plan import Plan
+from rockskills_gui.core.dream.run import RunOptions, run_dream
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.storage.layout import Layout
+from rockskills_gui.ui.common.queries import QueryControl
+from rockskills_gui.ui.dream.review_start import ReviewStart, review_start
 
 
-class DreamRunThread(QThread):
-    """Runs :func:`run_dream` once.
-
-    Signals (delivered on the UI thread):
-        progressed(object): a :class:`RunProgress`.
-        planReady(object): the :class:`Plan` (also after a cancel: the passes say so).
-        crashed(str): the run could not start or hit an unexpected error.
-    """
-
-    progressed = Signal(object)
-    planReady = Signal(object)
-    crashed = Signal(str)
-
-    def __init__(self, layout: Layout, options: RunOptions, endpoint: Endpoint | None,
-                 api_key: str | None, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.layout = layout
-        self.options = options
-        self.endpoint = endpoint
-        self._key = api_key  # memory only; handed to the client and forgotten with the thread
-        self.cancel_event = threading.Event()
-
-    @property
-    def agent_dir(self) -> Path:
-        return self.layout.agent_dir
-
-    def cancel(self) -> None:
-        self.cancel_event.set()
-
-    def run(self) -> None:
-        try:
-            library = RockBotLibrary(self.layout)  # a read-only snapshot; no recovery, no writes
-            client = None
-            if not self.options.offline:
-                if self.endpoint is None:
-                    raise ValueError("no endpoint to ask")
-                client = LlmClient(self.endpoint, self._key)
-            plan = run_dream(library, self.options, client, progress=self._report,
-                             cancel=self.cancel_event)
-        except Exception as exc:  # shown on the run page; the thread must not die silently
-            self.crashed.emit(f"{type(exc).__name__}: {exc}")
-        else:
-            self.planReady.emit(plan)
-        finally:
-            self._key = None
-
-    def _report(self, progress: RunProgress) -> None:
-        self.progressed.emit(progress)
+def run_snapshot(layout: Layout, options: RunOptions, endpoint: Endpoint | None,
+                 api_key: str | None, control: QueryControl, prune: bool = True,
+                 review_prefixes: list[str] | None = None) -> tuple[Plan, ReviewStart]:
+    """Run :func:`run_dream` once on a read-only snapshot of ``layout``'s library, then make the
+    review's start (defaults and selection, :func:`review_start`) on the same worker: a plan of
+    thousands of proposals and the usage log the defaults read cost the UI thread nothing. Each
+    :class:`RunProgress` is reported through ``control``; after a cancel the plan still comes
+    (its passes say so). ``api_key`` lives in memory only, handed to the client."""
+    library = RockBotLibrary(layout)  # a read-only snapshot; no recovery, no writes
+    client = None
+    if not options.offline:
+        if endpoint is None:
+            raise ValueError("no endpoint to ask")
+        client = LlmClient(endpoint, api_key)
+    plan = run_dream(library, options, client, progress=control.report,
+                     cancel=control.cancel_event)
+    return plan, review_start(plan, library, list(review_prefixes or []), prune)

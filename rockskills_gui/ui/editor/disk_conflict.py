@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import TypeVar
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QFont, QPalette, QSyntaxHighlighter, QTextCharFormat, QTextDocument
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.text.merge import MINE_MARKER, SEPARATOR, THEIRS_MARKER, merge3, unified_diff
+from rockskills_gui.ui.common.buffers import EditableFields
 from rockskills_gui.ui.common.markdown_highlighter import blend
 from rockskills_gui.ui.common.theme import heading, monospace, secondary
 
@@ -38,7 +40,7 @@ class DiskResolution:
     """The user's answer; ``fields`` holds summary/content/see_also for a merge."""
 
     choice: DiskChoice
-    fields: dict[str, object] | None = None
+    fields: EditableFields | None = None
 
 
 def skill_text(summary: str | None, see_also: Sequence[str] | None, content: str | None) -> str:
@@ -47,7 +49,10 @@ def skill_text(summary: str | None, see_also: Sequence[str] | None, content: str
     return f"Summary: {summary or ''}\nSee also: {names}\n\n{content or ''}"
 
 
-def _pick(base: object, mine: object, theirs: object) -> object:
+T = TypeVar("T")
+
+
+def _pick(base: T, mine: T, theirs: T) -> T:
     """Field-level three-way choice: a side that changed wins; both changed: mine."""
     if mine == base:
         return theirs
@@ -90,7 +95,7 @@ class DiskConflictDialog(QDialog):
 
     resolved = Signal(object)
 
-    def __init__(self, name: str, base: Skill, mine: dict[str, object], disk: Skill,
+    def __init__(self, name: str, base: Skill, mine: EditableFields, disk: Skill,
                  parent: QWidget | None = None, by_app: bool = False) -> None:
         super().__init__(parent)
         self.setObjectName("diskConflictDialog")
@@ -130,8 +135,7 @@ class DiskConflictDialog(QDialog):
                 "while you have unsaved edits. Below: what differs between the file on disk "
                 "(−) and your version (+).", page)
         explain.setWordWrap(True)
-        mine_text = skill_text(self.mine["summary"], self.mine["see_also"],  # type: ignore[arg-type]
-                               self.mine["content"])  # type: ignore[arg-type]
+        mine_text = skill_text(self.mine["summary"], self.mine["see_also"], self.mine["content"])
         disk_text = skill_text(self.disk.summary, self.disk.see_also, self.disk.content)
         self.diff = monospace(QPlainTextEdit(page))
         self.diff.setObjectName("diskDiff")
@@ -168,7 +172,7 @@ class DiskConflictDialog(QDialog):
 
     def _build_merge_page(self) -> QWidget:
         page = QWidget(self)
-        merged = merge3(self.base.content or "", str(self.mine["content"] or ""),
+        merged = merge3(self.base.content or "", self.mine["content"] or "",
                         self.disk.content or "")
         summary = _pick(self.base.summary or "", self.mine["summary"] or "", self.disk.summary or "")
         self.merged_see_also = _pick(self.base.see_also, self.mine["see_also"], self.disk.see_also)
@@ -179,7 +183,7 @@ class DiskConflictDialog(QDialog):
         self.merge_note = QLabel(note, page)
         self.merge_note.setWordWrap(True)
         self.merge_note.setObjectName("mergeNote")
-        self.merge_summary = QLineEdit(str(summary), page)
+        self.merge_summary = QLineEdit(summary, page)
         self.merge_summary.setObjectName("mergeSummary")
         self.disk_view = monospace(QPlainTextEdit(page))
         self.disk_view.setObjectName("mergeDisk")

@@ -28,7 +28,7 @@ NO_LIBRARY_TEXT = ("No library is open. Open one with File ▸ Open Library… (
 EDITOR_COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "file.save": ("save", ()),
     "file.save_all": ("save_all", ()),
-    "edit.find": ("find", ()),
+    "edit.find": ("open_find", ()),
     "edit.find_next": ("find_next", ()),
     "edit.find_previous": ("find_previous", ()),
     "edit.goto_skill": ("go_to_skill", ()),

@@ -1,20 +1,16 @@
 """The Skill tab's widgets: the empty page, the header, notice bars, the source editor and the
-preview side by side, the find bar and the resource view; and the state the editor pane's
-parts share. ``EditorLayout`` is the base of ``EditorPane``'s mixins."""
+preview side by side, the find bar and the resource view (:class:`EditorWidgets`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QPalette, QTextDocument
+from PySide6.QtGui import QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
-    QMessageBox,
     QPlainTextDocumentLayout,
     QPushButton,
     QSplitter,
@@ -24,9 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rockskills_gui.ui.common.buffers import Buffer
 from rockskills_gui.ui.common.context import AppContext
-from rockskills_gui.ui.common.library_watcher import LibraryWatcher
 from rockskills_gui.ui.editor.editor_face import EmptySkillPage
 from rockskills_gui.ui.editor.preview_view import PreviewView
 from rockskills_gui.ui.editor.resource_view import ResourceView
@@ -35,16 +29,6 @@ from rockskills_gui.ui.editor.source_editor import FindBar, SourceEditor
 
 BODY_PLACEHOLDER = ("Write this skill's instructions in Markdown: when to use it, the steps to "
                     "follow, and an example. The summary above is what recall matches.")
-
-if TYPE_CHECKING:
-    from rockskills_gui.ui.common.goto_skill import GoToSkillDialog
-    from rockskills_gui.ui.editor.disk_conflict import DiskConflictDialog
-
-if TYPE_CHECKING:  # the pane is a QWidget; at run time this is a plain mixin
-    _PaneBase = QWidget
-else:
-    _PaneBase = object
-
 
 class NoticeBar(QFrame):
     """A strip above the editor with an icon, a message and buttons."""
@@ -68,7 +52,7 @@ class NoticeBar(QFrame):
         self.buttons: dict[str, QPushButton] = {}
         self.hide()
 
-    def add_button(self, key: str, text: str, slot: Callable[[], None]) -> QPushButton:
+    def add_button(self, key: str, text: str, slot: Callable[[], object]) -> QPushButton:
         button = QPushButton(text, self)
         button.setObjectName(key)
         button.clicked.connect(lambda _checked=False: slot())
@@ -77,66 +61,23 @@ class NoticeBar(QFrame):
         return button
 
 
-class EditorLayout(_PaneBase):
-    """Builds the widgets of ``EditorPane``; declares the state that its parts share."""
+class EditorWidgets:
+    """The widgets of ``EditorPane``, built on ``pane``: a stack of the empty page, the skill's
+    page (header, notice bars, source editor and preview side by side, find bar) and the
+    resource view. The pane connects what they do."""
 
-    ctx: AppContext
-    remember: bool
-    buffers: dict[str, Buffer]  # fold(name) -> buffer, least recently shown first
-    current: Buffer | None
-    mode: str
-    watcher: LibraryWatcher
-    conflict_dialog: DiskConflictDialog | None
-    unsaved_prompt: QMessageBox | None
-    goto_dialog: GoToSkillDialog | None
-    _conflict_queue: list[str]
-    _changed_by_app: set[str]
-    _actions: dict[str, QAction]
-    _syncing: bool
-
-    if TYPE_CHECKING:  # behaviour from the other parts (EditorPane and its mixins)
-        def _on_summary_edited(self, text: str) -> None: ...
-        def _on_see_also_edited(self, names: tuple[str, ...]) -> None: ...
-        def _open_linked_skill(self, name: str) -> None: ...
-        def _drop(self, buffer: Buffer) -> None: ...
-        def _show_buffer(self, buffer: Buffer | None) -> None: ...
-        def _show_fields(self, buffer: Buffer) -> None: ...
-        def _refresh_candidates(self, names: list[str] | None = None) -> None: ...
-        def _update_actions(self) -> None: ...
-        def unsaved_buffers(self) -> list[Buffer]: ...
-        def save(self) -> bool: ...
-        def save_all(self) -> bool: ...
-        def close_current(self) -> None: ...
-        def check_disk(self, paths: list[Path] | None = None) -> None: ...
-        def _watch_open_files(self) -> None: ...
-        def _queue_conflict(self, buffer: Buffer) -> None: ...
-        def _after_find_closed(self) -> None: ...
-        def _sync_from_editor(self) -> None: ...
-        def _sync_from_preview(self) -> None: ...
-        def focus_editor(self) -> None: ...
-
-    # ---------------------------------------------------------------- construction
-
-    def _build(self) -> None:
-        self.empty = EmptySkillPage(self)
-        self.empty_title, self.empty_label = self.empty.title, self.empty.label
-
-        self.page = QWidget(self)
+    def __init__(self, pane: QWidget, ctx: AppContext) -> None:
+        self.empty = EmptySkillPage(pane)
+        self.page = QWidget(pane)
         self.header = SkillHeader(self.page)
-        self.header.summaryEdited.connect(self._on_summary_edited)
-        self.header.seeAlsoEdited.connect(self._on_see_also_edited)
-        self.header.openSkill.connect(self._open_linked_skill)
-
         self.deleted_bar = NoticeBar("deletedBar", QStyle.StandardPixmap.SP_MessageBoxWarning,
                                      self.page)
-        self.deleted_bar.add_button("restoreSkill", "&Restore", self.save)
-        self.deleted_bar.add_button("closeSkill", "Close", self.close_current)
         self.agent_notice = NoticeBar("agentNotice", QStyle.StandardPixmap.SP_MessageBoxInformation,
                                       self.page)
         # (its text is the open library's own note: core.model.agent_note)
         self.agent_notice.add_button("agentNoticeOk", "Got It", self.agent_notice.hide)
 
-        self.blank = QTextDocument(self)
+        self.blank = QTextDocument(pane)
         self.blank.setDocumentLayout(QPlainTextDocumentLayout(self.blank))
         self.editor = SourceEditor(self.page)
         self.editor.setDocument(self.blank)
@@ -144,10 +85,10 @@ class EditorLayout(_PaneBase):
         self.editor.setEnabled(False)
         self.preview = PreviewView(self.page)
         self.preview.linkRefused.connect(
-            lambda url: self.ctx.status(f"Not opened: {url} (only web and mail links open "
-                                        "from the preview)", 8000))
+            lambda url: ctx.status(f"Not opened: {url} (only web and mail links open "
+                                   "from the preview)", 8000))
         self.preview.highlighted.connect(
-            lambda url: self.ctx.status(url.toString(), 4000) if not url.isEmpty() else None)
+            lambda url: ctx.status(url.toString(), 4000) if not url.isEmpty() else None)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self.page)
         self.splitter.setObjectName("editorSplitter")
         self.splitter.setChildrenCollapsible(False)
@@ -157,7 +98,6 @@ class EditorLayout(_PaneBase):
         self.splitter.setStretchFactor(1, 1)
         self.find_bar = FindBar(self.page)
         self.find_bar.hide()
-        self.find_bar.closed.connect(self._after_find_closed)
 
         rule = QFrame(self.page)
         rule.setFrameShape(QFrame.Shape.HLine)
@@ -172,11 +112,8 @@ class EditorLayout(_PaneBase):
         page_layout.addWidget(self.splitter, 1)
         page_layout.addWidget(self.find_bar)
 
-        self.stack = QStackedLayout(self)
+        self.stack = QStackedLayout(pane)
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.page)
-        self.resource_view = ResourceView(self.ctx, self)  # a skill's resource, read-only
+        self.resource_view = ResourceView(ctx, pane)  # a skill's resource, read-only
         self.stack.addWidget(self.resource_view)
-
-        self.editor.verticalScrollBar().valueChanged.connect(self._sync_from_editor)
-        self.preview.verticalScrollBar().valueChanged.connect(self._sync_from_preview)

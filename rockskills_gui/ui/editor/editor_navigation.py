@@ -1,19 +1,67 @@
 """Moving around the Skill tab: the layout mode (editor / split / preview), the scroll sync
-between the source and the preview, focus, find, and go to skill. A mixin of ``EditorPane``."""
+between the source and the preview, focus, find, and go to skill. A part of ``EditorPane``."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, SignalInstance
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from rockskills_gui.ui.editor.editor_layout import EditorLayout
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QWidget
+
+from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.editor.editor_buffers import OpenBuffers
+from rockskills_gui.ui.editor.editor_layout import EditorWidgets
+
+if TYPE_CHECKING:  # (loaded when first used)
+    from rockskills_gui.ui.common.goto_skill import GoToSkillDialog
 
 MODES = ("editor", "split", "preview")
 
 
-class EditorNavigation(EditorLayout):
-    """Layout modes, scroll sync, focus, find and go-to of ``EditorPane``."""
+class EditorNavigation(QObject):
+    """Layout modes, scroll sync, focus, find and go-to of ``host`` (``EditorPane``), over its
+    ``widgets`` and ``buffers``; ``actions`` are the commands whose states it keeps (the layout
+    in force; ``view.skill`` brings the tab forward). ``remember`` keeps the mode in the
+    settings.
 
-    modeChanged: SignalInstance
+    Signals:
+        modeChanged(str): the layout mode changed ("editor", "split" or "preview").
+    """
+
+    modeChanged = Signal(str)
+
+    def __init__(self, ctx: AppContext, host: QWidget, widgets: EditorWidgets,
+                 buffers: OpenBuffers, actions: dict[str, QAction], remember: bool) -> None:
+        super().__init__(host)
+        self.ctx = ctx
+        self.host = host
+        self.editor = widgets.editor
+        self.preview = widgets.preview
+        self.find_bar = widgets.find_bar
+        self.buffers = buffers
+        self._actions = actions
+        self.remember = remember
+        self.mode = "split"
+        self.goto_dialog: GoToSkillDialog | None = None
+        self._syncing = False
+        self.editor.verticalScrollBar().valueChanged.connect(self._sync_from_editor)
+        self.preview.verticalScrollBar().valueChanged.connect(self._sync_from_preview)
+        self.find_bar.closed.connect(self._after_find_closed)
+
+    def without_sync(self, change: Callable[[], None]) -> None:
+        """Run ``change`` (re-rendering the preview) without scrolling the editor along."""
+        syncing, self._syncing = self._syncing, True
+        try:
+            change()
+        finally:
+            self._syncing = syncing
+
+    def sync(self) -> None:
+        """Scroll the preview to the editor's place (in the split layout)."""
+        if self.mode == "split":
+            self._sync_from_editor()
 
     # ---------------------------------------------------------------- layout, scroll sync, focus
 
@@ -35,7 +83,7 @@ class EditorNavigation(EditorLayout):
         self.modeChanged.emit(mode)
 
     def _sync_from_editor(self) -> None:
-        if self._syncing or self.mode != "split" or self.current is None:
+        if self._syncing or self.mode != "split" or self.buffers.current is None:
             return
         self._syncing = True
         try:
@@ -49,7 +97,7 @@ class EditorNavigation(EditorLayout):
             self._syncing = False
 
     def _sync_from_preview(self) -> None:
-        if self._syncing or self.mode != "split" or self.current is None:
+        if self._syncing or self.mode != "split" or self.buffers.current is None:
             return
         self._syncing = True
         try:
@@ -68,7 +116,7 @@ class EditorNavigation(EditorLayout):
             action.trigger()
 
     def focus_editor(self) -> None:
-        if self.current is None:
+        if self.buffers.current is None:
             return
         self._bring_forward()
         if self.mode == "preview":
@@ -76,16 +124,16 @@ class EditorNavigation(EditorLayout):
         self.editor.setFocus()
 
     def focus_preview(self) -> None:
-        if self.current is None:
+        if self.buffers.current is None:
             return
         self._bring_forward()
         if self.mode == "editor":
             self.set_mode("split")
         self.preview.setFocus()
 
-    def find(self) -> None:
+    def open_find(self) -> None:
         """Open the find bar on the editor (or the preview when it has focus or is alone)."""
-        if self.current is None:
+        if self.buffers.current is None:
             return
         self._bring_forward()
         use_preview = self.mode == "preview" or (self.preview.hasFocus() and self.mode == "split")
@@ -95,13 +143,13 @@ class EditorNavigation(EditorLayout):
         if self.find_bar.isVisible():
             self.find_bar.find_next()
         else:
-            self.find()
+            self.open_find()
 
     def find_previous(self) -> None:
         if self.find_bar.isVisible():
             self.find_bar.find_previous()
         else:
-            self.find()
+            self.open_find()
 
     def _after_find_closed(self) -> None:
         target = self.find_bar.target
@@ -114,7 +162,7 @@ class EditorNavigation(EditorLayout):
         if lib is None:
             return
         names = [s.name for s in lib.listed()]
-        names += [b.name for b in self.buffers.values() if b.deleted and b.dirty]  # still open
+        names += [b.name for b in self.buffers.buffers.values() if b.deleted and b.dirty]  # open
 
         def summary_of(name: str) -> str:
             skill = lib.get(name)
@@ -122,7 +170,7 @@ class EditorNavigation(EditorLayout):
 
         from rockskills_gui.ui.common.goto_skill import GoToSkillDialog
 
-        dialog = GoToSkillDialog(names, summary_of, self.window())
+        dialog = GoToSkillDialog(names, summary_of, self.host.window())
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.chosen.connect(self._go_to)
         dialog.destroyed.connect(self._forget_goto)

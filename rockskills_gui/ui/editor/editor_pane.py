@@ -7,46 +7,59 @@ noticed by a :class:`~rockskills_gui.ui.common.library_watcher.LibraryWatcher`: 
 silently, a dirty one asks (keep mine / take the disk version / merge), a vanished file is
 marked and can be restored.
 
-The pane's parts: ``editor_layout`` (the widgets and the state the parts share),
-``editor_saving`` (save, close, the unsaved-edits prompt), ``editor_outside_changes`` (following
-other operations and the disk, conflicts) and ``editor_navigation`` (layout modes, scroll sync,
-focus, find, go to skill); this module opens, shows and edits buffers.
+The pane is made of parts, each owning its state: ``editor_layout`` (the widgets),
+``editor_buffers`` (the open buffers and the current one), ``editor_saving`` (save, the
+unsaved-edits prompt), ``editor_outside_changes`` (following other operations and the disk,
+conflicts) and ``editor_navigation`` (layout modes, scroll sync, focus, find, go to skill); this
+module composes them, and opens, shows and edits buffers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QEvent, QTimer, Signal
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
+from PySide6.QtGui import QAction, QTextDocument
+from PySide6.QtWidgets import (
+    QLabel,
+    QMessageBox,
+    QSplitter,
+    QStackedLayout,
+    QWidget,
+)
 
 from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.actions import ActionRegistry
 from rockskills_gui.ui.common.buffers import Buffer, document_text
 from rockskills_gui.ui.common.capabilities import Part, shows
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.library_watcher import DEFER_FROM, LibraryWatcher
+from rockskills_gui.ui.editor.editor_buffers import MAX_CLEAN_BUFFERS, OpenBuffers
 from rockskills_gui.ui.editor.editor_face import (
     EDITOR_COMMANDS,
     EMPTY_TEXT,
     NO_LIBRARY_TEXT,
+    EmptySkillPage,
     listed_names,
 )
-from rockskills_gui.ui.editor.editor_layout import BODY_PLACEHOLDER, NoticeBar
+from rockskills_gui.ui.editor.editor_layout import BODY_PLACEHOLDER, EditorWidgets, NoticeBar
 from rockskills_gui.ui.editor.editor_navigation import MODES, EditorNavigation
 from rockskills_gui.ui.editor.editor_outside_changes import EditorOutsideChanges
 from rockskills_gui.ui.editor.editor_saving import AGENT_NOTICE_KEY, EditorSaving
-from rockskills_gui.ui.editor.skill_header import SummaryEdit
+from rockskills_gui.ui.editor.preview_view import PreviewView
+from rockskills_gui.ui.editor.resource_view import ResourceView
+from rockskills_gui.ui.editor.skill_header import SkillHeader, SummaryEdit
+from rockskills_gui.ui.editor.source_editor import FindBar, SourceEditor
 
 if TYPE_CHECKING:  # (loaded when first used: not before the window's first paint, issue 19)
     from rockskills_gui.ui.common.goto_skill import GoToSkillDialog
-    from rockskills_gui.ui.common.markdown_highlighter import MarkdownHighlighter
     from rockskills_gui.ui.editor.disk_conflict import DiskConflictDialog
 
-MAX_CLEAN_BUFFERS = 30  # clean buffers kept (with their undo history) besides the dirty ones
 RENDER_DELAY_MS = 120
 
 __all__ = [  # names that lived here before the pane was split
@@ -56,7 +69,7 @@ __all__ = [  # names that lived here before the pane was split
 ]
 
 
-class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
+class EditorPane(QWidget):
     """Header over a source editor and a preview (editor / split / preview layouts).
 
     ``remember`` keeps the layout mode and splitter sizes in the settings (off for screenshots).
@@ -75,20 +88,26 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
         self.setObjectName("editorPane")
         self.ctx = ctx
         self.remember = remember
-        self.buffers: dict[str, Buffer] = {}  # fold(name) -> buffer, least recently shown first
-        self.current: Buffer | None = None
-        self.mode = "split"
-        self.conflict_dialog: DiskConflictDialog | None = None
-        self.unsaved_prompt: QMessageBox | None = None
-        self.goto_dialog: GoToSkillDialog | None = None
-        self._conflict_queue: list[str] = []
-        self._changed_by_app: set[str] = set()  # queued conflicts caused by an operation in the app
-        self._highlighters: dict[int, MarkdownHighlighter] = {}
-        self._syncing = False
         self._actions: dict[str, QAction] = {}
         self._created = ""  # a skill created a moment ago (its editor takes the focus)
 
-        self._build()
+        self.widgets = EditorWidgets(self, ctx)
+        self.open_buffers = OpenBuffers(ctx, self.widgets.editor, self.widgets.blank)
+        self.navigation = EditorNavigation(ctx, self, self.widgets, self.open_buffers,
+                                           self._actions, remember)
+        self.outside_changes = EditorOutsideChanges(ctx, self, self.open_buffers,
+                                                    self.widgets.editor)
+        self.saving = EditorSaving(ctx, self, self.open_buffers, self.outside_changes,
+                                   self.widgets.agent_notice)
+        self.navigation.modeChanged.connect(self.modeChanged)
+        self.outside_changes.conflictSettled.connect(self._on_conflict_settled)
+        header = self.widgets.header
+        header.summaryEdited.connect(self._on_summary_edited)
+        header.seeAlsoEdited.connect(self._on_see_also_edited)
+        header.openSkill.connect(self._open_linked_skill)
+        self.widgets.deleted_bar.add_button("restoreSkill", "&Restore", self.save)
+        self.widgets.deleted_bar.add_button("closeSkill", "Close", self.close_current)
+
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
         self._render_timer.setInterval(RENDER_DELAY_MS)
@@ -105,6 +124,130 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
         ctx.changeApplied.connect(self._on_change_applied)
         self._restore_settings()
         self._on_library_changed(ctx.library)
+
+    # ---------------------------------------------------------------- the parts' widgets and state
+
+    @property
+    def header(self) -> SkillHeader:
+        return self.widgets.header
+
+    @property
+    def editor(self) -> SourceEditor:
+        return self.widgets.editor
+
+    @property
+    def preview(self) -> PreviewView:
+        return self.widgets.preview
+
+    @property
+    def splitter(self) -> QSplitter:
+        return self.widgets.splitter
+
+    @property
+    def find_bar(self) -> FindBar:
+        return self.widgets.find_bar
+
+    @property
+    def stack(self) -> QStackedLayout:
+        return self.widgets.stack
+
+    @property
+    def page(self) -> QWidget:
+        return self.widgets.page
+
+    @property
+    def empty(self) -> EmptySkillPage:
+        return self.widgets.empty
+
+    @property
+    def empty_label(self) -> QLabel:
+        return self.widgets.empty.label  # (a QLabel: typed so once theme.secondary is generic)
+
+    @property
+    def blank(self) -> QTextDocument:
+        return self.widgets.blank
+
+    @property
+    def deleted_bar(self) -> NoticeBar:
+        return self.widgets.deleted_bar
+
+    @property
+    def agent_notice(self) -> NoticeBar:
+        return self.widgets.agent_notice
+
+    @property
+    def resource_view(self) -> ResourceView:
+        return self.widgets.resource_view
+
+    @property
+    def buffers(self) -> dict[str, Buffer]:
+        """The open buffers by folded name, least recently shown first."""
+        return self.open_buffers.buffers
+
+    @property
+    def current(self) -> Buffer | None:
+        return self.open_buffers.current
+
+    @property
+    def mode(self) -> str:
+        return self.navigation.mode
+
+    @property
+    def conflict_dialog(self) -> DiskConflictDialog | None:
+        return self.outside_changes.conflict_dialog
+
+    @property
+    def unsaved_prompt(self) -> QMessageBox | None:
+        return self.saving.unsaved_prompt
+
+    @property
+    def goto_dialog(self) -> GoToSkillDialog | None:
+        return self.navigation.goto_dialog
+
+    # ---------------------------------------------------------------- commands (EDITOR_COMMANDS)
+
+    def save(self) -> bool:
+        """Save the current skill; False if nothing was written (refused, or a conflict to settle)."""
+        return self.saving.save()
+
+    def save_all(self) -> bool:
+        """Save every unsaved skill; False if any could not be saved."""
+        return self.saving.save_all()
+
+    def save_buffer(self, buffer: Buffer) -> bool:
+        return self.saving.save_buffer(buffer)
+
+    def resolve_unsaved(self, then: Callable[[], None], doing: str = "closing") -> None:
+        """Run ``then`` once no edits would be lost: asks Save all / Discard / Cancel if needed."""
+        self.saving.resolve_unsaved(then, doing)
+
+    def set_mode(self, mode: str) -> None:
+        """Show the editor, the preview, or both side by side ("editor", "preview", "split")."""
+        self.navigation.set_mode(mode)
+
+    def focus_editor(self) -> None:
+        self.navigation.focus_editor()
+
+    def focus_preview(self) -> None:
+        self.navigation.focus_preview()
+
+    def open_find(self) -> None:
+        """Open the find bar on the editor (or the preview when it has focus or is alone)."""
+        self.navigation.open_find()
+
+    def find_next(self) -> None:
+        self.navigation.find_next()
+
+    def find_previous(self) -> None:
+        self.navigation.find_previous()
+
+    def go_to_skill(self) -> None:
+        """Open the fuzzy "go to skill" finder."""
+        self.navigation.go_to_skill()
+
+    def check_disk(self, paths: list[Path] | None = None) -> None:
+        """Re-read ``paths`` (default: every open skill's file) and follow what changed."""
+        self.outside_changes.check_disk(paths)
 
     @property
     def name(self) -> QLabel:
@@ -132,7 +275,7 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
         """A new palette (light/dark switch): recolour the Markdown highlighting."""
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
-            for highlighter in self._highlighters.values():
+            for highlighter in self.open_buffers.highlighters.values():
                 highlighter.set_palette(self.palette())
 
     def _restore_settings(self) -> None:
@@ -150,12 +293,8 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
     # ---------------------------------------------------------------- showing a skill
 
     def _on_library_changed(self, library: Library | None) -> None:
-        self._conflict_queue.clear()
-        if self.conflict_dialog is not None:
-            self.conflict_dialog.close()
-        for buffer in list(self.buffers.values()):
-            self._drop(buffer)
-        self.current = None
+        self.outside_changes.forget()
+        self.open_buffers.drop_all()
         if library is not None:
             self.header.set_summary_rule(library.summary_rule())  # each format's own rule
         folders = self.ctx.prepared.get("watch_folders")  # listed while the library loaded
@@ -180,7 +319,7 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
     def show_skill(self, name: str) -> None:
         """Show ``name``'s buffer (opened on first use); "" shows the empty page."""
         lib = self.ctx.library
-        buffer = self.buffers.get(fold(name)) if name else None
+        buffer = self.open_buffers.get(name) if name else None
         if buffer is None and name and lib is not None:
             skill = lib.get(name)
             if skill is not None:
@@ -205,29 +344,47 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
         buffer.document.contentsChanged.connect(lambda b=buffer: self._on_text_changed(b))
         from rockskills_gui.ui.common.markdown_highlighter import MarkdownHighlighter
 
-        self._highlighters[id(buffer)] = MarkdownHighlighter(buffer.document, self.palette())
-        self.buffers[fold(skill.name)] = buffer
-        self._trim_buffers()
+        self.open_buffers.add(buffer, MarkdownHighlighter(buffer.document, self.palette()))
         self._watch_open_files()
         return buffer
 
-    def _drop(self, buffer: Buffer) -> None:
-        key = next((k for k, b in self.buffers.items() if b is buffer), None)
-        if key is not None:
-            del self.buffers[key]
-        self.ctx.set_dirty(buffer.name, False)
-        self._highlighters.pop(id(buffer), None)
-        if self.current is buffer:
-            self.current = None
-        if self.editor.document() is buffer.document:
-            self.editor.setDocument(self.blank)  # the editor must not keep a deleted document
-        buffer.deleteLater()
+    def _watch_open_files(self) -> None:
+        self.watcher.set_files(self.open_buffers.open_paths())
 
-    def _trim_buffers(self) -> None:
-        clean = [b for b in self.buffers.values()
-                 if not b.dirty and not b.deleted and b is not self.current]
-        for buffer in clean[:max(0, len(clean) - MAX_CLEAN_BUFFERS)]:
-            self._drop(buffer)
+    def close_current(self) -> None:
+        """Let go of the current buffer (used for a skill deleted on disk)."""
+        buffer = self.current
+        if buffer is None:
+            return
+        self.open_buffers.drop(buffer)
+        self._show_buffer(None)
+        if fold(self.ctx.current_skill) == fold(buffer.name):
+            self.ctx.select_skill("")
+        self._watch_open_files()
+
+    def _on_change_applied(self, change: ChangeSet) -> None:
+        """Follow a change (our own save, another pane's operation, news from disk) and show
+        the result."""
+        if self.ctx.library is None:
+            return
+        if len(change.created) == 1 and change.label.startswith("Create "):
+            self._created = change.created[0]  # focus its text when it is shown (show_skill)
+        self.outside_changes.follow(change)
+        if change.created or change.deleted or change.renamed:
+            self._refresh_candidates()
+        self._watch_open_files()
+        current = self.ctx.current_skill
+        wanted = self.open_buffers.get(current) if current else None
+        if wanted is not None and wanted is not self.current:
+            self._show_buffer(wanted)
+        elif self.current is not None:
+            self._show_fields(self.current)
+        self._update_actions()
+
+    def _on_conflict_settled(self, buffer: Buffer | None) -> None:
+        if buffer is not None and buffer is self.current:
+            self._show_fields(buffer)
+        self._update_actions()
 
     def _show_buffer(self, buffer: Buffer | None) -> None:
         previous = self.current
@@ -235,7 +392,7 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
             previous.view_state = (self.editor.textCursor().position(),
                                    self.editor.verticalScrollBar().value())
         if buffer is None:
-            self.current = None
+            self.open_buffers.current = None
             self.editor.setDocument(self.blank)
             self.editor.setEnabled(False)
             self.preview.clear_markdown()
@@ -245,11 +402,9 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
             self.find_bar.hide()
             self._update_actions()
             return
-        key = fold(buffer.name)
-        self.buffers.pop(key, None)
-        self.buffers[key] = buffer  # most recently shown last
+        self.open_buffers.shown(buffer)  # most recently shown last
         if buffer is not previous:
-            self.current = buffer
+            self.open_buffers.current = buffer
             self.editor.setDocument(buffer.document)
             self.editor.setEnabled(True)
             if buffer.view_state is not None:
@@ -341,19 +496,17 @@ class EditorPane(EditorSaving, EditorOutsideChanges, EditorNavigation, QWidget):
 
     def _render_preview(self) -> None:
         self._render_timer.stop()
-        if self.current is None:
+        current = self.current
+        if current is None:
             return
-        syncing, self._syncing = self._syncing, True  # re-rendering must not scroll the editor
-        try:
-            self.preview.set_markdown(document_text(self.current.document))
-        finally:
-            self._syncing = syncing
-        if self.mode == "split":
-            self._sync_from_editor()
+        # re-rendering must not scroll the editor
+        self.navigation.without_sync(
+            lambda: self.preview.set_markdown(document_text(current.document)))
+        self.navigation.sync()
 
     def unsaved_buffers(self) -> list[Buffer]:
         """Buffers holding edits that are not on disk (the quit prompt lists them)."""
-        return [b for b in self.buffers.values() if b.dirty]
+        return self.open_buffers.unsaved()
 
     def _update_actions(self) -> None:
         current = self.current

@@ -1,35 +1,50 @@
 """Saving in the Skill tab: save one or all buffers through ``ctx.apply`` (never over a version
 the user has not seen), restore a deleted skill, close a buffer, and the unsaved-changes prompt
-before quitting. A mixin of ``EditorPane``."""
+before quitting (closing a buffer is the pane's). A part of ``EditorPane``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from rockskills_gui.core.model.agent_note import ROCKBOT_NOTE
-from rockskills_gui.core.model.names import fold
 from rockskills_gui.ui.common.buffers import Buffer
-from rockskills_gui.ui.editor.editor_layout import EditorLayout
+from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.editor.editor_buffers import OpenBuffers
+from rockskills_gui.ui.editor.editor_layout import NoticeBar
+from rockskills_gui.ui.editor.editor_outside_changes import EditorOutsideChanges
 
 AGENT_NOTICE_KEY = ROCKBOT_NOTE.key  # (RockBot's; each format's note has its own key)
 
 
-class EditorSaving(EditorLayout):
-    """Save, Save all, close and the unsaved-edits prompt of ``EditorPane``."""
+class EditorSaving(QObject):
+    """Save, Save all and the unsaved-edits prompt (over ``host``'s window) for the open
+    ``buffers``; a save first takes in what changed on disk (``outside``), and the first one
+    in a format whose agents have a rule for edited skills shows it in ``agent_notice``."""
+
+    def __init__(self, ctx: AppContext, host: QWidget, buffers: OpenBuffers,
+                 outside: EditorOutsideChanges, agent_notice: NoticeBar) -> None:
+        super().__init__(host)
+        self.ctx = ctx
+        self.host = host
+        self.buffers = buffers
+        self.outside = outside
+        self.agent_notice = agent_notice
+        self.unsaved_prompt: QMessageBox | None = None
 
     # ---------------------------------------------------------------- saving
 
     def save(self) -> bool:
         """Save the current skill; False if nothing was written (refused, or a conflict to settle)."""
-        return self.current is not None and self.save_buffer(self.current)
+        current = self.buffers.current
+        return current is not None and self.save_buffer(current)
 
     def save_all(self) -> bool:
         """Save every unsaved skill; False if any could not be saved."""
         ok = True
-        for buffer in self.unsaved_buffers():
+        for buffer in self.buffers.unsaved():
             ok = self.save_buffer(buffer) and ok
         return ok
 
@@ -44,15 +59,14 @@ class EditorSaving(EditorLayout):
             if not buffer.dirty:
                 return True
             # Pick up what someone else wrote first, so nothing is overwritten unseen.
-            self.check_disk([lib.skill_path(buffer.name)])
-            if fold(buffer.name) in self._conflict_queue or buffer.deleted_on_disk:
+            self.outside.check_disk([lib.skill_path(buffer.name)])
+            if self.outside.waiting(buffer.name) or buffer.deleted_on_disk:
                 return False
             if not buffer.dirty:
                 return True
             current = lib.entry(buffer.name).skill
             if buffer.clashes(current):  # the edits apply to an older version: never overwrite it unseen
-                self._changed_by_app.add(fold(buffer.name))
-                self._queue_conflict(buffer)
+                self.outside.queue_conflict(buffer, by_app=True)
                 return False
             edited = current.model_copy(update=buffer.edits())
             change = self.ctx.apply(lambda library: library.save(edited))
@@ -75,22 +89,11 @@ class EditorSaving(EditorLayout):
         self.agent_notice.text.setText(note.banner)
         self.agent_notice.show()
 
-    def close_current(self) -> None:
-        """Let go of the current buffer (used for a skill deleted on disk)."""
-        buffer = self.current
-        if buffer is None:
-            return
-        self._drop(buffer)
-        self._show_buffer(None)
-        if fold(self.ctx.current_skill) == fold(buffer.name):
-            self.ctx.select_skill("")
-        self._watch_open_files()
-
     # ---------------------------------------------------------------- unsaved edits on quit
 
     def resolve_unsaved(self, then: Callable[[], None], doing: str = "closing") -> None:
         """Run ``then`` once no edits would be lost: asks Save all / Discard / Cancel if needed."""
-        unsaved = self.unsaved_buffers()
+        unsaved = self.buffers.unsaved()
         if not unsaved:
             then()
             return
@@ -103,7 +106,7 @@ class EditorSaving(EditorLayout):
                           f"{'has' if count == 1 else 'have'} unsaved changes. "
                           f"Save before {doing}?",
                           QMessageBox.StandardButton.SaveAll | QMessageBox.StandardButton.Discard
-                          | QMessageBox.StandardButton.Cancel, self.window())
+                          | QMessageBox.StandardButton.Cancel, self.host.window())
         box.setObjectName("unsavedPrompt")
         box.setInformativeText("\n".join(f"• {b.name}"
                                           + (" (deleted on disk)" if b.deleted_on_disk

@@ -118,7 +118,7 @@ class PreviewView(QTextBrowser):
         self._map = None
         self.clear()
 
-    def loadResource(self, kind: int, name: QUrl) -> object:
+    def loadResource(self, kind: int, name: QUrl | str) -> object:
         """Nothing is ever loaded (no images, no style sheets, local or remote)."""
         del kind, name
         return None

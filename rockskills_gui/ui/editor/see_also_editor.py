@@ -77,7 +77,8 @@ class FlowLayout(QLayout):
     def _arrange(self, rect: QRect, apply: bool) -> int:
         x, y, line_height = rect.x(), rect.y(), 0
         for item in self._items:
-            if item.widget() is not None and item.widget().isHidden():
+            widget = item.widget()
+            if widget is not None and widget.isHidden():
                 continue
             hint = item.sizeHint()
             if x + hint.width() > rect.right() + 1 and line_height > 0:
@@ -235,7 +236,9 @@ class SeeAlsoEditor(QWidget):
             self.input.clear()
 
     def _add_from_input(self) -> None:
-        self.completer.popup().hide()
+        popup = self.completer.popup()
+        if popup is not None:
+            popup.hide()
         for part in self.input.text().split(","):
             self.add(part)
 

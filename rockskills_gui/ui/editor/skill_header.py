@@ -140,8 +140,9 @@ class SkillHeader(QWidget):
                    last_used: Timestamp | None, stored: bool = True) -> None:
         """RockBot's three dates; with ``stored=False`` (SKILL.md: no dates in the file) only the
         file's modification time, which ``created`` then carries."""
-        rows = ((self.created, "created", created), (self.updated, "updated", updated),
-                (self.last_used, "last used", last_used))
+        rows: tuple[tuple[QLabel, str, Timestamp | None], ...] = (
+            (self.created, "created", created), (self.updated, "updated", updated),
+            (self.last_used, "last used", last_used))
         if not stored:
             rows = ((self.created, "file modified", created),)
         for label, word, value in rows:

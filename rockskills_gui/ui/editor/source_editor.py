@@ -138,10 +138,10 @@ class SourceEditor(QPlainTextEdit):
         if column < len(line.rstrip()):
             return False  # in the middle of the text: a plain line break
         item = _LIST_ITEM.match(line)
-        quote = _QUOTE_PREFIX.match(line) if item is None else None
-        if item is None and quote is None:
+        found = item or _QUOTE_PREFIX.match(line)  # a list item, else a quote
+        if found is None:
             return False
-        prefix_end = item.end() if item else quote.end()  # type: ignore[union-attr]
+        prefix_end = found.end()
         if not line[prefix_end:].strip():
             # an empty item or quote line ends the list: remove the marker
             cursor.beginEditBlock()
@@ -156,7 +156,7 @@ class SourceEditor(QPlainTextEdit):
             marker = bullet if bullet else f"{int(number) + 1}{delimiter}"
             prefix = f"{indent}{marker}{space}{'[ ] ' if task else ''}"
         else:
-            prefix = quote[1]  # type: ignore[index]
+            prefix = found[1]
         cursor.insertText("\n" + prefix)
         self.setTextCursor(cursor)
         self.ensureCursorVisible()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from PySide6.QtCore import (
     QModelIndex,
@@ -189,14 +189,14 @@ class HealthFilter(QSortFilterProxyModel):
         self.text = ""
         self.setSortRole(SORT_ROLE)
 
-    def set_filters(self, lifecycle: str | None = None, trust: int | str | None = "",
+    def set_filters(self, lifecycle: str | None = None, trust: int | Literal[""] | None = "",
                     min_health: float | None = None, text: str | None = None) -> None:
         """Change any filter (arguments left out keep their value; ``trust=None`` means all)."""
         self.beginFilterChange()
         if lifecycle is not None:
             self.lifecycle = lifecycle
         if trust != "":
-            self.trust = trust  # type: ignore[assignment]
+            self.trust = trust
         if min_health is not None:
             self.min_health = min_health
         if text is not None:
@@ -204,7 +204,10 @@ class HealthFilter(QSortFilterProxyModel):
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
-        row: HealthRow = self.sourceModel().rows[source_row]  # type: ignore[attr-defined]
+        source = self.sourceModel()
+        if not isinstance(source, HealthModel):  # (HealthPane gives it its HealthModel)
+            return True
+        row = source.rows[source_row]
         if self.lifecycle == ACTIVE_ONLY and (row.inactive or not row.stats):
             return False
         if self.lifecycle not in ("", ACTIVE_ONLY) and row.lifecycle != self.lifecycle:

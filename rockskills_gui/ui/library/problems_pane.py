@@ -40,7 +40,6 @@ from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import Facts, problems_by_name
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.ui.common.context import AppContext
-from rockskills_gui.ui.common.latest_job import LatestJob
 from rockskills_gui.ui.common.models import ProblemsModel
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.library.lint_rows import (
@@ -178,9 +177,7 @@ class ProblemsPane(QWidget):
         self.findings: list[Finding] = []  # every lint finding (the severity filter hides some)
         self._lint_stale = True
         self._lint_error = ""
-        self.linter = LatestJob(LINT_DEBOUNCE_MS, self)
-        self.linter.finished.connect(self._on_lint)
-        self.linter.failed.connect(self._on_lint_failed)
+        self.linter = ctx.channel(self, "lint")  # (ctx.query: newest request wins)
         self.linter.busyChanged.connect(lambda _busy: self._update_lint_status())
         ctx.libraryChanged.connect(self._on_library_changed)
         ctx.changeApplied.connect(lambda _change: self._on_change())
@@ -249,9 +246,9 @@ class ProblemsPane(QWidget):
             self._update_lint_status()
             return
         self._lint_stale = False
-        self.linter.set_debounce(LINT_DEBOUNCE_LARGE_MS if len(library) > LINT_LARGE
-                                       else LINT_DEBOUNCE_MS)
-        self.linter.request(lambda: lint_findings(library), now=now)
+        pause = LINT_DEBOUNCE_LARGE_MS if len(library) > LINT_LARGE else LINT_DEBOUNCE_MS
+        self.ctx.query(self, "lint", lambda _control: lint_findings(library), self._on_lint,
+                       failure=self._on_lint_failed, delay_ms=0 if now else pause)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -264,8 +261,8 @@ class ProblemsPane(QWidget):
         self._show_lint()
         self.lintFinished.emit()
 
-    def _on_lint_failed(self, message: str) -> None:
-        self._lint_error = message
+    def _on_lint_failed(self, error: Exception) -> None:
+        self._lint_error = f"{type(error).__name__}: {error}"
         self._show_lint()
         self.lintFinished.emit()
 

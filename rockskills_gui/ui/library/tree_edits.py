@@ -1,15 +1,15 @@
 """The Library pane's edits: create, rename (inline or by dialog), move and delete, each one
 undoable core operation through ``ctx.apply``; a rename or move first previews the see-also
 references it rewrites. A move or delete of more than ``LONG_CHANGE`` skills runs off the UI thread
-(``ctx.run``: busy bar, Cancel until the write starts). A mixin of ``TreePane``."""
+(``ctx.run``: busy bar, Cancel until the write starts). A part of ``TreePane``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, SignalInstance
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QLineEdit, QWidget
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
+from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QLabel, QLineEdit, QWidget
 
 from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import Node, is_inside, problems_by_name
@@ -19,35 +19,39 @@ from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.operation_runner import LONG_CHANGE, OperationResult
 from rockskills_gui.ui.library.tree_model import SkillTreeModel
 from rockskills_gui.ui.library.tree_roles import Index
+from rockskills_gui.ui.library.tree_selection import TreeSelection
 from rockskills_gui.ui.library.tree_view import SkillTreeView
 
 if TYPE_CHECKING:  # (the dialogs load when first shown: not before the first paint, issue 19)
     from rockskills_gui.ui.library.tree_dialogs import MoveDialog, NewSkillDialog, RenamePreviewDialog
 
-if TYPE_CHECKING:  # the pane is a QWidget; at run time this is a plain mixin
-    _PaneBase = QWidget
-else:
-    _PaneBase = object
+class TreeEdits(QObject):
+    """Create, rename, move and delete for ``TreePane`` (``host``: its dialogs' parent) on the
+    rows of ``model`` shown in ``view`` that ``selection`` holds; ``message`` says at the inline
+    editor why a name would be refused.
 
+    Signals:
+        openRequested(str): a skill was created: open it.
+    """
 
-class TreeEdits(_PaneBase):
-    """Create, rename, move and delete for ``TreePane`` (it owns the widgets named below)."""
+    openRequested = Signal(str)
 
-    ctx: AppContext
-    model: SkillTreeModel
-    view: SkillTreeView
-    message: QLabel
-    dialog: QWidget | None
-    openRequested: SignalInstance
-
-    if TYPE_CHECKING:
-        def reveal(self, name: str, select: bool = True) -> bool: ...
-        def selected_nodes(self) -> list[Node]: ...
-        def current_node(self) -> Node | None: ...
+    def __init__(self, ctx: AppContext, host: QWidget, model: SkillTreeModel, view: SkillTreeView,
+                 message: QLabel, selection: TreeSelection) -> None:
+        super().__init__(host)
+        self.ctx = ctx
+        self.host = host
+        self.model = model
+        self.view = view
+        self.message = message
+        self.selection = selection
+        self.dialog: QDialog | None = None  # the dialog currently asking (tests drive it)
 
     # ---------------------------------------------------------------- create
 
-    def _creation_error(self, name: str) -> str | None:
+    def creation_error(self, name: str) -> str | None:
+        """Why ``name`` cannot be created (the format's rules, a skill or a broken file that
+        has it), or None."""
         library = self.ctx.library
         if library is None:
             return "No library is open."
@@ -64,13 +68,13 @@ class TreeEdits(_PaneBase):
         if self.ctx.library is None:
             return None
         if prefix is None:
-            node = self.current_node()
+            node = self.selection.current_node()
             folder = node if node is not None and node.children else (
                 node.parent if node is not None else None)
             prefix = f"{folder.path}/" if folder is not None and folder.path else ""
         from rockskills_gui.ui.library.tree_dialogs import NewSkillDialog
 
-        dialog = NewSkillDialog(prefix, self._creation_error, self)
+        dialog = NewSkillDialog(prefix, self.creation_error, self.host)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self.create_skill(dialog.name.text(),
                                                           dialog.summary.text().strip()))
@@ -84,7 +88,7 @@ class TreeEdits(_PaneBase):
         if change is None or change.empty:
             return False
         self.ctx.select_skill(name)
-        self.reveal(name)
+        self.selection.reveal(name)
         self.openRequested.emit(name)
         return True
 
@@ -95,25 +99,27 @@ class TreeEdits(_PaneBase):
         the tree (F2 in the editor) it is the current skill's name that is edited."""
         index = self.view.currentIndex()
         focus = QApplication.focusWidget()
-        outside = focus is None or not self.isAncestorOf(focus)
+        outside = focus is None or not self.host.isAncestorOf(focus)
         if (outside or not index.isValid()) and self.ctx.current_skill:
-            self.reveal(self.ctx.current_skill)
+            self.selection.reveal(self.ctx.current_skill)
             index = self.view.currentIndex()
         if index.isValid():
-            dock = self.parentWidget()
+            dock = self.host.parentWidget()
             if isinstance(dock, QDockWidget) and not dock.isVisible():
                 dock.show()  # (the Library panel was hidden: the name is edited in it)
             self.view.setFocus(Qt.FocusReason.OtherFocusReason)
             self.view.scrollTo(index)
             self.view.edit(index)
 
-    def _on_inline_text(self, text: str) -> None:
+    def on_inline_text(self, text: str) -> None:
+        """The inline editor's text changed: say now why it would be refused (the open
+        library's agent's own name rules)."""
         library = self.ctx.library
         error = ("Type a name." if not text.strip()
                  else library.name_rule_error(text) if library is not None else None)
-        self._show_message(error)
+        self.show_message(error)
 
-    def _show_message(self, text: str | None) -> None:
+    def show_message(self, text: str | None) -> None:
         """Say why the name in the inline editor would be refused, at that editor."""
         self.message.setText(text or "")
         editors = [e for e in self.view.findChildren(QLineEdit, "inlineRename") if e.isVisible()]
@@ -131,7 +137,7 @@ class TreeEdits(_PaneBase):
         self.message.raise_()
         self.message.show()
 
-    def _inline_rename_error(self, index: Index, text: str) -> str | None:
+    def inline_rename_error(self, index: Index, text: str) -> str | None:
         """Why Enter in the inline editor cannot rename (RockBot's message), or None."""
         node = self.model.node(index)
         new = text.strip()
@@ -141,24 +147,25 @@ class TreeEdits(_PaneBase):
             return "Type a name."
         return self._rename_error(self.model.move_mapping(node, new))
 
-    def _on_inline_rename(self, old: str, new: str) -> None:
-        self._show_message(None)
+    def on_inline_rename(self, old: str, new: str) -> None:
+        """An inline edit asks for a rename (``model.renameRequested``)."""
+        self.show_message(None)
         node = self.model.tree.find(old)
         if node is not None:
             # Queued: the editor is still closing when setData asks.
             mapping = self.model.move_mapping(node, new)
-            QTimer.singleShot(0, lambda: self.request_rename(mapping, reveal=new))
+            QTimer.singleShot(0, self, lambda: self.request_rename(mapping, reveal=new))
 
     def move_selected(self) -> MoveDialog | None:
         """Ask for a folder and move the selected skills and folders into it."""
-        nodes = self.selected_nodes()
+        nodes = self.selection.selected_nodes()
         if not nodes or self.ctx.library is None:
             return None
         what = f"'{nodes[0].path}'" if len(nodes) == 1 else f"{len(nodes)} items"
         folders = [n.path for n in self.model.tree if n.children]
         from rockskills_gui.ui.library.tree_dialogs import MoveDialog
 
-        dialog = MoveDialog(what, folders, self)
+        dialog = MoveDialog(what, folders, self.host)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         start = nodes[0].parent
         if start is not None and start.path:
@@ -199,13 +206,13 @@ class TreeEdits(_PaneBase):
             return None
         references = library.references_to(mapping)
         if len(mapping) == 1 and not references:
-            self._rename_now(mapping, reveal)
+            self.rename_now(mapping, reveal)
             return None
         from rockskills_gui.ui.library.tree_dialogs import RenamePreviewDialog
 
-        dialog = RenamePreviewDialog(mapping, references, self)
+        dialog = RenamePreviewDialog(mapping, references, self.host)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.accepted.connect(lambda: self._rename_now(mapping, reveal))
+        dialog.accepted.connect(lambda: self.rename_now(mapping, reveal))
         self._show(dialog)
         return dialog
 
@@ -227,12 +234,13 @@ class TreeEdits(_PaneBase):
                 return library.name_taken(existing.name)
         return None
 
-    def _rename_now(self, mapping: Mapping[str, str], reveal: str) -> None:
+    def rename_now(self, mapping: Mapping[str, str], reveal: str) -> None:
+        """Rename as one step now (checked and previewed before: :meth:`request_rename`)."""
         def done(change: ChangeSet | None) -> None:
             if change is not None and not change.empty:
                 current = self.ctx.current_skill
-                self.reveal(current if fold(current) in {fold(n) for n in mapping.values()}
-                            else reveal or next(iter(mapping.values())))
+                self.selection.reveal(current if fold(current) in {fold(n) for n in mapping.values()}
+                                      else reveal or next(iter(mapping.values())))
 
         what = f"Moving {len(mapping):,} skills"
         self._operate(len(mapping), lambda lib: lib.rename_many(dict(mapping)), what, done)
@@ -255,7 +263,7 @@ class TreeEdits(_PaneBase):
     def delete_selected(self) -> None:
         """Confirm, then delete every skill at or below the selection (one undo step)."""
         library = self.ctx.library
-        nodes = self.selected_nodes()
+        nodes = self.selection.selected_nodes()
         if library is None or not nodes:
             return
         names: list[str] = []
@@ -270,32 +278,33 @@ class TreeEdits(_PaneBase):
         dangling = [r for r in library.references_to(names) if fold(r.referrer) not in seen]
         from rockskills_gui.ui.library.tree_dialogs import delete_box
 
-        box = delete_box(names, len(dangling), self)
+        box = delete_box(names, len(dangling), self.host)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.buttonClicked.connect(
-            lambda button: self._delete_now(names)
+            lambda button: self.delete_now(names)
             if box.buttonRole(button) == box.ButtonRole.DestructiveRole else None)
         self._show(box)
 
-    def _delete_now(self, names: list[str]) -> None:
+    def delete_now(self, names: list[str]) -> None:
+        """Delete ``names`` as one step now (confirmed before: :meth:`delete_selected`)."""
         index = self.view.currentIndex()
         below = self.view.indexBelow(index) if index.isValid() else QModelIndex()
         keep = QPersistentModelIndex(below)
 
         def done(change: ChangeSet | None) -> None:
             if change is not None and not change.empty and keep.isValid():
-                self.view.setCurrentIndex(QModelIndex(keep))
+                self.view.setCurrentIndex(keep)
 
         self._operate(len(names), lambda lib: lib.delete_many(names),
                       f"Deleting {len(names):,} skills", done)
 
     # ---------------------------------------------------------------- dialogs
 
-    def _show(self, dialog: QWidget) -> None:
+    def _show(self, dialog: QDialog) -> None:
         self.dialog = dialog
         dialog.destroyed.connect(lambda: self._forget(dialog))
-        dialog.open()  # type: ignore[attr-defined]
+        dialog.open()
 
-    def _forget(self, dialog: QWidget) -> None:
+    def _forget(self, dialog: QDialog) -> None:
         if self.dialog is dialog:
             self.dialog = None

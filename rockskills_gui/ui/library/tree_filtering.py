@@ -1,30 +1,23 @@
 """The Library pane's filter: the filter box, the Flags menu, expanding what matches, and the
-count line (and what an empty tree says). A mixin of ``TreePane``."""
+count line (and what an empty tree says). A part of ``TreePane``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeyEvent
-from PySide6.QtWidgets import QLabel, QLineEdit, QMenu, QToolButton, QWidget
+from PySide6.QtWidgets import QLabel, QLineEdit, QMenu, QToolButton
 
 from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import TreeFilter
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.library.tree_model import SkillTreeModel
+from rockskills_gui.ui.library.tree_selection import TreeSelection
 from rockskills_gui.ui.library.tree_view import SkillTreeView
 
 UNUSED_CHOICES = (7, 30, 90, 180, 365)
 EXPAND_ALL_LIMIT = 10_000  # rows a filter may show before folders stay collapsed
 DEBOUNCE_LARGE_MS = 180  # typing in a filter over a large library waits for a pause
 LARGE_LIBRARY = 5_000
-
-if TYPE_CHECKING:  # the pane is a QWidget; at run time this is a plain mixin
-    _PaneBase = QWidget
-else:
-    _PaneBase = object
-
 
 def _empty_text(library: Library, total: int, filtered: bool) -> str:
     """What the empty tree says: why nothing is listed, and what to do."""
@@ -40,22 +33,41 @@ def _empty_text(library: Library, total: int, filtered: bool) -> str:
     return "This library has no skills yet. Ctrl+N creates one."
 
 
-class TreeFiltering(_PaneBase):
-    """The filter box and flag filters of ``TreePane`` (it owns the widgets named below)."""
+class TreeFiltering(QObject):
+    """The filter box (``filter``), the flag filters (the Flags menu it gives ``flags_button``)
+    and the ``count`` line of ``TreePane``, over ``model`` shown in ``view``; the folders the user
+    expanded are opened again when the filter is cleared. ``selection`` is told while the rows
+    move (and reveals the current skill after).
 
-    ctx: AppContext
-    model: SkillTreeModel
-    view: SkillTreeView
-    filter: QLineEdit
-    flags_button: QToolButton
-    count: QLabel
-    _expanded: set[str]
-    _following: bool
-    _debounce: QTimer
+    Signals:
+        applied(): a filter (or none) decides the rows now.
+    """
 
-    if TYPE_CHECKING:
-        def reveal(self, name: str, select: bool = True) -> bool: ...
-        def _update_actions(self) -> None: ...
+    applied = Signal()
+
+    def __init__(self, ctx: AppContext, model: SkillTreeModel, view: SkillTreeView,
+                 filter: QLineEdit, flags_button: QToolButton, count: QLabel,
+                 selection: TreeSelection, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.model = model
+        self.view = view
+        self.filter = filter
+        self.flags_button = flags_button
+        self.count = count
+        self.selection = selection
+        self.expanded: set[str] = set()  # folded paths the user expanded (unfiltered)
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.timeout.connect(self.apply_filter)
+        self._build_flag_menu()
+        filter.installEventFilter(self)
+        filter.textChanged.connect(self._on_filter_text)
+        view.expanded.connect(lambda index: self._remember(index, True))
+        view.collapsed.connect(lambda index: self._remember(index, False))
+        model.filterApplied.connect(self._on_filter_applied)
+        model.rowsInserted.connect(self.update_count)
+        model.rowsRemoved.connect(self.update_count)
 
     # ---------------------------------------------------------------- filter
 
@@ -149,35 +161,32 @@ class TreeFiltering(_PaneBase):
         font.setBold(bool(flags))
         self.flags_button.setFont(font)
         result = self.model.result
-        self._following = True
-        try:
+        with self.selection.following():
             if result is not None:
                 if len(result.visible) <= EXPAND_ALL_LIMIT:
                     self.view.expandAll()  # every shown folder holds a match
                 else:  # laying out every match would freeze the window: open the first one
                     first = next((n for n in self.model.tree if n.uid in result.matches), None)
                     if first is not None:
-                        self.reveal(first.path, select=False)
+                        self.selection.reveal(first.path, select=False)
             else:
-                for key in sorted(self._expanded, key=len):
+                for key in sorted(self.expanded, key=len):
                     index = self.model.index_of(self.model.tree.by_key.get(key))
                     if index.isValid():
                         self.view.expand(index)
-        finally:
-            self._following = False
-        if not self.reveal(self.ctx.current_skill) and result is not None and len(result):
+        if not self.selection.reveal(self.ctx.current_skill) and result is not None and len(result):
             self.view.scrollToTop()
-        self._update_count()
-        self._update_actions()
+        self.update_count()
+        self.applied.emit()
 
     def _remember(self, index: QModelIndex, expanded: bool) -> None:
-        if self._following or self.model.filtering:
+        if self.selection.is_following or self.model.filtering:
             return
         node = self.model.node(index)
         if node is not None:
-            (self._expanded.add if expanded else self._expanded.discard)(node.key)
+            (self.expanded.add if expanded else self.expanded.discard)(node.key)
 
-    def eventFilter(self, watched: QObject, event: object) -> bool:
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.filter and isinstance(event, QKeyEvent) \
                 and event.type() == QEvent.Type.KeyPress:
             if event.key() == Qt.Key.Key_Escape and self.filter.text():
@@ -200,7 +209,8 @@ class TreeFiltering(_PaneBase):
                     self.view.setCurrentIndex(index)
                 return
 
-    def _update_count(self, *_args: object) -> None:
+    def update_count(self, *_args: object) -> None:
+        """The count line (and what an empty tree says)."""
         library = self.ctx.library
         tree = self.model.tree
         if library is None:

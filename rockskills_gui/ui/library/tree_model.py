@@ -5,17 +5,19 @@ child, computed on first use). Indexes carry the node's ``uid``, so a stale inde
 nothing. Unfiltered, the tree's listener turns each change into begin/end insert/remove signals;
 filtered, a change re-runs the filter inside one reset (the pane re-expands the matches).
 
-The model's parts: ``tree_roles`` (roles, badges, resource rows), ``tree_model_data`` (what a
-row shows), ``tree_model_resources`` (a skill's resource rows) and ``tree_model_dnd`` (drag and
-drop); this module feeds the model, follows changes and filters, and maps rows to nodes.
+The model is made of parts, each owning its state and reading the model through
+``tree_roles.TreeSource``: ``tree_model_data`` (what a row shows, and the marks it keeps:
+unsaved, not advertised, lint), ``tree_model_resources`` (a skill's resource rows) and
+``tree_model_dnd`` (drag and drop); ``tree_roles`` holds the roles, badges and resource rows.
+This module feeds the model, follows changes and filters, maps rows to nodes, and answers Qt.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import overload
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QMimeData, QModelIndex, QObject, Qt, Signal
 
 from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import (
@@ -62,7 +64,7 @@ __all__ = [  # names that lived here before the model was split (panes and tests
 ]
 
 
-class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItemModel):
+class SkillTreeModel(QAbstractItemModel):
     """The library's '/' tree, one column.
 
     Signals:
@@ -85,10 +87,7 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
         self._terms: tuple[str, ...] = ()
         self._kids: dict[int, list[Node]] = {}
         self._rows: dict[int, int] = {}
-        self._dirty: set[str] = set()
-        self._invisible: frozenset[str] = frozenset()
         self._last_used: Mapping[str, Timestamp] = {}
-        self._lint: Mapping[str, list[str]] = {}  # folded name -> warning messages (pane's worker)
         # Kept by the view's owner: the uids of the folders the view has expanded (None: unknown).
         # Badge updates skip collapsed folders (their rows are asked for afresh when expanded):
         # at 100,000 skills, one dataChanged per folder took 0.3 s of the UI thread.
@@ -97,11 +96,16 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
         self._fetched = FETCH_BATCH  # top-level rows the view has been given so far
         self._fetching = False  # inside fetchMore's own insert signals
         self._pending: list[tuple[bool, bool]] = []  # listener insert/remove: (signalled, at root)
-        # Resource rows per skill node uid, computed when the view first asks about the node (one
-        # stat for a skill without resources); an entry means the rows were reported to the view.
-        self._resource_rows: dict[int, list[ResourceRow]] = {}
-        self._resource_by_id: dict[int, ResourceRow] = {}
-        self._resource_ids = itertools.count(RESOURCE_ID_BASE)
+        self.look = TreeItemData(self)  # what rows show; unsaved, not-advertised, lint marks
+        self.dnd = TreeDragDrop(self)
+        # Resource rows per skill node, computed when the view first asks about the node (one
+        # stat for a skill without resources).
+        self.resources = TreeResourceRows(self)
+
+    @property
+    def terms(self) -> tuple[str, ...]:
+        """The filter's search terms (the rows show where they match)."""
+        return self._terms
 
     def beginResetModel(self) -> None:
         """Every reset starts again with one batch of top-level rows."""
@@ -127,14 +131,14 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
             self.beginResetModel()
             self.library = library
             self._last_used = {}
-            self._lint = {}
+            self.look.lint = {}
             self._rebuild(tree)
             self.endResetModel()
             self.filterApplied.emit()
 
     def _rebuild(self, tree: SkillTree | None = None) -> None:
         library = self.library
-        self._clear_resources()
+        self.resources.clear()
         self.tree = tree if tree is not None else SkillTree(library.skills() if library is not None else ())
         self._refresh_facts()
         self._clear_filter_cache()
@@ -162,20 +166,17 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
 
     def set_lint(self, marks: Mapping[str, list[str]]) -> None:
         """Warning-or-worse lint messages per folded name (computed off the UI thread by the pane)."""
-        if not marks and not self._lint:
+        if not marks and not self.look.lint:
             return
-        self._lint = marks
+        self.look.lint = marks
         self._all_data_changed([BADGES_ROLE, Qt.ItemDataRole.ToolTipRole])
 
     def lint_messages(self, node: Node) -> list[str]:
-        return self._lint.get(node.key, []) if node.skill is not None else []
+        return self.look.lint_messages(node)
 
     def set_dirty(self, names: Iterable[str]) -> None:
         """Names whose editor buffer has unsaved edits."""
-        new = {fold(n) for n in names}
-        changed = new ^ self._dirty
-        self._dirty = new
-        for key in changed:
+        for key in self.look.set_dirty(names):
             node = self.tree.by_key.get(key)
             if node is not None:
                 index = self.index_of(node)
@@ -184,7 +185,7 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
 
     def set_invisible(self, names: Iterable[str]) -> None:
         """Names the agent's skill list leaves out (marked "not advertised")."""
-        self._invisible = frozenset(fold(n) for n in names)
+        self.look.invisible = frozenset(fold(n) for n in names)
         self._all_data_changed([BADGES_ROLE, Qt.ItemDataRole.ToolTipRole])
 
     def apply_change(self, change: ChangeSet) -> None:
@@ -197,7 +198,7 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
 
     def _follow(self, change: ChangeSet, library: Library) -> None:
         self._refresh_facts()
-        touched = self._resource_owners(change)
+        touched = self.resources.owners(change)
         if self.result is None:
             self._drop_resource_rows(touched)  # before the tree moves (their rows, signalled)
             if not self.tree.apply(change, library.get):
@@ -210,7 +211,7 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
             self._refresh_referrers(change)
             return
         self.beginResetModel()
-        self._clear_resources()
+        self.resources.clear()
         if not self.tree.apply(change, library.get):
             self.tree = SkillTree(library.skills())
             self._refresh_facts()
@@ -296,7 +297,7 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
             self.spec = spec
             self._terms = spec.terms
             self._clear_filter_cache()
-            self._clear_resources()
+            self.resources.clear()
             if self.library is not None:
                 self.facts.now = self.library.clock()
             self.result = run_filter(self.tree, spec, self.facts) if spec.active else None
@@ -315,7 +316,8 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
 
     # ---------------------------------------------------------------- structure
 
-    def _children(self, node: Node) -> list[Node]:
+    def child_nodes(self, node: Node) -> list[Node]:
+        """``node``'s child rows (the visible ones while a filter is on)."""
         result = self.result
         if result is None:
             return node.children
@@ -335,7 +337,7 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
         row = self._rows.get(node.uid)
         if row is None:
             assert node.parent is not None
-            self._children(node.parent)
+            self.child_nodes(node.parent)
             row = self._rows.get(node.uid, -1)
         return row
 
@@ -381,7 +383,7 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
 
     def _top_total(self) -> int:
         root = self.tree.root
-        return len(root.children if self.result is None else self._children(root))
+        return len(root.children if self.result is None else self.child_nodes(root))
 
     def _fetch_until(self, rows: int) -> None:
         """Hand top-level rows up to ``rows`` to the view; never from inside another change's
@@ -410,17 +412,21 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
         node = self.tree.by_uid.get(parent.internalId()) if parent.isValid() else self.tree.root
         if node is None or column != 0 or row < 0:
             return QModelIndex()
-        kids = node.children if self.result is None else self._children(node)
+        kids = node.children if self.result is None else self.child_nodes(node)
         if node is self.tree.root and row >= self._fetched:
             return QModelIndex()
         if row >= len(kids):
-            resources = self._resources(node) if node is not self.tree.root else []
+            resources = self.resources.of(node) if node is not self.tree.root else []
             if row - len(kids) >= len(resources):
                 return QModelIndex()
             return self.createIndex(row, 0, resources[row - len(kids)].id)
         return self.createIndex(row, 0, kids[row].uid)
 
-    def parent(self, index: Index | None = None) -> QModelIndex | QObject:  # type: ignore[override]
+    @overload
+    def parent(self) -> QObject | None: ...
+    @overload
+    def parent(self, index: Index) -> QModelIndex: ...
+    def parent(self, index: Index | None = None) -> QModelIndex | QObject | None:
         if index is None:  # QObject.parent()
             return super().parent()
         resource = self.resource_row(index)
@@ -434,6 +440,7 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
         return self.createIndex(self._row(parent), 0, parent.uid)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        node: Node | None
         if not parent.isValid():
             node = self.tree.root
         elif parent.column() > 0:
@@ -442,13 +449,15 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
             node = self.tree.by_uid.get(parent.internalId())
             if node is None:
                 return 0
-        rows = len(node.children if self.result is None else self._children(node))
-        return min(rows, self._fetched) if node is self.tree.root else rows + len(self._resources(node))
+        rows = len(node.children if self.result is None else self.child_nodes(node))
+        return min(rows, self._fetched) if node is self.tree.root \
+            else rows + len(self.resources.of(node))
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 1
 
     def hasChildren(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
+        node: Node | None
         if not parent.isValid():
             node = self.tree.root
         else:
@@ -456,6 +465,113 @@ class SkillTreeModel(TreeItemData, TreeDragDrop, TreeResourceRows, QAbstractItem
             if node is None:
                 return False
             if not node.children:
-                return bool(self._resources(node))
-        return bool(node.children if self.result is None else self._children(node)) \
-            or (node is not self.tree.root and bool(self._resources(node)))
+                return bool(self.resources.of(node))
+        return bool(node.children if self.result is None else self.child_nodes(node)) \
+            or (node is not self.tree.root and bool(self.resources.of(node)))
+
+    # ---------------------------------------------------------------- what rows show (tree_model_data)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        return self.look.data(index, role)
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        """Every node can be renamed and dragged; folders (and the top level) take drops."""
+        return self.look.flags(index)
+
+    def setData(self, index: Index, value: object, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        """An inline edit: ask for the rename (the pane previews it); the model is unchanged."""
+        asked = self.look.rename_asked(index, value, role)
+        if asked is not None:
+            self.renameRequested.emit(*asked)
+        return False
+
+    def badges(self, node: Node) -> tuple[Badge, ...]:
+        return self.look.badges(node)
+
+    def tooltip(self, node: Node) -> str:
+        return self.look.tooltip(node)
+
+    def count(self, node: Node) -> int | None:
+        return self.look.count(node)
+
+    # ---------------------------------------------------------------- drag and drop (tree_model_dnd)
+
+    def mimeTypes(self) -> list[str]:
+        return [MIME_TYPE]
+
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
+        return self.dnd.mime_data(indexes)
+
+    def supportedDragActions(self) -> Qt.DropAction:
+        return Qt.DropAction.MoveAction
+
+    def supportedDropActions(self) -> Qt.DropAction:
+        return Qt.DropAction.MoveAction
+
+    def canDropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int,
+                        parent: Index) -> bool:
+        del row, column
+        return self.dnd.can_drop(data, action, parent)
+
+    def dropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int,
+                     parent: Index) -> bool:
+        """Dropping skills or folders on a folder asks for a move (see ``moveRequested``)."""
+        if not self.dnd.can_drop(data, action, parent):
+            return False
+        self.moveRequested.emit(self.dnd.drop_mapping(data, parent))
+        return True
+
+    def move_mapping(self, node: Node, new_path: str) -> dict[str, str]:
+        return self.dnd.move_mapping(node, new_path)
+
+    # ---------------------------------------------------------------- resource rows (tree_model_resources)
+
+    def resource_row(self, index: Index) -> ResourceRow | None:
+        """The resource behind an index (None for skill/folder rows, stale or foreign indexes)."""
+        if not index.isValid() or index.model() is not self:
+            return None
+        return self.resources.by_id.get(index.internalId())
+
+    def index_for_resource(self, name: str, filename: str) -> QModelIndex:
+        """The index of skill ``name``'s resource ``filename`` (invalid when not shown)."""
+        node = self.tree.skill_node(name) if name else None
+        parent = self.index_for(name) if node is not None else QModelIndex()
+        found = self.resources.find(node, filename) if node is not None else None
+        if node is None or not parent.isValid() or found is None:
+            return QModelIndex()
+        offset, row = found
+        return self.createIndex(len(self.child_nodes(node)) + offset, 0, row.id)
+
+    def _drop_resource_rows(self, keys: set[str]) -> None:
+        """Remove the reported resource rows of these skills (signalled where shown)."""
+        for key in keys:
+            node = self.tree.by_key.get(key)
+            rows = self.resources.rows.get(node.uid) if node is not None else None
+            if node is None or rows is None:
+                continue
+            parent = self.index_of(node) if rows else QModelIndex()
+            if parent.isValid():
+                kids = len(self.child_nodes(node))
+                self.beginRemoveRows(parent, kids, kids + len(rows) - 1)
+            self.resources.forget(node)
+            if parent.isValid():
+                self._guarded(self.endRemoveRows)
+
+    def _add_resource_rows(self, keys: set[str]) -> None:
+        """Report the resource rows of these skills again, where the view is shown them."""
+        for key in keys:
+            node = self.tree.by_key.get(key)
+            if node is None or node.skill is None or node.uid in self.resources.rows:
+                continue
+            parent = self.index_of(node)
+            if not parent.isValid():
+                continue  # asked for afresh when shown
+            found = self.library.resources(node.skill.name) if self.library is not None else []
+            if not found:
+                self.resources.keep(node, [])
+                continue
+            kids = len(self.child_nodes(node))
+            self.resources.rows[node.uid] = []  # what the view knows until the rows are in
+            self.beginInsertRows(parent, kids, kids + len(found) - 1)
+            self.resources.keep(node, found)
+            self._guarded(self.endInsertRows)

@@ -1,23 +1,16 @@
 """What each row of the library tree model shows: label, path, badges, counts, filter match
-spans, the summary snippet, tooltips, flags; an inline edit asks for a rename. A mixin of
+spans, the summary snippet, tooltips, flags; an inline edit asks for a rename. A part of
 ``SkillTreeModel``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QAbstractItemModel, Qt, SignalInstance
+from PySide6.QtCore import Qt
 
-from rockskills_gui.core.library.library import Library
-from rockskills_gui.core.library.tree import (
-    Facts,
-    FilterResult,
-    Node,
-    SkillTree,
-    match_spans,
-    summary_snippet,
-)
+from rockskills_gui.core.library.tree import Node, match_spans, summary_snippet
+from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.capabilities import Part, shows
 from rockskills_gui.ui.common.models import NAME_ROLE
@@ -33,6 +26,7 @@ from rockskills_gui.ui.library.tree_roles import (
     Badge,
     Index,
     ResourceRow,
+    TreeSource,
 )
 
 _SKILL_FLAGS = (Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
@@ -46,35 +40,31 @@ _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 if TYPE_CHECKING:  # (MCP freshness: RockBot (current) only, loaded with its first mcp/ skill)
     from rockskills_gui.core.model.mcp_freshness import SkillFreshness
 
-if TYPE_CHECKING:  # the model is a QAbstractItemModel; at run time this is a plain mixin
-    _ModelBase = QAbstractItemModel
-else:
-    _ModelBase = object
-
-
 def _when(value: Timestamp | None) -> str:
     if value is None:
         return "never"
     return value.to_datetime().astimezone().strftime("%Y-%m-%d %H:%M")
 
 
-class TreeItemData(_ModelBase):
-    """``data``, ``flags`` and ``setData`` of ``SkillTreeModel``, and what they are made of."""
+class TreeItemData:
+    """What the rows of ``model`` show (its ``data``, ``flags`` and ``setData``), and the marks
+    this part keeps for them: unsaved edits, skills an agent does not see, lint findings."""
 
-    library: Library | None
-    tree: SkillTree
-    facts: Facts
-    result: FilterResult | None
-    renameRequested: SignalInstance
-    _terms: tuple[str, ...]
-    _dirty: set[str]
-    _invisible: frozenset[str]
-    _lint: Mapping[str, list[str]]
-    _resource_by_id: dict[int, ResourceRow]
+    def __init__(self, model: TreeSource) -> None:
+        self.model = model
+        self.dirty: set[str] = set()  # folded names whose editor buffer has unsaved edits
+        self.invisible: frozenset[str] = frozenset()  # folded names left out of an agent's list
+        self.lint: Mapping[str, list[str]] = {}  # folded name -> warning messages (pane's worker)
 
-    if TYPE_CHECKING:
-        def node(self, index: Index) -> Node | None: ...
-        def resource_row(self, index: Index) -> ResourceRow | None: ...
+    def set_dirty(self, names: Iterable[str]) -> set[str]:
+        """Names whose editor buffer has unsaved edits; returns the folded names that changed."""
+        new = {fold(n) for n in names}
+        changed = new ^ self.dirty
+        self.dirty = new
+        return changed
+
+    def lint_messages(self, node: Node) -> list[str]:
+        return self.lint.get(node.key, []) if node.skill is not None else []
 
     # ---------------------------------------------------------------- data
 
@@ -82,30 +72,31 @@ class TreeItemData(_ModelBase):
         skill = node.skill
         if skill is None:
             return ()
-        facts = self.facts
+        facts = self.model.facts
+        library = self.model.library
         found = []
-        if node.key in self._dirty:
+        if node.key in self.dirty:
             found.append(Badge.UNSAVED)
         if facts.problems(skill):
             found.append(Badge.PROBLEM)
         if facts.sparse(skill):
             found.append(Badge.SPARSE)
-        if facts.never_used(skill) and (self.library is None or shows(Part.USAGE, self.library)):
+        if facts.never_used(skill) and (library is None or shows(Part.USAGE, library)):
             found.append(Badge.NEVER_USED)
         if skill.summary_pending:
             found.append(Badge.SUMMARY_PENDING)
         lifecycle = self._lifecycle(skill.name)
         if lifecycle in (Badge.DEPRECATED, Badge.ARCHIVED):
             found.append(Badge(lifecycle))
-        if node.key in self._invisible:
+        if node.key in self.invisible:
             found.append(Badge.INVISIBLE)
-        if node.key in self._lint:
+        if node.key in self.lint:
             found.append(Badge.LINT)
         return tuple(found)
 
     def _lifecycle(self, name: str) -> str | None:
         """A skill's lifecycle (CortexPrism's memory.db; None where the profile holds none)."""
-        library = self.library
+        library = self.model.library
         if library is None or not shows(Part.LIFECYCLE, library):
             return None
         lifecycle = library.health_stats(name).get("lifecycle")
@@ -114,14 +105,16 @@ class TreeItemData(_ModelBase):
     def count(self, node: Node) -> int | None:
         if not node.children:
             return None
-        if self.result is not None:
-            return self.result.counts.get(node.uid, 0)
+        result = self.model.result
+        if result is not None:
+            return result.counts.get(node.uid, 0)
         return node.count
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        node = self.node(index)
+        model = self.model
+        node = model.node(index)
         if node is None:
-            resource = self.resource_row(index)
+            resource = model.resource_row(index)
             return self._resource_data(resource, role) if resource is not None else None
         if role == Qt.ItemDataRole.DisplayRole:
             return node.label
@@ -133,12 +126,14 @@ class TreeItemData(_ModelBase):
             return self.count(node)
         if role == BADGES_ROLE:
             return self.badges(node)
+        terms = model.terms
         if role == SPANS_ROLE:
-            return match_spans(node, self._terms) if self._terms else []
+            return match_spans(node, terms) if terms else []
         if role == SNIPPET_ROLE:
-            if self.result is None or not self._terms or node.uid not in self.result.matches:
+            result = model.result
+            if result is None or not terms or node.uid not in result.matches:
                 return self._freshness_marker(node)
-            text, spans = summary_snippet(node, self._terms)
+            text, spans = summary_snippet(node, terms)
             return (text, spans) if text else self._freshness_marker(node)
         if role == KIND_ROLE:
             return ("skill+folder" if node.skill is not None and node.children
@@ -182,7 +177,7 @@ class TreeItemData(_ModelBase):
     def freshness(self, node: Node) -> SkillFreshness | None:
         """RockBot (current): the MCP freshness of an ``mcp/{server}`` skill node (offline:
         Unknown, see :mod:`rockskills_gui.core.model.mcp_freshness`); None otherwise."""
-        library, skill = self.library, node.skill
+        library, skill = self.model.library, node.skill
         if skill is None or not shows(Part.MCP_FRESHNESS, library):
             return None
         from rockskills_gui.core.model.mcp_freshness import skill_freshness  # (RockBot (current))
@@ -200,6 +195,7 @@ class TreeItemData(_ModelBase):
     def tooltip(self, node: Node) -> str:
         import html  # (tooltips are asked for on hover: not at start)
 
+        library, facts, result = self.model.library, self.model.facts, self.model.result
         lines = [f"<b>{html.escape(node.path)}</b>"]
         skill = node.skill
         if skill is not None:
@@ -210,26 +206,27 @@ class TreeItemData(_ModelBase):
                 from rockskills_gui.ui.library.mcp_freshness_text import freshness_tip
 
                 lines.extend(freshness_tip(found))
-            used = self.facts.last_use(skill)
+            used = facts.last_use(skill)
             lines.append(f"Updated {_when(skill.updated_at)} · "
                          + (f"last used {_when(used)}" if used is not None else "never used"))
-            linked = self.library.link_of(skill.name) if self.library is not None else None
-            if linked is not None:  # (core.storage.links: reads follow links; writes need the target allowed)
+            linked = library.link_of(skill.name) if library is not None else None
+            if linked is not None and library is not None:
+                # (core.storage.links: reads follow links; writes need the target allowed)
                 link, target = linked
                 lines.append(f"Linked to {html.escape(str(target))} "
-                             f"({html.escape(self.library.layout.display_path(link))} is a symbolic link)")
+                             f"({html.escape(library.layout.display_path(link))} is a symbolic link)")
             for badge in self.badges(node):
                 if badge == Badge.PROBLEM:
-                    lines.extend(f"⚠ {html.escape(r)}" for r in self.facts.problems(skill))
+                    lines.extend(f"⚠ {html.escape(r)}" for r in facts.problems(skill))
                 elif badge == Badge.LINT:
-                    lines.extend(f"lint: {html.escape(m)}" for m in self._lint.get(node.key, []))
+                    lines.extend(f"lint: {html.escape(m)}" for m in self.lint.get(node.key, []))
                 else:
                     lines.append(f"• {html.escape(BADGE_TIPS[badge])}")
         if node.children:
             total = node.count
             held = f"{total} skill{'' if total == 1 else 's'} in this folder"
-            if self.result is not None:
-                held = f"{self.result.counts.get(node.uid, 0)} of {held} match"
+            if result is not None:
+                held = f"{result.counts.get(node.uid, 0)} of {held} match"
             lines.append(held)
         return "<br>".join(lines)
 
@@ -237,17 +234,16 @@ class TreeItemData(_ModelBase):
         """Every node can be renamed and dragged; folders (and the top level) take drops."""
         if not index.isValid():
             return _TOP_FLAGS
-        node = self.tree.by_uid.get(index.internalId())
+        node = self.model.tree.by_uid.get(index.internalId())
         if node is None:
-            return _RESOURCE_FLAGS if index.internalId() in self._resource_by_id else _NO_FLAGS
+            return _RESOURCE_FLAGS if self.model.resource_row(index) is not None else _NO_FLAGS
         return _FOLDER_FLAGS if node.children else _SKILL_FLAGS
 
-    def setData(self, index: Index, value: object, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        """An inline edit: ask for the rename (the pane previews it); the model is unchanged."""
-        node = self.node(index)
+    def rename_asked(self, index: Index, value: object, role: int) -> tuple[str, str] | None:
+        """An inline edit (``setData``): the rename it asks for, ``(old path, new path)``, if
+        any (the pane previews it; the model is unchanged)."""
+        node = self.model.node(index)
         if node is None or role != Qt.ItemDataRole.EditRole or not isinstance(value, str):
-            return False
+            return None
         new = value.strip()
-        if new and new != node.path:
-            self.renameRequested.emit(node.path, new)
-        return False
+        return (node.path, new) if new and new != node.path else None

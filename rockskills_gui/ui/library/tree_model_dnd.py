@@ -1,56 +1,35 @@
 """Drag and drop in the library tree model: skills and folders dragged (as their paths) onto a
-folder or the top level ask for a move; nothing changes until the pane applies it. A mixin of
+folder or the top level ask for a move; nothing changes until the pane applies it. A part of
 ``SkillTreeModel``."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QAbstractItemModel, QMimeData, QModelIndex, Qt, SignalInstance
+from PySide6.QtCore import QMimeData, QModelIndex, Qt
 
-from rockskills_gui.core.library.library import Library
-from rockskills_gui.core.library.tree import Node, SkillTree, drop_mapping, is_inside, move_mapping
-from rockskills_gui.ui.library.tree_roles import MIME_TYPE, Index
-
-if TYPE_CHECKING:  # the model is a QAbstractItemModel; at run time this is a plain mixin
-    _ModelBase = QAbstractItemModel
-else:
-    _ModelBase = object
+from rockskills_gui.core.library.tree import Node, drop_mapping, is_inside, move_mapping
+from rockskills_gui.ui.library.tree_roles import MIME_TYPE, Index, TreeSource
 
 
-class TreeDragDrop(_ModelBase):
-    """The MIME data, drop checks and move requests of ``SkillTreeModel``."""
+class TreeDragDrop:
+    """The MIME data, drop checks and the moves a drop asks for, of ``model``'s rows."""
 
-    library: Library | None
-    tree: SkillTree
-    moveRequested: SignalInstance
+    def __init__(self, model: TreeSource) -> None:
+        self.model = model
 
-    if TYPE_CHECKING:
-        def node(self, index: Index) -> Node | None: ...
-
-    # ---------------------------------------------------------------- drag and drop
-
-    def mimeTypes(self) -> list[str]:
-        return [MIME_TYPE]
-
-    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
+    def mime_data(self, indexes: Sequence[QModelIndex]) -> QMimeData:
+        """The dragged rows' paths (duplicates once)."""
         paths = []
         for index in indexes:
-            node = self.node(index)
+            node = self.model.node(index)
             if node is not None and node.path not in paths:
                 paths.append(node.path)
         data = QMimeData()
         data.setData(MIME_TYPE, json.dumps(paths).encode("utf-8"))
         data.setText("\n".join(paths))
         return data
-
-    def supportedDragActions(self) -> Qt.DropAction:
-        return Qt.DropAction.MoveAction
-
-    def supportedDropActions(self) -> Qt.DropAction:
-        return Qt.DropAction.MoveAction
 
     def dragged_nodes(self, data: QMimeData) -> list[Node]:
         if not data.hasFormat(MIME_TYPE):
@@ -59,14 +38,14 @@ class TreeDragDrop(_ModelBase):
             paths = json.loads(bytes(data.data(MIME_TYPE).data()).decode("utf-8"))
         except (ValueError, UnicodeDecodeError):
             return []
-        nodes = [self.tree.find(p) for p in paths if isinstance(p, str)]
+        nodes = [self.model.tree.find(p) for p in paths if isinstance(p, str)]
         return [n for n in nodes if n is not None and n.parent is not None]
 
     def drop_target(self, parent: Index) -> Node | None:
         """The folder a drop on ``parent`` goes into (the root for the empty area)."""
         if not parent.isValid():
-            return self.tree.root
-        node = self.node(parent)
+            return self.model.tree.root
+        node = self.model.node(parent)
         return node if node is not None and node.children else None
 
     def drop_mapping(self, data: QMimeData, parent: Index) -> dict[str, str]:
@@ -75,20 +54,10 @@ class TreeDragDrop(_ModelBase):
         nodes = self.dragged_nodes(data)
         if target is None or not nodes or any(is_inside(n, target) for n in nodes):
             return {}
-        return drop_mapping(self.tree, nodes, target)
+        return drop_mapping(self.model.tree, nodes, target)
 
-    def canDropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int,
-                        parent: Index) -> bool:
-        del row, column
+    def can_drop(self, data: QMimeData, action: Qt.DropAction, parent: Index) -> bool:
         return action == Qt.DropAction.MoveAction and bool(self.drop_mapping(data, parent))
 
-    def dropMimeData(self, data: QMimeData, action: Qt.DropAction, row: int, column: int,
-                     parent: Index) -> bool:
-        """Dropping skills or folders on a folder asks for a move (see ``moveRequested``)."""
-        if not self.canDropMimeData(data, action, row, column, parent):
-            return False
-        self.moveRequested.emit(self.drop_mapping(data, parent))
-        return True
-
     def move_mapping(self, node: Node, new_path: str) -> dict[str, str]:
-        return move_mapping(self.tree, node, new_path)
+        return move_mapping(self.model.tree, node, new_path)

@@ -1,14 +1,17 @@
 """What the library tree model's rows carry: the item data roles, the badges a skill row can
-show (with their tooltips), and the resource rows listed under a RockBot (current) skill."""
+show (with their tooltips), and the resource rows listed under a RockBot (current) skill; and
+what the model's parts read of it (:class:`TreeSource`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Protocol
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
-from rockskills_gui.core.library.library import Resource
+from rockskills_gui.core.library.library import Library, Resource
+from rockskills_gui.core.library.tree import Facts, FilterResult, Node, SkillTree
 
 Index = QModelIndex | QPersistentModelIndex
 MIME_TYPE = "application/x-rockskills-tree-nodes"
@@ -67,3 +70,24 @@ class ResourceRow:
         """``Python``, ``Markdown · missing``, ``not in the manifest``."""
         kind = self.resource.type or "not in the manifest"
         return f"{kind} · missing" if self.resource.path is None else kind
+
+
+class TreeSource(Protocol):
+    """What the parts of ``SkillTreeModel`` (how rows look, drag and drop, resource rows) read
+    of it: the library and its tree, the filter in force, and where a node's row is."""
+
+    @property
+    def library(self) -> Library | None: ...
+    @property
+    def tree(self) -> SkillTree: ...
+    @property
+    def facts(self) -> Facts: ...
+    @property
+    def result(self) -> FilterResult | None: ...
+    @property
+    def terms(self) -> tuple[str, ...]: ...
+    def node(self, index: Index) -> Node | None: ...
+    def resource_row(self, index: Index) -> ResourceRow | None: ...
+    def index_of(self, node: Node | None) -> QModelIndex: ...
+    def index_for(self, name: str) -> QModelIndex: ...
+    def child_nodes(self, node: Node) -> list[Node]: ...

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from rockskills_gui.ui.common.theme import secondary
@@ -16,31 +16,18 @@ from rockskills_gui.ui.common.theme import secondary
 MODEL_KEY = "recall/embeddingModel"
 
 
-class _Signals(QObject):
-    done = Signal(int, object)  # ticket, ndarray | EndpointError (an Exception)
+def _embed(args: tuple[str, str | None, str, str, float]) -> object:
+    """The query's vector, or the :class:`EndpointError` to show (on a worker: ``ctx.query``)."""
+    # Imported here: openai is loaded only when a query is embedded (startup budget).
+    from rockskills_gui.core.app.embeddings import embed_query
+    from rockskills_gui.core.app.endpoint import EndpointError
 
-
-class _EmbedJob(QRunnable):
-    def __init__(self, ticket: int, args: tuple[str, str | None, str, str, float],
-                 signals: _Signals) -> None:
-        super().__init__()
-        self.ticket, self.args, self.signals = ticket, args, signals
-
-    def run(self) -> None:
-        # Imported here: openai is loaded only when a query is embedded (startup budget).
-        from rockskills_gui.core.app.embeddings import embed_query
-        from rockskills_gui.core.app.endpoint import EndpointError
-
-        try:
-            result: object = embed_query(*self.args)
-        except EndpointError as error:
-            result = error
-        except Exception as error:  # shown as one sentence, never raised on the worker
-            result = EndpointError("server", f"{type(error).__name__}: {error}")
-        try:
-            self.signals.done.emit(self.ticket, result)
-        except RuntimeError:  # the panel is gone
-            pass
+    try:
+        return embed_query(*args)
+    except EndpointError as error:
+        return error
+    except Exception as error:  # shown as one sentence, never raised on the worker
+        return EndpointError("server", f"{type(error).__name__}: {error}")
 
 
 class EmbedBar(QWidget):
@@ -75,9 +62,6 @@ class EmbedBar(QWidget):
         box.setSpacing(2)
         box.addLayout(row)
         box.addWidget(self.status)
-        self._signals = _Signals(self)
-        self._signals.done.connect(self._done)
-        self._ticket = 0
         self._pending: tuple[str, str] | None = None  # (query, model) being embedded
 
     def set_context(self, ctx: Any) -> None:
@@ -97,18 +81,18 @@ class EmbedBar(QWidget):
             return
         ctx.settings.setValue(MODEL_KEY, model)
         prefs = ctx.prefs
-        self._ticket += 1
         self._pending = (query, model)
         self.status.setText(f"Asking {prefs.effective_base_url or 'the endpoint'} for the "
                             "query's embedding…")
         args = (prefs.effective_base_url, ctx.api_key(), model, query, float(prefs.timeout))
-        QThreadPool.globalInstance().start(_EmbedJob(self._ticket, args, self._signals))
+        # (it waits on the network: quitting does not wait for it)
+        ctx.query(self, "embed", lambda _control: _embed(args), self._done, detached=True)
 
     def busy(self) -> bool:
         return self._pending is not None
 
-    def _done(self, ticket: int, result: object) -> None:
-        if ticket != self._ticket or self._pending is None:
+    def _done(self, result: object) -> None:
+        if self._pending is None:
             return
         query, model = self._pending
         self._pending = None

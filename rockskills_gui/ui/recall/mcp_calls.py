@@ -80,7 +80,9 @@ class ServerCombo(QComboBox):
         self.setMinimumContentsLength(10)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.provider: Callable[[], list[str]] = list
-        self.lineEdit().setPlaceholderText("server")
+        line_edit = self.lineEdit()  # editable: Qt made one
+        if line_edit is not None:
+            line_edit.setPlaceholderText("server")
 
     def refill(self) -> None:
         text = self.currentText()
@@ -112,7 +114,9 @@ class McpCallBar(QWidget):
         for button, trigger in ((self.select_button, MCP_SELECT),
                                 (self.error_button, MCP_PARAMETER_ERROR)):
             button.clicked.connect(lambda _=False, t=trigger: self._emit(t))
-        self.server.lineEdit().returnPressed.connect(lambda: self._emit(MCP_SELECT))
+        server_edit = self.server.lineEdit()
+        if server_edit is not None:
+            server_edit.returnPressed.connect(lambda: self._emit(MCP_SELECT))
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.label)

@@ -26,6 +26,7 @@ from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall import snapshots
 from rockskills_gui.core.recall.queryset import (
     QUERY_SET_DIR,
+    AnyLayout,
     CaseResult,
     QueryCase,
     QuerySet,
@@ -37,10 +38,14 @@ from rockskills_gui.core.recall.queryset import (
     save_query_set,
 )
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, SkillRecall
-from rockskills_gui.core.storage.layout import Layout
 from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.theme import secondary
-from rockskills_gui.ui.recall.queryset_snapshots import EDITS_LABEL, QuerySetSnapshots, list_query_sets
+from rockskills_gui.ui.recall.queryset_snapshots import (
+    EDITS_LABEL,
+    QuerySetRenames,
+    QuerySetSnapshots,
+    list_query_sets,
+)
 from rockskills_gui.ui.recall.recall_panels import QUERY_ROLE, NameEdit
 
 __all__ = [  # names that lived here before the panel was split
@@ -54,7 +59,7 @@ def _bold(item: QTreeWidgetItem, column: int = 0) -> None:
     item.setFont(column, font)
 
 
-class QuerySetPanel(QuerySetSnapshots, QWidget):
+class QuerySetPanel(QWidget):
     """Saved queries with the skills they should recall, and how recall does on them.
 
     Signals:
@@ -72,7 +77,7 @@ class QuerySetPanel(QuerySetSnapshots, QWidget):
     def __init__(self, names: QStringListModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("recallQuerySetPanel")
-        self.layout_: Layout | None = None
+        self.layout_: AnyLayout | None = None
         self.recall: SkillRecall | None = None
         self.query_set: QuerySet | None = None
         self.path: Path | None = None
@@ -133,10 +138,6 @@ class QuerySetPanel(QuerySetSnapshots, QWidget):
                                      "query that loses its skill is marked ✘); nothing is saved")
         self.edits_button.clicked.connect(lambda: self.compare_edits())
         self.edits_provider: Callable[[], list[Skill]] = list
-        self.diffs: dict[str, snapshots.QueryDiff] = {}
-        self.compared_with = ""
-        # Renames since the sets were last rewritten (old -> new name), offered as an update.
-        self.renames: dict[str, str] = {}
         self.rename_banner = QWidget(self)
         self.rename_banner.setObjectName("recallRenameBanner")
         self.rename_label = QLabel(self.rename_banner)
@@ -149,6 +150,10 @@ class QuerySetPanel(QuerySetSnapshots, QWidget):
         banner.addWidget(self.rename_label, 1)
         banner.addWidget(self.rename_button)
         self.rename_banner.hide()
+        # The parts: snapshots (and the comparison shown), renamed skills (offered as an update).
+        self.comparisons = QuerySetSnapshots(self, self.snapshot_box, self.failed.emit)
+        self.renamed = QuerySetRenames(self, self.rename_banner, self.rename_label,
+                                       self.failed.emit)
 
         top = QHBoxLayout()
         top.addWidget(QLabel("Set:", self))
@@ -180,15 +185,51 @@ class QuerySetPanel(QuerySetSnapshots, QWidget):
         bottom.addWidget(self.where, 1)
         bottom.addWidget(self.remove_button)
         layout.addLayout(bottom)
-        self._update_enabled()
+        self.update_enabled()
+
+    # ---------------------------------------------------------------- the parts, as before
+
+    @property
+    def diffs(self) -> dict[str, snapshots.QueryDiff]:
+        """The comparison shown in the last column, per query."""
+        return self.comparisons.diffs
+
+    @property
+    def compared_with(self) -> str:
+        """What the last column compares with (a snapshot's name, unsaved edits, or "")."""
+        return self.comparisons.compared_with
+
+    def save_snapshot(self, name: str | None = None) -> str | None:
+        """Keep the current set's results as snapshot ``name`` (default: set name and UTC time)."""
+        return self.comparisons.save_snapshot(name)
+
+    def compare_snapshot(self, name: str | None = None) -> list[snapshots.QueryDiff]:
+        """Per query: the chosen snapshot against the library now (shown in the last column)."""
+        return self.comparisons.compare_snapshot(name)
+
+    def compare_edits(self) -> list[snapshots.QueryDiff]:
+        """Per query: the library now against the library with the unsaved edits laid over it."""
+        return self.comparisons.compare_edits()
+
+    def follow_edits(self, recompute: bool = True) -> None:
+        """The library or the editor's edits changed: redo (or drop) a comparison with them."""
+        self.comparisons.follow_edits(recompute)
+
+    def note_renames(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """Skills were renamed or moved: offer to rewrite the sets that still name them."""
+        self.renamed.note_renames(pairs)
+
+    def update_renamed(self) -> int:
+        """Rewrite every saved set's queries to the new names; the number of queries rewritten."""
+        return self.renamed.update_renamed()
 
     # ---------------------------------------------------------------- sets
 
-    def set_library(self, layout: Layout | None, recall: SkillRecall | None) -> None:
+    def set_library(self, layout: AnyLayout | None, recall: SkillRecall | None) -> None:
         """A library (or none) was opened: list its sets and evaluate the first one."""
         self.layout_ = layout
         self.recall = recall
-        self.renames = {}
+        self.renamed.renames = {}
         self.rename_banner.hide()
         self.where.setText(f"Stored in {layout.agent_dir / QUERY_SET_DIR} (outside what the "
                            "agent loads)" if layout is not None else "")
@@ -218,10 +259,9 @@ class QuerySetPanel(QuerySetSnapshots, QWidget):
                 self.query_set = load_query_set(self.path)
             except QuerySetError as exc:
                 self.failed.emit(str(exc))
-        self.diffs = {}
-        self.compared_with = ""
-        self._reload_snapshots()
-        self._update_enabled()
+        self.comparisons.forget()
+        self.comparisons.reload()
+        self.update_enabled()
         self.evaluate()
 
     def _create_from_edit(self) -> None:
@@ -280,8 +320,9 @@ class QuerySetPanel(QuerySetSnapshots, QWidget):
         if not self.expected.hasFocus():
             self.expected.setText(", ".join(names))
 
-    def _update_enabled(self) -> None:
+    def update_enabled(self) -> None:
         has_set = self.query_set is not None
+        widget: QWidget
         for widget in (self.expected, self.add_button, self.remove_button, self.snapshot_button,
                        self.edits_button):
             widget.setEnabled(has_set)
@@ -299,7 +340,7 @@ class QuerySetPanel(QuerySetSnapshots, QWidget):
         self.report = None
         if self.query_set is None or self.recall is None:
             self._pending = None
-            self._show()
+            self.show_report()
             return
         self._pending = iter(self.query_set.queries)
         self.metrics.setText(f"Evaluating {len(self.query_set.queries)} queries…")
@@ -320,10 +361,11 @@ class QuerySetPanel(QuerySetSnapshots, QWidget):
                 return
         self._pending = None
         self.report = QuerySetReport(self.query_set.name, tuple(self._results))
-        self._show()
+        self.show_report()
         self.evaluated.emit()
 
-    def _show(self) -> None:
+    def show_report(self) -> None:
+        """The set's report (and the comparison, if any) in the tree and the metrics line."""
         self.tree.clear()
         self.tree.headerItem().setText(5, f"vs {self.compared_with}" if self.compared_with
                                        else "vs snapshot")

@@ -1,14 +1,14 @@
 """The query sets' snapshots (keep a set's results, compare them with now or with the
 editor's unsaved edits) and renamed skills (offer to rewrite the sets that name an old
-name). A mixin of ``QuerySetPanel``."""
+name). Two parts of ``QuerySetPanel``, each owning its state: :class:`QuerySetRenames` and
+:class:`QuerySetSnapshots`; they read the panel through :class:`SetsSource`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from PySide6.QtCore import SignalInstance
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 from rockskills_gui.core.model.names import fold
@@ -16,6 +16,7 @@ from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall import snapshots
 from rockskills_gui.core.recall.queryset import (
     QUERY_SET_DIR,
+    AnyLayout,
     QuerySet,
     QuerySetError,
     compose_renames,
@@ -25,12 +26,11 @@ from rockskills_gui.core.recall.queryset import (
     save_query_set,
 )
 from rockskills_gui.core.recall.skill_recall import SkillRecall
-from rockskills_gui.core.storage.layout import Layout
 
 EDITS_LABEL = "unsaved edits"  # what the last column compares with after "With unsaved edits"
 
 
-def list_query_sets(layout: Layout) -> list[Path]:
+def list_query_sets(layout: AnyLayout) -> list[Path]:
     folder = layout.agent_dir / QUERY_SET_DIR
     try:
         return sorted(p for p in folder.glob("*.json") if p.is_file())
@@ -38,32 +38,35 @@ def list_query_sets(layout: Layout) -> list[Path]:
         return []
 
 
-if TYPE_CHECKING:  # the panel is a QWidget; at run time this is a plain mixin
-    _PanelBase = QWidget
-else:
-    _PanelBase = object
+class SetsSource(Protocol):
+    """What the parts of ``QuerySetPanel`` read of it (the open library's sets, the set shown,
+    its recall) and ask of it (evaluate the set, show the report, update the buttons)."""
 
-
-class QuerySetSnapshots(_PanelBase):
-    """Snapshots and renamed skills of ``QuerySetPanel``; declares the state it uses."""
-
-    failed: SignalInstance
-    layout_: Layout | None
-    recall: SkillRecall | None
+    @property
+    def layout_(self) -> AnyLayout | None: ...
+    @property
+    def recall(self) -> SkillRecall | None: ...
+    @property
+    def path(self) -> Path | None: ...
+    @property
+    def edits_provider(self) -> Callable[[], list[Skill]]: ...
     query_set: QuerySet | None
-    path: Path | None
-    snapshot_box: QComboBox
-    edits_provider: Callable[[], list[Skill]]
-    diffs: dict[str, snapshots.QueryDiff]
-    compared_with: str
-    renames: dict[str, str]
-    rename_banner: QWidget
-    rename_label: QLabel
+    def evaluate(self) -> None: ...
+    def show_report(self) -> None: ...
+    def update_enabled(self) -> None: ...
 
-    if TYPE_CHECKING:  # behaviour from QuerySetPanel
-        def evaluate(self) -> None: ...
-        def _update_enabled(self) -> None: ...
-        def _show(self) -> None: ...
+
+class QuerySetRenames:
+    """Skills renamed since the sets were last rewritten (old -> new name), offered as an update
+    in ``banner`` (``label`` says what); ``failed(message)`` when a set cannot be written."""
+
+    def __init__(self, panel: SetsSource, banner: QWidget, label: QLabel,
+                 failed: Callable[[str], None]) -> None:
+        self.panel = panel
+        self.banner = banner
+        self.label = label
+        self.failed = failed
+        self.renames: dict[str, str] = {}
 
     # ---------------------------------------------------------------- renamed skills
 
@@ -72,14 +75,15 @@ class QuerySetSnapshots(_PanelBase):
         that still name them."""
         if pairs:
             self.renames = compose_renames(self.renames, pairs)
-            self._update_rename_banner()
+            self._update_banner()
 
     def _sets_naming_renamed(self) -> dict[Path, QuerySet]:
         """The saved sets with a query that names an old name of :attr:`renames`."""
-        if self.layout_ is None or not self.renames:
+        layout = self.panel.layout_
+        if layout is None or not self.renames:
             return {}
         found: dict[Path, QuerySet] = {}
-        for path in list_query_sets(self.layout_):
+        for path in list_query_sets(layout):
             try:
                 query_set = load_query_set(path)
             except QuerySetError:
@@ -88,11 +92,11 @@ class QuerySetSnapshots(_PanelBase):
                 found[path] = query_set
         return found
 
-    def _update_rename_banner(self) -> None:
+    def _update_banner(self) -> None:
         cases = [c for qs in self._sets_naming_renamed().values() for c in qs.queries
                  if query_naming(c, self.renames)]
         if not cases:
-            self.rename_banner.hide()
+            self.banner.hide()
             return
         named = {fold(n) for c in cases for n in (*c.expected, *c.avoid)}
         pairs = [(old, new) for old, new in self.renames.items() if fold(old) in named]
@@ -101,87 +105,116 @@ class QuerySetSnapshots(_PanelBase):
             text = f"{count} '{pairs[0][0]}' (renamed to '{pairs[0][1]}')"
         else:
             text = f"{count} renamed skills ({', '.join(f'{o} → {n}' for o, n in pairs)})"
-        self.rename_label.setText(text + " —")
-        self.rename_banner.show()
+        self.label.setText(text + " —")
+        self.banner.show()
 
     def update_renamed(self) -> int:
         """Rewrite every saved set's queries to the new names; the number of queries rewritten."""
-        if self.layout_ is None:
+        panel = self.panel
+        layout = panel.layout_
+        if layout is None:
             return 0
         rewritten = 0
         for path, query_set in self._sets_naming_renamed().items():
             updated = rename_in_query_set(query_set, self.renames)
             try:
-                save_query_set(self.layout_, path, updated)
+                save_query_set(layout, path, updated)
             except (QuerySetError, OSError) as exc:
-                self.failed.emit(str(exc) if isinstance(exc, QuerySetError)
-                                 else f"could not save the set: {exc.strerror or exc}")
-                self._update_rename_banner()
+                self.failed(str(exc) if isinstance(exc, QuerySetError)
+                            else f"could not save the set: {exc.strerror or exc}")
+                self._update_banner()
                 return rewritten
             rewritten += sum(a != b for a, b in zip(query_set.queries, updated.queries, strict=True))
-            if path == self.path:
-                self.query_set = updated
-                self.evaluate()
+            if path == panel.path:
+                panel.query_set = updated
+                panel.evaluate()
         self.renames = {}
-        self.rename_banner.hide()
+        self.banner.hide()
         return rewritten
+
+
+
+class QuerySetSnapshots:
+    """A set's snapshots (listed in ``box``): keep its results, compare them with now or with
+    the editor's unsaved edits (the comparison shown: :attr:`diffs` against
+    :attr:`compared_with`); ``failed(message)`` when one cannot be read or written."""
+
+    def __init__(self, panel: SetsSource, box: QComboBox, failed: Callable[[str], None]) -> None:
+        self.panel = panel
+        self.box = box
+        self.failed = failed
+        self.diffs: dict[str, snapshots.QueryDiff] = {}
+        self.compared_with = ""
+
+    def forget(self) -> None:
+        """Another set: no comparison is shown."""
+        self.diffs = {}
+        self.compared_with = ""
 
     # ---------------------------------------------------------------- snapshots
 
-    def _reload_snapshots(self, select: str | None = None) -> None:
-        names = (snapshots.names_for(self.layout_, self.query_set.name)
-                 if self.layout_ is not None and self.query_set is not None else [])
-        self.snapshot_box.clear()
-        self.snapshot_box.addItems(names)
+    def reload(self, select: str | None = None) -> None:
+        """List the shown set's snapshots (``select`` the one named)."""
+        layout, query_set = self.panel.layout_, self.panel.query_set
+        names = (snapshots.names_for(layout, query_set.name)
+                 if layout is not None and query_set is not None else [])
+        self.box.clear()
+        self.box.addItems(names)
         if select in names:
-            self.snapshot_box.setCurrentText(select)
+            self.box.setCurrentText(select)
         if not names:
-            self.snapshot_box.setPlaceholderText("no snapshot of this set yet")
+            self.box.setPlaceholderText("no snapshot of this set yet")
 
     def save_snapshot(self, name: str | None = None) -> str | None:
         """Keep the current set's results as snapshot ``name`` (default: set name and UTC time)."""
-        if self.layout_ is None or self.query_set is None or self.recall is None:
+        panel = self.panel
+        layout, query_set, recall = panel.layout_, panel.query_set, panel.recall
+        if layout is None or query_set is None or recall is None:
             return None
-        name = name or snapshots.default_name(self.query_set.name)
+        name = name or snapshots.default_name(query_set.name)
         try:
-            snapshots.save(self.layout_, snapshots.take(self.recall, self.query_set, name))
+            snapshots.save(layout, snapshots.take(recall, query_set, name))
         except (QuerySetError, OSError) as exc:
-            self.failed.emit(str(exc) if isinstance(exc, QuerySetError)
-                             else f"could not save the snapshot: {exc.strerror or exc}")
+            self.failed(str(exc) if isinstance(exc, QuerySetError)
+                        else f"could not save the snapshot: {exc.strerror or exc}")
             return None
-        self._reload_snapshots(select=name)
-        self._update_enabled()
+        self.reload(select=name)
+        panel.update_enabled()
         return name
 
     def compare_snapshot(self, name: str | None = None) -> list[snapshots.QueryDiff]:
         """Per query: the chosen snapshot against the library now (shown in the last column)."""
-        name = name or self.snapshot_box.currentText()
-        if self.layout_ is None or self.query_set is None or self.recall is None or not name:
+        panel = self.panel
+        layout, query_set, recall = panel.layout_, panel.query_set, panel.recall
+        name = name or self.box.currentText()
+        if layout is None or query_set is None or recall is None or not name:
             return []
         try:
-            before = snapshots.load(self.layout_, name)
+            before = snapshots.load(layout, name)
         except QuerySetError as exc:
-            self.failed.emit(str(exc))
+            self.failed(str(exc))
             return []
-        now = snapshots.take(self.recall, self.query_set, "now")
+        now = snapshots.take(recall, query_set, "now")
         diffs = snapshots.compare(before, now)
         self.diffs = {d.query: d for d in diffs}
         self.compared_with = name
-        self._show()
+        panel.show_report()
         return diffs
 
     def compare_edits(self) -> list[snapshots.QueryDiff]:
         """Per query: the library now against the library with the unsaved edits laid over it."""
-        if self.query_set is None or self.recall is None:
+        panel = self.panel
+        query_set, recall = panel.query_set, panel.recall
+        if query_set is None or recall is None:
             return []
-        edits = {fold(s.name): s for s in self.edits_provider()}
-        skills = [edits.pop(fold(s.name), s) for s in self.recall.skills()]
-        now = snapshots.take(self.recall, self.query_set, "now")
-        edited = snapshots.take(SkillRecall(skills), self.query_set, EDITS_LABEL)
+        edits = {fold(s.name): s for s in panel.edits_provider()}
+        skills = [edits.pop(fold(s.name), s) for s in recall.skills()]
+        now = snapshots.take(recall, query_set, "now")
+        edited = snapshots.take(SkillRecall(skills), query_set, EDITS_LABEL)
         diffs = snapshots.compare(now, edited)
         self.diffs = {d.query: d for d in diffs}
         self.compared_with = EDITS_LABEL
-        self._show()
+        panel.show_report()
         return diffs
 
     def follow_edits(self, recompute: bool = True) -> None:
@@ -192,8 +225,7 @@ class QuerySetSnapshots(_PanelBase):
         if recompute:
             self.compare_edits()
             return
-        self.diffs = {}
-        self.compared_with = ""
-        self._show()
-        self.failed.emit("The comparison with unsaved edits was cleared: the library or the edits "
+        self.forget()
+        self.panel.show_report()
+        self.failed("The comparison with unsaved edits was cleared: the library or the edits "
                          "changed. Press With unsaved edits again.")

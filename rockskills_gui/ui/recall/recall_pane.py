@@ -29,9 +29,9 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from PySide6.QtCore import QItemSelection, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QItemSelection, QTimer, Signal
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSplitter, QTableView, QTabWidget, QWidget
 
 from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
@@ -55,13 +55,13 @@ from rockskills_gui.core.recall.session import TurnResult
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, RecallHit, SkillRecall
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.queries import runs_inline
 from rockskills_gui.ui.common.shown_refresh import show_tab
-from rockskills_gui.ui.recall.hybrid_panel import hybrid_skills_dir
+from rockskills_gui.ui.recall.hybrid_panel import HybridPanel, hybrid_skills_dir
 from rockskills_gui.ui.recall.mcp_calls import mcp_profile
+from rockskills_gui.ui.recall.queryset_panel import QuerySetPanel
 from rockskills_gui.ui.recall.recall_jobs import (  # PreparedRecall, prepare_recall: used from here
-    BuildJob,
     Built,
-    JobSignals,
     PreparedRecall,
     prepare_recall,
 )
@@ -70,9 +70,12 @@ from rockskills_gui.ui.recall.recall_model import (
     INJECT,
     NAME_ROLE,
     RECALLED,
+    CompareModel,
     ResultRow,
+    ResultsModel,
     segment_slots,
 )
+from rockskills_gui.ui.recall.recall_panels import SessionPanel, WhyNotPanel
 from rockskills_gui.ui.recall.recall_view import (
     COMPARE_CHOICES,
     EDITS,
@@ -83,12 +86,12 @@ from rockskills_gui.ui.recall.recall_view import (
 
 DEBOUNCE_MS = 150
 RESULT_LIMIT = 50  # rows shown (the count of every match is shown too)
-SYNC_MAX_SKILLS = 2_000  # up to this many skills an index or model builds on the UI thread
+BUILDS = ("index", "ranker", "edited")  # what is built off the UI thread (ctx.query keys)
 EditsProvider = Callable[[], list[Skill]]
 __all__ = ["RESULT_LIMIT", "PreparedRecall", "RecallPane", "prepare_recall"]
 
 
-class RecallPane(RecallView):
+class RecallPane(QWidget):
     """Query box, RockBot's ranking with score bars, what this turn injects, and side panels."""
 
     openSkillRequested = Signal(str)
@@ -96,13 +99,11 @@ class RecallPane(RecallView):
     indexReady = Signal()
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__(ctx, parent)  # the widgets (recall_view); this class adds the behaviour
-        self.pool = QThreadPool(self)  # created before the signals object: destroyed first, waits
-        self._signals = JobSignals(self)
-        self._signals.done.connect(self._on_built)
-        self._signals.failed.connect(self._on_build_failed)
-        self._tickets: dict[str, int] = {}
-        self._building: set[str] = set()
+        super().__init__(parent)
+        self.ctx = ctx
+        self.view = RecallView(ctx, self)  # the widgets (recall_view); this class: the behaviour
+        self.pins: list[str] = []  # skills followed in "Why not?" (their names show wider)
+        self._sized = False
         self._changes = 0  # change sets seen (a worker's result built before the last is stale)
 
         self.recall: SkillRecall | None = None
@@ -133,8 +134,8 @@ class RecallPane(RecallView):
         """What the view's widgets do."""
         self.query.textChanged.connect(lambda _t: self._timer.start())
         self.query.returnPressed.connect(self.add_turn)
-        self.add_button.clicked.connect(self.add_turn)
-        self.reset_button.clicked.connect(self.reset_session)
+        self.view.add_button.clicked.connect(self.add_turn)
+        self.view.reset_button.clicked.connect(self.reset_session)
         self.compare_box.currentIndexChanged.connect(
             lambda _i: self.set_compare(self.compare_box.currentData()))
         self.table.activated.connect(lambda index: self.open_skill(index.data(NAME_ROLE)))
@@ -146,16 +147,99 @@ class RecallPane(RecallView):
         self.sets_panel.queryRequested.connect(lambda text: self.set_query(text, immediate=True))
         self.sets_panel.failed.connect(lambda message: self.ctx.status(message, 8000))
 
+    # ---------------------------------------------------------------- the view's widgets
+
+    @property
+    def query(self) -> QLineEdit:
+        return self.view.query
+
+    @property
+    def table(self) -> QTableView:
+        return self.view.table
+
+    @property
+    def model(self) -> ResultsModel:
+        return self.view.model
+
+    @property
+    def legend(self) -> QLabel:
+        return self.view.legend
+
+    @property
+    def count_label(self) -> QLabel:
+        return self.view.count_label
+
+    @property
+    def empty_note(self) -> QLabel:
+        return self.view.empty_note
+
+    @property
+    def compare_box(self) -> QComboBox:
+        return self.view.compare_box
+
+    @property
+    def compare_model(self) -> CompareModel:
+        return self.view.compare_model
+
+    @property
+    def compare_table(self) -> QTableView:
+        return self.view.compare_table
+
+    @property
+    def compare_title(self) -> QLabel:
+        return self.view.compare_title
+
+    @property
+    def inject_label(self) -> QLabel:
+        return self.view.inject_label
+
+    @property
+    def see_also_label(self) -> QLabel:
+        return self.view.see_also_label
+
+    @property
+    def hidden_label(self) -> QLabel:
+        return self.view.hidden_label
+
+    @property
+    def side(self) -> QTabWidget:
+        return self.view.side
+
+    @property
+    def splitter(self) -> QSplitter:
+        return self.view.splitter
+
+    @property
+    def session_panel(self) -> SessionPanel:
+        return self.view.session_panel
+
+    @property
+    def why_panel(self) -> WhyNotPanel:
+        return self.view.why_panel
+
+    @property
+    def sets_panel(self) -> QuerySetPanel:
+        return self.view.sets_panel
+
+    @property
+    def hybrid_panel(self) -> HybridPanel:
+        return self.view.hybrid_panel
+
     # ---------------------------------------------------------------- public API
 
     @property
     def busy(self) -> bool:
         """An index or model is being built, a search is due, or a query set is evaluating."""
-        return bool(self._building) or self._timer.isActive() or self.sets_panel.busy
+        return any(self._building(kind) for kind in BUILDS) or self._timer.isActive() \
+            or self.sets_panel.busy
+
+    def _building(self, kind: str) -> bool:
+        return self.ctx.channel(self, kind).busy
 
     def wait(self) -> None:
         """Block until worker jobs are done (tests and shutdown)."""
-        self.pool.waitForDone()
+        for kind in BUILDS:
+            self.ctx.channel(self, kind).wait()
 
     def set_query(self, text: str, immediate: bool = False) -> None:
         """Put ``text`` in the query box; ``immediate`` searches now instead of after the debounce."""
@@ -184,10 +268,10 @@ class RecallPane(RecallView):
             self.compare_box.blockSignals(False)
         self.ranker = None
         self._ranker_stale = True
-        was_visible = not self.compare_box_widget.isHidden()
-        self.compare_box_widget.setVisible(bool(kind))
+        was_visible = not self.view.compare_box_widget.isHidden()
+        self.view.compare_box_widget.setVisible(bool(kind))
         if kind and not was_visible:
-            self._place_compare()
+            self.view.place_compare()
         self._prepare_compare()
         self.refresh()
 
@@ -232,8 +316,8 @@ class RecallPane(RecallView):
     # ---------------------------------------------------------------- library and index
 
     def _on_library_changed(self, library: Library | None) -> None:
-        self._tickets = {kind: ticket + 1 for kind, ticket in self._tickets.items()}
-        self._building.clear()
+        for kind in BUILDS:  # what was being built for the library before is dropped
+            self.ctx.channel(self, kind).cancel()
         self.recall = None
         self.sim = None
         self.ranker = None
@@ -243,14 +327,14 @@ class RecallPane(RecallView):
         prepared = self.ctx.prepared.get("recall")
         names = prepared.names if isinstance(prepared, PreparedRecall) else (
             library.names() if library is not None else [])
-        self.names_model.set_names(names)
+        self.view.names_model.set_names(names)
         self.sets_panel.set_library(library.layout if library is not None else None, None)
         if library is None:
             self.refresh()
             return
         if isinstance(prepared, PreparedRecall):  # built while the library loaded
             self._install_recall(prepared.recall, Built(prepared.index_text))
-        elif len(library) <= SYNC_MAX_SKILLS:
+        elif runs_inline(recall_index_skill=len(library)):
             self._install_recall(SkillRecall(library.skills()))
         else:
             skills, changes = library.skills(), self._changes
@@ -267,15 +351,13 @@ class RecallPane(RecallView):
         self.refresh()
 
     def _start(self, kind: str, build: Callable[[], object]) -> None:
-        ticket = self._tickets.get(kind, 0) + 1
-        self._tickets[kind] = ticket
-        self._building.add(kind)
-        self.pool.start(BuildJob(kind, ticket, build, self._signals))
+        """Build off the UI thread (a newer build of the same kind supersedes it)."""
+        self.ctx.query(self, kind, lambda _control: build(),
+                       lambda result: self._on_built(kind, result),
+                       failure=lambda error: self.ctx.status(
+                           f"could not build the {kind}: {error!r}", 10000))
 
-    def _on_built(self, kind: str, ticket: int, result: object) -> None:
-        if ticket != self._tickets.get(kind):
-            return  # superseded (another library, another choice)
-        self._building.discard(kind)
+    def _on_built(self, kind: str, result: object) -> None:
         lib = self.ctx.library
         if lib is None:
             return
@@ -294,17 +376,12 @@ class RecallPane(RecallView):
             self.edited = result
             self.refresh()
 
-    def _on_build_failed(self, kind: str, ticket: int, message: str) -> None:
-        if ticket == self._tickets.get(kind):
-            self._building.discard(kind)
-            self.ctx.status(message, 10000)
-
     def _on_change_applied(self, change: ChangeSet) -> None:
         lib = self.ctx.library
         if lib is None:
             return
         self._changes += 1
-        self.names_model.set_names(lib.names())
+        self.view.names_model.set_names(lib.names())
         if self.recall is not None and self.sim is not None:
             follow_change(self.recall, lib, change)
             self.sim.library_changed()
@@ -328,7 +405,7 @@ class RecallPane(RecallView):
     def _follow_set_edits(self) -> None:
         """Keep the query sets' comparison with unsaved edits current (dropped when large)."""
         if self.recall is not None:
-            self.sets_panel.follow_edits(recompute=len(self.recall) <= SYNC_MAX_SKILLS)
+            self.sets_panel.follow_edits(recompute=runs_inline(recall_index_skill=len(self.recall)))
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -352,9 +429,9 @@ class RecallPane(RecallView):
         if lib is None or not kind:
             return
         if kind == EDITS:
-            if self.edited is None and "edited" not in self._building:
+            if self.edited is None and not self._building("edited"):
                 skills = lib.skills()
-                if len(skills) <= SYNC_MAX_SKILLS:
+                if runs_inline(recall_index_skill=len(skills)):
                     self.edited = EditedRecall(skills)
                 else:
                     self._start("edited", lambda: EditedRecall(skills))
@@ -362,7 +439,7 @@ class RecallPane(RecallView):
         if self.ranker is None or self.ranker.kind != kind or self._ranker_stale:
             self._ranker_stale = False
             skills = lib.skills()
-            if len(skills) <= SYNC_MAX_SKILLS:
+            if runs_inline(recall_index_skill=len(skills)):
                 self.ranker = ComparisonRanker.for_skills(kind, skills)
             else:
                 self.ranker = None
@@ -380,12 +457,12 @@ class RecallPane(RecallView):
             self.hits, self.matched, self.preview, self.pin_reports = [], 0, None, []
             self.model.set_rows(None, [])
             self.compare_model.set_rows([])
-            self._show_empty(plan, self.recall is not None, len(self.hits), self.matched)
+            self.view.show_empty(plan, self.recall is not None, len(self.hits), self.matched)
             self.session_panel.show_session(None, None)
             self.why_panel.show_reports([])
             self.legend.clear()
             self.count_label.clear()
-            self._show_turn(None)
+            self.view.show_turn(None)
             self.hybrid_panel.set_query(None, None, "")
             self.resultsUpdated.emit()
             return
@@ -401,15 +478,15 @@ class RecallPane(RecallView):
         stats = recall.index.stats(plan)
         slots = segment_slots(plan, stats)
         self.model.set_rows(plan, rows, slots)
-        self._fit_name_column()
-        self._show_empty(plan, self.recall is not None, len(self.hits), self.matched)
-        self._show_legend(plan, stats, slots)
+        self.view.fit_name_column(bool(self.pins))
+        self.view.show_empty(plan, self.recall is not None, len(self.hits), self.matched)
+        self.view.show_legend(plan, stats, slots)
         shown = len(self.hits)
         self.count_label.setText(
             "" if plan.empty else f"{plural(self.matched, 'skill')} match"
             + (f" · top {shown} shown" if shown < self.matched else "")
             + f" · the line marks the top-{RECALL_TOP_N} cut")
-        self._show_turn(self.preview)
+        self.view.show_turn(self.preview)
         self.session_panel.show_session(sim, self.preview if text.strip() else None,
                                         mcp_profile(self.ctx.library))
         self.pin_reports = [why_not(recall, text, name, session=sim) for name in self.pins]

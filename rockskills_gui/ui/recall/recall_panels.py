@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QStringListModel, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QFont, QKeyEvent, QPalette
 from PySide6.QtWidgets import (
     QCompleter,
@@ -35,6 +35,7 @@ from rockskills_gui.core.recall.session import SEE_ALSO_PREFIX, TurnResult
 from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.lazy_names import LazyNameModel
 from rockskills_gui.ui.common.theme import monospace, secondary
+from rockskills_gui.ui.common.tree_items import child_items, top_level_items
 from rockskills_gui.ui.recall.mcp_calls import MCP_POSITION, McpCallBar, mcp_item_texts, mcp_servers
 
 MESSAGE_ROLE = Qt.ItemDataRole.UserRole + 50  # exact system-message text
@@ -217,7 +218,7 @@ class SessionPanel(QWidget):
         self.show_session(session, preview, rules)
 
     def _turn_items(self) -> list[QTreeWidgetItem]:
-        return [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
+        return top_level_items(self.tree)
 
     def _find(self, turn: int, position: int) -> QTreeWidgetItem | None:
         for item in self._turn_items():
@@ -225,9 +226,9 @@ class SessionPanel(QWidget):
                 continue
             if position < 0:
                 return item
-            for i in range(item.childCount()):
-                if item.child(i).data(1, TURN_ROLE) == position:
-                    return item.child(i)
+            for child in child_items(item):
+                if child.data(1, TURN_ROLE) == position:
+                    return child
         return None
 
     def _restore_selection(self, preview: TurnResult | None) -> None:
@@ -237,7 +238,10 @@ class SessionPanel(QWidget):
             first_skill = 1 if preview.index is not None and len(preview.messages) > 1 else 0
             target = self._find(0, first_skill)
         self.tree.blockSignals(True)
-        self.tree.setCurrentItem(target)
+        if target is not None:
+            self.tree.setCurrentItem(target)
+        else:  # no current item (what Qt's setCurrentItem(nullptr) does)
+            self.tree.setCurrentIndex(QModelIndex())
         self.tree.blockSignals(False)
         self._display(target)
 
@@ -261,11 +265,10 @@ class SessionPanel(QWidget):
         if message is None:
             message = item.data(0, TOOL_RESULT_ROLE)
         if message is None and item.childCount():
-            parts = [item.child(i).data(0, MESSAGE_ROLE) for i in range(item.childCount())]
+            parts = [child.data(0, MESSAGE_ROLE) for child in child_items(item)]
             message = "\n\n".join(f"──── system message {i} ────\n{text}"
                                   for i, text in enumerate(parts, 1) if text is not None)
-            results = [item.child(i) for i in range(item.childCount())
-                       if item.child(i).data(0, TOOL_RESULT_ROLE) is not None]
+            results = [child for child in child_items(item) if child.data(0, TOOL_RESULT_ROLE) is not None]
             message = "\n\n".join([message] * bool(message) + [
                 f"──── {child.text(0).lower()} ────\n{child.data(0, TOOL_RESULT_ROLE)}"
                 for child in results])
@@ -276,8 +279,8 @@ class SessionPanel(QWidget):
         item = self._find(turn, -1)
         if item is None:
             return []
-        return [item.child(i).data(0, MESSAGE_ROLE) for i in range(item.childCount())
-                if item.child(i).data(0, MESSAGE_ROLE) is not None]
+        return [child.data(0, MESSAGE_ROLE) for child in child_items(item)
+                if child.data(0, MESSAGE_ROLE) is not None]
 
 
 # ---------------------------------------------------------------- why not this skill?
@@ -297,7 +300,9 @@ class NameEdit(QLineEdit):
         self.completer_.activated.connect(self._insert)
         # Enter in the open list is the line edit's Enter too (one press pins): the list has the
         # keyboard while it shows, and the completer alone would only fill the name in.
-        self.completer_.popup().installEventFilter(self)  # (after the completer's: runs first)
+        popup = self.completer_.popup()  # Qt makes its list view when first asked
+        if popup is not None:
+            popup.installEventFilter(self)  # (after the completer's: runs first)
         self.textEdited.connect(self._complete)
         self.names_model = names
 
@@ -312,14 +317,16 @@ class NameEdit(QLineEdit):
 
     def _complete(self, _text: str) -> None:
         part = self._current_part()
+        popup = self.completer_.popup()
         if not part:
-            self.completer_.popup().hide()
+            if popup is not None:
+                popup.hide()
             return
         self.completer_.setCompletionPrefix(part)
         if self.completer_.completionCount():
             self.completer_.complete()
-        else:
-            self.completer_.popup().hide()
+        elif popup is not None:
+            popup.hide()
 
     def _insert(self, name: str) -> None:
         if self.multiple:
@@ -341,8 +348,9 @@ class NameEdit(QLineEdit):
         return super().eventFilter(watched, event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if self.completer_.popup().isVisible() and event.key() in (Qt.Key.Key_Return,
-                                                                   Qt.Key.Key_Enter):
+        popup = self.completer_.popup()
+        if popup is not None and popup.isVisible() and event.key() in (Qt.Key.Key_Return,
+                                                                       Qt.Key.Key_Enter):
             self._enter()
             event.accept()
             return
@@ -352,13 +360,14 @@ class NameEdit(QLineEdit):
         """Enter while the list shows: take its current name (or the only name it lists),
         close it, and go on as Enter in the field does (``returnPressed``)."""
         popup = self.completer_.popup()
-        index = popup.currentIndex()
+        index = popup.currentIndex() if popup is not None else QModelIndex()
         if index.isValid():
             self._insert(index.data())
         elif self.completer_.completionCount() == 1:
             self.completer_.setCurrentRow(0)
             self._insert(self.completer_.currentCompletion())
-        popup.hide()
+        if popup is not None:
+            popup.hide()
         self.returnPressed.emit()
 
 
@@ -468,10 +477,10 @@ class WhyNotPanel(QWidget):
         self.cards_layout.setContentsMargins(0, 0, 0, 0)
         self.cards_layout.setSpacing(6)
         self.cards_layout.addStretch(1)
-        self.scroll = QScrollArea(self)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setWidget(self.cards)
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setWidget(self.cards)
         row = QHBoxLayout()
         row.addWidget(self.edit, 1)
         row.addWidget(self.pin_button)
@@ -479,7 +488,7 @@ class WhyNotPanel(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(row)
         layout.addWidget(self.hint)
-        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.scroll_area, 1)
         self.reports: list[PinReport] = []
         self._cards: list[PinCard] = []
 

@@ -1,7 +1,7 @@
 """The recall pane's view: its widgets and how they show a search (the rows' note, the legend,
-what this turn injects, where the compared ranking goes). :class:`RecallPane`
-(:mod:`~rockskills_gui.ui.recall.recall_pane`) adds the behaviour: the index, the session, the
-searches and the comparisons.
+what this turn injects, where the compared ranking goes). A part of :class:`RecallPane`
+(:mod:`~rockskills_gui.ui.recall.recall_pane`), which has the behaviour: the index, the
+session, the searches and the comparisons.
 """
 
 from __future__ import annotations
@@ -59,42 +59,43 @@ def names_html(names: list[str] | tuple[str, ...]) -> str:
     return ", ".join(html.escape(n) for n in names)
 
 
-class RecallView(QWidget):
-    """The recall pane's widgets, laid out (no behaviour wired: the pane connects them), and
-    what shows a search's results in them."""
+class RecallView(QObject):
+    """The recall pane's widgets, built and laid out on ``host`` (no behaviour wired: the pane
+    connects them), and what shows a search's results in them."""
 
-    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("recallPane")
+    def __init__(self, ctx: AppContext, host: QWidget) -> None:
+        super().__init__(host)
         self.ctx = ctx
-        self.pins: list[str] = []  # skills followed in "Why not?" (their names show wider)
-        self.names_model = LazyNameModel(self)
+        self.host = host
+        host.setObjectName("recallPane")
+        self.names_model = LazyNameModel(host)
         self._build()
 
     # ---------------------------------------------------------------- construction
 
     def _build(self) -> None:
-        self.query = QLineEdit(self)
+        host = self.host
+        self.query = QLineEdit(host)
         self.query.setObjectName("recallQuery")
         self.query.setPlaceholderText("Type what a user might say… (Enter adds it as a turn)")
         self.query.setClearButtonEnabled(True)
         heading(self.query, 1.15, bold=False)
-        self.add_button = QPushButton("Add as turn", self)
+        self.add_button = QPushButton("Add as turn", host)
         self.add_button.setObjectName("recallAddTurn")
         self.add_button.setToolTip("Send this message in the simulated session (Enter)")
-        self.reset_button = QPushButton("Reset session", self)
+        self.reset_button = QPushButton("Reset session", host)
         self.reset_button.setObjectName("recallResetSession")
         self.reset_button.setToolTip("Start a fresh session: the index is sent again, nothing "
                                      "counts as recalled")
 
-        self.legend = QLabel(self)
+        self.legend = QLabel(host)
         self.legend.setObjectName("recallLegend")
         self.legend.setTextFormat(Qt.TextFormat.RichText)
         self.legend.setWordWrap(True)
-        self.count_label = secondary(QLabel(self))
+        self.count_label = secondary(QLabel(host))
         self.count_label.setObjectName("recallCount")
         self.count_label.setWordWrap(True)  # may shrink: the splitter, not this text, sets widths
-        self.compare_box = QComboBox(self)
+        self.compare_box = QComboBox(host)
         self.compare_box.setObjectName("recallCompare")
         for key, label in COMPARE_CHOICES:
             self.compare_box.addItem(label, key)
@@ -102,8 +103,8 @@ class RecallView(QWidget):
         # As wide as its longest choice: a truncated choice reads like another one.
         self.compare_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
 
-        self.model = ResultsModel(self)
-        self.table = QTableView(self)
+        self.model = ResultsModel(host)
+        self.table = QTableView(host)
         self.table.setObjectName("recallResults")
         self.table.setModel(self.model)
         self.table.setItemDelegate(ResultsDelegate(ResultsModel.BAR, self.table))
@@ -126,8 +127,8 @@ class RecallView(QWidget):
         self.empty_note.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_note.setWordWrap(True)
 
-        self.compare_model = CompareModel(self)
-        self.compare_table = QTableView(self)
+        self.compare_model = CompareModel(host)
+        self.compare_table = QTableView(host)
         self.compare_table.setObjectName("recallCompareResults")
         self.compare_table.setModel(self.compare_model)
         self.compare_table.setItemDelegate(ResultsDelegate(-1, self.compare_table))
@@ -141,30 +142,30 @@ class RecallView(QWidget):
         for column in (CompareModel.RANK, CompareModel.SHIFT, CompareModel.SCORE):
             cheader.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         cheader.setSectionResizeMode(CompareModel.NAME, QHeaderView.ResizeMode.Stretch)
-        self.compare_title = QLabel(self)
+        self.compare_title = QLabel(host)
         self.compare_title.setObjectName("recallCompareTitle")
         self.compare_title.setWordWrap(True)
-        self.compare_box_widget = QWidget(self)
+        self.compare_box_widget = QWidget(host)
         cbox = QVBoxLayout(self.compare_box_widget)
         cbox.setContentsMargins(0, 0, 0, 0)
         cbox.addWidget(self.compare_title)
         cbox.addWidget(self.compare_table, 1)
         self.compare_box_widget.hide()
 
-        self.inject_label = QLabel(self)
+        self.inject_label = QLabel(host)
         self.inject_label.setObjectName("recallInjects")
         self.inject_label.setWordWrap(True)
         self.inject_label.setTextFormat(Qt.TextFormat.RichText)
-        self.see_also_label = QLabel(self)
+        self.see_also_label = QLabel(host)
         self.see_also_label.setObjectName("recallSeeAlso")
         self.see_also_label.setWordWrap(True)
         self.see_also_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         monospace(self.see_also_label)
-        self.hidden_label = QLabel(self)
+        self.hidden_label = QLabel(host)
         self.hidden_label.setObjectName("recallHidden")
         self.hidden_label.setWordWrap(True)
         self.hidden_label.setTextFormat(Qt.TextFormat.RichText)
-        self.turn_frame = QFrame(self)
+        self.turn_frame = QFrame(host)
         self.turn_frame.setObjectName("recallTurnFrame")
         self.turn_frame.setFrameShape(QFrame.Shape.StyledPanel)
         self.turn_frame.setBackgroundRole(QPalette.ColorRole.AlternateBase)
@@ -175,17 +176,17 @@ class RecallView(QWidget):
         for widget in (self.inject_label, self.see_also_label, self.hidden_label):
             tbox.addWidget(widget)
 
-        self.session_panel = SessionPanel(self)
-        self.why_panel = WhyNotPanel(self.names_model, self)
-        self.sets_panel = QuerySetPanel(self.names_model, self)
+        self.session_panel = SessionPanel(host)
+        self.why_panel = WhyNotPanel(self.names_model, host)
+        self.sets_panel = QuerySetPanel(self.names_model, host)
         self.sets_panel.current_query = self.query.text
-        self.side = QTabWidget(self)
+        self.side = QTabWidget(host)
         self.side.setObjectName("recallSide")
         self.side.setDocumentMode(True)
         self.side.addTab(self.session_panel, "Session")
         self.side.addTab(self.why_panel, "Why not?")
         self.side.addTab(self.sets_panel, "Query sets")
-        self.hybrid_panel = HybridPanel(self)  # RockBot (current)'s BM25 + embeddings score
+        self.hybrid_panel = HybridPanel(host)  # RockBot (current)'s BM25 + embeddings score
         self.hybrid_panel.embed_bar.set_context(self.ctx)  # "Embed query": the LLM endpoint
         self.hybrid_panel.hide()  # a tab only while a RockBot (current) library is open
 
@@ -196,54 +197,56 @@ class RecallView(QWidget):
         bar = QHBoxLayout()
         bar.addWidget(self.count_label, 1)
         bar.addSpacing(12)
-        bar.addWidget(QLabel("Compare with:", self))
+        bar.addWidget(QLabel("Compare with:", host))
         bar.addWidget(self.compare_box)
 
-        results = self.results_splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        results = self.results_splitter = QSplitter(Qt.Orientation.Horizontal, host)
         results.setObjectName("recallResultsSplitter")
         results.addWidget(self.table)
         results.addWidget(self.compare_box_widget)
         results.setStretchFactor(0, 3)
         results.setStretchFactor(1, 2)
-        left = QWidget(self)
+        left = QWidget(host)
         lbox = QVBoxLayout(left)
         lbox.setContentsMargins(0, 0, 0, 0)
         lbox.addWidget(self.legend)
         lbox.addLayout(bar)
         lbox.addWidget(results, 1)
         lbox.addWidget(self.turn_frame)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, host)
         self.splitter.setObjectName("recallSplitter")
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.side)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setChildrenCollapsible(False)
-        self._sized = False
         self._compare_placed = False
+        self._pinned = False  # (the names column is wider while skills are pinned)
         results.installEventFilter(self)
 
-        layout = QVBoxLayout(self)
+        layout = QVBoxLayout(host)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addLayout(top)
         layout.addWidget(self.splitter, 1)
-        focus_query = QShortcut(QKeySequence("Ctrl+L"), self, self.query.setFocus)
+        focus_query = QShortcut(QKeySequence("Ctrl+L"), host, self.query.setFocus)
         focus_query.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
     # ---------------------------------------------------------------- showing a search
 
-    def _fit_name_column(self) -> None:
-        """Names as wide as the longest shown, leaving the bar at least BAR_MIN pixels."""
+    def fit_name_column(self, pinned: bool = False) -> None:
+        """Names as wide as the longest shown (a little wider with ``pinned`` skills: their
+        names show wider), leaving the bar at least BAR_MIN pixels."""
+        self._pinned = pinned
         metrics = self.table.fontMetrics()
         widest = max((metrics.horizontalAdvance(r.name) for r in self.model.rows), default=0)
-        wanted = int(widest * (1.1 if self.pins else 1.0)) + 24
+        wanted = int(widest * (1.1 if pinned else 1.0)) + 24
         header = self.table.horizontalHeader()
         fixed = sum(header.sectionSize(c) for c in (ResultsModel.RANK, ResultsModel.SCORE,
                                                     ResultsModel.STATUS))
         room = self.table.viewport().width() - fixed - BAR_MIN
         self.table.setColumnWidth(ResultsModel.NAME, max(110, min(wanted, 340, room)))
 
-    def _place_compare(self) -> None:
+    def place_compare(self) -> None:
         """The second ranking beside RockBot's when both fit with names in full, else below it."""
         results = self.results_splitter
         wide = results.width() >= 2 * COMPARE_SIDE_MIN
@@ -258,13 +261,13 @@ class RecallView(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is getattr(self, "results_splitter", None) and event.type() == QEvent.Type.Resize:
             if not self.compare_box_widget.isHidden():
-                self._place_compare()
+                self.place_compare()
         if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
-            self._fit_name_column()
+            self.fit_name_column(self._pinned)
             self._place_empty_note()
         return super().eventFilter(watched, event)
 
-    def _show_empty(self, plan: QueryPlan, indexed: bool, hits: int, matched: int) -> None:
+    def show_empty(self, plan: QueryPlan, indexed: bool, hits: int, matched: int) -> None:
         """The note under the rows: what to do, or why other skills are missing."""
         if self.ctx.library is None:
             note = "Open a library to try recall."
@@ -299,12 +302,12 @@ class RecallView(QWidget):
         self.empty_note.setGeometry(area)
         self.empty_note.setVisible(bool(self.empty_note.text()) and enough)
 
-    def _show_legend(self, plan: QueryPlan, stats: QueryStats,
+    def show_legend(self, plan: QueryPlan, stats: QueryStats,
                      slots: dict[tuple[str, bool], int]) -> None:
         if plan.empty:
             self.legend.clear()
             return
-        faded = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
+        faded = self.host.palette().color(QPalette.ColorRole.PlaceholderText).name()
         parts, nowhere = [], []
         for key in [(t, False) for t in plan.terms] + [(p, True) for p in plan.phrases]:
             text, phrase = key
@@ -323,7 +326,7 @@ class RecallView(QWidget):
         self.legend.setToolTip("Query terms and two-word phrases (▨, worth double) with their "
                                "colour in the bars; 'in no skill' ones cannot change any score")
 
-    def _show_turn(self, preview: TurnResult | None) -> None:
+    def show_turn(self, preview: TurnResult | None) -> None:
         lib = self.ctx.library
         if preview is None or lib is None or not self.query.text().strip():
             self.inject_label.setText(

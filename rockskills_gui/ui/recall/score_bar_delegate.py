@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
@@ -99,8 +99,8 @@ class ResultsDelegate(QStyledItemDelegate):
 
     BAR_MARGIN = 3
 
-    def __init__(self, bar_column: int, parent: object = None) -> None:
-        super().__init__(parent)  # type: ignore[arg-type]
+    def __init__(self, bar_column: int, parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self.bar_column = bar_column
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:

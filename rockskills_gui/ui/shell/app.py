@@ -47,8 +47,8 @@ with support_code_cached(code_cache.installed()):  # (~15 ms less at every start
     from PySide6.QtCore import (
         QMessageLogContext,
         Qt,
-        QThreadPool,
         QTimer,
+        SignalInstance,
         QtMsgType,
         qInstallMessageHandler,
         qVersion,
@@ -57,6 +57,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 import rockskills_gui.ui.common.pyside_scan  # noqa: F401  (installs itself: PySide6 is loaded)
 # isort: on
 
+from rockskills_gui.ui.common import queries
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.icons import app_icon
 from rockskills_gui.ui.common.theme import apply_theme, set_identity
@@ -154,28 +155,31 @@ def _application() -> QApplication:
 
 def _quiet_offscreen_noise() -> Callable[[], None]:
     """Drop the offscreen plugin's meaningless warnings; returns a function undoing that."""
-    previous: object = None
+    previous: Callable[[QtMsgType, QMessageLogContext, str], object] | None = None
 
     def handler(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
         if message in OFFSCREEN_NOISE:
             return
-        if callable(previous):
+        if previous is not None:
             previous(kind, context, message)
         else:
             print(message, file=sys.stderr)
 
+    def restore() -> None:
+        qInstallMessageHandler(previous)
+
     previous = qInstallMessageHandler(handler)
-    return lambda: qInstallMessageHandler(previous)  # type: ignore[arg-type]
+    return restore
 
 
-def _once(signal: object, slot: Callable[[str], None]) -> None:
+def _once(signal: SignalInstance, slot: Callable[[str], object]) -> None:
     """Connect ``slot`` to ``signal`` for one emission only."""
 
     def handler(value: str) -> None:
-        signal.disconnect(handler)  # type: ignore[attr-defined]
+        signal.disconnect(handler)
         slot(value)
 
-    signal.connect(handler)  # type: ignore[attr-defined]
+    signal.connect(handler)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -215,7 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _screenshot(app, window, args)
         _once(window.loadFinished, lambda _error: _apply_start_options(window, args))
         _once(window.loadFinished,
-              lambda _error: QTimer.singleShot(AFTER_START_MS, lambda: _after_start(ctx)))
+              lambda _error: QTimer.singleShot(AFTER_START_MS, window, lambda: _after_start(ctx)))
         window.show_when_loaded(SHOW_WAIT_MS)  # its first frame has the tree (window_loading)
         _start_loading(window, args.path, args.format)
         return app.exec()
@@ -223,7 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         window.loader.cancel()
         window.loader.wait()
         window.recall_warmup.wait()
-        _wait_for_workers(window)
+        _wait_for_workers()
         window.close()
         window.deleteLater()
         restore_handler()
@@ -274,8 +278,8 @@ def _after_start(ctx: AppContext) -> None:
     _save_code_cache()
     log.info("rockskills-gui %s starting (Python %s, Qt %s, %s)", __version__,
              platform.python_version(), qVersion(), platform.platform())
-    threading.Thread(target=lambda: (ctx.preferences.settings, ctx.keys.status),
-                     name="settings-schema", daemon=True).start()  # (and the keyring: ~0.4 s)
+    ctx.query(ctx, "settings schema", lambda _control: (ctx.preferences.settings, ctx.keys.status),
+              lambda _loaded: None)  # (and the keyring: ~0.4 s)
 
 
 def _save_code_cache() -> None:
@@ -285,14 +289,12 @@ def _save_code_cache() -> None:
         cache.save()
 
 
-def _wait_for_workers(window: MainWindow) -> None:
+def _wait_for_workers() -> None:
     """Let every background job finish before Python shuts down: a worker thread still running
-    Python code during finalisation is torn down, and Qt reports an exception from it."""
-    pools = [*window.findChildren(QThreadPool), QThreadPool.globalInstance()]
-    for pool in pools:
-        pool.clear()  # queued jobs never start
-    for pool in pools:
-        pool.waitForDone()
+    Python code during finalisation is torn down, and Qt reports an exception from it. Queued
+    jobs never start; jobs that only wait on the network (detached) are not waited for."""
+    queries.drop_queued()
+    queries.wait_idle()
 
 
 def _start_loading(window: MainWindow, path: Path | None, format: str | None = None) -> None:
@@ -353,7 +355,7 @@ def _screenshot(app: QApplication, window: MainWindow, args: SimpleNamespace) ->
 
     def settle(rounds: int) -> None:
         if rounds > 0 or window.recall_busy:  # e.g. a large library's index being built
-            QTimer.singleShot(20, lambda: settle(rounds - 1))
+            QTimer.singleShot(20, window, lambda: settle(rounds - 1))
         else:
             app.exit(save())
 

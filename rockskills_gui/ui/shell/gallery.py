@@ -24,6 +24,10 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
 
 SIZES: tuple[tuple[int, int], ...] = ((1280, 720), (1400, 900), (1920, 1080))
 THEMES: tuple[str, ...] = ("light", "dark")
@@ -38,7 +42,7 @@ class Shot:
     scene: str
     theme: str
     size: tuple[int, int] | None  # None: a dialog at its own size
-    widget: object  # QWidget (kept untyped so this module imports without Qt at load time)
+    widget: QWidget  # (Qt is imported for type checking only: this module loads without it)
 
     @property
     def filename(self) -> str:
@@ -121,9 +125,9 @@ class Studio:
         self.window.apply_theme_mode(kind, override=True)
         settle(2)
 
-    def size_window(self, size: tuple[int, int], window: object | None = None) -> None:
+    def size_window(self, size: tuple[int, int], window: QWidget | None = None) -> None:
         target = window or self.window
-        target.resize(*size)  # type: ignore[attr-defined]
+        target.resize(*size)
         settle()
 
     def shots(self, themes: Sequence[str] = THEMES,
@@ -145,7 +149,7 @@ class Studio:
                 finally:
                     self.unpose(widget)
 
-    def unpose(self, widget: object) -> None:
+    def unpose(self, widget: QWidget) -> None:
         from PySide6.QtWidgets import QDialog
 
         if isinstance(widget, QDialog) and widget is not self.window.dream_wizard:
@@ -158,7 +162,7 @@ class Studio:
 
     # ---------------------------------------------------------------- scenes
 
-    def scenes(self) -> list[tuple[str, Callable[[], object], bool]]:
+    def scenes(self) -> list[tuple[str, Callable[[], QWidget], bool]]:
         """(name, pose, sized): ``pose()`` sets the scene up and returns the widget to shoot;
         ``sized`` scenes are shot at every size."""
         return [
@@ -191,17 +195,17 @@ class Studio:
             ("tree-rename-refused", self.pose_rename_refused, True),
         ]
 
-    def pose_empty(self) -> object:
+    def pose_empty(self) -> QWidget:
         return self.empty
 
-    def pose_no_skill(self) -> object:
+    def pose_no_skill(self) -> QWidget:
         """A library open, no skill selected: the editor's empty state."""
         self.window.ctx.select_skill("")
         self.window.show_pane("editor")
         self.window.problems_dock.setVisible(False)
         return self.window
 
-    def pose_editor(self, name: str, problems: bool = False) -> object:
+    def pose_editor(self, name: str, problems: bool = False) -> QWidget:
         window = self.window
         window.ctx.select_skill(name)
         window.library_pane.reveal(name)
@@ -210,7 +214,7 @@ class Studio:
         wait_until(lambda: not window.problems_pane.linter.busy, 15)  # lint rows: same every shot
         return window
 
-    def pose_recall(self, tab: str) -> object:
+    def pose_recall(self, tab: str) -> QWidget:
         window = self.window
         pane = window.recall_pane
         window.show_pane("recall")
@@ -225,7 +229,7 @@ class Studio:
         wait_until(lambda: not pane.busy, 10)
         return window
 
-    def pose_usage(self, tab: int, problems: bool = False) -> object:
+    def pose_usage(self, tab: int, problems: bool = False) -> QWidget:
         window = self.window
         pane = window.usage_pane
         window.show_pane("heatmap")
@@ -238,7 +242,7 @@ class Studio:
         pane.view.fit()
         return window
 
-    def pose_dream(self, page: str) -> object:
+    def pose_dream(self, page: str) -> QWidget:
         from PySide6.QtWidgets import QWizard
 
         window = self.window
@@ -275,25 +279,28 @@ class Studio:
         settle()
         return wizard
 
-    def pose_preferences(self) -> object:
+    def pose_preferences(self) -> QWidget:
         self.window.show_preferences()
-        return self.window.preferences_dialog
+        dialog = self.window.preferences_dialog
+        if dialog is None:  # (show_preferences makes it)
+            raise RuntimeError("the preferences dialog did not open")
+        return dialog
 
-    def pose_shortcuts(self) -> object:
+    def pose_shortcuts(self) -> QWidget:
         from rockskills_gui.ui.shell.shortcuts import ShortcutsDialog
 
         dialog = ShortcutsDialog(self.window.commands, self.window)
         dialog.show()
         return dialog
 
-    def pose_palette(self) -> object:
+    def pose_palette(self) -> QWidget:
         from rockskills_gui.ui.shell.palette import CommandPalette
 
         dialog = CommandPalette(self.window.commands, self.window)
         dialog.show()
         return dialog
 
-    def pose_new_skill(self) -> object:
+    def pose_new_skill(self) -> QWidget:
         pane = self.window.library_pane
         self.window.library_pane.reveal(SKILL)
         dialog = pane.new_skill()
@@ -301,7 +308,7 @@ class Studio:
         dialog.name.setText("research/bad name!")  # shows the validation message
         return dialog
 
-    def pose_move(self) -> object:
+    def pose_move(self) -> QWidget:
         pane = self.window.library_pane
         pane.reveal(SKILL)
         dialog = pane.move_selected()
@@ -309,7 +316,7 @@ class Studio:
         dialog.folder.setText("research/not a folder!")
         return dialog
 
-    def pose_rename(self) -> object:
+    def pose_rename(self) -> QWidget:
         pane = self.window.library_pane
         library = self.window.ctx.library
         assert library is not None
@@ -320,7 +327,7 @@ class Studio:
             raise RuntimeError("no skill with see-also references to rename")
         return dialog
 
-    def pose_rename_refused(self) -> object:
+    def pose_rename_refused(self) -> QWidget:
         """F2 on a skill and a name RockBot refuses: the reason shows at the inline editor."""
         from PySide6.QtWidgets import QAbstractItemDelegate, QLineEdit
 
@@ -328,16 +335,16 @@ class Studio:
         pane = window.library_pane
         window.show_pane("editor")
         pane.reveal(SKILL)
-        pane.rename_current()
+        pane.edits.rename_current()
         settle(1)
         editor = next(e for e in pane.view.findChildren(QLineEdit, "inlineRename") if e.isVisible())
         editor.setText("research/fact check!")
-        pane._on_inline_text(editor.text())
+        pane.edits.on_inline_text(editor.text())
         self._cleanup.append(lambda: pane.view.closeEditor(
             editor, QAbstractItemDelegate.EndEditHint.RevertModelCache))
         return window
 
-    def pose_delete(self) -> object:
+    def pose_delete(self) -> QWidget:
         from rockskills_gui.ui.library.tree_dialogs import delete_box
 
         library = self.window.ctx.library
@@ -347,7 +354,7 @@ class Studio:
         box.show()
         return box
 
-    def pose_new_skill_editor(self) -> object:
+    def pose_new_skill_editor(self) -> QWidget:
         window = self.window
         if window.library_pane.create_skill("drafts/new-skill"):
             self._cleanup.append(window.ctx.undo)
@@ -399,12 +406,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         for shot in studio.shots(args.theme or THEMES, args.size or SIZES, args.only):
             widget = shot.widget
             path = args.out / shot.filename
-            if not widget.grab().save(str(path), "PNG"):  # type: ignore[attr-defined]
+            if not widget.grab().save(str(path), "PNG"):
                 print(f"could not write {path}", file=sys.stderr)
                 return 1
             count += 1
             if args.audit:
-                for finding in audit([widget]):  # type: ignore[list-item]
+                for finding in audit([widget]):
                     problems += 1
                     print(f"{shot.filename}: {finding}")
     finally:

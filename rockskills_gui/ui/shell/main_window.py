@@ -2,11 +2,32 @@
 
 The window wires commands (from :mod:`rockskills_gui.ui.common.actions`) to the context and places the
 panes; it owns no library state itself (that is :class:`~rockskills_gui.ui.common.context.AppContext`).
+
+It is made of parts, each an object that owns its state and is handed what it works with
+(qutebrowser's ``mainwindow`` composes its status bar, completion and prompts alike):
+
+- :class:`~rockskills_gui.ui.shell.window_status.WindowStatus` (``status``): the title, the
+  status bar, the error box;
+- :class:`~rockskills_gui.ui.shell.window_problems.WindowProblems` (``problems``): the Problems
+  dock following the library, and the counts;
+- :class:`~rockskills_gui.ui.shell.window_loading.WindowLoading` (``loading``): opening libraries;
+- :class:`~rockskills_gui.ui.shell.window_deferred.WindowDeferred` (``deferred``): the Skill tab's
+  editor, the health table, the accessible names, built after the first paint; the file watcher;
+- :class:`~rockskills_gui.ui.shell.window_tabs.WindowTabs` (``workspace``): the Recall, Usage
+  and Budget tabs, built when first shown;
+- :class:`~rockskills_gui.ui.shell.window_menus.WindowMenus` (``edit_menus``): the Edit menu's
+  clipboard and history commands, Open Recent, Reopen As;
+- :class:`~rockskills_gui.ui.shell.window_preferences.WindowPreferences` (``preferences``): the
+  theme and the Preferences, Shortcuts and log-folder commands.
+
+This module builds the docks and the toolbar, composes the parts, and keeps what is the window's
+own: showing a pane, the dream wizard, the layout memory, closing.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +38,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
+    QMenu,
     QProgressBar,
     QStackedWidget,
     QTabWidget,
@@ -26,22 +48,22 @@ from PySide6.QtWidgets import (
 )
 
 from rockskills_gui import __version__
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.ui.common.actions import ActionRegistry
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.journal_watcher import JournalWatcher
 from rockskills_gui.ui.common.library_watcher import folders_to_watch
 from rockskills_gui.ui.common.operation_status import OperationStatus
-from rockskills_gui.ui.common.theme import secondary
+from rockskills_gui.ui.common.usage_archiver import UsageArchiver
 from rockskills_gui.ui.common.workers import LibraryLoader
 from rockskills_gui.ui.editor.editor_face import listed_names
 from rockskills_gui.ui.library.problems_pane import ProblemsPane, skill_problems
 from rockskills_gui.ui.library.tree_pane import TreePane, prepare_tree
 from rockskills_gui.ui.shell.no_library_page import NoLibraryPage
 from rockskills_gui.ui.shell.recall_warmup import LargeLibraryFeed, RecallWarmup, prepare_large_recall
-from rockskills_gui.ui.shell.status_bar import ElidingStatusBar, PathLabel
 from rockskills_gui.ui.shell.window_deferred import WindowDeferred
 from rockskills_gui.ui.shell.window_geometry import restore_geometry
-from rockskills_gui.ui.shell.window_loading import FREEZE_FROM, WindowLoading, _plural
+from rockskills_gui.ui.shell.window_loading import FREEZE_FROM, WindowLoading
 from rockskills_gui.ui.shell.window_menus import (
     WindowMenus,
     _can_edit,
@@ -50,15 +72,20 @@ from rockskills_gui.ui.shell.window_menus import (
 )
 from rockskills_gui.ui.shell.window_preferences import WindowPreferences
 from rockskills_gui.ui.shell.window_prefs import SplitterMemory
+from rockskills_gui.ui.shell.window_problems import WindowProblems
+from rockskills_gui.ui.shell.window_status import WindowStatus, _plural
 from rockskills_gui.ui.shell.window_tabs import WindowTabs
 
 if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
     from PySide6.QtWidgets import QMessageBox
 
     from rockskills_gui.ui.budget.budget_pane import BudgetPane
+    from rockskills_gui.ui.common.buffers import Buffer
     from rockskills_gui.ui.dream.wizard import DreamWizard
+    from rockskills_gui.ui.editor.editor_pane import EditorPane
+    from rockskills_gui.ui.health.health_table import HealthPane
     from rockskills_gui.ui.recall.recall_pane import RecallPane
-    from rockskills_gui.ui.shell.window_menus import TextWidget
+    from rockskills_gui.ui.shell.preferences import PreferencesDialog
     from rockskills_gui.ui.usage.usage_pane import UsagePane
 
 PANES = ("tree", "editor", "recall", "heatmap", "dream")
@@ -74,8 +101,7 @@ __all__ = [  # names that lived here before the window was split
 ]
 
 
-class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowPreferences,
-                 QMainWindow):
+class MainWindow(QMainWindow):
     """The workbench window for one :class:`AppContext`.
 
     ``interactive=False`` (screenshots) shows no dialogs on errors, does not restore or save the
@@ -95,16 +121,8 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self.interactive = interactive
         self.loader = LibraryLoader(self)
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
-        self.error_box: QMessageBox | None = None
         self.dream_wizard: DreamWizard | None = None
         self._close_confirmed = False  # the unsaved-edits prompt was answered
-        self._load_text = ""  # what the current load says it opens
-        self._opening: Path | None = None  # the folder the current load opens, as given
-        self._opening_format: str | None = None  # the format the user chose for it, if any
-        self._opened: dict[int, Path] = {}  # the open library's folder as given (Reopen As)
-        self._opened_format: dict[int, str | None] = {}  # and the format it was opened as
-        self._links_declined: set[Path] = set()  # libraries whose link prompt was declined (session)
-        self._show_pending = False  # shown when its library arrives (show_when_loaded)
         self.splitter_memory: SplitterMemory | None = None  # interactive windows only
         self.setWindowTitle("No library")
 
@@ -112,7 +130,6 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self._build_panes()
         self._build_chrome()
         self._wire()
-        self._wire_preferences()
         self._on_library_changed(None)
         if interactive:
             self._restore_layout()
@@ -123,31 +140,9 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("workspaceTabs")
         self.tabs.setDocumentMode(True)
-        self._place_deferred_parts()  # the Skill tab's editor: after the first paint
-        # The Recall tab, too, holds a placeholder until first shown (or ``recall_pane`` is asked
-        # for); its index is built after the tree's first paint (recall_warmup, issue 19).
-        self._recall_pane: RecallPane | None = None
-        self._recall_placeholder = QWidget(self.tabs)
-        self._recall_placeholder.setObjectName("recallPlaceholder")
-        self.tabs.addTab(self._recall_placeholder, "Recall")
-        # The Usage tab holds a placeholder until it is first shown (or ``usage_pane`` is asked
-        # for): reading the usage logs and the analysis (numpy, scipy) wait until then.
-        self._usage_pane: UsagePane | None = None
-        self._usage_placeholder = QWidget(self.tabs)
-        self._usage_placeholder.setObjectName("usagePlaceholder")
-        self.tabs.addTab(self._usage_placeholder, "Usage")
-        self._budget_pane: BudgetPane | None = None  # the same for the Budget tab
-        self._budget_placeholder = QWidget(self.tabs)
-        self._budget_placeholder.setObjectName("budgetPlaceholder")
-        self.tabs.addTab(self._budget_placeholder, "Budget")
-        self.tabs.currentChanged.connect(self._build_shown_tab)
-        self.empty_page = NoLibraryPage(self.commands["file.open"], self.commands["file.demo"],
-                                        self)
-        self.empty_demo = self.empty_page.demo_button
         self.central = QStackedWidget(self)
         self.central.setObjectName("centralStack")
         self.central.addWidget(self.tabs)
-        self.central.addWidget(self.empty_page)
         self.setCentralWidget(self.central)
 
         self.library_dock = QDockWidget("Library", self)
@@ -155,17 +150,12 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self.library_pane = TreePane(self.ctx, self.library_dock)
         self.library_pane.openRequested.connect(lambda _name: self.show_pane("editor"))
         self.library_dock.setWidget(self.library_pane)
-        self.recall_warmup = RecallWarmup(self.ctx, self.library_pane.view.painted,
-                                          lambda: self._recall_pane is not None, self)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.library_dock)
 
         self.problems_dock = QDockWidget("Problems", self)
         self.problems_dock.setObjectName("problemsDock")
         self.problems_pane = ProblemsPane(self.ctx, self.problems_dock)
-        self.problems_pane.openSkillRequested.connect(self._open_from_health)
-        self.problems_pane.lintFinished.connect(self._on_lint_finished)
-        self._problems_auto = False
-        self._problems_sized = False
+        self.problems_pane.openSkillRequested.connect(self.show_skill)
         self.problems_dock.setWidget(self.problems_pane)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.problems_dock)
         self.health_dock = QDockWidget("Skill health", self)
@@ -178,22 +168,30 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self.resizeDocks([self.library_dock], [300], Qt.Orientation.Horizontal)
         self.resizeDocks([self.problems_dock], [160], Qt.Orientation.Vertical)
 
+        # The Skill tab (first) holds a placeholder until its editor is built after the first
+        # paint; the Recall, Usage and Budget tabs until first shown (their panes are asked for).
+        self.deferred = WindowDeferred(self.ctx, self, self.commands, self.tabs, self.library_pane,
+                                       self.health_dock, self.interactive, self.show_skill,
+                                       self._pane_installed)
+        self.usage_archiver = UsageArchiver(self.ctx, self)  # on open and reload, off this thread
+        self.workspace = WindowTabs(
+            self.ctx, self.tabs, lambda: [b.edited_skill() for b in self.unsaved_edits()],
+            lambda: self.show_pane("editor"), self._pane_installed, self.usage_archiver.archive,
+            self)
+        self.tabs.currentChanged.connect(self.workspace.build_shown)
+        # The Recall tab's index is built after the tree's first paint (recall_warmup, issue 19).
+        self.recall_warmup = RecallWarmup(self.ctx, self.library_pane.view.painted,
+                                          lambda: self.workspace.recall.built is not None, self)
+        self.empty_page = NoLibraryPage(self.commands["file.open"], self.commands["file.demo"],
+                                        self)
+        self.empty_demo = self.empty_page.demo_button
+        self.central.addWidget(self.empty_page)
 
     def _build_chrome(self) -> None:
         self.commands.adopt("view.library", self.library_dock.toggleViewAction())
         self.commands.adopt("view.problems", self.problems_dock.toggleViewAction())
-        self.problems_dock.toggleViewAction().triggered.connect(
-            lambda _checked: setattr(self, "_problems_auto", False))  # the user chose
         self.commands.adopt("view.health", self.health_dock.toggleViewAction())
         self.menus = self.commands.fill_menus(self.menuBar())
-        self.recent_menu = self.commands.submenu("file.recent")
-        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
-        self.empty_page.recent_button.setMenu(self.recent_menu)
-        self._fill_recent_menu()
-        self.menus["edit"].aboutToShow.connect(self.update_clipboard_actions)
-        self.reopen_menu = self.commands.submenu("file.reopen_as")
-        self.reopen_menu.aboutToShow.connect(self._fill_reopen_menu)
-        self._fill_reopen_menu()
 
         toolbar = QToolBar("Main", self)
         toolbar.setObjectName("mainToolbar")
@@ -203,86 +201,84 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
         self.toolbar = toolbar
 
-        status = ElidingStatusBar(self)  # a long message is elided, not cut into the path
-        self.setStatusBar(status)
-        status.setObjectName("statusBar")
-        self.progress = QProgressBar(status)
-        self.progress.setObjectName("loadProgress")
-        self.progress.setRange(0, 0)  # busy until the scan knows how many files there are
-        self.progress.setMaximumWidth(140)
-        self.progress.setTextVisible(False)
-        self.cancel_button = QToolButton(status)
-        self.cancel_button.setObjectName("cancelLoad")
-        self.cancel_button.setText("Cancel")
-        self.cancel_button.setToolTip("Stop waiting for this library")
-        self.path_label = PathLabel(status)  # a long path is elided: the message keeps room
-        self.path_label.setObjectName("statusPath")
-        self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.skills_label = QLabel(status)
-        self.skills_label.setObjectName("statusSkills")
-        self.problems_label = QLabel(status)
-        self.problems_label.setObjectName("statusProblems")
-        self._separators = [secondary(QLabel("·", status)) for _ in range(2)]
-        self.operation_status = OperationStatus(self.ctx, status)  # a long operation, if any
-        for widget in (self.operation_status, self.progress, self.cancel_button, self.path_label,
-                       self._separators[0],
-                       self.skills_label, self._separators[1], self.problems_label):
-            status.addPermanentWidget(widget)
-        self.progress.hide()
-        self.cancel_button.hide()
-        self.operation_status.hide()
+        self.status = WindowStatus(self.ctx, self, self.interactive)
+        self.problems = WindowProblems(self.ctx, self, self.problems_dock, self.problems_pane,
+                                       self.status, self.interactive)
+        self.loading = WindowLoading(self.ctx, self, self.loader, self.commands, self.status,
+                                     self.interactive, self.deferred.resolve_unsaved,
+                                     self.show_skill)
+        self.edit_menus = WindowMenus(self.ctx, self, self.commands, self.loader,
+                                      self.loading.open_path, self.loading.reopen_as,
+                                      self.status.show_error)
+        self.empty_page.recent_button.setMenu(self.edit_menus.recent_menu)
+        self.menus["edit"].aboutToShow.connect(self.edit_menus.update_clipboard_actions)
+        # The application's own signals reach the parts through the window: it is the receiver
+        # Qt disconnects first as the window goes (a part would still hear of the focus moving
+        # while the window's widgets are deleted, after its commands were).
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._on_focus_changed)
+        QGuiApplication.clipboard().dataChanged.connect(self.update_clipboard_actions)
+        QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_system_scheme_changed)
+        self.preferences = WindowPreferences(self.ctx, self, self.commands,
+                                             self.deferred.name_controls_of, self.status.message)
 
     def _wire(self) -> None:
         a = self.commands
-        a.on("file.open", self.choose_library)
-        a.on("file.demo", self.open_demo)
+        a.on("file.open", self.loading.choose_library)
+        a.on("file.demo", self.loading.open_demo)
         a.on("file.new_skill", self.new_skill)
         a.on("file.quit", self.close)
         a.on("edit.undo", self.ctx.request_undo)  # off the UI thread when the step is big
         a.on("edit.redo", self.ctx.request_redo)
         a.on("edit.palette", self.show_command_palette)
-        a.on("edit.cut", lambda: self._edit_text("cut"))
-        a.on("edit.copy", lambda: self._edit_text("copy"))
-        a.on("edit.paste", lambda: self._edit_text("paste"))
-        self._text_target: TextWidget | None = None  # (window_menus)
-        app = QApplication.instance()
-        if isinstance(app, QApplication):
-            app.focusChanged.connect(self._on_focus_changed)
-        QGuiApplication.clipboard().dataChanged.connect(self.update_clipboard_actions)
-        self.ctx.dirtyChanged.connect(self._update_modified)
         a.on("view.skill", lambda: self.show_pane("editor"))
         a.on("view.recall", lambda: self.show_pane("recall"))
         a.on("view.usage", lambda: self.show_pane("heatmap"))
         a.on("tools.dream", lambda: self.show_pane("dream"))
         a.on("help.about", self.show_about)
-        a.on("help.shortcuts", self.show_shortcuts)
-        a.on("help.logs", self.show_log_folder)
-        a.on("app.preferences", self.show_preferences)
+        a.on("help.shortcuts", self.preferences.show_shortcuts)
+        a.on("help.logs", self.preferences.show_log_folder)
+        a.on("app.preferences", self.preferences.show_preferences)
         a.on("view.focus_tree", lambda: self.show_pane("tree"))
         self.library_pane.bind_actions(a)
-        self._wire_deferred_parts()
+        self.deferred.wire(self.menus.values())
 
         self.ctx.libraryChanged.connect(self._on_library_changed)
         self.journal_watcher = JournalWatcher(self.ctx, self)  # `rockskills undo` meanwhile
-        self.ctx.historyChanged.connect(self._update_history_actions)
-        self.ctx.changeApplied.connect(self._on_change_applied)
-        self.ctx.statusMessage.connect(self.statusBar().showMessage)
         self.ctx.operationFailed.connect(
             lambda message: self.show_error("The library was not changed", message))
-        self.ctx.recentChanged.connect(self._fill_recent_menu)
+        self.loading.loadFinished.connect(self.loadFinished)
+        self.loadFinished.connect(self.deferred.finish_after_paint)
 
-        self.loader.started.connect(self._on_load_started)
-        self.loader.progress.connect(self._on_load_progress)
         self.loader.add_preparer("tree", prepare_tree)
         self.loader.add_preparer("skill_problems", skill_problems)
         self.loader.add_preparer("recall", prepare_large_recall, feed=LargeLibraryFeed)
         self.loader.add_preparer("listed_names", listed_names)  # the editor's see-also names
         self.loader.add_preparer("watch_folders", lambda library: folders_to_watch(library.skill_roots()))
-        self.loader.busyChanged.connect(self._on_busy_changed)
-        self.loader.loaded.connect(self._on_loaded)
-        self.loader.failed.connect(self._on_load_failed)
-        self.loader.cancelled.connect(self._on_load_cancelled)
-        self.cancel_button.clicked.connect(self.loader.cancel)
+
+    def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        self.edit_menus.on_focus_changed(new)
+
+    def _on_system_scheme_changed(self) -> None:
+        self.preferences.on_system_scheme_changed()
+
+    def _pane_installed(self, pane: QWidget) -> None:
+        """A pane built late took its tab: its controls are named and its splitters remembered
+        like the window's own."""
+        self.deferred.name_controls_of(pane)
+        if self.splitter_memory is not None:
+            self.splitter_memory.watch(pane)
+
+    def _on_library_changed(self, library: Library | None) -> None:
+        """What the window shows of the open library, part by part."""
+        self.central.setCurrentWidget(self.tabs if library is not None else self.empty_page)
+        self.status.show_library(library)
+        self.problems.show_library(library)
+        self.loading.enable_commands()
+        self.commands["tools.dream"].setEnabled(library is not None)  # nothing to dream over
+        self.edit_menus.fill_reopen_menu()
+        self.edit_menus.update_history_actions()
 
     # ---------------------------------------------------------------- commands
 
@@ -295,8 +291,10 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         elif name in ("editor", "recall", "heatmap"):
             # Asked for by name, a pane shows even with no library (it says so itself).
             self.central.setCurrentWidget(self.tabs)
-            pane = {"editor": lambda: self.skill_pane, "recall": lambda: self.recall_pane,
-                    "heatmap": lambda: self.usage_pane}[name]()
+            panes: dict[str, Callable[[], QWidget]] = {
+                "editor": lambda: self.skill_pane, "recall": lambda: self.recall_pane,
+                "heatmap": lambda: self.usage_pane}
+            pane = panes[name]()
             self.tabs.setCurrentWidget(pane)
         elif name == "dream":
             if self.dream_wizard is None:
@@ -311,7 +309,17 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         else:
             raise ValueError(f"unknown pane {name!r} (expected one of {', '.join(PANES)})")
 
+    def show_skill(self, name: str) -> bool:
+        """Make ``name`` current, reveal it in the tree and show the Skill tab (False: no such
+        skill)."""
+        if not self.ctx.select_skill(name):
+            return False
+        self.library_pane.reveal(name)
+        self.show_pane("editor")
+        return True
+
     def _forget_dream_wizard(self) -> None:
+        """The wizard was closed: it is deleted (the next Dream command makes a new one)."""
         if self.dream_wizard is not None:
             self.dream_wizard.deleteLater()
             self.dream_wizard = None
@@ -331,7 +339,7 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
     def show_command_palette(self) -> None:
         from rockskills_gui.ui.shell.palette import CommandPalette
 
-        self._build_skill_pane()  # the editor's commands show their real states
+        self.deferred.skill.pane()  # the editor's commands show their real states
         palette = CommandPalette(self.commands, self)
         palette.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         palette.open()
@@ -345,25 +353,115 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
             "<p>A workbench for curating an AI agent's skill library in RockBot's format: "
             "browse and edit skills, test recall, see usage, review a dream run.</p>")
 
+    # ---------------------------------------------------------------- the parts, as before
+
     def show_error(self, title: str, message: str) -> None:
         """A transient status message and, when interactive, a non-blocking message box."""
-        self.statusBar().showMessage(f"{title}: {message}", 15000)
-        if not self.interactive:
-            return
-        if self.error_box is not None:
-            self.error_box.close()
-        from PySide6.QtWidgets import QMessageBox
+        self.status.show_error(title, message)
 
-        box = QMessageBox(QMessageBox.Icon.Warning, title, message,
-                          QMessageBox.StandardButton.Ok, self)
-        box.setObjectName("errorBox")
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.destroyed.connect(self._forget_error_box)
-        self.error_box = box
-        box.open()
+    @property
+    def error_box(self) -> QMessageBox | None:
+        return self.status.error_box
 
-    def _forget_error_box(self) -> None:
-        self.error_box = None
+    @property
+    def progress(self) -> QProgressBar:
+        return self.status.progress
+
+    @property
+    def cancel_button(self) -> QToolButton:
+        return self.status.cancel_button
+
+    @property
+    def path_label(self) -> QLabel:
+        return self.status.path_label
+
+    @property
+    def skills_label(self) -> QLabel:
+        return self.status.skills_label
+
+    @property
+    def problems_label(self) -> QLabel:
+        return self.status.problems_label
+
+    @property
+    def operation_status(self) -> OperationStatus:
+        return self.status.operation_status
+
+    def open_path(self, path: Path | str, format: str | None = None) -> None:
+        """Open a skill library folder off the UI thread, as its detected format or ``format``."""
+        self.loading.open_path(path, format)
+
+    def open_demo(self) -> None:
+        self.loading.open_demo()
+
+    def reopen_as(self, format: str) -> None:
+        self.loading.reopen_as(format)
+
+    def choose_library(self) -> None:
+        self.loading.choose_library()
+
+    def show_when_loaded(self, wait_ms: int) -> None:
+        self.loading.show_when_loaded(wait_ms)
+
+    @property
+    def recent_menu(self) -> QMenu:
+        return self.edit_menus.recent_menu
+
+    @property
+    def reopen_menu(self) -> QMenu:
+        return self.edit_menus.reopen_menu
+
+    def update_clipboard_actions(self) -> None:
+        self.edit_menus.update_clipboard_actions()
+
+    @property
+    def skill_pane(self) -> EditorPane:
+        """The Skill tab's editor, built (in its tab) the first time it is asked for."""
+        return self.deferred.skill.pane()
+
+    @property
+    def health_pane(self) -> HealthPane:
+        return self.deferred.health_pane
+
+    @property
+    def recall_pane(self) -> RecallPane:
+        return self.workspace.recall.pane()
+
+    @property
+    def usage_pane(self) -> UsagePane:
+        return self.workspace.usage.pane()
+
+    @property
+    def budget_pane(self) -> BudgetPane:
+        return self.workspace.budget.pane()
+
+    @property
+    def recall_busy(self) -> bool:
+        return self.workspace.recall_busy
+
+    def unsaved_edits(self) -> list[Buffer]:
+        return self.deferred.unsaved_edits()
+
+    def resolve_unsaved(self, then: Callable[[], None], doing: str = "closing") -> None:
+        self.deferred.resolve_unsaved(then, doing)
+
+    def finish_startup(self) -> None:
+        """Build every part left now (tests, screenshots)."""
+        self.deferred.finish_startup()
+
+    @property
+    def startup_finished(self) -> bool:
+        return self.deferred.startup_finished
+
+    @property
+    def preferences_dialog(self) -> PreferencesDialog | None:
+        return self.preferences.preferences_dialog
+
+    def show_preferences(self) -> None:
+        self.preferences.show_preferences()
+
+    def apply_theme_mode(self, mode: str, override: bool = False, applied: bool = False) -> str:
+        return self.preferences.apply_theme_mode(mode, override, applied)
 
     # ---------------------------------------------------------------- layout memory
 
@@ -374,8 +472,8 @@ class MainWindow(WindowDeferred, WindowTabs, WindowLoading, WindowMenus, WindowP
         self.splitter_memory = SplitterMemory(self, settings)
         if isinstance(state, QByteArray):
             # After restoring, the Problems dock still follows the library (hidden when empty).
-            self._problems_sized = self.restoreState(state)  # (its remembered height stays)
-            QTimer.singleShot(0, lambda: self._on_library_changed(self.ctx.library))
+            self.problems.sized = self.restoreState(state)  # (its remembered height stays)
+            QTimer.singleShot(0, self, lambda: self._on_library_changed(self.ctx.library))
 
     def save_layout(self) -> None:
         settings = self.ctx.settings

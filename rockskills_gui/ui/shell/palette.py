@@ -124,12 +124,12 @@ class CommandDelegate(QStyledItemDelegate):
         hint = "    ".join(t for t in (index.data(MENU_ROLE), index.data(SHORTCUT_ROLE)) if t)
         if not hint:
             return
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)  # type: ignore[attr-defined]
-        palette: QPalette = option.palette  # type: ignore[attr-defined]
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        palette: QPalette = option.palette
         role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.PlaceholderText
         painter.save()
         painter.setPen(palette.color(role))
-        rect: QRect = option.rect.adjusted(0, 0, -8, 0)  # type: ignore[attr-defined]
+        rect: QRect = option.rect.adjusted(0, 0, -8, 0)
         painter.drawText(rect, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), hint)
         painter.restore()
 

@@ -11,14 +11,13 @@ none), "Fetch models" and "Test connection" (real requests, run off the UI threa
 from __future__ import annotations
 
 import logging
-import threading
 import typing
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -43,6 +42,7 @@ from PySide6.QtWidgets import (
 
 from rockskills_gui.core.app.settings import GROUP_LLM, GROUPS, PRESET_BY_ID, Settings, field_info
 from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.queries import QueryControl
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.shell.profile_prefs import ProfileSettingsEditor
 
@@ -122,7 +122,9 @@ def make_editor(name: str, parent: QWidget) -> FieldEditor:
         models = QComboBox(parent)
         models.setEditable(True)
         models.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        models.lineEdit().setPlaceholderText("e.g. llama3.1:8b or gpt-4o-mini")
+        model_edit = models.lineEdit()  # editable: Qt made one
+        if model_edit is not None:
+            model_edit.setPlaceholderText("e.g. llama3.1:8b or gpt-4o-mini")
         editor = FieldEditor(name, models, models.currentText, models.setEditText,
                              models.editTextChanged)
     elif widget_kind == "profiles":
@@ -156,24 +158,16 @@ def _endpoint() -> ModuleType:
     return endpoint
 
 
-class _JobSignals(QObject):
-    done = Signal(int, object)
+def _outcome(work: Callable[[], object]) -> Callable[[QueryControl], object]:
+    """``work``'s result, or the exception it raised (the dialog explains it)."""
 
-
-class _Job:
-    """Runs ``work`` (on a worker thread) and hands its result (or exception) back."""
-
-    def __init__(self, ticket: int, work: Callable[[], object]) -> None:
-        self.ticket = ticket
-        self.work = work
-        self.signals = _JobSignals()
-
-    def run(self) -> None:
+    def run(_control: QueryControl) -> object:
         try:
-            result: object = self.work()
+            return work()
         except Exception as exc:  # delivered to the dialog, which explains it
-            result = exc
-        self.signals.done.emit(self.ticket, result)
+            return exc
+
+    return run
 
 
 class PreferencesDialog(QDialog):
@@ -193,9 +187,10 @@ class PreferencesDialog(QDialog):
         self.setWindowTitle("Preferences")
         self.ctx = ctx
         self.editors: dict[str, FieldEditor] = {}
-        self._ticket = 0
-        self._jobs: dict[int, _Job] = {}
-        self._deliver: Callable[[object], None] = lambda _result: None
+        # Requests to the endpoint, off the UI thread: they may wait for their timeout, so they
+        # are detached (closing the dialog or the app does not wait for them).
+        self._requests = ctx.channel(self, "endpoint", detached=True)
+        self._requests.busyChanged.connect(self._set_busy)
         self._build()
         self.load(ctx.prefs)
 
@@ -203,12 +198,12 @@ class PreferencesDialog(QDialog):
 
     def _build(self) -> None:
         layout = QVBoxLayout(self)
-        self.scroll = QScrollArea(self)  # the sections scroll when the screen is too short
-        self.scroll.setObjectName("preferencesScroll")
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        sections = QWidget(self.scroll)
+        self.scroll_area = QScrollArea(self)  # the sections scroll when the screen is too short
+        self.scroll_area.setObjectName("preferencesScroll")
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        sections = QWidget(self.scroll_area)
         sections_layout = QVBoxLayout(sections)
         sections_layout.setContentsMargins(0, 0, 0, 0)
         forms: dict[str, QFormLayout] = {}
@@ -219,8 +214,8 @@ class PreferencesDialog(QDialog):
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
             forms[group] = form
             sections_layout.addWidget(box)
-        self.scroll.setWidget(sections)
-        layout.addWidget(self.scroll, 1)
+        self.scroll_area.setWidget(sections)
+        layout.addWidget(self.scroll_area, 1)
         for name in Settings.model_fields:
             info = field_info(name)
             editor = self.editors[name] = make_editor(name, self)
@@ -285,11 +280,14 @@ class PreferencesDialog(QDialog):
         screen = self.screen().availableGeometry()
         boxes = [box.sizeHint() for box in
                  sections.findChildren(QGroupBox, options=Qt.FindChildOption.FindDirectChildrenOnly)]
-        spacing = max(sections.layout().spacing(), 0)
-        width = max(hint.width() for hint in boxes) + self.scroll.verticalScrollBar().sizeHint().width()
+        inner, outer = sections.layout(), self.layout()
+        if inner is None or outer is None:  # (both made by _build)
+            return
+        spacing = max(inner.spacing(), 0)
+        width = max(hint.width() for hint in boxes) + self.scroll_area.verticalScrollBar().sizeHint().width()
         height = sum(hint.height() + spacing for hint in boxes)
-        margins = self.layout().contentsMargins()
-        below = self.buttons.sizeHint().height() + max(self.layout().spacing(), 0)
+        margins = outer.contentsMargins()
+        below = self.buttons.sizeHint().height() + max(outer.spacing(), 0)
         self.resize(min(width + margins.left() + margins.right(), int(screen.width() * 0.9)),
                     min(height + below + margins.top() + margins.bottom(),
                         int(screen.height() * 0.9)))
@@ -422,21 +420,8 @@ class PreferencesDialog(QDialog):
     # ---------------------------------------------------------------- requests
 
     def _start(self, work: Callable[[], object], deliver: Callable[[object], None]) -> None:
-        self._ticket += 1
-        job = _Job(self._ticket, work)
-        self._jobs[self._ticket] = job
-        self._deliver = deliver
-        job.signals.done.connect(self._on_job_done)  # a bound slot: dropped if the dialog dies
-        self._set_busy(True)
-        # a daemon thread of its own: a request may wait for its timeout, and must neither queue
-        # behind library loading in the global pool nor hold up closing the dialog or the app
-        threading.Thread(target=job.run, name="rockskills-endpoint", daemon=True).start()
-
-    def _on_job_done(self, ticket: int, result: object) -> None:
-        self._jobs.pop(ticket, None)
-        if ticket == self._ticket:
-            self._set_busy(False)
-            self._deliver(result)
+        """Run ``work`` off the UI thread; a newer request makes this one's result moot."""
+        self.ctx.query(self, "endpoint", _outcome(work), deliver, detached=True)
 
     def _set_busy(self, busy: bool) -> None:
         self.fetch_button.setEnabled(not busy)
@@ -476,11 +461,13 @@ class PreferencesDialog(QDialog):
         self._start(lambda: _endpoint().check_connection(url, model, key, timeout), self._on_checked)
 
     def _on_checked(self, result: object) -> None:
-        if not isinstance(result, _endpoint().CheckResult):
-            result = _endpoint().CheckResult(False, "error", f"The test failed: {result}")
-        self.result_label.setText(("✓ " if result.ok else "✗ ") + result.message)
-        log.info("connection test (%s): %s", result.kind, result.message)
-        self.checkFinished.emit(result)
+        from rockskills_gui.core.app.endpoint import CheckResult  # (loaded by the worker already)
+
+        checked = result if isinstance(result, CheckResult) \
+            else CheckResult(False, "error", f"The test failed: {result}")
+        self.result_label.setText(("✓ " if checked.ok else "✗ ") + checked.message)
+        log.info("connection test (%s): %s", checked.kind, checked.message)
+        self.checkFinished.emit(checked)
 
     def busy(self) -> bool:
-        return bool(self._jobs)
+        return self._requests.busy

@@ -15,7 +15,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, SignalInstance
+from PySide6.QtCore import QObject, QTimer, SignalInstance
 
 from rockskills_gui.ui.common.after_paint import AfterPaint
 
@@ -72,34 +72,13 @@ def prepare_large_recall(library: Library, fed: LargeLibraryFeed | None = None
     return PreparedRecall(recall, text, library.names())
 
 
-class _Signals(QObject):
-    done = Signal(int, object)
+def build_prepared(skills: list[Skill], names: list[str]) -> PreparedRecall:
+    """The index of a snapshot of the library's skills (immutable records), off the UI thread."""
+    from rockskills_gui.core.recall.index_text import session_index_text
+    from rockskills_gui.core.recall.skill_recall import SkillRecall
+    from rockskills_gui.ui.recall.recall_pane import PreparedRecall
 
-
-class _WarmupJob(QRunnable):
-    """Builds the index of a snapshot of the library's skills (immutable records) off the UI
-    thread."""
-
-    def __init__(self, ticket: int, skills: list[Skill], names: list[str],
-                 signals: _Signals) -> None:
-        super().__init__()
-        self.ticket, self.skills, self.names, self.signals = ticket, skills, names, signals
-
-    def run(self) -> None:
-        try:
-            from rockskills_gui.core.recall.index_text import session_index_text
-            from rockskills_gui.core.recall.skill_recall import SkillRecall
-            from rockskills_gui.ui.recall.recall_pane import PreparedRecall
-
-            prepared = PreparedRecall(SkillRecall(self.skills), session_index_text(self.skills),
-                                      self.names)
-        except Exception:  # the Recall tab builds it itself when shown
-            log.exception("building the recall index after the first paint failed")
-            return
-        try:
-            self.signals.done.emit(self.ticket, prepared)
-        except RuntimeError:  # the window is gone
-            pass
+    return PreparedRecall(SkillRecall(skills), session_index_text(skills), names)
 
 
 class RecallWarmup(QObject):
@@ -109,15 +88,11 @@ class RecallWarmup(QObject):
     def __init__(self, ctx: AppContext, painted: SignalInstance, pane_built: Callable[[], bool],
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.pool = QThreadPool(self)  # created before the signals object: destroyed first, waits
-        self.pool.setMaxThreadCount(1)
-        self._signals = _Signals(self)
-        self._signals.done.connect(self._on_done)
         self.ctx = ctx
+        self._build = ctx.channel(self, "recall warmup")  # (ctx.query: newest request wins)
         self._painted = painted  # the tree's paint signal (SkillTreeView.painted)
         self._after_paint: AfterPaint | None = None
         self._pane_built = pane_built
-        self._ticket = 0
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(WARMUP_DELAY_MS)
@@ -130,7 +105,7 @@ class RecallWarmup(QObject):
                 and self.ctx.prepared.get("recall") is None)
 
     def _on_library_changed(self, _library: object) -> None:
-        self._ticket += 1
+        self._build.cancel()
         self._timer.stop()
         if self._after_paint is not None:
             self._after_paint.cancel()
@@ -144,7 +119,7 @@ class RecallWarmup(QObject):
 
     def _on_change_applied(self, _change: ChangeSet) -> None:
         """An index built or prepared before a change is out of date: drop it, build anew."""
-        self._ticket += 1
+        self._build.cancel()
         if not self._pane_built():
             self.ctx.prepared.pop("recall", None)
             self._timer.start()
@@ -153,17 +128,22 @@ class RecallWarmup(QObject):
         library = self.ctx.library
         if library is None or not self._wanted():
             return
-        self.pool.start(_WarmupJob(self._ticket, library.skills(), library.names(), self._signals))
+        skills, names = library.skills(), library.names()
+        self.ctx.query(self, "recall warmup", lambda _control: build_prepared(skills, names),
+                       self._on_done, failure=self._on_failed)
 
-    def _on_done(self, ticket: int, prepared: object) -> None:
-        if ticket == self._ticket and self._wanted():
+    def _on_done(self, prepared: PreparedRecall) -> None:
+        if self._wanted():
             self.ctx.prepared["recall"] = prepared
+
+    def _on_failed(self, error: Exception) -> None:  # the Recall tab builds it itself when shown
+        log.error("building the recall index after the first paint failed", exc_info=error)
 
     @property
     def busy(self) -> bool:
-        return self._timer.isActive() or self.pool.activeThreadCount() > 0
+        return self._timer.isActive() or self._build.busy
 
     def wait(self, msecs: int = -1) -> bool:
         """Block until the worker is idle (for shutdown and tests)."""
         self._timer.stop()
-        return self.pool.waitForDone(msecs)
+        return self._build.wait(msecs)

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from rockskills_gui.ui.common.actions import MENUS, ActionRegistry
+from rockskills_gui.ui.common.tree_items import child_items, top_level_items
 from rockskills_gui.ui.shell.palette import plain, shortcut_text
 
 OTHER = "Elsewhere"
@@ -77,21 +78,17 @@ class ShortcutsDialog(QDialog):
     def visible_commands(self) -> list[tuple[str, str]]:
         """(command, shortcut) of the rows not filtered out."""
         found: list[tuple[str, str]] = []
-        for g in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(g)
-            for i in range(group.childCount()):
-                item = group.child(i)
+        for group in top_level_items(self.tree):
+            for item in child_items(group):
                 if not item.isHidden():
                     found.append((item.text(0), item.text(1)))
         return found
 
     def _filter(self, text: str) -> None:
         needle = text.strip().casefold()
-        for g in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(g)
+        for group in top_level_items(self.tree):
             shown = 0
-            for i in range(group.childCount()):
-                item = group.child(i)
+            for item in child_items(group):
                 hit = not needle or needle in item.text(0).casefold() \
                     or needle in item.text(1).casefold()
                 item.setHidden(not hit)

@@ -32,10 +32,10 @@ class PathLabel(QLabel):
         super().__init__(parent)
         self._full = ""
 
-    def text(self) -> str:  # type: ignore[override]
+    def text(self) -> str:
         return self._full
 
-    def setText(self, text: str) -> None:  # type: ignore[override]
+    def setText(self, text: str) -> None:
         self._full = text
         self._elide()
         self.updateGeometry()
@@ -77,10 +77,11 @@ class ElidingStatusBar(QStatusBar):
         self._again.setInterval(0)
         self._again.timeout.connect(self._elide_again)
 
-    def showMessage(self, text: str, timeout: int = 0) -> None:
+    def showMessage(self, text: str, timeout: int | None = 0) -> None:
         self._full = text
-        self._until = time.monotonic() + timeout / 1000 if timeout > 0 else None
-        self._show(timeout)
+        ms = timeout or 0  # (Qt's own signature allows None: no timeout)
+        self._until = time.monotonic() + ms / 1000 if ms > 0 else None
+        self._show(ms)
 
     def _show(self, timeout: int) -> None:
         text = self._full
@@ -99,7 +100,7 @@ class ElidingStatusBar(QStatusBar):
         if left > 0:
             self._show(left)
 
-    def addPermanentWidget(self, widget: QWidget, stretch: int = 0) -> None:
+    def addPermanentWidget(self, widget: QWidget, stretch: int | None = 0) -> None:
         super().addPermanentWidget(widget, stretch)
         widget.installEventFilter(self)  # its moves and resizes change the message's room
 

@@ -1,5 +1,5 @@
 """The parts of the main window built after its first paint (issue 19): the Skill tab's editor,
-the Skill health table and the accessible names of the window's controls. A mixin of
+the Skill health table and the accessible names of the window's controls. A part of
 ``MainWindow``.
 
 The window watches the library for changes made outside the app itself (the editor shares that
@@ -14,17 +14,21 @@ one part per turn of the event loop.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QDockWidget, QMenu, QTabWidget, QWidget
 
+from rockskills_gui.ui.common.actions import ActionRegistry
 from rockskills_gui.ui.common.after_paint import AfterPaint
+from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.library_watcher import DEFER_FROM, LibraryWatcher
 from rockskills_gui.ui.editor.editor_face import EDITOR_COMMANDS, NEED_A_SKILL, EmptySkillPage
-from rockskills_gui.ui.shell.window_state import WindowState
+from rockskills_gui.ui.library.tree_pane import TreePane
+from rockskills_gui.ui.shell.window_tabs import LazyTab
 
 if TYPE_CHECKING:
     from rockskills_gui.core.library.library import Library
@@ -37,123 +41,166 @@ FINISH_DELAY_MS = 50  # after the tree's first paint of a library: its own frame
 EDITOR_PREFS = frozenset({"editor_font", "editor_font_size", "preview_layout"})
 
 
-class WindowDeferred(WindowState):
-    """The editor, the health table and the accessible names of ``MainWindow``, built late."""
+class WindowDeferred(QObject):
+    """The editor (the Skill tab), the health table and the accessible names of ``MainWindow``,
+    built late, and the watcher of the open library's files.
 
-    _skill_pane: EditorPane | None
-    _skill_placeholder: EmptySkillPage
-    _health_pane: HealthPane | None
-    _deferred: list[Callable[[], None]]
-    _finishing: AfterPaint | None
-    watcher: LibraryWatcher
+    ``host`` is the window (its controls are named; the editor is built in ``tabs``),
+    ``show_skill(name)`` opens a skill the health table asks for, ``installed(pane)`` is told of
+    the editor when it is put in its tab.
+    """
 
-    def _place_deferred_parts(self) -> None:
-        """The Skill tab's placeholder (the first tab) and the steps left for after the paint."""
-        self._skill_pane = None
-        self._skill_placeholder = EmptySkillPage(self.tabs)
-        self._skill_placeholder.setObjectName("skillPlaceholder")
-        self.tabs.addTab(self._skill_placeholder, "Skill")
-        self._health_pane = None
-        self._finishing = None
+    def __init__(self, ctx: AppContext, host: QWidget, commands: ActionRegistry,
+                 tabs: QTabWidget, library_pane: TreePane, health_dock: QDockWidget,
+                 interactive: bool, show_skill: Callable[[str], object],
+                 installed: Callable[[QWidget], None]) -> None:
+        super().__init__(host)
+        self.ctx = ctx
+        self.host = host
+        self.commands = commands
+        self.tabs = tabs
+        self.library_pane = library_pane
+        self.health_dock = health_dock
+        self.interactive = interactive
+        self._show_skill = show_skill
+        placeholder = EmptySkillPage(tabs)
+        placeholder.setObjectName("skillPlaceholder")
+        self.skill: LazyTab[EditorPane] = LazyTab(tabs, "Skill", placeholder, self._build_editor,
+                                                  installed)
+        self.health: HealthPane | None = None  # the health table, once built
+        self._finishing: AfterPaint | None = None
         self.watcher = LibraryWatcher(self)
         # (the editor's modules load a turn before it is built: two short stalls, not one)
-        self._deferred = [self._name_window_controls, self._load_editor_code,
-                          self._build_skill_pane, self._build_health_pane]
+        self._deferred: list[Callable[[], None]] = [
+            self._name_window_controls, self._load_editor_code, self._build_skill_pane,
+            self._build_health_pane]
 
-    def _wire_deferred_parts(self) -> None:
+    def wire(self, menus: Iterable[QMenu]) -> None:
         """Editor commands run the editor (built then if need be); until it exists no skill is
-        open, so the commands that need one are off."""
+        open, so the commands that need one are off. An opening ``menus`` builds it too (its
+        commands then show their real states)."""
         for action_id, (method, args) in EDITOR_COMMANDS.items():
-            self.commands.on(action_id,
-                             lambda m=method, a=args: getattr(self.skill_pane, m)(*a))
+            self.commands.on(action_id, partial(self._run_editor_command, method, args))
         for action_id in NEED_A_SKILL:
             self.commands[action_id].setEnabled(False)
         self.ctx.currentSkillChanged.connect(self._on_current_skill)
         self.ctx.changeApplied.connect(self._on_change_before_editor)
         self.ctx.libraryChanged.connect(self._watch_library)
+        self.ctx.preferencesChanged.connect(self._on_preferences_changed)
         self.watcher.changed.connect(self._on_disk_changed)
         self.library_pane.resourceSelected.connect(
             lambda name, filename: self.skill_pane.show_resource(name, filename))
         self.health_dock.visibilityChanged.connect(
             lambda visible: self._build_health_pane() if visible else None)
-        for menu in self.menus.values():  # the editor's commands show their real states
+        for menu in menus:
             menu.aboutToShow.connect(self._build_skill_pane)
-        self.loadFinished.connect(self._finish_after_paint)
+
+    def _run_editor_command(self, method: str, args: tuple[str, ...]) -> None:
+        getattr(self.skill_pane, method)(*args)  # (an EDITOR_COMMANDS entry: an EditorPane method)
 
     # ---------------------------------------------------------------- the parts
 
     @property
     def skill_pane(self) -> EditorPane:
         """The Skill tab's editor, built (in its tab) the first time it is asked for."""
-        if self._skill_pane is None:
-            from rockskills_gui.ui.editor.editor_pane import EditorPane
+        return self.skill.pane()
 
-            pane = EditorPane(self.ctx, remember=self.interactive, parent=self.tabs,
-                              watcher=self.watcher)
-            self._skill_pane = pane
-            pane.adopt_actions(self.commands)
-            pane.modeChanged.connect(self._remember_preview_layout)
-            self._apply_editor_prefs(pane, EDITOR_PREFS)
-            self._install_pane(self._skill_placeholder, pane, "Skill")
-        return self._skill_pane
+    def _build_editor(self) -> EditorPane:
+        from rockskills_gui.ui.editor.editor_pane import EditorPane
+
+        pane = EditorPane(self.ctx, remember=self.interactive, parent=self.tabs,
+                          watcher=self.watcher)
+        pane.adopt_actions(self.commands)
+        pane.modeChanged.connect(self._remember_preview_layout)
+        self.apply_editor_prefs(pane, EDITOR_PREFS)
+        return pane
 
     @property
     def health_pane(self) -> HealthPane:
         """The Skill health dock's table, built the first time it is asked for or shown."""
-        if self._health_pane is None:
+        if self.health is None:
             from rockskills_gui.ui.health.health_table import HealthPane
 
             pane = HealthPane(self.ctx, self.health_dock)
-            self._health_pane = pane
-            pane.openSkillRequested.connect(self._open_from_health)
+            self.health = pane
+            pane.openSkillRequested.connect(self._show_skill)
             pane.availabilityChanged.connect(self._on_health_available)
             self.health_dock.setWidget(pane)
-            self._name_controls_of(pane)
+            self.name_controls_of(pane)
             if pane.available:  # the open library has CortexPrism stats: show them
                 self._on_health_available(True)
-        return self._health_pane
+        return self.health
+
+    def _on_health_available(self, available: bool) -> None:
+        """Show the health table (in front of Problems) when the library has CortexPrism data."""
+        self.health_dock.setVisible(available)
+        if available:
+            self.health_dock.raise_()
 
     def _load_editor_code(self) -> None:
         import rockskills_gui.ui.editor.editor_pane  # noqa: F401
 
     def _build_skill_pane(self) -> None:
-        _ = self.skill_pane
+        self.skill.pane()
 
     def _build_health_pane(self) -> None:
         _ = self.health_pane
 
     def _name_window_controls(self) -> None:
-        self._name_controls_of(self)
+        self.name_controls_of(self.host)
 
-    def _name_controls_of(self, root: QObject) -> None:
+    def name_controls_of(self, root: QWidget) -> None:
         """Accessible names for ``root``'s controls, once the window's own are named (a part
         built before that is named with the window)."""
-        if self._name_window_controls in self._deferred and root is not self:
+        if self._name_window_controls in self._deferred and root is not self.host:
             return
         from rockskills_gui.ui.common.accessibility import name_controls
 
-        name_controls(root)  # type: ignore[arg-type]
+        name_controls(root)
 
     def unsaved_edits(self) -> list[Buffer]:
         """The editor's buffers with unsaved edits (none before the editor is built)."""
-        return self._skill_pane.unsaved_buffers() if self._skill_pane is not None else []
+        pane = self.skill.built
+        return pane.unsaved_buffers() if pane is not None else []
 
     def resolve_unsaved(self, then: Callable[[], None], doing: str = "closing") -> None:
         """Run ``then`` once no edits would be lost (the editor asks, if it has any)."""
-        if self._skill_pane is None:
+        pane = self.skill.built
+        if pane is None:
             then()
         else:
-            self._skill_pane.resolve_unsaved(then, doing)
+            pane.resolve_unsaved(then, doing)
 
     def _on_current_skill(self, name: str) -> None:
-        if name and self._skill_pane is None:
+        if name and self.skill.built is None:
             self._build_skill_pane()  # the pane shows the current skill as it is built
 
     def _on_change_before_editor(self, change: ChangeSet) -> None:
         """A skill created before the editor is built: its text takes the focus when shown."""
-        if self._skill_pane is None and len(change.created) == 1 \
+        if self.skill.built is None and len(change.created) == 1 \
                 and change.label.startswith("Create "):
             self.skill_pane.focus_when_shown(change.created[0])
+
+    # ---------------------------------------------------------------- the editor's preferences
+
+    def _on_preferences_changed(self, changed: frozenset[str]) -> None:
+        pane = self.skill.built
+        if pane is not None:  # (a pane built later takes them as it is built)
+            self.apply_editor_prefs(pane, changed)
+
+    def apply_editor_prefs(self, pane: EditorPane, changed: frozenset[str]) -> None:
+        """The editor font and the preview layout, where ``changed`` names them."""
+        prefs = self.ctx.preferences.startup()  # (all it uses; no schema before the first paint)
+        if changed & {"editor_font", "editor_font_size"}:
+            from rockskills_gui.ui.editor.editor_font import apply_editor_font  # (with the editor)
+
+            apply_editor_font(pane.editor, prefs)
+        if "preview_layout" in changed and pane.mode != prefs.preview_layout:
+            pane.set_mode(prefs.preview_layout)
+
+    def _remember_preview_layout(self, mode: str) -> None:
+        if self.interactive and mode != self.ctx.preferences.startup().preview_layout:
+            self.ctx.preferences.update(preview_layout=mode)
 
     # ---------------------------------------------------------------- changes on disk
 
@@ -177,7 +224,8 @@ class WindowDeferred(WindowState):
 
     # ---------------------------------------------------------------- after the first paint
 
-    def _finish_after_paint(self, _error: str = "") -> None:
+    def finish_after_paint(self, _error: str = "") -> None:
+        """A load ended: build what is left after the tree's next paint, one part a turn."""
         if self._deferred and self._finishing is None:
             self._finishing = AfterPaint(self.library_pane.view.painted, self._next_deferred,
                                          self, FINISH_DELAY_MS)
@@ -198,10 +246,3 @@ class WindowDeferred(WindowState):
     def startup_finished(self) -> bool:
         """Every part is built."""
         return not self._deferred
-
-    if TYPE_CHECKING:  # from the other parts of the window
-        def _install_pane(self, placeholder: QWidget, pane: QWidget, label: str) -> None: ...
-        def _remember_preview_layout(self, mode: str) -> None: ...
-        def _apply_editor_prefs(self, pane: EditorPane, changed: frozenset[str]) -> None: ...
-        def _open_from_health(self, name: str) -> None: ...
-        def _on_health_available(self, available: bool) -> None: ...

@@ -1,16 +1,20 @@
 """The main window's Edit menu (Cut, Copy and Paste for the focused text field, Undo and Redo
-labels), File ▸ Open Recent and File ▸ Reopen As, and opening a skill from the health and
-problems docks. A mixin of ``MainWindow``."""
+labels), File ▸ Open Recent and File ▸ Reopen As. A part of ``MainWindow``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QLineEdit, QWidget
 
 from rockskills_gui.core.library.formats import OPEN_FORMAT_LABELS, OPEN_FORMATS, open_format_of
-from rockskills_gui.ui.shell.window_state import WindowState
+from rockskills_gui.ui.common.actions import ActionRegistry
+from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.workers import LibraryLoader
 
 
 def _escape_mnemonic(text: str) -> str:
@@ -53,15 +57,45 @@ def _can_edit(widget: TextWidget) -> tuple[bool, bool, bool]:
     return selected and writable, selected, writable and pastes
 
 
-class WindowMenus(WindowState):
-    """Edit, recent and reopen menus of ``MainWindow``."""
+class WindowMenus(QObject):
+    """The Edit menu's clipboard commands and Undo/Redo labels, File ▸ Open Recent and File ▸
+    Reopen As of ``host``.
 
-    _text_target: TextWidget | None
+    ``open_path(path, format)`` opens a library (``reopen_as(format)`` the open one again),
+    ``show_error(title, message)`` reports a failure.
+    """
+
+    def __init__(self, ctx: AppContext, host: QWidget, commands: ActionRegistry,
+                 loader: LibraryLoader, open_path: Callable[[Path], None],
+                 reopen_as: Callable[[str], None],
+                 show_error: Callable[[str, str], None]) -> None:
+        super().__init__(host)
+        self.ctx = ctx
+        self.host = host
+        self.commands = commands
+        self.loader = loader
+        self._open_path = open_path
+        self._reopen_as = reopen_as
+        self._show_error = show_error
+        self._text_target: TextWidget | None = None  # the text field Cut, Copy and Paste act on
+        self.recent_menu = commands.submenu("file.recent")
+        self.recent_menu.aboutToShow.connect(self.fill_recent_menu)
+        self.fill_recent_menu()
+        self.reopen_menu = commands.submenu("file.reopen_as")
+        self.reopen_menu.aboutToShow.connect(self.fill_reopen_menu)
+        self.fill_reopen_menu()
+        commands.on("edit.cut", lambda: self._edit_text("cut"))
+        commands.on("edit.copy", lambda: self._edit_text("copy"))
+        commands.on("edit.paste", lambda: self._edit_text("paste"))
+        ctx.historyChanged.connect(self.update_history_actions)
+        ctx.recentChanged.connect(self.fill_recent_menu)
+        loader.busyChanged.connect(lambda busy: self.recent_menu.setEnabled(not busy))
 
     # ---------------------------------------------------------------- cut, copy, paste
 
-    def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
-        target = _text_widget(new) if new is not None and self.isAncestorOf(new) else None
+    def on_focus_changed(self, new: QWidget | None) -> None:
+        """The application's focus moved (to ``new``): follow the focused text field."""
+        target = _text_widget(new) if new is not None and self.host.isAncestorOf(new) else None
         if target is not self._text_target:
             previous = self._text_target
             if previous is not None:
@@ -77,7 +111,7 @@ class WindowMenus(WindowState):
     def update_clipboard_actions(self) -> None:
         """Enable Cut, Copy and Paste as the focused text field allows."""
         focused = QApplication.focusWidget()
-        target = _text_widget(focused) if focused is not None and self.isAncestorOf(focused) \
+        target = _text_widget(focused) if focused is not None and self.host.isAncestorOf(focused) \
             else None
         can = _can_edit(target) if target is not None else (False, False, False)
         for action_id, enabled in zip(("edit.cut", "edit.copy", "edit.paste"), can, strict=True):
@@ -86,11 +120,11 @@ class WindowMenus(WindowState):
     def _edit_text(self, operation: str) -> None:
         focused = QApplication.focusWidget()
         target = _text_widget(focused)
-        if target is not None and self.isAncestorOf(target):
+        if target is not None and self.host.isAncestorOf(target):
             getattr(target, operation)()
         self.update_clipboard_actions()
 
-    def _update_history_actions(self) -> None:
+    def update_history_actions(self) -> None:
         library = self.ctx.library
         history = library.history if library is not None else None
         for action_id, word, label in (
@@ -101,7 +135,9 @@ class WindowMenus(WindowState):
             action.setEnabled(label is not None)
             action.setText(f"{word} {_escape_mnemonic(label)}" if label else word)
 
-    def _fill_recent_menu(self) -> None:
+    # ---------------------------------------------------------------- recent and reopen
+
+    def fill_recent_menu(self) -> None:
         menu = self.recent_menu
         menu.clear()
         paths = self.ctx.recent.paths()
@@ -109,7 +145,7 @@ class WindowMenus(WindowState):
             prefix = f"&{index} " if index < 10 else ""
             action = menu.addAction(f"{prefix}{_escape_mnemonic(str(path))}")
             action.setData(str(path))
-            action.triggered.connect(lambda _checked=False, p=path: self.open_path(p))
+            action.triggered.connect(lambda _checked=False, p=path: self._open_path(p))
         if not paths:
             menu.addAction("No recent libraries").setEnabled(False)
         menu.addSeparator()
@@ -118,18 +154,7 @@ class WindowMenus(WindowState):
         clear.setEnabled(bool(paths))
         clear.triggered.connect(self.clear_recent)
 
-    def _on_health_available(self, available: bool) -> None:
-        """Show the health table (in front of Problems) when the library has CortexPrism data."""
-        self.health_dock.setVisible(available)
-        if available:
-            self.health_dock.raise_()
-
-    def _open_from_health(self, name: str) -> None:
-        if self.ctx.select_skill(name):
-            self.library_pane.reveal(name)
-            self.show_pane("editor")
-
-    def _fill_reopen_menu(self) -> None:
+    def fill_reopen_menu(self) -> None:
         """One checkable entry per format, RockBot's two profiles by name besides "RockBot"
         (the profile the directory's evidence says); the open library's format (for RockBot:
         its profile) is checked."""
@@ -146,11 +171,11 @@ class WindowMenus(WindowState):
             action.setCheckable(True)
             action.setChecked(opened_as == format)
             action.setEnabled(library is not None and not self.loader.busy)
-            action.triggered.connect(lambda _checked=False, f=format: self.reopen_as(f))
+            action.triggered.connect(lambda _checked=False, f=format: self._reopen_as(f))
 
     def clear_recent(self) -> None:
         try:
             self.ctx.recent.clear()
         except OSError as exc:
-            self.show_error("Could not clear the recent list", str(exc.strerror or exc))
-        self._fill_recent_menu()
+            self._show_error("Could not clear the recent list", str(exc.strerror or exc))
+        self.fill_recent_menu()

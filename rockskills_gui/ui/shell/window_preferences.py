@@ -1,62 +1,54 @@
-"""The main window's preferences: the theme commands, the editor font and preview layout,
-the Preferences and Shortcuts dialogs and the log folder. A mixin of ``MainWindow``."""
+"""The main window's preferences: the theme commands, the Preferences and Shortcuts dialogs
+and the log folder (the editor's font and preview layout are the editor's owner's:
+``window_deferred``). A part of ``MainWindow``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QActionGroup, QGuiApplication
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QActionGroup
+from PySide6.QtWidgets import QApplication, QWidget
 
 from rockskills_gui.core.app.logs import log_dir
+from rockskills_gui.ui.common.actions import ActionRegistry
+from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.theme import apply_theme, current_kind
-from rockskills_gui.ui.shell.window_state import WindowState
 
-if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
-    from rockskills_gui.ui.editor.editor_pane import EditorPane
+if TYPE_CHECKING:  # built when first used
     from rockskills_gui.ui.shell.preferences import PreferencesDialog
 
 
-class WindowPreferences(WindowState):
-    """Theme and preferences of ``MainWindow``."""
+class WindowPreferences(QObject):
+    """The theme commands of ``host`` and the dialogs that shape it: Preferences, Shortcuts, the
+    log folder. ``name_controls(dialog)`` gives a new dialog's controls their accessible names,
+    ``message(text, ms)`` is the status bar's."""
 
-    # ---------------------------------------------------------------- preferences
-
-    def _wire_preferences(self) -> None:
-        """Theme actions, and the preferences that shape this window (font, preview layout)."""
+    def __init__(self, ctx: AppContext, host: QWidget, commands: ActionRegistry,
+                 name_controls: Callable[[QWidget], None],
+                 message: Callable[[str, int], None]) -> None:
+        super().__init__(host)
+        self.ctx = ctx
+        self.host = host
+        self.commands = commands
+        self._name_controls = name_controls
+        self._message = message
         self.preferences_dialog: PreferencesDialog | None = None
         self.theme_override: str | None = None  # --theme for this run only
         group = QActionGroup(self)
         for mode in ("system", "light", "dark"):
-            action = self.commands[f"view.theme_{mode}"]
+            action = commands[f"view.theme_{mode}"]
             group.addAction(action)
-            self.commands.on(f"view.theme_{mode}", lambda m=mode: self.choose_theme(m))
-        self.ctx.preferencesChanged.connect(self._on_preferences_changed)
-        QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_system_scheme_changed)
+            commands.on(f"view.theme_{mode}", partial(self.choose_theme, mode))
+        ctx.preferencesChanged.connect(self._on_preferences_changed)
         self._check_theme_action()
 
     def _on_preferences_changed(self, changed: frozenset[str]) -> None:
-        prefs = self.ctx.preferences.startup()  # (all it uses; no schema before the first paint)
-        if self._skill_pane is not None:  # (a pane built later takes them as it is built)
-            self._apply_editor_prefs(self._skill_pane, changed)
         if "theme" in changed:
             self.theme_override = None
-            self.apply_theme_mode(prefs.theme)
-
-    def _apply_editor_prefs(self, pane: EditorPane, changed: frozenset[str]) -> None:
-        """The editor font and the preview layout, where ``changed`` names them."""
-        prefs = self.ctx.preferences.startup()
-        if changed & {"editor_font", "editor_font_size"}:
-            from rockskills_gui.ui.editor.editor_font import apply_editor_font  # (with the editor)
-
-            apply_editor_font(pane.editor, prefs)
-        if "preview_layout" in changed and pane.mode != prefs.preview_layout:
-            pane.set_mode(prefs.preview_layout)
-
-    def _remember_preview_layout(self, mode: str) -> None:
-        if self.interactive and mode != self.ctx.preferences.startup().preview_layout:
-            self.ctx.preferences.update(preview_layout=mode)
+            self.apply_theme_mode(self.ctx.preferences.startup().theme)
 
     def choose_theme(self, mode: str) -> None:
         """The View menu's theme commands: save the choice (which applies it)."""
@@ -83,7 +75,8 @@ class WindowPreferences(WindowState):
         mode = self.theme_override or self.ctx.preferences.startup().theme
         self.commands[f"view.theme_{mode}"].setChecked(True)
 
-    def _on_system_scheme_changed(self) -> None:
+    def on_system_scheme_changed(self) -> None:
+        """The system's light/dark scheme changed: followed when the theme is "system"."""
         if (self.theme_override or self.ctx.preferences.startup().theme) == "system":
             self.apply_theme_mode("system")
 
@@ -91,10 +84,10 @@ class WindowPreferences(WindowState):
         if self.preferences_dialog is None:
             from rockskills_gui.ui.shell.preferences import PreferencesDialog
 
-            dialog = PreferencesDialog(self.ctx, self)
+            dialog = PreferencesDialog(self.ctx, self.host)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             dialog.destroyed.connect(self._forget_preferences)
-            self._name_controls_of(dialog)
+            self._name_controls(dialog)
             self.preferences_dialog = dialog
         self.preferences_dialog.load(self.ctx.prefs)
         self.preferences_dialog.open()
@@ -106,7 +99,7 @@ class WindowPreferences(WindowState):
     def show_shortcuts(self) -> None:
         from rockskills_gui.ui.shell.shortcuts import ShortcutsDialog
 
-        dialog = ShortcutsDialog(self.commands, self)
+        dialog = ShortcutsDialog(self.commands, self.host)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
 
@@ -117,4 +110,4 @@ class WindowPreferences(WindowState):
         from PySide6.QtGui import QDesktopServices
 
         if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder))):
-            self.statusBar().showMessage(f"The log is in {folder}", 15000)
+            self._message(f"The log is in {folder}", 15000)

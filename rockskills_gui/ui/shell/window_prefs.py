@@ -56,7 +56,7 @@ class SplitterMemory(QObject):
                 and id(watched) not in self._shown:
             self._shown.add(id(watched))
             watched.removeEventFilter(self)
-            QTimer.singleShot(0, lambda s=watched: self._restore(s))
+            QTimer.singleShot(0, watched, lambda s=watched: self._restore(s))
         return False
 
     def _restore(self, splitter: QSplitter) -> None:

@@ -1,93 +1,135 @@
-"""The Recall, Usage and Budget tabs of the main window, each built in place of its placeholder
-the first time it is shown or asked for. A mixin of ``MainWindow``."""
+"""The main window's workspace tabs built on first use: :class:`LazyTab` (a placeholder until
+its pane is needed) and :class:`WindowTabs`, the Recall, Usage and Budget tabs (their code and
+what they read load when the tab is first shown or its pane asked for). A part of ``MainWindow``.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QTabWidget, QWidget
 
-from rockskills_gui.ui.shell.window_state import WindowState
+from rockskills_gui.ui.common.context import AppContext
 
-if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
+if TYPE_CHECKING:  # built when first used (the usage analysis: numpy, scipy)
+    from rockskills_gui.core.model.skill import Skill
     from rockskills_gui.ui.budget.budget_pane import BudgetPane
     from rockskills_gui.ui.recall.recall_pane import RecallPane
     from rockskills_gui.ui.usage.usage_pane import UsagePane
 
+P = TypeVar("P", bound=QWidget)
 
-class WindowTabs(WindowState):
-    """The panes of ``MainWindow`` built on first use."""
 
-    @property
-    def recall_pane(self) -> RecallPane:
-        """The Recall tab's pane, built (in its tab) the first time it is shown or asked for; it
-        takes the index prepared for the library, if there is one yet, else builds it."""
-        if self._recall_pane is None:
-            from rockskills_gui.ui.recall.recall_pane import RecallPane
+class LazyTab(Generic[P]):
+    """One workspace tab: ``placeholder`` until :meth:`pane` is first asked for, then the pane
+    ``build()`` makes, in the same tab (the current tab stays current). ``installed(pane)`` is
+    told of each pane put in (its controls get names, its splitters are remembered)."""
 
-            pane = RecallPane(self.ctx, self.tabs)
-            pane.openSkillRequested.connect(lambda _name: self.show_pane("editor"))
-            pane.set_edits_provider(
-                lambda: [b.edited_skill() for b in self.unsaved_edits()])
-            self._recall_pane = pane
-            self._install_pane(self._recall_placeholder, pane, "Recall")
-        return self._recall_pane
+    def __init__(self, tabs: QTabWidget, label: str, placeholder: QWidget, build: Callable[[], P],
+                 installed: Callable[[QWidget], None]) -> None:
+        self.tabs = tabs
+        self.label = label
+        self.placeholder = placeholder
+        self._build = build
+        self._installed = installed
+        self.built: P | None = None  # the pane, once built
+        tabs.addTab(placeholder, label)
+
+    def pane(self) -> P:
+        """The pane, built (in its tab) the first time it is asked for."""
+        if self.built is None:
+            pane = self._build()
+            self.built = pane
+            self._swap_in(pane)
+            self.placeholder.deleteLater()
+            self._installed(pane)
+        return self.built
+
+    def showing_placeholder(self, widget: QWidget | None) -> bool:
+        return self.built is None and widget is self.placeholder
+
+    def _swap_in(self, pane: QWidget) -> None:
+        """Put ``pane`` in the placeholder's tab, keeping which tab is current."""
+        tabs = self.tabs
+        index = tabs.indexOf(self.placeholder)
+        current = tabs.currentIndex()
+        blocked = tabs.blockSignals(True)
+        try:
+            tabs.removeTab(index)
+            tabs.insertTab(index, pane, self.label)
+            tabs.setCurrentIndex(current)
+        finally:
+            tabs.blockSignals(blocked)
+        self.placeholder.hide()
+
+
+def _placeholder(tabs: QTabWidget, name: str) -> QWidget:
+    widget = QWidget(tabs)
+    widget.setObjectName(name)
+    return widget
+
+
+class WindowTabs(QObject):
+    """The Recall, Usage and Budget tabs of ``MainWindow``, each a :class:`LazyTab` built the
+    first time it is shown or its pane asked for.
+
+    ``edits()`` gives the editor's unsaved edits (the Recall tab's what-if), ``show_editor()``
+    brings the Skill tab forward (a pane opened a skill), ``installed(pane)`` as for LazyTab,
+    ``archive_usage()`` archives the usage log (the Usage tab read it again).
+    """
+
+    def __init__(self, ctx: AppContext, tabs: QTabWidget, edits: Callable[[], list[Skill]],
+                 show_editor: Callable[[], None], installed: Callable[[QWidget], None],
+                 archive_usage: Callable[[], None], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.tabs = tabs
+        self._edits = edits
+        self._show_editor = show_editor
+        self._archive_usage = archive_usage
+        # The Recall tab's index is built after the tree's first paint (recall_warmup, issue 19);
+        # the Usage tab reads the usage logs and loads the analysis (numpy, scipy) when shown.
+        self.recall: LazyTab[RecallPane] = LazyTab(
+            tabs, "Recall", _placeholder(tabs, "recallPlaceholder"), self._build_recall, installed)
+        self.usage: LazyTab[UsagePane] = LazyTab(
+            tabs, "Usage", _placeholder(tabs, "usagePlaceholder"), self._build_usage, installed)
+        self.budget: LazyTab[BudgetPane] = LazyTab(
+            tabs, "Budget", _placeholder(tabs, "budgetPlaceholder"), self._build_budget, installed)
+
+    def build_shown(self, index: int) -> None:
+        """A tab became current: its pane is built if it is still a placeholder."""
+        widget = self.tabs.widget(index)
+        for tab in (self.recall, self.usage, self.budget):
+            if tab.showing_placeholder(widget):
+                tab.pane()
 
     @property
     def recall_busy(self) -> bool:
         """The Recall tab is building an index or model (False while it is not built)."""
-        return self._recall_pane is not None and self._recall_pane.busy
+        return self.recall.built is not None and self.recall.built.busy
 
-    @property
-    def usage_pane(self) -> UsagePane:
-        """The Usage tab's pane, built (in its tab) the first time it is shown or asked for."""
-        if self._usage_pane is None:
-            from rockskills_gui.ui.usage.usage_pane import UsagePane
+    def _build_recall(self) -> RecallPane:
+        """The Recall tab's pane: it takes the index prepared for the library, if there is one
+        yet, else builds it."""
+        from rockskills_gui.ui.recall.recall_pane import RecallPane
 
-            pane = UsagePane(self.ctx, self.tabs)
-            pane.openSkillRequested.connect(lambda _name: self.show_pane("editor"))
-            self._usage_pane = pane
-            self._install_pane(self._usage_placeholder, pane, "Usage")
-        return self._usage_pane
+        pane = RecallPane(self.ctx, self.tabs)
+        pane.openSkillRequested.connect(lambda _name: self._show_editor())
+        pane.set_edits_provider(self._edits)
+        return pane
 
-    def _install_pane(self, placeholder: QWidget, pane: QWidget, label: str) -> None:
-        """A pane built late takes its placeholder's tab; its controls are named and its
-        splitters remembered like the window's own."""
-        self._swap_tab(placeholder, pane, label)
-        placeholder.deleteLater()
-        self._name_controls_of(pane)
-        if self.splitter_memory is not None:
-            self.splitter_memory.watch(pane)
+    def _build_usage(self) -> UsagePane:
+        from rockskills_gui.ui.usage.usage_pane import UsagePane
 
-    def _swap_tab(self, placeholder: QWidget, pane: QWidget, label: str) -> None:
-        """Put ``pane`` in ``placeholder``'s tab, keeping which tab is current."""
-        index = self.tabs.indexOf(placeholder)
-        current = self.tabs.currentIndex()
-        blocked = self.tabs.blockSignals(True)
-        try:
-            self.tabs.removeTab(index)
-            self.tabs.insertTab(index, pane, label)
-            self.tabs.setCurrentIndex(current)
-        finally:
-            self.tabs.blockSignals(blocked)
-        placeholder.hide()
+        pane = UsagePane(self.ctx, self.tabs)
+        pane.openSkillRequested.connect(lambda _name: self._show_editor())
+        pane.reloadRequested.connect(self._archive_usage)
+        return pane
 
-    @property
-    def budget_pane(self) -> BudgetPane:
-        """The Budget tab's pane (each agent's advertised skill list), built when first shown."""
-        if self._budget_pane is None:
-            from rockskills_gui.ui.budget.budget_pane import BudgetPane
+    def _build_budget(self) -> BudgetPane:
+        """The Budget tab's pane (each agent's advertised skill list)."""
+        from rockskills_gui.ui.budget.budget_pane import BudgetPane
 
-            pane = BudgetPane(self.ctx, self.tabs)
-            self._budget_pane = pane
-            self._install_pane(self._budget_placeholder, pane, "Budget")
-        return self._budget_pane
-
-    def _build_shown_tab(self, index: int) -> None:
-        widget = self.tabs.widget(index)
-        if self._recall_pane is None and widget is self._recall_placeholder:
-            _ = self.recall_pane
-        elif self._usage_pane is None and widget is self._usage_placeholder:
-            _ = self.usage_pane
-        elif self._budget_pane is None and widget is self._budget_placeholder:
-            _ = self.budget_pane
+        return BudgetPane(self.ctx, self.tabs)

@@ -1,15 +1,17 @@
 """Painting the co-occurrence matrix view: the scaled matrix image, the grid, see-also link
 dots, the selection, the row and column labels (bands of a name family, or every k-th skill),
-and the whole matrix with its labels as one image for export. A mixin of ``HeatmapView``."""
+and the whole matrix with its labels as one image for export. A part of ``HeatmapView``: it
+reads the view through :class:`HeatmapGeometry`."""
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 from PySide6.QtCore import QPoint, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QAbstractScrollArea
+from PySide6.QtWidgets import QWidget
 
 from rockskills_gui.core.usage.heatmap import HeatmapData
 from rockskills_gui.ui.usage.heatmap_labels import Placed, every_kth, spread
@@ -17,46 +19,56 @@ from rockskills_gui.ui.usage.heatmap_labels import Placed, every_kth, spread
 CELL_SIZES = (2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 20, 24, 32, 40, 48, 64)
 LABEL_PAD = 6
 
-if TYPE_CHECKING:  # the view is a QAbstractScrollArea; at run time this is a plain mixin
-    _ViewBase = QAbstractScrollArea
-else:
-    _ViewBase = object
+class HeatmapGeometry(Protocol):
+    """What painting reads of ``HeatmapView``: the data and its image, the cell size, the
+    label gutter, the selection and hover, and where things are."""
+
+    @property
+    def data(self) -> HeatmapData | None: ...
+    @property
+    def image(self) -> QImage | None: ...
+    @property
+    def cw(self) -> int: ...
+    @property
+    def ch(self) -> int: ...
+    @property
+    def gutter(self) -> int: ...
+    @property
+    def selected(self) -> tuple[int, int] | None: ...
+    @property
+    def hovered(self) -> tuple[int, int] | None: ...
+    @property
+    def show_links(self) -> bool: ...
+    @property
+    def empty_text(self) -> str: ...
+    def label_font(self) -> QFont: ...
+    def line_height(self) -> int: ...
+    def label_step(self, side: int | None = None) -> int: ...
+    def origin(self) -> QPoint: ...
+    def viewport(self) -> QWidget: ...
+    def palette(self) -> QPalette: ...
 
 
-class HeatmapPainting(_ViewBase):
-    """Paints ``HeatmapView`` (on screen and for export); declares the state it reads."""
+class HeatmapPainter:
+    """Paints ``view`` (on screen, and the whole matrix for export)."""
 
-    data: HeatmapData | None
-    image: QImage | None
-    cw: int
-    ch: int
-    selected: tuple[int, int] | None
-    hovered: tuple[int, int] | None
-    show_links: bool
-    gutter: int
-    empty_text: str
-
-    if TYPE_CHECKING:  # geometry from HeatmapView
-        @property
-        def cell(self) -> int: ...
-        def _label_font(self) -> QFont: ...
-        def _line(self) -> int: ...
-        def label_step(self, side: int | None = None) -> int: ...
-        def _label_width(self) -> int: ...
+    def __init__(self, view: HeatmapGeometry) -> None:
+        self.view = view
 
     def paint(self, painter: QPainter, area: QRect, origin: QPoint) -> None:
         """Paint labels and matrix into ``area`` with cell (0, 0) at ``origin`` (also for export)."""
-        palette = self.palette()
+        view = self.view
+        palette = view.palette()
         painter.fillRect(area, palette.color(QPalette.ColorRole.Base))
-        data = self.data
-        if data is None or self.image is None:
+        data = self.view.data
+        if data is None or self.view.image is None:
             painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
             painter.drawText(area.adjusted(24, 0, -24, 0),
                              int(Qt.AlignmentFlag.AlignCenter) | int(Qt.TextFlag.TextWordWrap),
                              "No pairs to show: widen the window or lower the minimum count."
-                             if data is not None else self.empty_text)
+                             if data is not None else self.view.empty_text)
             return
-        n, cw, ch, gutter = len(data), self.cw, self.ch, self.gutter
+        n, cw, ch, gutter = len(data), self.view.cw, self.view.ch, self.view.gutter
         matrix_area = QRect(area.left() + gutter, area.top() + gutter,
                             max(0, area.width() - gutter), max(0, area.height() - gutter))
         first_col = max(0, (matrix_area.left() - origin.x()) // cw)
@@ -72,7 +84,7 @@ class HeatmapPainting(_ViewBase):
                             (last_col - first_col) * cw, (last_row - first_row) * ch)
             source = QRectF(first_col, first_row, last_col - first_col, last_row - first_row)
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-            painter.drawImage(target, self.image, source)
+            painter.drawImage(target, self.view.image, source)
         self._paint_grid(painter, origin, visible)
         self._paint_links(painter, origin, visible)
         self._paint_selection(painter, origin)
@@ -84,11 +96,11 @@ class HeatmapPainting(_ViewBase):
         painter.fillRect(corner, palette.color(QPalette.ColorRole.Base))
 
     def _paint_grid(self, painter: QPainter, origin: QPoint, visible: tuple[int, int, int, int]) -> None:
-        data = self.data
+        data = self.view.data
         assert data is not None
         first_row, last_row, first_col, last_col = visible
-        palette = self.palette()
-        cw, ch = self.cw, self.ch
+        palette = self.view.palette()
+        cw, ch = self.view.cw, self.view.ch
         top = origin.y() + first_row * ch
         bottom = origin.y() + last_row * ch
         left = origin.x() + first_col * cw
@@ -114,12 +126,12 @@ class HeatmapPainting(_ViewBase):
                     painter.drawLine(left, y, right, y)
 
     def _paint_links(self, painter: QPainter, origin: QPoint, visible: tuple[int, int, int, int]) -> None:
-        data = self.data
-        if data is None or not self.show_links or not data.links:
+        data = self.view.data
+        if data is None or not self.view.show_links or not data.links:
             return
         first_row, last_row, first_col, last_col = visible
-        palette = self.palette()
-        cw, ch = self.cw, self.ch
+        palette = self.view.palette()
+        cw, ch = self.view.cw, self.view.ch
         radius = max(1.5, min(cw, ch) * 0.22)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setPen(QPen(palette.color(QPalette.ColorRole.Base), max(1.0, min(cw, ch) / 12)))
@@ -132,13 +144,13 @@ class HeatmapPainting(_ViewBase):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
 
     def _paint_selection(self, painter: QPainter, origin: QPoint) -> None:
-        data = self.data
+        data = self.view.data
         assert data is not None
-        palette = self.palette()
-        cw, ch, n = self.cw, self.ch, len(data)
+        palette = self.view.palette()
+        cw, ch, n = self.view.cw, self.view.ch, len(data)
         highlight = QColor(palette.color(QPalette.ColorRole.Highlight))
-        if self.selected is not None:
-            row, col = self.selected
+        if self.view.selected is not None:
+            row, col = self.view.selected
             band = QColor(highlight)
             band.setAlpha(50)
             painter.fillRect(QRect(origin.x(), origin.y() + row * ch, n * cw, ch), band)
@@ -146,43 +158,44 @@ class HeatmapPainting(_ViewBase):
             painter.setPen(QPen(highlight, 2))
             painter.drawRect(QRect(origin.x() + col * cw, origin.y() + row * ch, cw, ch)
                              .adjusted(0, 0, -1, -1))
-        if self.hovered is not None and self.hovered != self.selected:
-            row, col = self.hovered
+        if self.view.hovered is not None and self.view.hovered != self.view.selected:
+            row, col = self.view.hovered
             painter.setPen(QPen(palette.color(QPalette.ColorRole.Text), 1))
             painter.drawRect(QRect(origin.x() + col * cw, origin.y() + row * ch, cw, ch)
                              .adjusted(0, 0, -1, -1))
 
     def _label_colour(self, index: int) -> QColor:
-        data = self.data
+        data = self.view.data
         assert data is not None
         role = QPalette.ColorRole.Text if data.exists[index] else QPalette.ColorRole.PlaceholderText
-        return self.palette().color(role)
+        return self.view.palette().color(role)
 
-    def _band_stripes(self, painter: QPainter, rect_for: object, visible: tuple[int, int]) -> None:
-        data = self.data
+    def _band_stripes(self, painter: QPainter, rect_for: Callable[[int, int], QRect],
+                      visible: tuple[int, int]) -> None:
+        data = self.view.data
         assert data is not None
-        stripe = self.palette().color(QPalette.ColorRole.AlternateBase)
+        stripe = self.view.palette().color(QPalette.ColorRole.AlternateBase)
         for k, band in enumerate(data.bands):
             if k % 2 and band.stop > visible[0] and band.start < visible[1]:
-                painter.fillRect(rect_for(band.start, band.stop), stripe)  # type: ignore[operator]
+                painter.fillRect(rect_for(band.start, band.stop), stripe)
 
     def labelled(self, side: int, first: int, last: int) -> list[int]:
         """Which of the rows (or columns) ``first``..``last`` get a label at cell ``side``: all
         when a line of text fits, else every k-th (none when name families are labelled)."""
-        step = self.label_step(side)
+        step = self.view.label_step(side)
         if step == 1:
             return list(range(first, last))
-        if self.data is not None and self.data.bands:
+        if self.view.data is not None and self.view.data.bands:
             return []
         return [k for k in range(first - first % step, last, step) if k >= first]
 
     def _paint_row_labels(self, painter: QPainter, area: QRect, origin: QPoint,
                           visible: tuple[int, int, int, int]) -> None:
-        ch, gutter = self.ch, self.gutter
+        ch, gutter = self.view.ch, self.view.gutter
         clip = QRect(area.left(), area.top() + gutter, gutter, max(0, area.height() - gutter))
         painter.save()
         painter.setClipRect(clip)
-        painter.fillRect(clip, self.palette().color(QPalette.ColorRole.Base))
+        painter.fillRect(clip, self.view.palette().color(QPalette.ColorRole.Base))
         self._band_stripes(painter, lambda a, b: QRect(area.left(), origin.y() + a * ch, gutter,
                                                        (b - a) * ch), (visible[0], visible[1]))
         placed = self.placed_labels(True, area, origin)
@@ -194,11 +207,11 @@ class HeatmapPainting(_ViewBase):
 
     def _paint_column_labels(self, painter: QPainter, area: QRect, origin: QPoint,
                              visible: tuple[int, int, int, int]) -> None:
-        cw, gutter = self.cw, self.gutter
+        cw, gutter = self.view.cw, self.view.gutter
         clip = QRect(area.left() + gutter, area.top(), max(0, area.width() - gutter), gutter)
         painter.save()
         painter.setClipRect(clip)
-        painter.fillRect(clip, self.palette().color(QPalette.ColorRole.Base))
+        painter.fillRect(clip, self.view.palette().color(QPalette.ColorRole.Base))
         self._band_stripes(painter, lambda a, b: QRect(origin.x() + a * cw, area.top(),
                                                        (b - a) * cw, gutter), (visible[2], visible[3]))
         placed = self.placed_labels(False, area, origin)
@@ -215,20 +228,20 @@ class HeatmapPainting(_ViewBase):
         """The row (or column) labels drawn now and where, along their axis (viewport pixels):
         every row, every k-th one or each name family's; the selected row's (column's) always.
         Keys are rows (columns), or band numbers when ``labels_bands``."""
-        data = self.data
+        data = self.view.data
         if data is None:
             return []
-        area = area if area is not None else self.viewport().rect()
-        origin = origin if origin is not None else self._origin()
-        n, gutter = len(data), self.gutter
-        cell = self.ch if rows else self.cw
+        area = area if area is not None else self.view.viewport().rect()
+        origin = origin if origin is not None else self.view.origin()
+        n, gutter = len(data), self.view.gutter
+        cell = self.view.ch if rows else self.view.cw
         start = origin.y() if rows else origin.x()
         low = (area.top() if rows else area.left()) + gutter
         high = (area.bottom() if rows else area.right()) + 1
         first = max(0, (low - start) // cell)
         last = min(n, math.ceil((high - start) / cell))
-        line = self._line()
-        picked = None if self.selected is None else self.selected[0 if rows else 1]
+        line = self.view.line_height()
+        picked = None if self.view.selected is None else self.view.selected[0 if rows else 1]
         picked_at = None if picked is None else start + picked * cell + cell / 2
         if picked is not None and not first <= picked < last:
             picked = picked_at = None
@@ -248,10 +261,10 @@ class HeatmapPainting(_ViewBase):
     def label_text(self, rows: bool, label: Placed) -> str:
         """What ``label`` says: a row's name, a family's, or (among families) the selected
         row's name after its family's."""
-        data = self.data
+        data = self.view.data
         assert data is not None
         nbands = len(data.bands)
-        cell = self.ch if rows else self.cw
+        cell = self.view.ch if rows else self.view.cw
         if not data.bands or self.labelled(cell, 0, 1):
             return data.label(label.key)
         if label.key < nbands:
@@ -264,16 +277,17 @@ class HeatmapPainting(_ViewBase):
         return text
 
     def _draw_placed(self, painter: QPainter, placed: list[Placed], rows: bool,
-                     rect_for: object, leader_for: object) -> None:
-        data = self.data
+                     rect_for: Callable[[int, int], QRect],
+                     leader_for: Callable[[int, int], tuple[QPoint, QPoint]]) -> None:
+        data = self.view.data
         assert data is not None
-        palette = self.palette()
-        metrics = QFontMetrics(self._label_font())
-        painter.setFont(self._label_font())
-        bands = bool(data.bands) and not self.labelled(self.ch if rows else self.cw, 0, 1)
+        palette = self.view.palette()
+        metrics = QFontMetrics(self.view.label_font())
+        painter.setFont(self.view.label_font())
+        bands = bool(data.bands) and not self.labelled(self.view.ch if rows else self.view.cw, 0, 1)
         align = Qt.AlignmentFlag.AlignRight if rows else Qt.AlignmentFlag.AlignLeft
         for label in placed:
-            rect: QRect = rect_for(label.top, label.size)  # type: ignore[operator]
+            rect = rect_for(label.top, label.size)
             text = metrics.elidedText(self.label_text(rows, label), Qt.TextElideMode.ElideMiddle,
                                       rect.width())
             if label.selected:
@@ -288,32 +302,6 @@ class HeatmapPainting(_ViewBase):
             if bands and label.displaced and not label.selected:
                 # A family's label moved off its rows: a thin line from it to them.
                 target = round(min(max(label.center, label.lo), label.hi - 1))
-                start, end = leader_for(round(label.center), target)  # type: ignore[operator]
+                start, end = leader_for(round(label.center), target)
                 painter.setPen(QPen(palette.color(QPalette.ColorRole.PlaceholderText), 1))
                 painter.drawLine(start, end)
-
-    # ---------------------------------------------------------------- export
-
-    def render_full(self, min_cell: int = 14, max_side: int = 12000) -> QImage:
-        """The whole matrix with its labels as an image: cells of at least ``min_cell`` pixels
-        (and tall enough for a label each when ``max_side`` allows), square."""
-        n = len(self.data) if self.data is not None else 0
-        saved = self.cw, self.ch, self.gutter, self.selected, self.hovered
-        self.selected = self.hovered = None
-        cell = max(self.cell, min_cell, self._line())
-        try:
-            self.cw = self.ch = cell
-            while self.cell > CELL_SIZES[0] and self._label_width() + n * self.cell > max_side:
-                self.cw = self.ch = max(s for s in CELL_SIZES if s < self.cell)
-            self.gutter = self._label_width()
-            side = self.gutter + n * self.cell
-            image = QImage(max(side, 1), max(side, 1), QImage.Format.Format_ARGB32_Premultiplied)
-            image.fill(self.palette().color(QPalette.ColorRole.Base))
-            painter = QPainter(image)
-            try:
-                self.paint(painter, QRect(0, 0, side, side), QPoint(self.gutter, self.gutter))
-            finally:
-                painter.end()
-            return image
-        finally:
-            self.cw, self.ch, self.gutter, self.selected, self.hovered = saved

@@ -35,6 +35,7 @@ from PySide6.QtGui import (
     QMouseEvent,
     QPainter,
     QPaintEvent,
+    QPalette,
     QResizeEvent,
     QWheelEvent,
 )
@@ -42,7 +43,8 @@ from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
 from rockskills_gui.core.usage.heatmap import HeatmapData
 from rockskills_gui.ui.common.colormap import colour_table
-from rockskills_gui.ui.usage.heatmap_painting import CELL_SIZES, LABEL_PAD, HeatmapPainting
+from rockskills_gui.ui.usage.heatmap_labels import Placed
+from rockskills_gui.ui.usage.heatmap_painting import CELL_SIZES, LABEL_PAD, HeatmapPainter
 
 MAX_ASPECT = 3.0  # fitted cells are at most this much wider (or taller) than high (or wide)
 MAX_LABEL_WIDTH = 260
@@ -66,7 +68,7 @@ def indexed_image(levels: np.ndarray, table: list[int]) -> QImage:
     return image
 
 
-class HeatmapView(HeatmapPainting, QAbstractScrollArea):
+class HeatmapView(QAbstractScrollArea):
     """Scrollable, zoomable matrix of a :class:`HeatmapData`."""
 
     cellClicked = Signal(int, int)
@@ -91,6 +93,7 @@ class HeatmapView(HeatmapPainting, QAbstractScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.setMinimumSize(240, 240)
+        self.painting = HeatmapPainter(self)  # paints it (on screen and for export)
 
     # ---------------------------------------------------------------- content
 
@@ -106,7 +109,7 @@ class HeatmapView(HeatmapPainting, QAbstractScrollArea):
             if i is not None and j is not None:
                 self.selected = (i, j)
         self.hovered = None
-        self.gutter = self._label_width()
+        self.gutter = self.label_width()
         self._update_scrollbars()
         self.viewport().update()
 
@@ -145,7 +148,7 @@ class HeatmapView(HeatmapPainting, QAbstractScrollArea):
         fx = (self.horizontalScrollBar().value() + focus.x() - self.gutter) / self.cw
         fy = (self.verticalScrollBar().value() + focus.y() - self.gutter) / self.ch
         self.cw, self.ch = width, height
-        self.gutter = self._label_width()
+        self.gutter = self.label_width()
         self._update_scrollbars()
         self.horizontalScrollBar().setValue(round(fx * width - (focus.x() - self.gutter)))
         self.verticalScrollBar().setValue(round(fy * height - (focus.y() - self.gutter)))
@@ -190,30 +193,30 @@ class HeatmapView(HeatmapPainting, QAbstractScrollArea):
             ch = int(cw * MAX_ASPECT)
         return cw, ch
 
-    def _label_font(self) -> QFont:
+    def label_font(self) -> QFont:
         """The labels' font: the widget's own, at every zoom."""
         return QFont(self.font())
 
     def audit_fonts(self) -> list[QFont]:
         """Fonts this view paints text with (the layout audit checks their size)."""
-        return [self._label_font()]
+        return [self.label_font()]
 
-    def _line(self) -> int:
-        return QFontMetrics(self._label_font()).height()
+    def line_height(self) -> int:
+        return QFontMetrics(self.label_font()).height()
 
     def every_row(self) -> bool:
         """Rows are tall enough for a label each (and columns wide enough)."""
-        return self.cell >= self._line()
+        return self.cell >= self.line_height()
 
     def label_step(self, side: int | None = None) -> int:
         """Label every k-th row or column (``side``: the cell's height or width)."""
         side = self.cell if side is None else side
-        return max(1, math.ceil(self._line() / max(1, side)))
+        return max(1, math.ceil(self.line_height() / max(1, side)))
 
     def _label_width_for(self, every: bool) -> int:
         if self.data is None or not len(self.data):
             return 40
-        metrics = QFontMetrics(self._label_font())
+        metrics = QFontMetrics(self.label_font())
         if not every and self.data.bands:
             widest = max(metrics.horizontalAdvance(band.label) for band in self.data.bands)
             return min(MAX_LABEL_WIDTH, widest + 4) + 2 * LABEL_PAD
@@ -225,7 +228,7 @@ class HeatmapView(HeatmapPainting, QAbstractScrollArea):
         widest = max((metrics.horizontalAdvance(label) for label in self._longest[1]), default=0)
         return min(MAX_LABEL_WIDTH, widest + 4) + 2 * LABEL_PAD
 
-    def _label_width(self) -> int:
+    def label_width(self) -> int:
         return self._label_width_for(self.every_row())
 
     def content_size(self) -> QSize:
@@ -253,13 +256,13 @@ class HeatmapView(HeatmapPainting, QAbstractScrollArea):
         del dx, dy
         self.viewport().update()
 
-    def _origin(self) -> QPoint:
+    def origin(self) -> QPoint:
         """Viewport position of cell (0, 0)'s top-left corner."""
         return QPoint(self.gutter - self.horizontalScrollBar().value(),
                       self.gutter - self.verticalScrollBar().value())
 
     def cell_rect(self, row: int, col: int) -> QRect:
-        origin = self._origin()
+        origin = self.origin()
         return QRect(origin.x() + col * self.cw, origin.y() + row * self.ch, self.cw, self.ch)
 
     def cell_center(self, row: int, col: int) -> QPoint:
@@ -269,7 +272,7 @@ class HeatmapView(HeatmapPainting, QAbstractScrollArea):
         n = len(self.data) if self.data is not None else 0
         if pos.x() < self.gutter or pos.y() < self.gutter:
             return None
-        origin = self._origin()
+        origin = self.origin()
         col = (pos.x() - origin.x()) // self.cw
         row = (pos.y() - origin.y()) // self.ch
         if 0 <= row < n and 0 <= col < n:
@@ -279,7 +282,7 @@ class HeatmapView(HeatmapPainting, QAbstractScrollArea):
     def label_at(self, pos: QPoint) -> int | None:
         """Index of the row label (left) or column label (top) under ``pos``."""
         n = len(self.data) if self.data is not None else 0
-        origin = self._origin()
+        origin = self.origin()
         if pos.x() < self.gutter <= pos.y():
             k = (pos.y() - origin.y()) // self.ch
         elif pos.y() < self.gutter <= pos.x():
@@ -391,8 +394,8 @@ class HeatmapView(HeatmapPainting, QAbstractScrollArea):
         elif self.data is not None and len(self.data) and key in (
                 Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down):
             row, col = self.selected or (0, 0)
-            row += {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1}.get(key, 0)  # type: ignore[call-overload]
-            col += {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1}.get(key, 0)  # type: ignore[call-overload]
+            row += {Qt.Key.Key_Up: -1, Qt.Key.Key_Down: 1}.get(Qt.Key(key), 0)
+            col += {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1}.get(Qt.Key(key), 0)
             n = len(self.data)
             self.select(max(0, min(n - 1, row)), max(0, min(n - 1, col)))
         elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.selected and self.data:
@@ -406,6 +409,48 @@ class HeatmapView(HeatmapPainting, QAbstractScrollArea):
         del event
         painter = QPainter(self.viewport())
         try:
-            self.paint(painter, self.viewport().rect(), self._origin())
+            self.paint(painter, self.viewport().rect(), self.origin())
         finally:
             painter.end()
+
+    def paint(self, painter: QPainter, area: QRect, origin: QPoint) -> None:
+        """Paint labels and matrix into ``area`` with cell (0, 0) at ``origin`` (also for export)."""
+        self.painting.paint(painter, area, origin)
+
+    def labelled(self, side: int, first: int, last: int) -> list[int]:
+        """Which of the rows (or columns) ``first``..``last`` get a label at cell ``side``."""
+        return self.painting.labelled(side, first, last)
+
+    def placed_labels(self, rows: bool, area: QRect | None = None,
+                      origin: QPoint | None = None) -> list[Placed]:
+        """The row (or column) labels drawn now and where, along their axis (viewport pixels)."""
+        return self.painting.placed_labels(rows, area, origin)
+
+    def label_text(self, rows: bool, label: Placed) -> str:
+        return self.painting.label_text(rows, label)
+
+    # ---------------------------------------------------------------- export
+
+    def render_full(self, min_cell: int = 14, max_side: int = 12000) -> QImage:
+        """The whole matrix with its labels as an image: cells of at least ``min_cell`` pixels
+        (and tall enough for a label each when ``max_side`` allows), square."""
+        n = len(self.data) if self.data is not None else 0
+        saved = self.cw, self.ch, self.gutter, self.selected, self.hovered
+        self.selected = self.hovered = None
+        cell = max(self.cell, min_cell, self.line_height())
+        try:
+            self.cw = self.ch = cell
+            while self.cell > CELL_SIZES[0] and self.label_width() + n * self.cell > max_side:
+                self.cw = self.ch = max(s for s in CELL_SIZES if s < self.cell)
+            self.gutter = self.label_width()
+            side = self.gutter + n * self.cell
+            image = QImage(max(side, 1), max(side, 1), QImage.Format.Format_ARGB32_Premultiplied)
+            image.fill(self.palette().color(QPalette.ColorRole.Base))
+            painter = QPainter(image)
+            try:
+                self.paint(painter, QRect(0, 0, side, side), QPoint(self.gutter, self.gutter))
+            finally:
+                painter.end()
+            return image
+        finally:
+            self.cw, self.ch, self.gutter, self.selected, self.hovered = saved

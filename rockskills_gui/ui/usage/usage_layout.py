@@ -1,10 +1,9 @@
 """The Usage tab's widgets: the controls row (window, measure, order, filters, zoom, export)
 and the body (heatmap with legend and summary beside the Usage, Top pairs, Sessions and Signals
-tabs). A mixin of ``UsagePane``, which wires them to its behaviour."""
+tabs). The base of ``UsagePane`` (as a form made in Qt Designer would be), which wires them to
+its behaviour and its parts."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -41,14 +40,14 @@ WINDOWS = (("Last 7 days", 7), ("Last 14 days", 14), ("Last 30 days", 30), ("Las
            ("All time", 0), ("Date range", -1))
 DEFAULT_WINDOW = 30
 
-if TYPE_CHECKING:  # the pane is a QWidget; at run time this is a plain mixin
-    _PaneBase = QWidget
-else:
-    _PaneBase = object
+class UsageLayout(QWidget):
+    """The widgets of the Usage tab, built here and named (its parts are handed them); no
+    behaviour: ``UsagePane`` connects them."""
 
-
-class UsageLayout(_PaneBase):
-    """Builds the widgets of ``UsagePane`` (named attributes the other parts use)."""
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._build_controls()
+        self._build_body()
 
     # ---------------------------------------------------------------- construction
 
@@ -117,6 +116,7 @@ class UsageLayout(_PaneBase):
 
         first = QHBoxLayout()
         first.setSpacing(6)
+        widget: QWidget
         for widget in (self.window_combo, self.date_from, self.date_to, self.measure_combo,
                        self.order_combo, self.min_spin):
             first.addWidget(widget)
@@ -145,6 +145,11 @@ class UsageLayout(_PaneBase):
         left_layout.addWidget(self.view, 1)
         left_layout.addWidget(self.legend)
         left_layout.addWidget(self.summary)
+        self.archive_note = QLabel(self)  # which days only the usage archive still has
+        self.archive_note.setObjectName("usageArchive")
+        self.archive_note.setWordWrap(True)
+        self.archive_note.hide()
+        left_layout.addWidget(self.archive_note)
         self.stale = QLabel(self)  # the analysis is older than the log (see check_log)
         self.stale.setObjectName("usageStale")
         self.stale.setWordWrap(True)

@@ -5,21 +5,25 @@ window is what the dream pass tells the LLM. Computing a report (reading the log
 clustering) runs on a worker thread unless the library is small enough for it to take well
 under 50 ms; only the newest request's result is shown.
 
-The pane's parts: ``usage_layout`` (the widgets), ``usage_report_job`` (the worker),
-``usage_report_view`` (showing a report, the sessions behind a cell, export) and
-``usage_signals_tab`` (the Signals list and its actions); this module wires them, turns the
-controls into a request and schedules it.
+The pane is ``usage_layout``'s widgets (its base, as a Designer form would be) and parts that
+own their state: ``usage_report_view`` (the report on screen, the sessions behind a cell,
+export) and ``usage_signals_tab`` (the Signals list and its actions); ``usage_report_job`` is
+the worker's computation. This module wires them, turns the controls into a request and
+schedules it.
 
 Signals:
     openSkillRequested(str): the user asked to open a skill (double-click): the window shows the
         Skill tab.
     updated(): a new report is on screen.
+    reloadRequested(): the user pressed Reload log (the window then archives the log).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QDate, QThreadPool, QTimer, Signal, Slot
-from PySide6.QtGui import QHideEvent, QShowEvent
+from pathlib import Path
+
+from PySide6.QtCore import QDate, QTimer, Signal
+from PySide6.QtGui import QHideEvent, QImage, QShowEvent
 from PySide6.QtWidgets import QWidget
 
 from rockskills_gui.core.library.formats import format_label
@@ -29,6 +33,7 @@ from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.core.storage.heap import give_back_freed_memory
 from rockskills_gui.core.storage.layout import USAGE_DIR
+from rockskills_gui.core.usage.archive_read import archive_bytes
 from rockskills_gui.core.usage.events import EventLog, LogSignature, UsageEvent, usage_log_signature
 from rockskills_gui.core.usage.heatmap import HeatmapOptions
 from rockskills_gui.core.usage.matrix import Measure
@@ -38,15 +43,14 @@ from rockskills_gui.core.usage.signals import SUGGEST_MIN_SESSIONS
 from rockskills_gui.core.usage.stats import PairView, UsageStats, UsageWindow
 from rockskills_gui.ui.common.capabilities import Part, shows
 from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.queries import runs_inline
 from rockskills_gui.ui.common.shown_refresh import show_tab
 from rockskills_gui.ui.usage.usage_layout import DEFAULT_WINDOW, WINDOWS, UsageLayout
-from rockskills_gui.ui.usage.usage_report_job import FREEZE_EVENTS, ReportJob, ReportSignals
+from rockskills_gui.ui.usage.usage_report_job import FREEZE_EVENTS, compute_report
 from rockskills_gui.ui.usage.usage_report_view import NOTE_WIDTH, UsageReportView
 from rockskills_gui.ui.usage.usage_signals_tab import ITEM_ROLE, SIGNALS_SHOWN, UsageSignalsTab
 from rockskills_gui.ui.usage.usage_widgets import NAME_ROLE
 
-SYNC_MAX_LOG_BYTES = 256 * 1024  # below this (and SYNC_MAX_SKILLS) a report takes well under 50 ms
-SYNC_MAX_SKILLS = 250
 WORKER_START_DELAY_MS = 60  # see refresh()
 STALE_CHECK_MS = 3000  # how often a shown analysis checks the log on disk grew (stat only)
 STAGED_FROM = 2_000  # usage-table rows from which a report is shown in parts (see _on_done)
@@ -55,7 +59,7 @@ SIDE_SPLIT = 0.56  # the heatmap's share of the width beside the side tabs, at f
 
 __all__ = [  # names that lived here before the pane was split (the shell and tests use some)
     "DEFAULT_WINDOW", "FREEZE_EVENTS", "ITEM_ROLE", "NOTE_WIDTH", "SIDE_SPLIT", "SIGNALS_SHOWN",
-    "STAGED_FROM", "STALE_CHECK_MS", "STEP_GAP_MS", "SYNC_MAX_LOG_BYTES", "SYNC_MAX_SKILLS",
+    "STAGED_FROM", "STALE_CHECK_MS", "STEP_GAP_MS",
     "WINDOWS", "WORKER_START_DELAY_MS", "UsageLayout", "UsagePane", "UsageReportView",
     "UsageSignalsTab", "no_usage_text",
 ]
@@ -78,28 +82,22 @@ def no_usage_text(label: str) -> str:
             "collect usage.")
 
 
-class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
+class UsagePane(UsageLayout):
     """Heatmap with its controls and legend, beside usage bars, top pairs, sessions and signals."""
 
     openSkillRequested = Signal(str)
     updated = Signal()
+    reloadRequested = Signal()  # the user asked to read the log again (the window archives it)
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("usagePane")
         self.ctx = ctx
-        self.pool = QThreadPool(self)  # created before the signals object: destroyed first, waits
-        self._signals = ReportSignals(self)
-        self._signals.done.connect(self._on_done)
-        self._signals.failed.connect(self._on_failed)
-        self._ticket = 0
-        self._busy = False
-        self._pending_job: ReportJob | None = None  # see refresh()
+        self._reports = ctx.channel(self, "usage report")  # (ctx.query: newest request wins)
+        self._requests = 0  # requests made (a report staged in parts stops at a newer one)
         self._dirty = True
-        self._fit_next = True
         self._sized = False
         self.force_async = False
-        self.report: UsageReport | None = None
         self._log: EventLog[UsageEvent] | None = None
         self._stats: UsageStats | None = None
         self._history: UsageStats | None = None
@@ -117,8 +115,8 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         self._stale_timer.setInterval(STALE_CHECK_MS)
         self._stale_timer.timeout.connect(self.check_log)
 
-        self._build_controls()
-        self._build_body()
+        self.signals_tab = UsageSignalsTab(ctx, self, self.open_skill)
+        self.shown = UsageReportView(ctx, self, self.signals_tab)  # the report on screen
         self._wire()
         ctx.libraryChanged.connect(self._on_library_changed)
         ctx.changeApplied.connect(self._on_change_applied)
@@ -136,24 +134,18 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         self.prefix_edit.textChanged.connect(self.schedule)
         self.hide_empty.toggled.connect(self.schedule)
         self.unused_spin.valueChanged.connect(self.schedule)
-        self.links_check.toggled.connect(self._on_links_toggled)
+        self.links_check.toggled.connect(self.shown.on_links_toggled)
         self.zoom_in.clicked.connect(lambda: self.view.zoom(1))
         self.zoom_out.clicked.connect(lambda: self.view.zoom(-1))
         self.zoom_fit.clicked.connect(lambda: self.view.fit())
         self.reload_button.clicked.connect(self.reload)
-        self.export_png_button.clicked.connect(self._choose_png)
-        self.export_csv_button.clicked.connect(self._choose_csv)
-        self.view.cellClicked.connect(self.show_sessions)
+        self.export_png_button.clicked.connect(self.shown.choose_png)
+        self.export_csv_button.clicked.connect(self.shown.choose_csv)
+        self.view.cellClicked.connect(self.shown.show_sessions)
         self.view.labelActivated.connect(self.open_skill)
         self.usage_table.doubleClicked.connect(
             lambda index: self.open_skill(index.data(NAME_ROLE)))
         self.resources_view.openSkillRequested.connect(self.open_skill)
-        self.signals_tree.itemSelectionChanged.connect(self._update_signal_buttons)
-        self.signals_tree.itemDoubleClicked.connect(lambda _item, _col: self._open_signal())
-        self.signals_tree.customContextMenuRequested.connect(self._signal_menu)
-        self.open_button.clicked.connect(self._open_signal)
-        self.link_button.clicked.connect(self._link_signal)
-        self.unlink_button.clicked.connect(self._unlink_signal)
 
     # ---------------------------------------------------------------- state → request
 
@@ -202,8 +194,8 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         self._log_signature = None
         self._show_stale(False)
         self._now = None
-        self.report = None
-        self._fit_next = True
+        self.shown.report = None
+        self.shown.fit_next = True
         if library is not None:
             now = self.now()
             self.date_from.blockSignals(True)
@@ -212,7 +204,7 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
             self.date_to.setDate(_qdate(now))
             self.date_from.blockSignals(False)
             self.date_to.blockSignals(False)
-        self._show_nothing(library is not None)
+        self.shown.show_nothing(library is not None)
         show_tab(self.side, self.resources_view, "Resources", shows(Part.RESOURCE_READS, library))
         self.resources_view.set_library(library)
         self._dirty = True
@@ -233,6 +225,7 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         self._show_stale(False)
         self.resources_view.reload()
         self.refresh()
+        self.reloadRequested.emit()
 
     def check_log(self) -> bool:
         """True (and the "out of date" note shown) when the usage log on disk is not the one the
@@ -292,18 +285,19 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
             table_sort=self.usage_model.sort_state)
 
     def _cheap(self, request: UsageRequest) -> bool:
+        """The report is computed on the UI thread at once (the one policy: queries)."""
         if self.force_async:
             return False
-        if len(request.skills) > SYNC_MAX_SKILLS:
-            return False
-        if request.log is not None:
-            return len(request.log.events) < 5000
+        if request.log is not None:  # read already: counting only
+            return runs_inline(usage_report_skill=len(request.skills),
+                               usage_event=len(request.log.events))
         folder = request.agent_dir / USAGE_DIR
         try:
             size = sum(p.stat().st_size for p in folder.iterdir() if p.name.endswith(".jsonl"))
         except OSError:
             return False
-        return size <= SYNC_MAX_LOG_BYTES
+        return runs_inline(usage_report_skill=len(request.skills),
+                           usage_log_byte=size + archive_bytes(request.agent_dir))
 
     def refresh(self) -> None:
         """Recompute now: on this thread when cheap, else on a worker."""
@@ -311,7 +305,7 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         library = self.ctx.library
         if library is not None and not shows(Part.USAGE, library):
             self._dirty = False
-            self._show_nothing(False)
+            self.shown.show_nothing(False)
             self.view.empty_text = no_usage_text(format_label(library))
             self.view.update()
             self.summary.setText(f"No usage log: {format_label(library)} libraries do not record "
@@ -325,21 +319,17 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         if request.log is None:  # read afresh: what it reads is at least this new
             self._log_signature = usage_log_signature(request.agent_dir)
         self._forget_shown_pairs(request)
-        self._ticket += 1
-        if self._cheap(request):
-            try:
-                report = compute(request)
-            except Exception as exc:  # shown, not raised into the event loop
-                self._on_failed(self._ticket, f"could not compute usage: {exc!r}")
-                return
-            self._on_done(self._ticket, report)
-            return
-        self._busy = True
-        self.summary.setText("Computing…")
-        # Started after the pane has painted: a Python worker running meanwhile makes each of the
-        # paint's calls into Python wait for the GIL (a tab switch took 120-180 ms at 100,000).
-        self._pending_job = ReportJob(self._ticket, request, self._signals)
-        QTimer.singleShot(WORKER_START_DELAY_MS, self, self._start_pending)
+        self._requests += 1
+        cheap = self._cheap(request)
+        if not cheap:
+            self.summary.setText("Computing…")
+        # Off the UI thread, started after the pane has painted: a Python worker running
+        # meanwhile makes each of the paint's calls into Python wait for the GIL (a tab switch
+        # took 120-180 ms at 100,000).
+        self.ctx.query(self, "usage report",
+                       lambda _control: compute(request) if cheap else compute_report(request),
+                       self._on_done, failure=self._on_failed, inline=cheap,
+                       delay_ms=WORKER_START_DELAY_MS)
 
     def _forget_shown_pairs(self, request: UsageRequest) -> None:
         """A new window is analysed: the pairs counted for the one shown (up to millions; its top
@@ -351,29 +341,20 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
         report.stats.forget_pairs()
         report.pairs = PairView([], report.pairs.min_count, report.pairs.occurrences)
 
-    def _start_pending(self) -> None:
-        job, self._pending_job = self._pending_job, None
-        if job is not None and job.ticket == self._ticket:
-            self.pool.start(job)
-
     def wait(self, msecs: int = -1) -> bool:
         """Block until no computation runs (for shutdown and tests; one waiting to start after
         the pane's paint starts now)."""
-        self._start_pending()
-        return self.pool.waitForDone(msecs)
+        return self._reports.wait(msecs)
 
     @property
     def busy(self) -> bool:
-        return self._busy
+        return self._reports.busy
 
-    @Slot(int, object)
-    def _on_done(self, ticket: int, report: UsageReport) -> None:
-        if ticket != self._ticket:
-            return
-        self._busy = False
+    def _on_done(self, report: UsageReport) -> None:
+        request = self._requests
         self._log, self._stats, self._history = report.log, report.stats, report.history
-        self.report = report
-        steps = self._show_steps(report)
+        self.shown.report = report
+        steps = self.shown.show_steps(report)
         if len(report.rows) < STAGED_FROM:
             for step in steps:
                 step()
@@ -381,7 +362,7 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
             return
 
         def next_step() -> None:  # a big report: one part per event, so the UI keeps breathing
-            if ticket != self._ticket or self.report is not report:
+            if request != self._requests or self.report is not report:
                 return  # a newer request superseded this one
             steps.pop(0)()
             if steps:
@@ -389,18 +370,45 @@ class UsagePane(UsageReportView, UsageSignalsTab, QWidget):
             else:
                 # the report shown before, freed: its memory no longer resident (on a worker:
                 # trimming a big heap takes 10-20 ms)
-                self.pool.start(give_back_freed_memory)
+                self.ctx.query(self, "give back memory", lambda _c: give_back_freed_memory(),
+                               lambda _none: None)
                 self.updated.emit()
 
         next_step()
 
-    @Slot(int, str)
-    def _on_failed(self, ticket: int, message: str) -> None:
-        if ticket != self._ticket:
-            return
-        self._busy = False
+    def _on_failed(self, error: Exception) -> None:
+        message = f"could not compute usage: {error!r}"
         self.summary.setText(message)
         self.ctx.status(message, 10000)
+
+    # ---------------------------------------------------------------- the parts, as before
+
+    @property
+    def report(self) -> UsageReport | None:
+        """The report on screen."""
+        return self.shown.report
+
+    def show_sessions(self, row: int, col: int, switch: bool = True) -> None:
+        """List the sessions behind cell (row, col) in the Sessions tab."""
+        self.shown.show_sessions(row, col, switch)
+
+    def export_image(self) -> QImage:
+        """The whole matrix with labels, the legend below it."""
+        return self.shown.export_image()
+
+    def export_png(self, path: Path | str) -> bool:
+        return self.shown.export_png(path)
+
+    def export_csv(self, path: Path | str) -> None:
+        self.shown.export_csv(path)
+
+    def add_link(self, referrer: str, target: str) -> None:
+        """Append ``target`` to ``referrer``'s seeAlso (one undoable change)."""
+        self.signals_tab.add_link(referrer, target)
+
+    def remove_link(self, referrer: str, target: str) -> None:
+        """Remove every ``target`` entry (case-insensitive) from ``referrer``'s seeAlso."""
+        self.signals_tab.remove_link(referrer, target)
 
     # ---------------------------------------------------------------- interaction
 

@@ -1,70 +1,80 @@
 """Showing a usage report in the Usage tab: the heatmap and legend, the summary line, the usage
 table, RockBot's top pairs, the sessions behind a cell; and exporting the heatmap (PNG, CSV).
-A mixin of ``UsagePane``."""
+A part of ``UsagePane``."""
 
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QObject, QRect
 from PySide6.QtGui import QImage, QPainter, QPalette
 from PySide6.QtWidgets import QFileDialog, QTreeWidgetItem
 
+from rockskills_gui.core.storage.layout import USAGE_ARCHIVE_DIR
+from rockskills_gui.core.usage.archive_read import describe_days
 from rockskills_gui.core.usage.heatmap import save_heatmap_csv
 from rockskills_gui.core.usage.report import UsageReport
 from rockskills_gui.core.usage.stats import TOP_PAIRS, PairView, UsageStats
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.usage.usage_layout import UsageLayout
+from rockskills_gui.ui.usage.usage_signals_tab import UsageSignalsTab
 
 NOTE_WIDTH = 60  # characters per line of the notes under the top pairs
+ARCHIVE_MARK = "\N{BLACK DIAMOND}"  # marks what comes from the usage archive
+ARCHIVE_DAYS_LISTED = 40  # days the archive note's tooltip lists one by one
 
 
-class UsageReportView(UsageLayout):
-    """Puts a ``UsageReport`` on the widgets of ``UsagePane`` and exports what is shown."""
+class UsageReportView(QObject):
+    """Puts a ``UsageReport`` on the ``widgets`` of ``UsagePane`` (its Signals list through
+    ``signals``) and exports what is shown; it keeps the report on screen."""
 
-    ctx: AppContext
-    report: UsageReport | None
-    _fit_next: bool
-
-    if TYPE_CHECKING:
-        def _fill_signals(self, report: UsageReport) -> None: ...
+    def __init__(self, ctx: AppContext, widgets: UsageLayout, signals: UsageSignalsTab) -> None:
+        super().__init__(widgets)
+        self.ctx = ctx
+        self.w = widgets
+        self.signals = signals
+        self.report: UsageReport | None = None  # the report on screen
+        self.fit_next = True  # the next report shown fits the matrix to the view
 
     # ---------------------------------------------------------------- showing
 
-    def _show_nothing(self, loading: bool) -> None:
-        self.view.set_data(None)
-        self.legend.set_scale(None, 1, False)
-        self.usage_model.set_rows([])
-        self.pairs_text.setPlainText("")
-        self.sessions_tree.clear()
-        self.signals_tree.clear()
-        self.summary.setText("Reading the usage log…" if loading else "No library open.")
+    def show_nothing(self, loading: bool) -> None:
+        w = self.w
+        w.archive_note.hide()
+        w.view.set_data(None)
+        w.legend.set_scale(None, 1, False)
+        w.usage_model.set_rows([])
+        w.pairs_text.setPlainText("")
+        w.sessions_tree.clear()
+        w.signals_tree.clear()
+        w.summary.setText("Reading the usage log…" if loading else "No library open.")
 
-    def _show_steps(self, report: UsageReport) -> list[Callable[[], None]]:
+    def show_steps(self, report: UsageReport) -> list[Callable[[], None]]:
         """Showing ``report``, in parts: the heatmap, the usage table, the rest."""
+        w = self.w
         data = report.heatmap
-        same_axis = self.view.data is not None and self.view.data.names == data.names
+        same_axis = w.view.data is not None and w.view.data.names == data.names
 
         def heatmap() -> None:
-            self.view.set_data(data, keep_selection=True)
-            self.view.set_show_links(self.links_check.isChecked())
-            if self._fit_next:
-                self.view.fit()
-                self._fit_next = False
-            self.legend.set_scale(data.scale, data.options.min_count, self.links_check.isChecked())
+            w.view.set_data(data, keep_selection=True)
+            w.view.set_show_links(w.links_check.isChecked())
+            if self.fit_next:
+                w.view.fit()
+                self.fit_next = False
+            w.legend.set_scale(data.scale, data.options.min_count, w.links_check.isChecked())
             self._update_summary(report)
+            self._show_archive_days(report.archive_days)
 
         def rest() -> None:
             self._fill_pairs(report.stats, report.pairs)
-            self._fill_signals(report)
-            if self.view.selected is not None and same_axis:
-                self.show_sessions(*self.view.selected, switch=False)
-            elif self.view.selected is None:
-                self.sessions_title.setText("Click a cell to list the sessions behind it.")
-                self.sessions_tree.clear()
+            self.signals.fill(report)
+            if w.view.selected is not None and same_axis:
+                self.show_sessions(*w.view.selected, switch=False)
+            elif w.view.selected is None:
+                w.sessions_title.setText("Click a cell to list the sessions behind it.")
+                w.sessions_tree.clear()
 
         return [heatmap, lambda: self._fill_usage(report), rest]
 
@@ -93,10 +103,26 @@ class UsageReportView(UsageLayout):
         if data.note:
             parts.append(data.note)
         parts.append(f"computed in {report.seconds * 1000:.0f} ms")
-        self.summary.setText(" · ".join(parts))
+        self.w.summary.setText(" · ".join(parts))
+
+    def _show_archive_days(self, days: dict[str, int]) -> None:
+        """Say which days of the window come from the usage archive (RockBot deleted their logs)."""
+        self.w.archive_note.setVisible(bool(days))
+        if not days:
+            return
+        events = sum(days.values())
+        self.w.archive_note.setText(
+            f"{ARCHIVE_MARK} <b>From the usage archive:</b> {events} event(s) on {len(days)} "
+            f"day(s): {describe_days(days)}. RockBot's log retention deleted these lines; the app "
+            f"kept them in {USAGE_ARCHIVE_DIR}/.")
+        shown = [f"{day}: {n} event(s)" for day, n in list(days.items())[:ARCHIVE_DAYS_LISTED]]
+        if len(days) > ARCHIVE_DAYS_LISTED:
+            shown.append(f"… {len(days) - ARCHIVE_DAYS_LISTED} more day(s)")
+        self.w.archive_note.setToolTip("Events only the usage archive still has, per day (UTC):\n"
+                                     + "\n".join(shown))
 
     def _fill_usage(self, report: UsageReport) -> None:
-        self.usage_model.set_rows(report.rows, report.sorted_rows, report.request.table_sort)
+        self.w.usage_model.set_rows(report.rows, report.sorted_rows, report.request.table_sort)
 
     def _fill_pairs(self, stats: UsageStats, view: PairView) -> None:
         window = stats.window
@@ -119,65 +145,66 @@ class UsageReportView(UsageLayout):
         elif len(pairs) > TOP_PAIRS:
             lines += ["", *textwrap.wrap(f"({len(pairs):,} pairs in all; RockBot's prompt shows "
                                          f"the top {TOP_PAIRS}, ties in first-seen order)", NOTE_WIDTH)]
-        self.pairs_text.setPlainText("\n".join(lines))
+        self.w.pairs_text.setPlainText("\n".join(lines))
 
     # ---------------------------------------------------------------- links and sessions
 
-    def _on_links_toggled(self, show: bool) -> None:
-        self.view.set_show_links(show)
+    def on_links_toggled(self, show: bool) -> None:
+        self.w.view.set_show_links(show)
         if self.report is not None:
             data = self.report.heatmap
-            self.legend.set_scale(data.scale, data.options.min_count, show)
+            self.w.legend.set_scale(data.scale, data.options.min_count, show)
 
     def show_sessions(self, row: int, col: int, switch: bool = True) -> None:
         """List the sessions behind cell (row, col) in the Sessions tab."""
         report = self.report
         if report is None or not (0 <= row < len(report.heatmap) and 0 <= col < len(report.heatmap)):
             return
+        w = self.w
         a, b = report.heatmap.names[row], report.heatmap.names[col]
         sessions = report.stats.sessions_with(a, None if row == col else b)
         if row == col:
-            self.sessions_title.setText(f"{len(sessions)} session(s) used {a} "
+            w.sessions_title.setText(f"{len(sessions)} session(s) used {a} "
                                         f"({report.stats.window.describe()})")
         else:
-            self.sessions_title.setText(f"{len(sessions)} session(s) used both {a} and {b} "
-                                        f"({report.stats.window.describe()})")
-        self.sessions_tree.clear()
+            w.sessions_title.setText(f"{len(sessions)} session(s) used both {a} and {b} "
+                                     f"({report.stats.window.describe()})")
+        w.sessions_tree.clear()
         for session in sessions:
             first = session.first.isoformat()[:16].replace("T", " ")
             last = session.last.isoformat()[:16].replace("T", " ")
-            item = QTreeWidgetItem(self.sessions_tree, [
+            item = QTreeWidgetItem(w.sessions_tree, [
                 session.id, first[:10], str(session.events), ", ".join(session.skills)])
             item.setToolTip(0, f"{session.id}\nfirst event {first} UTC\nlast event {last} UTC\n"
                                f"{session.events} event(s) in the window")
             item.setToolTip(1, f"{first} – {last} UTC")
             item.setToolTip(3, "\n".join(session.skills))
         for col_index in range(3):
-            self.sessions_tree.resizeColumnToContents(col_index)
+            w.sessions_tree.resizeColumnToContents(col_index)
         if switch:
-            self.side.setCurrentIndex(2)
-
+            w.side.setCurrentIndex(2)
 
     # ---------------------------------------------------------------- export
 
     def export_image(self) -> QImage:
         """The whole matrix with labels, the legend below it."""
-        matrix = self.view.render_full()
-        legend_height = self.legend.sizeHint().height() + 8
+        matrix = self.w.view.render_full()
+        legend_height = self.w.legend.sizeHint().height() + 8
         width = max(matrix.width(), 720)
         image = QImage(width, matrix.height() + legend_height, QImage.Format.Format_ARGB32_Premultiplied)
-        image.fill(self.palette().color(QPalette.ColorRole.Base))
+        image.fill(self.w.palette().color(QPalette.ColorRole.Base))
         painter = QPainter(image)
         try:
             painter.drawImage(0, 0, matrix)
-            self.legend.paint(painter, QRect(8, matrix.height() + 4, min(width, 900) - 16,
+            self.w.legend.paint(painter, QRect(8, matrix.height() + 4, min(width, 900) - 16,
                                              legend_height - 8))
         finally:
             painter.end()
         return image
 
     def export_png(self, path: Path | str) -> bool:
-        return self.report is not None and self.export_image().save(str(path), "PNG")
+        # PySide6 stub gap: the stubs type the format as bytes, but QImage.save accepts only a str
+        return self.report is not None and self.export_image().save(str(path), "PNG")  # type: ignore[call-overload]
 
     def export_csv(self, path: Path | str) -> None:
         if self.report is None:
@@ -189,10 +216,10 @@ class UsageReportView(UsageLayout):
         base = library.agent_dir.parent if library is not None else Path.home()
         return str(base / f"skill-cooccurrence.{suffix}")
 
-    def _choose_png(self) -> None:
+    def choose_png(self) -> None:
         if self.report is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Export the heatmap as PNG",
+        path, _ = QFileDialog.getSaveFileName(self.w, "Export the heatmap as PNG",
                                               self._export_start("png"), "PNG images (*.png)")
         if path:
             if self.export_png(path):
@@ -200,10 +227,10 @@ class UsageReportView(UsageLayout):
             else:
                 self.ctx.status(f"Could not write {path}", 10000)
 
-    def _choose_csv(self) -> None:
+    def choose_csv(self) -> None:
         if self.report is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Export the matrix as CSV",
+        path, _ = QFileDialog.getSaveFileName(self.w, "Export the matrix as CSV",
                                               self._export_start("csv"), "CSV files (*.csv)")
         if path:
             try:

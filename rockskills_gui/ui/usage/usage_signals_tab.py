@@ -1,18 +1,19 @@
 """The Usage tab's Signals list: curation signals grouped (link these, review this link, never
 used, unused, pruned soon, gone), each group bounded, and the actions on a chosen row (open,
-link, unlink: one undoable see-also change each). A mixin of ``UsagePane``."""
+link, unlink: one undoable see-also change each). A part of ``UsagePane``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtWidgets import QMenu, QTreeWidgetItem
 
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.usage.report import UsageReport
 from rockskills_gui.core.usage.signals import SUGGEST_MIN_SESSIONS
 from rockskills_gui.ui.common.context import AppContext
+from rockskills_gui.ui.common.tree_items import top_level_items
 from rockskills_gui.ui.usage.usage_layout import UsageLayout
 from rockskills_gui.ui.usage.usage_widgets import when
 
@@ -20,23 +21,32 @@ SIGNALS_SHOWN = 200  # rows listed per signal group (the group's title has the f
 ITEM_ROLE = Qt.ItemDataRole.UserRole + 20  # signal items: (kind, a, b)
 
 
-class UsageSignalsTab(UsageLayout):
-    """Fills the Signals tab of ``UsagePane`` and acts on its rows."""
+class UsageSignalsTab(QObject):
+    """Fills the Signals tab of ``UsagePane`` (its ``widgets``) and acts on its rows;
+    ``open_skill(name)`` opens a skill."""
 
-    ctx: AppContext
-
-    if TYPE_CHECKING:
-        def open_skill(self, name: str | None) -> None: ...
+    def __init__(self, ctx: AppContext, widgets: UsageLayout,
+                 open_skill: Callable[[str | None], None]) -> None:
+        super().__init__(widgets)
+        self.ctx = ctx
+        self.w = widgets
+        self.open_skill = open_skill
+        widgets.signals_tree.itemSelectionChanged.connect(self._update_signal_buttons)
+        widgets.signals_tree.itemDoubleClicked.connect(lambda _item, _col: self._open_signal())
+        widgets.signals_tree.customContextMenuRequested.connect(self._signal_menu)
+        widgets.open_button.clicked.connect(self._open_signal)
+        widgets.link_button.clicked.connect(self._link_signal)
+        widgets.unlink_button.clicked.connect(self._unlink_signal)
 
     # ---------------------------------------------------------------- signals
 
-    def _fill_signals(self, report: UsageReport) -> None:
+    def fill(self, report: UsageReport) -> None:
+        """List ``report``'s curation signals, by group (the groups open stay open)."""
         signals = report.signals
-        tree = self.signals_tree
-        expanded = {tree.topLevelItem(k).text(0).split(" (")[0]
-                    for k in range(tree.topLevelItemCount()) if tree.topLevelItem(k).isExpanded()}
+        tree = self.w.signals_tree
+        expanded = {item.text(0).split(" (")[0] for item in top_level_items(tree) if item.isExpanded()}
         tree.clear()
-        minimum = max(SUGGEST_MIN_SESSIONS, self.min_spin.value())
+        minimum = max(SUGGEST_MIN_SESSIONS, self.w.min_spin.value())
 
         def group(title: str, count: int, tip: str, more: bool = False) -> QTreeWidgetItem:
             item = QTreeWidgetItem(tree, [f"{title} ({count:,}{'+' if more else ''})", ""])
@@ -76,7 +86,7 @@ class UsageSignalsTab(UsageLayout):
         for name in signals.never_used[:SIGNALS_SHOWN]:
             child(g, name, "never used", "open", name)
         rest(g, len(signals.never_used))
-        g = group(f"Unused for {self.unused_spin.value()}+ days", len(signals.unused),
+        g = group(f"Unused for {self.w.unused_spin.value()}+ days", len(signals.unused),
                   "Last use (lastUsedAt or the log) at least this many days ago")
         for a in signals.unused[:SIGNALS_SHOWN]:
             child(g, a.name, f"{a.idle_days} days (last use {when(a.last_used)})", "open", a.name)
@@ -103,16 +113,16 @@ class UsageSignalsTab(UsageLayout):
         self._update_signal_buttons()
 
     def _signal_item(self) -> tuple[str, str, str] | None:
-        items = self.signals_tree.selectedItems()
+        items = self.w.signals_tree.selectedItems()
         value = items[0].data(0, ITEM_ROLE) if items else None
-        return tuple(value) if value else None  # type: ignore[return-value]
+        return tuple(value) if value else None
 
     def _update_signal_buttons(self) -> None:
         item = self._signal_item()
         kind = item[0] if item else ""
-        self.open_button.setEnabled(kind in ("link", "review", "open"))
-        self.link_button.setEnabled(kind == "link")
-        self.unlink_button.setEnabled(kind == "review")
+        self.w.open_button.setEnabled(kind in ("link", "review", "open"))
+        self.w.link_button.setEnabled(kind == "link")
+        self.w.unlink_button.setEnabled(kind == "review")
 
     def _open_signal(self) -> None:
         item = self._signal_item()
@@ -134,7 +144,7 @@ class UsageSignalsTab(UsageLayout):
         item = self._signal_item()
         if item is None:
             return
-        menu = QMenu(self)
+        menu = QMenu(self.w)
         kind, a, b = item
         if kind != "gone":
             menu.addAction(f"Open '{a}'", lambda: self.open_skill(a))
@@ -145,7 +155,7 @@ class UsageSignalsTab(UsageLayout):
             menu.addAction(f"Add '{a}' to see-also of '{b}'", lambda: self.add_link(b, a))
         if kind == "review":
             menu.addAction(f"Remove '{b}' from see-also of '{a}'", lambda: self.remove_link(a, b))
-        menu.exec(self.signals_tree.viewport().mapToGlobal(pos))
+        menu.exec(self.w.signals_tree.viewport().mapToGlobal(pos))
 
     def add_link(self, referrer: str, target: str) -> None:
         """Append ``target`` to ``referrer``'s seeAlso (one undoable change)."""

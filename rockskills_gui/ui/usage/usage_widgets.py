@@ -276,8 +276,8 @@ class BarDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         fraction = index.data(BAR_ROLE)
         if isinstance(fraction, float) and fraction > 0:
-            rect = option.rect.adjusted(2, 3, -2, -3)  # type: ignore[attr-defined]
-            colour = QColor(option.palette.color(QPalette.ColorRole.Highlight))  # type: ignore[attr-defined]
+            rect = option.rect.adjusted(2, 3, -2, -3)
+            colour = QColor(option.palette.color(QPalette.ColorRole.Highlight))
             colour.setAlpha(110)
             painter.fillRect(QRect(rect.left(), rect.top(), max(1, round(rect.width() * fraction)),
                                    rect.height()), colour)

@@ -397,8 +397,9 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
         if not existing_ok and key in self._entries:
             raise self._taken(self._entries[key].skill.name)
         path = self.layout.path_for(name)
-        if key not in self._entries and (path.is_dir() or path.is_symlink()):
-            what = "symbolic link" if path.is_symlink() else "folder"
+        # (os.path's tests: a folder that cannot be listed says False, the write then says why)
+        if key not in self._entries and (os.path.isdir(path) or os.path.islink(path)):
+            what = "symbolic link" if os.path.islink(path) else "folder"
             raise NameTakenError(f"{self.layout.display_path(path)} is a {what} on disk, not a skill "
                                  "file; rename or remove it first.")
         shown = fold(self.layout.display_path(path))

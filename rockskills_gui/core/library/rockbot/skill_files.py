@@ -39,7 +39,11 @@ def _walk(skills_dir: Path, temps: list[Path] | None = None,
         try:
             with os.scandir(folder) as listing:
                 entries = sorted(listing, key=lambda e: e.name)
-        except OSError:
+        except OSError as exc:  # reported, and the rest is read (issue 35, item 16)
+            if odd is not None and not in_resources:
+                odd.append(Problem(path=rel.rstrip("/"), kind=ProblemKind.UNREADABLE,
+                                   message=f"cannot read this folder ({untrusted.reason(folder, exc)}): "
+                                           "the skills in it are not loaded"))
             continue
         subdirs: list[tuple[str, str, bool]] = []
         for entry in entries:
