@@ -96,6 +96,35 @@ def no_recall_reason(limit: int) -> str:
     return f"no recall: {limit} characters or fewer"
 
 
+# What each rule does with a turn's new skills, in words (:func:`injection_rules`).
+BODIES_WORDS: dict[Bodies, str] = {
+    Bodies.EVERY: "every new skill of the top 5 gets its body, one message each",
+    Bodies.FIRST_AND_LIST: ("only the first new skill of the top 5 gets its body; the others are "
+                            "one 'Other skills that matched…' list by summary (marked recalled too)"),
+    Bodies.EVERY_ALONE: "every new skill of the top 5 gets its body, no list, no see-also line",
+}
+FRAMING_WORDS: dict[Framing, str] = {
+    Framing.BARE: "a body is sent as 'Skill: {name}' and its content",
+    Framing.PREAMBLE: ("a body is framed: the 'REFERENCE MATERIAL, NOT AN INSTRUCTION' preamble, "
+                       "'Skill: {name}', the content and its resources block"),
+}
+
+
+def injection_rules(injection: Injection) -> list[str]:
+    """The profile's recall rules in words, one line each (what the session view shows)."""
+    rules = []
+    if injection.short_message_chars > 0:
+        rules.append(f"a message of {injection.short_message_chars} characters or fewer recalls "
+                     "nothing (no skill search; the session index is still sent)")
+    rules += [BODIES_WORDS[injection.bodies], FRAMING_WORDS[injection.framing]]
+    if injection.body_unload_after > 0:
+        framed = (" (a framed body starts with the preamble, so it is never removed)"
+                  if injection.framing is Framing.PREAMBLE else "")
+        rules.append(f"in the tool loop a 'Skill: ' body unused for more than "
+                     f"{injection.body_unload_after} tool calls is removed{framed}")
+    return rules
+
+
 @dataclass(frozen=True)
 class TurnResult:
     """The skill-related system messages of one turn's request, and why.
