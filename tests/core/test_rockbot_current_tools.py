@@ -15,6 +15,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rockskills_gui.cli import main
 from rockskills_gui.core.library.open import OpenOptions, open_library
@@ -22,13 +24,15 @@ from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.recall.agent_tools import (
     agent_edit,
+    agent_edit_to,
     agent_save,
     get_skill_result,
     save_skill_record,
     tool_names,
 )
 from rockskills_gui.core.storage.changes import LibraryError
-from rockskills_gui.core.text.text_edit import apply_text_edit
+from rockskills_gui.core.text.text_edit import apply_text_edit, edit_strings
+from tests.property_budget import budgeted
 from tests.rockbot_current_rules import SKILLS, make_rules_agent
 
 NOW = Timestamp.parse("2026-11-22T12:00:00+00:00")
@@ -101,6 +105,51 @@ def test_edit_skill_failures_write_nothing(library) -> None:
     assert agent_edit(library, "email/triage", "a", "b", replace_all=True).change is not None
     library.undo()
     assert {p: p.read_bytes() for p in library.skills_dir.rglob("*.json")} == files
+
+
+# ---------------------------------------------------------------- "Save Like the Agent"
+
+LINES = st.lists(st.sampled_from(["a", "aa", "b", "", "step 1", "x y"]), max_size=8).map("\n".join)
+
+
+@budgeted(200, 2000)
+@given(before=LINES, after=LINES)
+def test_one_exact_string_edit_turns_any_content_into_any_other(before: str, after: str) -> None:
+    """The edit the app passes to edit_skill is unique in the old content and gives the new one
+    (LF texts, non-empty old content: an empty one cannot be edited, by TextEdit's first rule)."""
+    strings = edit_strings(before, after)
+    assert (strings is None) is (before == after)
+    if strings is not None and before:
+        old, new = strings
+        assert before.count(old) == 1
+        assert apply_text_edit(before, old, new).content == after
+
+
+def test_edit_strings_takes_whole_lines_and_grows_until_unique() -> None:
+    assert edit_strings("a\nb\nc", "a\nB\nc") == ("b", "B")
+    assert edit_strings("step\nx\nstep\ny", "step\nx\nstep!\ny") == ("x\nstep\ny", "x\nstep!\ny")
+    assert edit_strings("a\na\na", "a\na\na!") == ("a\na\na", "a\na\na!")  # 'a\na' is first at 0
+    assert edit_strings("same", "same") is None
+
+
+def test_save_like_the_agent_writes_what_edit_skill_writes(library) -> None:
+    before = on_disk(library, "email/send")
+    wanted = before["content"].replace("2. Send it.", "2. Check the recipients.\n3. Send it.")
+    result = agent_edit_to(library, "email/send", wanted)
+    assert result.change is not None
+    after = on_disk(library, "email/send")
+    assert after["content"] == wanted and after["updatedAt"] == "2026-11-22T12:00:00+00:00"
+    assert {k: v for k, v in after.items() if k not in ("content", "updatedAt")} == \
+        {k: v for k, v in before.items() if k not in ("content", "updatedAt")}
+    sizes = f"{len(before['content'])} \u2192 {len(wanted)}"
+    assert result.message == (f"Skill 'email/send' edited \u2014 replaced 1 occurrence ({sizes} "
+                              "characters). Summary and resources unchanged.")
+    assert agent_edit_to(library, "email/send", wanted).change is None  # nothing left to edit
+    library.undo()
+    assert on_disk(library, "email/send") == before
+    old = open_library(library.agent_dir, OpenOptions(format="rockbot-64e82cc"))
+    with pytest.raises(LibraryError, match="no edit_skill tool"):
+        agent_edit_to(old, "email/send", wanted)
 
 
 def test_the_64e82cc_agent_has_no_edit_skill(library) -> None:

@@ -16,7 +16,9 @@ RockBot's ``SkillTools`` by the profile's :class:`~rockskills_gui.core.model.pro
   everything else kept, updatedAt now; its messages word for word
   (``FileSkillStore.EditContentAsync`` @ 4105def).
 
-:func:`agent_edit` and :func:`agent_save` apply them to a library as one undoable change.
+:func:`agent_edit` and :func:`agent_save` apply them to a library as one undoable change;
+:func:`agent_edit_to` saves an edited content as the agent's ``edit_skill`` would (the Skill
+tab's "Save Like the Agent").
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from rockskills_gui.core.model.skill import Skill, utf16_len
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.recall.index_text import list_skills_text
 from rockskills_gui.core.storage.changes import ChangeSet, LibraryError
-from rockskills_gui.core.text.text_edit import apply_text_edit
+from rockskills_gui.core.text.text_edit import apply_text_edit, edit_strings
 
 GET_SKILL, GET_SKILL_RESOURCE, LIST_SKILLS = "get_skill", "get_skill_resource", "list_skills"
 SAVE_SKILL, EDIT_SKILL, DELETE_SKILL = "save_skill", "edit_skill", "delete_skill"
@@ -166,6 +168,23 @@ def agent_edit(library: Library, name: str, old: str, new: str, replace_all: boo
     if outcome.skill is None:
         return AgentWrite(outcome.message)
     return AgentWrite(outcome.message, library.save(outcome.skill, touch=False))
+
+
+def agent_edit_to(library: Library, name: str, content: str) -> AgentWrite:
+    """Save ``content`` as the agent's ``edit_skill`` would write it ("edit like the agent"): the
+    one exact-string edit that turns the skill's content into ``content``
+    (:func:`~rockskills_gui.core.text.text_edit.edit_strings`), so the summary, see-also,
+    lastUsedAt and resources stay as they are and only content and updatedAt change; the
+    agent's answer is the message. Raises LibraryError for a profile without ``edit_skill``."""
+    if not library.profile.injection.tools.edit_skill:
+        raise LibraryError(f"{library.profile.label} has no edit_skill tool")
+    existing = library.get(name)
+    if existing is None:
+        raise LibraryError(f"'{name}' is not a skill of this library")
+    strings = edit_strings(existing.content or "", content)
+    if strings is None:
+        return AgentWrite(f"Skill '{existing.name}': the content is unchanged; nothing to edit.")
+    return agent_edit(library, existing.name, *strings)
 
 
 def agent_save(library: Library, name: str, content: str) -> AgentWrite:

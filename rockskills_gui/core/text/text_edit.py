@@ -89,3 +89,32 @@ def apply_text_edit(content: str, old: str, new: str, replace_all: bool = False)
     if replace_all:
         return TextEditResult(content.replace(effective_old, effective_new), count)
     return TextEditResult(content.replace(effective_old, effective_new, 1), 1)
+
+
+def edit_strings(before: str, after: str) -> tuple[str, str] | None:
+    """The ``(old_string, new_string)`` an agent would pass to turn ``before`` into ``after`` with
+    one edit: the changed span grown to whole lines, then a line at a time on both sides until
+    ``old_string`` occurs once in ``before``, first where it is meant (None when nothing
+    changed). Replacing it gives ``after`` exactly, unless ``before`` is empty (an edit needs a
+    non-empty ``old_string``) or the agent's line-end rule rewrites ``new_string``."""
+    if before == after:
+        return None
+    prefix = 0
+    limit = min(len(before), len(after))
+    while prefix < limit and before[prefix] == after[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and before[-1 - suffix] == after[-1 - suffix]:
+        suffix += 1
+    start = before.rfind("\n", 0, prefix) + 1
+    end = len(before) - suffix
+    while True:
+        found = before.find("\n", end)
+        end = len(before) if found < 0 else found
+        old = before[start:end]
+        if (old and before.count(old) == 1 and before.find(old) == start) \
+                or (start == 0 and end == len(before)):
+            break
+        start = before.rfind("\n", 0, max(start - 1, 0)) + 1
+        end = min(end + 1, len(before))
+    return old, after[start:len(after) - (len(before) - end)]
