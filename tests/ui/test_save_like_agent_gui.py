@@ -1,4 +1,4 @@
-"""File ▸ Save Like the Agent (edit_skill) in the Skill tab, on real widgets (issue 30).
+"""File ▸ Save Like RockBot's edit_skill in the Skill tab, on real widgets (issue 30).
 
 RockBot (current)'s ``edit_skill`` changes a skill's content by one exact-string edit and keeps
 its summary, see-also, lastUsedAt and resources (MarimerLLC/rockbot

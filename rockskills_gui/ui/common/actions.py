@@ -76,7 +76,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
                enabled=False, svg="save"),
     ActionSpec("file.save_all", "Save A&ll", "file", "Ctrl+Shift+S",
                tip="Save every skill with unsaved edits", enabled=False),
-    ActionSpec("file.save_like_agent", "Save Like the &Agent (edit_skill)", "file",
+    ActionSpec("file.save_like_agent", "Save Like RockBot's &edit_skill", "file",
                tip="Save only the content, as the agent's own edit_skill does: one exact-string edit; "
                    "summary, see-also, lastUsedAt and resources stay as they are (agents with an "
                    "edit_skill tool: RockBot (current))", enabled=False),
