@@ -155,3 +155,25 @@ def test_the_index_prepared_after_paint_is_the_current_agents_tagged_one(qtbot, 
     finally:
         window.loader.cancel()
         window.loader.wait()
+
+
+def test_the_budget_tab_shows_the_tagged_session_index(qtbot, tmp_path: Path) -> None:
+    """The Budget tab's own agent for a current directory is RockBot (current): its text is the
+    index with the header that explains the tags and each skill's tag (FormatResourceTag)."""
+    from rockskills_gui.core.budget.limits import LimitsStore
+    from rockskills_gui.core.library.open import open_library
+    from rockskills_gui.ui.budget.budget_pane import BudgetPane
+    from rockskills_gui.ui.common.context import AppContext
+
+    library = open_library(make_rules_agent(tmp_path / "agent"))
+    ctx = AppContext()
+    pane = BudgetPane(ctx, store=LimitsStore(tmp_path / "budget.json"))
+    qtbot.addWidget(pane)
+    ctx.set_library(library, remember=False)
+    assert pane.agent_box.currentData() == "rockbot-current"
+    lines = pane.text_view.toPlainText().split("\n")
+    assert lines[0] == TAGGED_HEADER
+    assert "- email/digest [JsonSchema, Python, Wisp*]: Summarize email threads into a daily digest" in lines
+    assert "- email/send [Markdown, Python]: Send email messages to the team" in lines
+    assert "- notes/journal: (summary pending)" in lines
+    assert "11 of 11 skills listed" in pane.summary.text()
