@@ -1,0 +1,55 @@
+"""The dream wizard reviews and applies RockBot (current)'s MCP skill refresh proposals (#615).
+
+A refresh plan made by the real engine from pasted replies (what ``rockskills dream
+--mcp-surfaces`` makes; RockBot's user message and rules: ``src/RockBot.Host/DreamService.cs`` @
+150a84c, ``RunMcpSkillRefreshPassAsync``) opens in the wizard, is reviewed as a kind of its own
+and applied: the new content and the new ``surfaceBaseline`` are written, the summary is kept.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.dream.plan import ProposalKind
+from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
+from rockskills_gui.core.library.open import open_library
+from tests.core.test_rockbot_current_dream_policy import NOW, stale_agent, surfaces
+from tests.rockbot_current_rules import SKILLS
+from tests.ui.conftest import make_writable, open_window
+from tests.ui.test_dream_wizard import checked, open_wizard, wait_for_apply
+
+
+def test_a_refresh_plan_is_reviewed_and_applied_in_the_wizard(qtbot, tmp_path: Path) -> None:
+    agent = make_writable(stale_agent(tmp_path / "agent", 1))
+    reply = {"changed": True, "content": "# T0\n\nCall new_tool_0.", "notes": "old_tool_0 was renamed"}
+    plan = run_dream(open_library(agent), RunOptions(passes=[DreamPass.MCP_REFRESH], now=NOW,
+                                                     mcp_surfaces=surfaces(github="1.5.0")),
+                     PastedReplies([json.dumps(reply)]))
+    (proposal,) = plan.proposals
+    assert proposal.kind is ProposalKind.MCP_REFRESH
+    out = tmp_path / "plan.json"
+    plan.save(out)
+    window = open_window(qtbot, agent)
+    try:
+        wizard = open_wizard(window, NOW)
+        assert wizard.open_plan(out)
+        review = wizard.review
+        review.show_proposal_id(proposal.id)
+        assert review.view.proposal is not None and review.view.proposal.id == proposal.id
+        assert checked(wizard) == [proposal.id]
+        kinds = [review.filter.itemText(i) for i in range(review.filter.count())]
+        assert "MCP refresh (1)" in kinds
+        wizard.next()
+        assert wizard.currentId() == wizard.page_id("apply")
+        wizard.next()
+        wait_for_apply(qtbot, wizard)
+        assert wizard.currentId() == wizard.page_id("summary"), wizard.apply.error.text()
+        written = json.loads((agent / "skills" / "mcp" / "github" / "t0.json").read_text("utf-8"))
+        assert written["content"] == "# T0\n\nCall new_tool_0."
+        assert written["summary"] == SKILLS["mcp/github"]["summary"]
+        assert written["surfaceBaseline"]["version"] == "1.5.0"
+    finally:
+        window.loader.cancel()
+        window.loader.wait()
