@@ -53,3 +53,42 @@ def test_a_refresh_plan_is_reviewed_and_applied_in_the_wizard(qtbot, tmp_path: P
     finally:
         window.loader.cancel()
         window.loader.wait()
+
+
+def test_the_next_dream_hint_follows_the_profiles_schedule(qtbot, tmp_path: Path) -> None:
+    """Usage ▸ Signals, "Pruned by the next dream": RockBot (current) dreams at 00:00 and 12:00
+    (DreamOptions.CronSchedule '0 */12 * * *' @ 150a84c); 64e82cc every 4 hours after its start."""
+    from rockskills_gui.core.library.open import OpenOptions
+    from rockskills_gui.core.model.timestamps import Timestamp
+    from rockskills_gui.ui.common.context import AppContext
+    from rockskills_gui.ui.shell.main_window import MainWindow
+    from tests.rockbot_current_rules import make_rules_agent
+
+    agent = make_rules_agent(tmp_path / "agent")
+    (agent / "skill-usage").mkdir()
+    (agent / "skill-usage" / "s1.jsonl").write_text(json.dumps(  # one usage event
+        {"id": "0123456789ab", "skillName": "email/send", "sessionId": "s1",
+         "timestamp": "2026-11-20T09:00:00+00:00"}) + "\n", encoding="utf-8")
+    now = Timestamp.parse("2026-11-22T12:00:00+00:00")
+    tips = {}
+    for profile in ("rockbot-current", "rockbot-64e82cc"):
+        window = MainWindow(AppContext(), interactive=False)
+        qtbot.addWidget(window)
+        window.resize(1400, 900)
+        window.show()
+        library = open_library(agent, OpenOptions(format=profile))
+        library.clock = lambda: now
+        window.ctx.set_library(library, remember=False)
+        window.show_pane("heatmap")
+        pane = window.usage_pane
+        qtbot.waitUntil(lambda pane=pane: pane.report is not None, timeout=5000)
+        tree = pane.signals_tree
+        group = next(tree.topLevelItem(k) for k in range(tree.topLevelItemCount())
+                     if tree.topLevelItem(k).text(0).startswith("Pruned by the next dream"))
+        tips[profile] = group.toolTip(0)
+        pane.wait()
+    assert tips["rockbot-current"].endswith(
+        "; next dream: 2026-11-23 00:00 UTC (every 12 hours, cron '0 */12 * * *' in the agent's time zone "
+        "(UTC assumed), and 5 minutes after the agent starts)")
+    assert tips["rockbot-64e82cc"].endswith(
+        "; the agent dreams 5 minutes after the agent starts, then every 4 hours")
