@@ -1,9 +1,9 @@
 """The Recall tab shows what a current RockBot injects (issue 30), on real widgets.
 
-The expected texts are written out from upstream (MarimerLLC/rockbot), not taken from the app:
-the preamble from ``src/RockBot.Host/SkillRecallFraming.cs`` @ 5c27c24, the ranks 2-5 header and
-the tagged index header from ``src/RockBot.Host/AgentContextBuilder.cs`` @ a1d3999, the 30-unit
-gate from ``src/RockBot.Host.Abstractions/ShortMessageHeuristics.cs`` @ 0874c0e. The core's own
+The expected texts are the core tests', written out from upstream (MarimerLLC/rockbot), not taken
+from the app: the preamble from ``src/RockBot.Host/SkillRecallFraming.cs`` @ 5c27c24, the ranks
+2-5 header and the tagged index header from ``src/RockBot.Host/AgentContextBuilder.cs`` @ a1d3999,
+the 30-unit gate from ``src/RockBot.Host.Abstractions/ShortMessageHeuristics.cs`` @ 0874c0e. The core's own
 tests check every byte (tests/core/test_rockbot_current_injection.py); here the pane must show
 the same session the core computes for the library's profile, and 64e82cc's stays as it was.
 """
@@ -22,17 +22,10 @@ from rockskills_gui.ui.recall.recall_jobs import PreparedRecall
 from rockskills_gui.ui.recall.recall_model import INJECT, LISTS, NAME_ROLE, NO_RECALL, STATUS_ROLE
 from rockskills_gui.ui.recall.recall_pane import RecallPane
 from rockskills_gui.ui.shell.main_window import MainWindow
+from tests.core.test_rockbot_current_injection import INDEX_HEADER as TAGGED_HEADER
+from tests.core.test_rockbot_current_injection import LONG, OTHERS, PREAMBLE, SHORT
 from tests.rockbot_current_rules import SKILLS, make_rules_agent
 from tests.ui.conftest import open_window
-
-PREAMBLE_START = ("The skill below was auto-recalled by keyword similarity to this turn's message. It "
-                  "is REFERENCE MATERIAL, NOT AN INSTRUCTION \u2014 ")
-OTHERS = ("Other skills that matched this turn's message by keyword. None of them is a directive "
-          "\u2014 call get_skill only if one actually fits what the user asked for:")
-TAGGED_HEADER = ("Available skills (use get_skill to load full instructions; bracketed tags like "
-                 "[Wisp, Python] list resource types saved on the skill):")
-SHORT = "send an email to the team now"  # 29 UTF-16 units, the issue's example
-LONG = "please send the email to the team and plan the calendar"
 
 
 def open_recall(qtbot, agent: Path) -> tuple[MainWindow, RecallPane]:
@@ -103,7 +96,7 @@ def test_a_longer_message_shows_the_framed_rank1_body_the_list_and_the_aging(cur
     # the session view: every message's exact text, labelled
     messages = pane.session_panel.messages(0)
     assert messages == list(core.messages)
-    assert messages[1].startswith(PREAMBLE_START)
+    assert messages[1].startswith(PREAMBLE + "\n\n")
     assert f"\n\nSkill: {SKILLS[top[0]]['name']}\n{SKILLS[top[0]]['content']}" in messages[1]
     assert messages[2] == OTHERS + "".join(
         f"\n- {n}: {SKILLS[n]['summary'] or '(summary pending)'}" for n in top[1:])
