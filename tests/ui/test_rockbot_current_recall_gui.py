@@ -77,6 +77,9 @@ def test_a_29_character_message_shows_no_recall_instead_of_a_ranking(current) ->
     assert pane.preview.index is not None and pane.preview.index.startswith(TAGGED_HEADER + "\n")
     assert ("No recall", "no recall: 30 characters or fewer") in tree_rows(pane, 0)
     assert "30 characters or fewer recalls nothing" in pane.session_panel.rules.text()
+    pane.pin(top5[0])  # "Why not?": ranked, but the agent does not search for this message
+    (card,) = pane.why_panel.card_widgets()
+    assert "no recall: 30 characters or fewer: the agent does not search" in card.title.text()
 
 
 def test_a_longer_message_shows_the_framed_rank1_body_the_list_and_the_aging(current) -> None:

@@ -32,6 +32,8 @@ from rockskills_gui.core.recall.session import (
     DEFAULT_LISTING,
     RecallSession,
     TurnResult,
+    is_short_message,
+    no_recall_reason,
 )
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, SkillRecall
 from rockskills_gui.core.storage.changes import ChangeSet
@@ -130,6 +132,11 @@ class SimulatedSession:
         """True once the session index was sent (the first turn)."""
         return self.session.indexed
 
+    def no_recall(self, text: str) -> str | None:
+        """Why the agent would not search its skills for ``text`` (a short message), or None."""
+        limit = self.session.injection.short_message_chars
+        return no_recall_reason(limit) if is_short_message(text, limit) else None
+
     def mark(self, name: str) -> Mark | None:
         """How ``name`` (any spelling) was marked as recalled, or None if it was not."""
         return self._marks.get(fold(name))
@@ -157,6 +164,7 @@ class PinReport:
     lacks_phrases: tuple[str, ...]  # query phrases its text does not contain
     nowhere: tuple[str, ...]  # query terms and phrases no skill contains (they cannot help)
     hidden: Mark | None = None  # the session marked it recalled: never injected again
+    no_recall: str | None = None  # the session's agent does not search for this message (too short)
 
     @property
     def session_note(self) -> str:
@@ -219,6 +227,7 @@ def why_not(recall: SkillRecall, query: str, name: str, top_n: int = RECALL_TOP_
         lacks_terms=tuple(t for t in plan.terms if t not in explanation.terms),
         lacks_phrases=tuple(p for p in plan.phrases if p not in explanation.phrases),
         nowhere=nowhere, hidden=session.mark(skill.name) if session is not None else None,
+        no_recall=session.no_recall(query) if session is not None else None,
     )
 
 

@@ -423,6 +423,8 @@ class NameEdit(QLineEdit):
 def pin_verdict(report: PinReport) -> str:
     if not report.found:
         return "not a skill of this library"
+    if report.no_recall is not None and report.rank is not None:
+        return f"{report.no_recall}: the agent does not search"
     if report.in_top and report.hidden is not None:
         return f"in the top {report.top_n}, but this session hides it"
     if report.in_top:
@@ -475,7 +477,7 @@ class PinCard(QFrame):
         self.setAutoFillBackground(True)
         rank = f"#{report.rank}" if report.rank is not None else "not ranked"
         score = f" · score {report.score:.4f}" if report.found else ""
-        strong = report.in_top and report.hidden is None
+        strong = report.in_top and report.hidden is None and report.no_recall is None
         self.title = QLabel(f"<b>{html.escape(report.name)}</b> &nbsp; {rank}{score} · "
                             f"{'<b>' if strong else ''}{html.escape(pin_verdict(report))}"
                             f"{'</b>' if strong else ''}", self)
