@@ -40,7 +40,8 @@ LISTS = "lists"  # RockBot (current): named by summary in the "Other skills ..."
 NO_RECALL = "no-recall"  # RockBot (current): a short message, no skill search at all
 STATUS_TIPS = {
     INJECT: "In the top 5 and not yet recalled in this session: the agent injects its full "
-            "content as a 'Skill:' message in this turn",
+            "content as a 'Skill:' message in this turn (RockBot (current): the first new skill "
+            "only, framed as reference material)",
     LISTS: "In the top 5 and new, but not the first new one: RockBot (current) names it with its "
            "summary in the 'Other skills that matched…' message, without its body, and marks it "
            "recalled (its body is never injected later in this session; get_skill still loads it)",
