@@ -63,7 +63,7 @@ def tree_rows(pane: RecallPane, turn: int) -> list[tuple[str, str]]:
     return [(item.child(i).text(0), item.child(i).text(1)) for i in range(item.childCount())]
 
 
-def test_a_29_character_message_shows_no_recall_instead_of_a_ranking(current) -> None:
+def test_a_29_character_message_shows_no_recall_instead_of_a_ranking(qtbot, current) -> None:
     _window, pane = current
     pane.set_query(SHORT, immediate=True)
     assert len(SHORT) == 29
@@ -77,6 +77,10 @@ def test_a_29_character_message_shows_no_recall_instead_of_a_ranking(current) ->
     assert pane.preview.index is not None and pane.preview.index.startswith(TAGGED_HEADER + "\n")
     assert ("No recall", "no recall: 30 characters or fewer") in tree_rows(pane, 0)
     assert "30 characters or fewer recalls nothing" in pane.session_panel.rules.text()
+    pane.side.setCurrentWidget(pane.hybrid_panel)  # no query embedding either
+    qtbot.waitUntil(lambda: pane.hybrid_panel.header.text() != "", timeout=5000)
+    assert pane.hybrid_panel.header.text().startswith(
+        "<b>no recall: 30 characters or fewer</b>: the agent neither embeds nor searches")
     pane.pin(top5[0])  # "Why not?": ranked, but the agent does not search for this message
     (card,) = pane.why_panel.card_widgets()
     assert "no recall: 30 characters or fewer: the agent does not search" in card.title.text()

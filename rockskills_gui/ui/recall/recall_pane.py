@@ -504,7 +504,7 @@ class RecallPane(QWidget):
         self._refresh_compare(text)
         skills_dir = hybrid_skills_dir(self.ctx.library)
         show_tab(self.side, self.hybrid_panel, "Hybrid", skills_dir is not None)
-        self.hybrid_panel.set_query(recall, skills_dir, text)
+        self.hybrid_panel.set_query(recall, skills_dir, text, self.preview.no_recall)
         self.resultsUpdated.emit()
 
     def _status(self, hit: RecallHit) -> tuple[str, str]:
