@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 from rockskills_gui.commands.common import (
     CommandError,
-    add_link_option,
+    add_library_options,
     guarded,
-    open_library,
+    open_from_args,
     parse_now,
     read_input,
     write_exact,
@@ -26,7 +26,7 @@ from rockskills_gui.core.storage.changes import ConflictError, LibraryError
 if TYPE_CHECKING:  # the dream machinery is imported by the command that runs, not by the parser
     from rockskills_gui.core.dream.plan import Plan, Severity
     from rockskills_gui.core.dream.run import RunProgress
-    from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+    from rockskills_gui.core.library.library import Library
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,9 +36,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Build the prompts RockBot's dream would send (skill gap, consolidation after the "
                     "18-month prune, optimization), ask an OpenAI-compatible endpoint (or propose "
                     "offline), and save every proposal, checked, to a plan file. Never writes the "
-                    f"library. The API key comes from ${ENV_VAR} or the OS keyring.")
-    dream.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
-    add_link_option(dream)
+                    f"library. The API key comes from ${ENV_VAR} or the OS keyring. A SKILL.md library "
+                    "is dreamed over directly: skill gap and the prune need RockBot's logs and say so.")
+    dream.add_argument("library", metavar="LIB", help="agent directory, its skills/ folder, or a SKILL.md "
+                                                      "library")
+    add_library_options(dream)
     dream.add_argument("--pass", dest="single", choices=[p.value for p in LLM_PASSES],
                        help="with --prompt-only: the pass whose user message to print")
     dream.add_argument("--prompt-only", action="store_true",
@@ -82,14 +84,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "with nothing written, when a proposal is blocked by a finding, depends on one "
                     "not accepted, or the library changed since the plan (unless --recheck). Every "
                     "check is run again on the library as it is now: findings stored in the plan "
-                    "file are not trusted.")
-    apply.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
-    add_link_option(apply)
+                    "file are not trusted. A skill the plan deletes, prunes or merges away is "
+                    "archived (rockskills archived LIB; rockskills restore LIB NAME).")
+    apply.add_argument("library", metavar="LIB", help="agent directory, its skills/ folder, or a SKILL.md "
+                                                      "library")
+    add_library_options(apply)
     apply.add_argument("plan", metavar="PLAN.json")
     which = apply.add_mutually_exclusive_group(required=True)
     which.add_argument("--accept", metavar="ID,…", help="proposal ids to apply")
     which.add_argument("--accept-all", action="store_true",
                        help="every proposal that can be applied (not blocked, advisory or conflicting)")
+    which.add_argument("--accept-preselected", action="store_true",
+                       help="the proposals a review starts ticked: nothing destructive (no deletion "
+                            "nothing replaces, no prune, no merge or rewrite that drops specifics or "
+                            "most of a skill), decided again on the library as it is now")
     apply.add_argument("--recheck", action="store_true",
                        help="apply to a library that changed since the plan, after checking again")
     apply.set_defaults(func=cmd_apply)
@@ -97,8 +105,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     undo = subparsers.add_parser("undo", help="undo the last applied plan",
                                  description="Restore the files the last applied plan changed, "
                                              "from its journal; refused if they changed since.")
-    undo.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
-    add_link_option(undo)
+    undo.add_argument("library", metavar="LIB", help="agent directory, its skills/ folder, or a SKILL.md "
+                                                     "library")
+    add_library_options(undo)
     undo.set_defaults(func=cmd_undo)
 
 
@@ -142,6 +151,8 @@ def plan_summary(plan: Plan) -> str:
         mark = "+" if proposal.id in acceptable else ("!" if proposal.blocked else " ")
         extra = f"  (needs {', '.join(proposal.depends_on)})" if proposal.depends_on else ""
         lines.append(f"{mark} {proposal.id:<4} {proposal.kind.value:<8} {proposal.title}{extra}")
+        if proposal.preselect_reason:
+            lines.append(f"        {proposal.preselect_reason}")
         for finding in proposal.findings:
             lines.append(f"        {finding.severity.value}: {finding.code}: {finding.message}")
     if not plan.proposals:
@@ -149,13 +160,13 @@ def plan_summary(plan: Plan) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _open(args: argparse.Namespace) -> RockBotLibrary:
-    """The RockBot library the dream commands work on (their passes read and write RockBot's
-    store: the one format this engine knows, see pyproject's import contracts)."""
-    from rockskills_gui.core.library.rockbot.library import as_rockbot
-
-    return as_rockbot(open_library(args.library, "rockbot", link_targets=args.allow_link_target,
-                                   say_format=False))
+def _open(args: argparse.Namespace) -> Library:
+    """The library the dream commands work on: any whose agent has dream passes (its profile's
+    ``curation.passes``: RockBot's, and the SKILL.md formats' consolidation and optimization)."""
+    library = open_from_args(args)
+    if not library.profile.curation.passes:
+        raise CommandError(f"{args.library}: {library.profile.title} libraries have no dream passes")
+    return library
 
 
 @guarded
@@ -234,15 +245,35 @@ def _load_plan(path: str) -> Plan:
 def cmd_apply(args: argparse.Namespace) -> int:
     """Apply accepted proposals; exit 1 when refused (nothing written)."""
     from rockskills_gui.core.dream.apply import PlanRefused, apply_plan, checked, recheck
+    from rockskills_gui.core.dream.preselect import preselected_ids
 
     library = _open(args)
     plan = _load_plan(args.plan)
+    if plan.library_format != library.format:
+        print(f"note: the plan was made for a {plan.library_format} library; this one is "
+              f"{library.format}", file=sys.stderr)
     if args.accept_all:  # what is acceptable now, whatever findings the plan file holds
         ids = (recheck(plan, library) if args.recheck else checked(plan, library)).acceptable_ids()
         skipped = [p.id for p in plan.proposals if p.id not in ids]
         if skipped:
             print(f"not accepted (blocked, advisory, conflicting or depending on those): "
                   f"{', '.join(skipped)}", file=sys.stderr)
+    elif args.accept_preselected:  # decided again now, whatever the plan file says
+        fresh = recheck(plan, library) if args.recheck else checked(plan, library)
+        ids = preselected_ids(fresh)
+        said = {p.id: p.preselected for p in plan.proposals}
+        differs = [p.id for p in fresh.proposals if said.get(p.id) != p.preselected]
+        if differs:
+            print(f"note: the plan file's preselection differs for {', '.join(differs)}; the one "
+                  "made now is used", file=sys.stderr)
+        for proposal in fresh.proposals:
+            if not proposal.preselected:
+                why = proposal.preselect_reason.removeprefix("Starts unticked: ")
+                print(f"left unticked: {proposal.id}: {why}", file=sys.stderr)
+        if not ids:
+            print("rockskills: nothing is pre-selected; accept proposals by id (--accept)",
+                  file=sys.stderr)
+            return 1
     else:
         ids = [i.strip() for i in args.accept.split(",") if i.strip()]
     try:
@@ -262,7 +293,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
     lines = [f"applied {', '.join(result.accepted)}" + (f" (transaction {result.tx_id})"
                                                          if result.tx_id else " (nothing to change)")]
     lines += [f"  created {n}" for n in change.created] + [f"  updated {n}" for n in change.updated]
-    lines += [f"  deleted {n}" for n in change.deleted]
+    lines += [f"  deleted {n} (archived: rockskills restore LIB {n})" for n in change.deleted]
     write_exact("\n".join(lines) + "\n")
     return 0
 

@@ -33,6 +33,7 @@ from typing import Any
 from rockskills_gui.core.dream.apply import apply_plan, undo_last
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
+from rockskills_gui.core.library.archive import archive_skills, purge_archive, restore_skill
 from rockskills_gui.core.library.formats import detect
 from rockskills_gui.core.library.open import OpenOptions, open_library
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
@@ -41,6 +42,7 @@ from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, journal
 
 NOW = Timestamp.parse("2026-11-22T12:00:00+00:00")
+JOURNAL = ".rockskills/journal"
 SHARED = Path(os.environ.get("ROCKSKILLS_SHARED", Path(__file__).resolve().parents[3] / "shared"))
 EXAMPLE = json.loads((SHARED / "fixtures/rockbot-agent-expected/apply-consolidation-example.json")
                      .read_text(encoding="utf-8"))
@@ -56,7 +58,9 @@ def open_lib(work: Path) -> RockBotLibrary | SkillMdLibrary:
     targets = [elsewhere(work)] if elsewhere(work).exists() else []
     if detect(work).format == "rockbot":
         return RockBotLibrary.open(work, clock=clock, link_targets=targets)
-    return open_library(work, OpenOptions(link_targets=tuple(targets)))
+    library = open_library(work, OpenOptions(link_targets=tuple(targets)))
+    library.clock = clock
+    return library
 
 
 def elsewhere(work: Path) -> Path:
@@ -92,7 +96,9 @@ LINKED: dict[str, Callable[[Path], None]] = {
 
 def consolidation(lib: RockBotLibrary) -> Any:
     options = RunOptions(passes=[DreamPass.CONSOLIDATE], now=NOW)
-    return run_dream(lib, options, PastedReplies([json.dumps(EXAMPLE["llm_result"])]))
+    plan = run_dream(lib, options, PastedReplies([json.dumps(EXAMPLE["llm_result"])]))
+    plan.created_at = NOW.isoformat()  # the archive's records name the plan: the same in every trial
+    return plan
 
 
 def apply_all(lib: RockBotLibrary, plan: Any) -> object:
@@ -134,6 +140,20 @@ OPS: dict[str, tuple[Setup, Act]] = {
     "link-inside-rename": (_noop, lambda lib, _: lib.rename("schedule-meeting", "meetings/schedule")),
     "link-outside-rename": (_noop, lambda lib, _: lib.rename("schedule-meeting", "meetings/schedule")),
     "md-link-rename": (_noop, lambda lib, _: lib.rename("mcp-builder", "mcp-server-builder")),
+    # Issue 32: the skill archive (RockBot: .rockskills/archive/, SKILL.md: <root>/.archive/)
+    "archive": (_noop, lambda lib, _: archive_skills(lib, ["mcp/email", "write-report"])),
+    "restore": (lambda lib: archive_skills(lib, ["mcp/email", "write-report"]),
+                lambda lib, _: restore_skill(lib, "mcp/email")),
+    "restore-as": (lambda lib: archive_skills(lib, ["write-report"]),
+                   lambda lib, _: restore_skill(lib, "write-report", as_name="reports/write")),
+    "purge": (lambda lib: archive_skills(lib, ["mcp/email", "legacy/fax-sender"]),
+              lambda lib, _: purge_archive(lib, 0, NOW.add_days(1))),
+    "undo-archive": (lambda lib: archive_skills(lib, ["mcp/email"]), lambda lib, _: lib.undo()),
+    "md-archive": (_noop, lambda lib, _: archive_skills(lib, ["mcp-builder", "theme-factory"])),
+    "md-restore": (lambda lib: archive_skills(lib, ["mcp-builder"]),
+                   lambda lib, _: restore_skill(lib, "mcp-builder")),
+    "md-restore-as": (lambda lib: archive_skills(lib, ["mcp-builder"]),
+                      lambda lib, _: restore_skill(lib, "mcp-builder", as_name="mcp-server-builder")),
 }
 MD_RESOURCES = {"mcp-builder": ("scripts/check.py", "references/protocol.md")}
 
@@ -148,16 +168,17 @@ def md_setup(folder: Path) -> None:
 
 
 def snapshot(agent: Path) -> dict[str, str]:
-    """Every file (sha256) and folder under the agent directory, ``.rockskills/`` excluded
-    (symbolic links to folders followed: what is behind them is the library too)."""
+    """Every file (sha256) and folder under the agent directory, the journal (and the folder
+    holding it) excluded, the skill archive included (symbolic links to folders followed: what is
+    behind them is the library too)."""
     state: dict[str, str] = {}
     for folder, dirs, files in os.walk(agent, followlinks=True):
         rel_folder = Path(folder).relative_to(agent).as_posix()
-        if rel_folder == ".rockskills" or rel_folder.startswith(".rockskills/"):
+        if rel_folder == JOURNAL or rel_folder.startswith(JOURNAL + "/"):
             continue
         for name in dirs:
             rel = f"{rel_folder}/{name}" if rel_folder != "." else name
-            if rel != ".rockskills":
+            if rel not in (".rockskills", JOURNAL):
                 state[rel + "/"] = "dir"
         for name in files:
             rel = f"{rel_folder}/{name}" if rel_folder != "." else name
@@ -195,12 +216,26 @@ def fresh(base: Path, work: Path, op: str | None = None) -> None:
         LINKED[op](work)
 
 
-def run_in_child(body: Callable[[], None], kill_after: float | None = None) -> dict[str, Any]:
-    """Fork, run ``body`` in the child; returns how the child ended."""
+_READY: list[int] = []  # in a child: the pipe to say "set up, the operation starts now" on
+
+
+def ready() -> None:
+    """In a child: the setup is done; a kill from outside is timed from here (never in the setup)."""
+    if _READY:
+        os.write(_READY.pop(), b"1")
+
+
+def run_in_child(body: Callable[[], None], kill_after: float | None = None,
+                 waits: bool = False) -> dict[str, Any]:
+    """Fork, run ``body`` in the child; returns how the child ended. ``waits``: ``body`` calls
+    :func:`ready` after its setup, and ``kill_after`` counts from then."""
     result_file = Path(os.environ.get("TMPDIR", "/tmp")) / f"crash-server-{os.getpid()}.json"
     result_file.unlink(missing_ok=True)
+    signal_read, signal_write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
+        os.close(signal_read)
+        _READY[:] = [signal_write]
         code = 0
         try:
             body()
@@ -209,6 +244,10 @@ def run_in_child(body: Callable[[], None], kill_after: float | None = None) -> d
             result_file.write_text(json.dumps({"error": traceback.format_exc()}))
             code = 3
         os._exit(code)
+    os.close(signal_write)
+    if waits:
+        os.read(signal_read, 1)  # (empty when the child ended first)
+    os.close(signal_read)
     started = time.perf_counter()
     if kill_after is not None:
         time.sleep(kill_after)
@@ -281,10 +320,11 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
     def body() -> None:
         lib = open_lib(work)
         prepared = setup(lib)
+        ready()
         fileio.arm_crash(request.get("crash_at"))
         act(lib, prepared)
 
-    out = run_in_child(body, kill_after=request.get("delay"))
+    out = run_in_child(body, kill_after=request.get("delay"), waits=True)
     if cmd == "raw":  # nothing opens the library: no recovery runs
         return {**out, "files": snapshot(work)}
     return {**out, **after_crash(work)}

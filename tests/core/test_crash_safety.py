@@ -34,9 +34,10 @@ from tests.conftest import AGENT, REPO, SHARED
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="fork and SIGKILL are POSIX-only")
 
 OPS = ["save", "create-in-new-folder", "rename-with-rewrite", "move-folder", "delete-many",
-       "delete-one", "undo-rename", "redo-delete", "dream-apply", "dream-undo"]
+       "delete-one", "undo-rename", "redo-delete", "dream-apply", "dream-undo",
+       "archive", "restore", "restore-as", "purge", "undo-archive"]  # (issue 32: the skill archive)
 MD_OPS = ["md-save", "md-create", "md-rename-with-rewrite", "md-delete-many", "md-undo-rename",
-          "md-link-rename"]
+          "md-link-rename", "md-archive", "md-restore", "md-restore-as"]
 # Issue 35 item 9: ``skills/`` linked inside / outside the agent folder (the outside target
 # confirmed), a SKILL.md skill folder linked outside; see crash_server.LINKED.
 LINK_OPS = ["link-inside-rename", "link-outside-rename", "md-link-rename"]
@@ -116,7 +117,7 @@ def test_a_kill_at_every_write_step_leaves_the_state_before_or_after(ask: Ask, m
 
 UNRECOVERED_OPS = ["rename-with-rewrite", "move-folder", "delete-many", "undo-rename", "redo-delete",
                    "dream-apply", "dream-undo", "md-rename-with-rewrite", "md-delete-many",
-                   "md-undo-rename", *LINK_OPS]
+                   "md-undo-rename", *LINK_OPS, "archive", "restore", "md-archive", "md-restore"]
 
 
 def unrecovered_problems(before: dict[str, str], after: dict[str, str], now: dict[str, str]) -> list[str]:

@@ -220,6 +220,7 @@ def test_a_cancelled_undo_of_an_already_undone_run_writes_no_marker(agent_copy: 
     applied = apply_plan(RockBotLibrary.open(agent_copy), plan, plan.acceptable_ids())
     shutil.rmtree(agent_copy / "skills")
     shutil.copytree(original, agent_copy / "skills")  # put back by hand: already undone
+    shutil.rmtree(agent_copy / ".rockskills" / "archive")  # (what the apply archived: issue 32)
     before = whole_agent(agent_copy)
     library = RockBotLibrary.open(agent_copy)
     recorder = Recorder(cancel_when=lambda reports: any(d == t for _, d, t in reports))

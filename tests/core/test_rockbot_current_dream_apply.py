@@ -120,6 +120,9 @@ RESOURCES_DIR = "skills/scripts/csv-report.resources/"
 FILES = RESOURCES[SKILL_WITH_RESOURCES]
 
 
+ARCHIVE = ".rockskills/archive"
+
+
 def tree(root: Path) -> tuple[dict[str, bytes], set[str]]:
     """Every file (bytes) and every folder under ``root``, the app's own folder excluded."""
     folders = {p.relative_to(root).as_posix() for p in root.rglob("*")
@@ -165,8 +168,14 @@ def test_a_dream_delete_removes_the_folder_as_the_library_delete_does(agent: Pat
     plan, ids = delete_plan(library, SKILL_WITH_RESOURCES)
     result = apply_plan(library, plan, ids)
     assert result.change.deleted == (SKILL_WITH_RESOURCES,)
-    assert sorted(library.layout.display_path(fc.path) for fc in result.change.files) == sorted(
+    assert sorted(library.layout.display_path(fc.path) for fc in result.change.files
+                  if not fc.path.is_relative_to(agent / ARCHIVE)) == sorted(
         [f"skills/{SKILL_WITH_RESOURCES}.json", *(RESOURCES_DIR + f for f in FILES)])
+    archived = {fc.path.relative_to(agent / ARCHIVE).as_posix(): fc.after for fc in result.change.files
+                if fc.path.is_relative_to(agent / ARCHIVE) and not fc.path.name.endswith(".archived.json")}
+    removed = {library.layout.display_path(fc.path).removeprefix("skills/"): fc.before
+               for fc in result.change.files if fc.after is None}
+    assert archived == {f"scripts.csv-report/{rel}": data for rel, data in removed.items()}  # byte for byte
     assert tree(agent) == tree(reference)  # the same files and folders as the library's delete
     assert not (agent / RESOURCES_DIR).exists()
     assert (agent / "skills" / ".embeddings" / "scripts" / "csv-report.bin").is_file()  # never touched
@@ -306,8 +315,8 @@ def test_64e82cc_apply_never_touches_a_resources_folder(agent: Path) -> None:
     folder = {k: v for k, v in before[0].items() if k.startswith(RESOURCES_DIR)}
     plan, ids = delete_plan(library, SKILL_WITH_RESOURCES)
     result = apply_plan(library, plan, ids)
-    assert [library.layout.display_path(fc.path) for fc in result.change.files] == \
-        [f"skills/{SKILL_WITH_RESOURCES}.json"]
+    assert [library.layout.display_path(fc.path) for fc in result.change.files
+            if not fc.path.is_relative_to(agent / ARCHIVE)] == [f"skills/{SKILL_WITH_RESOURCES}.json"]
     files, folders = tree(agent)
     assert {k: v for k, v in files.items() if k.startswith(RESOURCES_DIR)} == folder
     assert RESOURCES_DIR.rstrip("/") in folders

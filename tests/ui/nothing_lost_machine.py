@@ -47,7 +47,10 @@ from hypothesis.stateful import (
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from rockskills_gui.core.library.archive import archive_skills, restore_refusal, restore_skill
+from rockskills_gui.core.library.archive_records import archive_places, archived, damage_of
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.stores.skill_dirs import ARCHIVE_DIR
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
@@ -61,6 +64,7 @@ from tests.property_budget import Budget, run_machine
 NOW = Timestamp.parse("2026-11-22T12:00:00+00:00")
 INDEX = st.integers(min_value=0, max_value=3) | st.integers(min_value=0, max_value=10_000)
 JOURNAL_DIR = ".rockskills"
+NOT_SKILLS = (JOURNAL_DIR, ARCHIVE_DIR)  # the journal; a SKILL.md root's archive (issue 32)
 WHOLE_APP = 4.0  # the machines' share of ROCKSKILLS_PROPERTY_SECONDS (tests/property_budget.py)
 
 Fields = dict[str, object]
@@ -237,16 +241,23 @@ class NothingLost(RuleBasedStateMachine):
     def skill_files(self) -> set[Path]:
         base = self.lib.skills_dir
         return {p for p in base.rglob("*") if p.is_file() and self.is_skill_file(p)
-                and JOURNAL_DIR not in p.relative_to(base).parts}
+                and not set(NOT_SKILLS) & set(p.relative_to(base).parts)}
 
     def other_files(self) -> set[Path]:
         """Files among the skills that are not skill files (resources, licences; no journal)."""
         base = self.lib.skills_dir
         return {p for p in base.rglob("*") if p.is_file() and not self.is_skill_file(p)
-                and JOURNAL_DIR not in p.relative_to(base).parts}
+                and not set(NOT_SKILLS) & set(p.relative_to(base).parts)}
+
+    def archive_files(self) -> set[Path]:
+        """Every file of the library's skill archive (what survives the undo history)."""
+        return {p for place in archive_places(self.lib) if place.is_dir()
+                for p in place.rglob("*") if p.is_file()}
 
     def disk_text(self) -> str:
-        return "\n".join(p.read_text("utf-8", "replace") for p in self.skill_files())
+        """The skill files' text and the archive's: an archived skill is not lost."""
+        files = [*self.skill_files(), *self.archive_files()]
+        return "\n".join(p.read_text("utf-8", "replace") for p in files)
 
     def _note_typing(self, buffer: Buffer) -> None:
         if buffer not in self.started:
@@ -388,6 +399,40 @@ class NothingLost(RuleBasedStateMachine):
 
     @rule(index=INDEX)
     @precondition(lambda self: self.idle())
+    def archive(self, index: int) -> None:
+        """Issue 32: a skill moves to the archive (what a dream's deletion does), byte for byte."""
+        name = self.pick(index)
+        entry = self.lib.entry(name)
+        raw = entry.raw
+        if self.ctx.apply(lambda lib: archive_skills(lib, [name])) is None:
+            return
+        self.deleted_names.append(name)
+        entries = [s for s in archived(self.lib)[0] if s.name == name]
+        assert any(p.read_bytes() == raw for s in entries for p in s.folder.rglob("*") if p.is_file()), (
+            f"the archive of '{name}' does not hold its file byte for byte")
+
+    @rule(index=INDEX, rename=st.booleans())
+    @precondition(lambda self: self.idle() and bool(archived(self.lib)[0]))
+    def restore(self, index: int, rename: bool) -> None:
+        """Issue 32: an archived skill comes back byte for byte (or renamed); a taken name is
+        refused with nothing written."""
+        skills = archived(self.lib)[0]
+        skill = skills[index % len(skills)]
+        kept = {p: p.read_bytes() for p in skill.folder.rglob("*") if p.is_file()}
+        as_name = self.new_name("rename", skill.name) if rename else None
+        refusal = restore_refusal(self.lib, skill, as_name)
+        if refusal is not None:
+            assert "Restore it under another name" in refusal or "cannot" in refusal, refusal
+            assert {p: p.read_bytes() for p in skill.folder.rglob("*") if p.is_file()} == kept
+            return
+        change = self.ctx.apply(lambda lib: restore_skill(lib, skill, as_name))
+        assert change is not None and not change.empty, "a restore the check allowed was refused"
+        name = change.created[0]
+        if as_name is None:
+            assert self.lib.entry(name).raw in kept.values(), f"'{name}' came back changed"
+
+    @rule(index=INDEX)
+    @precondition(lambda self: self.idle())
     def create(self, index: int) -> None:
         name = self.free_name(index, self.new_name("create"))
         self.ctx.apply(lambda lib: lib.create(name, "A new skill.", "Steps."))
@@ -475,6 +520,8 @@ class NothingLost(RuleBasedStateMachine):
                 f"{path} differs from what the library last read or wrote")
         assert self.other_files() == self.baseline_other, "a stray file appeared among the skills"
         assert not lib.problems, lib.problems
+        for skill in archived(lib)[0]:  # the archive holds what it recorded, byte for byte
+            assert damage_of(skill) is None, (skill.name, damage_of(skill))
 
 
 def run(machine: type[NothingLost], qtbot, budget: Budget, steps: int) -> None:

@@ -196,8 +196,10 @@ def test_llm_run_shows_the_exact_prompt_sends_the_edited_directive_and_reviews_t
     codes = [code for code, _message in review.view.findings.rows]
     assert codes == ["source-not-in-todelete", "lost-specifics"]
     assert any("get_calendar_events" in message for _code, message in review.view.findings.rows)
-    # issue 16: the merge away of skills used this month starts unticked, its deletions with it
-    assert checked(wizard) == ["c1"] and "used 3× in 30 days" in review.reason_text("c2")
+    # issue 16: the merge away of skills used this month starts unticked, its deletions with it;
+    # issue 32: so does the 18-month prune (nothing destructive is pre-selected)
+    assert checked(wizard) == [] and "used 3× in 30 days" in review.reason_text("c2")
+    assert "prunes 'legacy/fax-sender'" in review.reason_text("c1")
     review.select_all()
     assert checked(wizard) == ["c1", "c2", "c3", "c4"]
 

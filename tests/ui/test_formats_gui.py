@@ -156,11 +156,11 @@ def test_a_skill_md_rename_is_checked_with_its_own_rules_not_rockbots(md_window:
     library = md_window.ctx.library
     old = sorted(library.names())[0]
     folder_rule = "cannot be a skill folder name (no '/', no leading '.', no surrounding spaces)"
-    assert folder_rule in (pane._rename_error({old: "tools/renamed"}) or "")
-    assert pane._rename_error({old: "Brew Tea v1.2"}) is None  # RockBot: "invalid characters"
+    assert folder_rule in (pane.edits._rename_error({old: "tools/renamed"}) or "")
+    assert pane.edits._rename_error({old: "Brew Tea v1.2"}) is None  # RockBot: "invalid characters"
     taken = sorted(library.names())[1]
-    assert pane._rename_error({old: taken.upper()}) == f"A skill named '{taken}' already exists."
-    assert pane._creation_error(taken) == f"A skill named '{taken}' already exists."
+    assert pane.edits._rename_error({old: taken.upper()}) == f"A skill named '{taken}' already exists."
+    assert pane.edits.creation_error(taken) == f"A skill named '{taken}' already exists."
     pane.request_rename({old: "Brew Tea v1.2"})
     qtbot.waitUntil(lambda: library.get("Brew Tea v1.2") is not None)
     assert md_window.error_box is None

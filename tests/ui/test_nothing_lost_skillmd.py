@@ -153,3 +153,27 @@ def test_a_saved_skill_deleted_then_recreated_on_disk_keeps_the_users_text(qtbot
         machine.nothing_typed_is_lost()
         machine.agent_creates(index=3)  # an odd index: the deleted skill's name
         machine.nothing_typed_is_lost()
+
+
+def test_an_archived_skill_with_saved_text_comes_back_and_a_taken_name_is_refused(qtbot) -> None:
+    """Issue 32: the user saves text into a skill, archives it (the text is in the archive, not
+    lost), creates a skill of that name (the restore is refused, nothing written), restores it
+    under another name, and the text is back in a skill."""
+    with scripted(NothingLostSkillMd, qtbot) as machine:
+        machine.start_with_unsaved_edits(index=0, in_summary=False)
+        machine.save(all_of_them=False)
+        name = FOCUS[0]
+        typed = [m for m, owner in machine.protected.items() if owner is not None]
+        machine.archive(index=1)  # the focus skill just saved (index 0 is the open buffer's)
+        assert name not in machine.lib and (machine.lib.skills_dir / ".archive" / name).is_dir()
+        machine.discard_a_deleted_skill()
+        machine.nothing_typed_is_lost()
+        machine.disk_is_what_the_library_believes()
+        machine.ctx.apply(lambda lib: lib.create(name, "Someone else's", "Other."))
+        machine.restore(index=0, rename=False)  # refused: the name is taken now
+        assert name in machine.lib and any(machine.lib.skills_dir.glob(".archive/*/SKILL.md"))
+        machine.restore(index=0, rename=True)
+        restored = [n for n in machine.lib.names() if n.startswith(f"{name}-r")]
+        assert restored and all(m in machine.lib.get(restored[0]).content for m in typed)
+        machine.nothing_typed_is_lost()
+        machine.disk_is_what_the_library_believes()

@@ -183,10 +183,10 @@ def test_a_rockbot_rename_is_checked_with_rockbots_rules(window: MainWindow) -> 
     pane = pane_of(window)
     invalid = ("Skill name contains invalid characters: 'Brew Tea'. Only alphanumeric, hyphens, "
                "underscores, and '/' are allowed.")
-    assert pane._rename_error({"write-report": "Brew Tea"}) == invalid
-    assert pane._creation_error("Brew Tea") == invalid
-    assert pane._rename_error({"write-report": "writing/report"}) is None
-    assert pane._rename_error({"write-report": "MCP"}) == (
+    assert pane.edits._rename_error({"write-report": "Brew Tea"}) == invalid
+    assert pane.edits.creation_error("Brew Tea") == invalid
+    assert pane.edits._rename_error({"write-report": "writing/report"}) is None
+    assert pane.edits._rename_error({"write-report": "MCP"}) == (
         "A skill named 'mcp' already exists (RockBot names are case-insensitive).")
 
 
@@ -475,3 +475,30 @@ def test_an_empty_tree_says_why(qtbot, tmp_path: Path) -> None:
     (agent / "skills" / "broken.json").write_text('{"name": "broken", "summary": "s", "content": "c"}')
     window.ctx.apply(lambda lib: lib.create("fine", "A fine skill.", "1. Go."))
     assert pane.view.empty_text == ""
+
+
+def test_a_skill_md_rename_is_checked_with_its_own_rules_as_typed(qtbot, tmp_path: Path) -> None:
+    """The inline editor's hint uses the open library's agent rules (a SKILL.md skill is a folder),
+    not RockBot's, which refuse a space and accept '.x'-less names only."""
+    root = tmp_path / "lib"
+    for name in ("brew-tea", "pour-tea"):
+        (root / name).mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: How to {name.replace('-', ' ')} well.\n---\n\nSteps.\n")
+    window = open_window(qtbot, root)
+    assert window.ctx.library is not None and window.ctx.library.profile.format == "agentskills"
+    pane = pane_of(window)
+    pane.view.setFocus()
+    select(pane, "brew-tea")
+    window.commands["tree.rename"].trigger()
+    editor = inline_editor(pane)
+    editor.selectAll()
+    qtbot.keyClicks(editor, ".brew")
+    expected = window.ctx.library.name_rule_error(".brew")
+    assert expected and "skill folder" in expected
+    assert pane.message.isVisible() and pane.message.text() == expected
+    editor.selectAll()
+    qtbot.keyClicks(editor, "brew green tea")  # RockBot would refuse the spaces
+    assert not pane.message.isVisible()
+    qtbot.keyClick(editor, Qt.Key.Key_Escape)
+    window.close()

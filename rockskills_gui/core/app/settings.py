@@ -103,6 +103,13 @@ class Settings(BaseModel):
         json_schema_extra={"group": GROUP_DREAM,
                            "labels": {"llm": "An LLM on the endpoint above",
                                       "offline": "Offline (no LLM)"}})
+    archive_purge_days: int = Field(
+        0, ge=0, le=36_500, title="Purge archived skills after (days)",
+        description="Skills a dream deleted, pruned or merged away are kept in the library's archive "
+                    "(Tools ▸ Skill Archive…). When a library opens, remove from its archive what was "
+                    "archived more than this many days ago (one undoable change); 'Never' keeps "
+                    "everything.",
+        json_schema_extra={"group": GROUP_DREAM, "zero": "Never"})
     include_user_skills: bool = Field(
         False, title="Include user-scope skill folders",
         description="When opening a SKILL.md library, also read the format's folders in your home "

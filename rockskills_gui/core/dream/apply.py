@@ -22,13 +22,21 @@ from rockskills_gui.core.dream.apply_resources import (
     PlanRefused,
     Writes,
     carry_resources,
+    owner_of,
     same_file,
 )
+from rockskills_gui.core.dream.apply_skillmd import archive_info, skill_md_change_set
 from rockskills_gui.core.dream.checks import CheckContext, check_plan, name_problem, path_problem
-from rockskills_gui.core.dream.plan import Plan, ProposalKind, Severity, touched_path_error
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.dream.formats import DreamLibrary, is_skill_md, rules_of, skill_md_rules
+from rockskills_gui.core.dream.plan import Plan, Proposal, ProposalKind, Severity, touched_path_error
+from rockskills_gui.core.dream.preselect import preselect
+from rockskills_gui.core.dream.review_defaults import guards_for
+from rockskills_gui.core.library.archive import archive_writes
+from rockskills_gui.core.library.rockbot.library import as_rockbot
+from rockskills_gui.core.library.skillmd.library import as_skill_md
 from rockskills_gui.core.model.mcp_freshness import carried_baseline
 from rockskills_gui.core.model.names import display_name, fold
+from rockskills_gui.core.model.profile import Delete
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
 from rockskills_gui.core.model.skill import (
     Skill,
@@ -42,6 +50,7 @@ from rockskills_gui.core.model.timestamps import TimestampError
 from rockskills_gui.core.storage import fileio, journal
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.core.storage.checksum import sha256
+from rockskills_gui.core.storage.layout import Layout
 from rockskills_gui.core.storage.progress import CHECKING, Progress, counted
 
 __all__ = ["ApplyResult", "PlanRefused", "UndoResult", "apply_plan", "build_change_set", "checked",
@@ -100,7 +109,7 @@ def with_carried_baseline(skill: Skill, sources: Iterable[str], catalog: dict[st
     return with_rendered_property(skill, "surfaceBaseline", text or "null")
 
 
-def build_change_set(library: RockBotLibrary, plan: Plan, accepted: Iterable[str],
+def build_change_set(library: DreamLibrary, plan: Plan, accepted: Iterable[str],
                      reads: fingerprint.Reads | None = None) -> ChangeSet:
     """The whole-file changes of the accepted proposals, replayed in plan order on the library
     (``reads``: what the apply read so far, shared so that each file is read once).
@@ -116,7 +125,14 @@ def build_change_set(library: RockBotLibrary, plan: Plan, accepted: Iterable[str
     again) -- and the resource folders follow the skills (:mod:`.apply_resources`): a deleted
     skill's folder goes as the library's delete removes it, a renamed file takes its folder along,
     a merged-away source's files and manifest entries go to the skill it was merged into.
+
+    Every skill the accepted proposals remove (deleted, pruned, merged away) is archived in the
+    same change set, byte for byte with a record (:mod:`~rockskills_gui.core.library.archive`).
+    A SKILL.md library's changes are made by :func:`~.apply_skillmd.skill_md_change_set`.
     """
+    if is_skill_md(library):
+        return skill_md_change_set(as_skill_md(library), plan, accepted, reads)
+    library = as_rockbot(library)
     wanted = set(accepted)
     layout = library.layout
     originals = {fold(entry.skill.name): entry for entry in library.entries()}
@@ -134,6 +150,7 @@ def build_change_set(library: RockBotLibrary, plan: Plan, accepted: Iterable[str
     created: list[str] = []
     updated: list[str] = []
     deleted: list[str] = []
+    removed_by: dict[str, Proposal] = {}
     for proposal in plan.proposals:
         if proposal.id not in wanted:
             continue
@@ -142,6 +159,7 @@ def build_change_set(library: RockBotLibrary, plan: Plan, accepted: Iterable[str
             if path is not None:
                 put(path, None)
                 deleted.append(name)
+                removed_by.setdefault(fold(name), proposal)
         if proposal.record is not None:
             name = proposal.record.name
             old = current.get(fold(name))
@@ -173,14 +191,25 @@ def build_change_set(library: RockBotLibrary, plan: Plan, accepted: Iterable[str
             for source in proposal.sources:
                 if fold(source) != fold(skill.name):
                     owners.setdefault(fold(source), (proposal.id, fold(skill.name)))
-    carry_resources(library, EndState(originals, current, written, owners), writes)
+    state = EndState(originals, current, written, owners)
+    carry_resources(library, state, writes)
+    now = library.clock()
+    taken: set[str] = set()
+    archives = library.profile.curation.delete is Delete.ARCHIVE
+    for key, entry in originals.items():
+        if key in current or not archives:
+            continue
+        info = archive_info(plan, removed_by.get(key), owner_of(state, key),
+                            lambda k: written[k].name if k in written else originals[k].skill.name)
+        for fc in archive_writes(library, entry, info, now, taken):
+            put(fc.path, fc.after)
     count = len(wanted)
     return ChangeSet(label=f"Apply dream plan ({count} proposal{'s' if count != 1 else ''})",
                      files=writes.changes(), created=tuple(dict.fromkeys(created)),
                      updated=tuple(dict.fromkeys(updated)), deleted=tuple(dict.fromkeys(deleted)))
 
 
-def checked(plan: Plan, library: RockBotLibrary, reads: fingerprint.Reads | None = None) -> Plan:
+def checked(plan: Plan, library: DreamLibrary, reads: fingerprint.Reads | None = None) -> Plan:
     """A copy of ``plan`` with every check run again on the library as it is now.
 
     The checks' findings stored in the plan are dropped and made again (a plan file can be edited
@@ -191,7 +220,7 @@ def checked(plan: Plan, library: RockBotLibrary, reads: fingerprint.Reads | None
     """
     fresh = plan.model_copy(deep=True)
     check_plan(fresh, CheckContext.of(library.skills(), library.problems, fresh.protected_prefixes, fresh,
-                                      library.layout, library.rules))
+                                      library.layout, rules_of(library), naming=skill_md_rules(library)))
     for proposal in fresh.proposals:
         for path, digest in proposal.touched.items():
             problem = touched_path_error(path)
@@ -207,25 +236,26 @@ def checked(plan: Plan, library: RockBotLibrary, reads: fingerprint.Reads | None
                         continue
                     problem = f"{display_name(path)} changed since the plan was made"
             proposal.add("stale", Severity.BLOCK, f"{problem}; make a new plan")
+    preselect(fresh, guards_for(library, fresh))  # never what the file says
     return fresh
 
 
-def recheck(plan: Plan, library: RockBotLibrary, taken: fingerprint.Fingerprint | None = None,
+def recheck(plan: Plan, library: DreamLibrary, taken: fingerprint.Fingerprint | None = None,
             reads: fingerprint.Reads | None = None) -> Plan:
     """A copy of ``plan`` checked against the library as it is now (:func:`checked`), with the
     library's fingerprint now (``taken``: one the caller just took), so that it can be applied to
     the library that changed."""
     fresh = checked(plan, library, reads)
-    fresh.fingerprint = taken if taken is not None else fingerprint.take(library.layout)
+    fresh.fingerprint = taken if taken is not None else fingerprint.of_library(library)
     return fresh
 
 
-def library_changes(plan: Plan, library: RockBotLibrary) -> list[str]:
+def library_changes(plan: Plan, library: DreamLibrary) -> list[str]:
     """Skill files added, removed or changed since the plan's fingerprint (empty when none)."""
-    return fingerprint.compare(plan.fingerprint, fingerprint.take(library.layout)).lines()
+    return fingerprint.compare(plan.fingerprint, fingerprint.of_library(library)).lines()
 
 
-def touched_since(plan: Plan, library: RockBotLibrary) -> dict[str, list[str]]:
+def touched_since(plan: Plan, library: DreamLibrary) -> dict[str, list[str]]:
     """The proposals whose files changed since the plan was made (by id, in plan order), each
     with the changed files (paths as the plan names them): what a re-check would block as stale.
     Only the proposals' own files are read; for the whole library see :func:`library_changes`."""
@@ -243,7 +273,7 @@ def touched_since(plan: Plan, library: RockBotLibrary) -> dict[str, list[str]]:
     return found
 
 
-def apply_plan(library: RockBotLibrary, plan: Plan, accepted: Iterable[str], recheck_first: bool = False,
+def apply_plan(library: DreamLibrary, plan: Plan, accepted: Iterable[str], recheck_first: bool = False,
                crash_after: int | None = None, progress: Progress | None = None) -> ApplyResult:
     """Apply the accepted proposals as one transaction (raises PlanRefused / LibraryError).
 
@@ -270,7 +300,7 @@ def apply_plan(library: RockBotLibrary, plan: Plan, accepted: Iterable[str], rec
         change = build_change_set(library, plan, ids, reads)
     except PlanRefused as exc:  # said after the checks' own reasons, as before
         refused = exc
-    now = fingerprint.take(library.layout, progress, reads)
+    now = fingerprint.of_library(library, progress, reads)
     changed = fingerprint.compare(plan.fingerprint, now).lines()
     if changed:
         if not recheck_first:
@@ -291,7 +321,7 @@ def apply_plan(library: RockBotLibrary, plan: Plan, accepted: Iterable[str], rec
     box: dict[str, str] = {}
 
     def write(cs: ChangeSet) -> ChangeSet:
-        tx = journal.run(library.layout, cs.files, "apply", cs.label,
+        tx = journal.run(library.journal_layout(fc.path for fc in cs.files), cs.files, "apply", cs.label,
                          meta={"plan": plan.fingerprint.digest, "accepted": ids,
                                "created": list(cs.created), "updated": list(cs.updated),
                                "deleted": list(cs.deleted)},
@@ -303,7 +333,7 @@ def apply_plan(library: RockBotLibrary, plan: Plan, accepted: Iterable[str], rec
     return ApplyResult(box.get("id"), ids, recorded)
 
 
-def undo_last(library: RockBotLibrary, crash_after: int | None = None,
+def undo_last(library: DreamLibrary, crash_after: int | None = None,
               progress: Progress | None = None) -> UndoResult:
     """Undo the last applied plan from its journal record, as one new journaled transaction.
 
@@ -313,9 +343,10 @@ def undo_last(library: RockBotLibrary, crash_after: int | None = None,
     """
     progress = progress if progress is not None else library.progress
     tx = journal.last_undoable(library.agent_dir)
+    home = Layout(library.agent_dir, library.skills_dir)  # (the journal's paths are the folder's)
     if tx is None:
         return UndoResult(None, None, None, "nothing to undo: no applied plan on record")
-    states = list(counted(journal.states_of(tx, library.layout), len(tx.files), CHECKING, progress))
+    states = list(counted(journal.states_of(tx, home), len(tx.files), CHECKING, progress))
     if all(current == entry.before_sha for entry, current in states):
         progress.begin_write()  # the marker is a write: never after a cancel
         journal.mark_undone(library.agent_dir, tx.id, "already")
@@ -325,7 +356,7 @@ def undo_last(library: RockBotLibrary, crash_after: int | None = None,
         return UndoResult(None, None, None,
                           f"cannot undo '{tx.label}': files changed since it was applied",
                           changed)
-    change = ChangeSet(label=f"Undo: {tx.label}", files=tuple(journal.changes_of(tx, library.layout,
+    change = ChangeSet(label=f"Undo: {tx.label}", files=tuple(journal.changes_of(tx, home,
                                                                                  inverse=True)),
                        created=tuple(tx.meta.get("deleted", [])), updated=tuple(tx.meta.get("updated", [])),
                        deleted=tuple(tx.meta.get("created", [])))
@@ -334,7 +365,8 @@ def undo_last(library: RockBotLibrary, crash_after: int | None = None,
     box: dict[str, str] = {}
 
     def write(cs: ChangeSet) -> ChangeSet:
-        undo_tx = journal.run(library.layout, cs.files, "undo", cs.label, undoes=tx.id,
+        undo_tx = journal.run(library.journal_layout(fc.path for fc in cs.files), cs.files, "undo",
+                              cs.label, undoes=tx.id,
                               crash_after=crash_after, progress=progress, before_shas=before_shas)
         box["id"] = undo_tx.id
         return replace(cs, journal=("undo", tx.id))  # Edit ▸ Undo re-applies it through the journal

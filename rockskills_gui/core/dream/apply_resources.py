@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from rockskills_gui.core.dream.fingerprint import Reads
+from rockskills_gui.core.library.library import Where
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary, SkillEntry, manifest_of, with_manifest
 from rockskills_gui.core.model.names import display_name, fold
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
 from rockskills_gui.core.storage.changes import FileChange, LibraryError
-from rockskills_gui.core.storage.layout import Layout
 
 
 class PlanRefused(LibraryError):
@@ -48,7 +48,7 @@ class Writes:
     (through ``reads``, shared with the rest of the apply), its ``after`` is the last bytes put
     there (None: removed)."""
 
-    def __init__(self, layout: Layout, reads: Reads | None = None) -> None:
+    def __init__(self, layout: Where, reads: Reads | None = None) -> None:
         self.layout = layout
         self.reads = reads if reads is not None else Reads()
         self.before: dict[Path, bytes | None] = {}
@@ -98,7 +98,7 @@ def carry_resources(library: RockBotLibrary, state: EndState, writes: Writes) ->
     for key, entry in state.originals.items():
         path = state.final.get(key)
         if path is None:
-            owner = _owner(state, key)
+            owner = owner_of(state, key)
             if owner is None:
                 gone.append(entry)
             else:
@@ -128,7 +128,7 @@ def same_file(old: Path, new: Path) -> bool:
         return False
 
 
-def _owner(state: EndState, key: str) -> tuple[str, str] | None:
+def owner_of(state: EndState, key: str) -> tuple[str, str] | None:
     """The proposal and the skill existing at the end that ``key`` was merged into (through a
     chain of merges in the same plan), or None."""
     seen = {key}

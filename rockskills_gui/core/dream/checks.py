@@ -11,13 +11,16 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import InitVar, dataclass, field
 from pathlib import Path
 
+from rockskills_gui.core.dream.coverage import coverage
+from rockskills_gui.core.dream.formats import SkillMdRules
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Finding, Plan, Proposal, ProposalKind, Severity
 from rockskills_gui.core.dream.prompts import CONSOLIDATION_TRUNCATED, OPTIMIZATION_TRUNCATED
+from rockskills_gui.core.library.library import Where
 from rockskills_gui.core.lint.linter import scan_text
 from rockskills_gui.core.model.mcp_freshness import carried_baseline
 from rockskills_gui.core.model.names import display_name, fold, readable_name_error, rockbot_name_error
@@ -36,53 +39,13 @@ CHECK_CODES = frozenset({
     "unknown-source", "summary-length", "stale", "suspicious-content", "huge-content", "mass-delete",
     "namespace-merge", "namespace-guide", "mcp-naming", "summary-keywords", "mcp-baseline",  # current
     "path-blocked", "recall-regression", "undeclared-overwrite",
+    "skill-md-name", "description-required", "description-too-long",  # SKILL.md (core.dream.formats)
 })
 PATH_MAX = 4096  # bytes in a whole path (Linux), as the library's own check
 MAX_NAME_DEPTH = 32  # '/' levels in a name the dream may write
 MAX_SUMMARY_WORDS = ROCKBOT_SUMMARY_WORDS  # what the directives ask (core/model/summary_rule.py)
 HUGE_CONTENT_CHARS = 50_000  # RockBot injects the whole content whenever recall picks the skill
 MASS_DELETE_SHARE = 0.25  # a plan deleting more than this share of the library (and 5+ skills)
-
-_CODE_SPAN = re.compile(r"`([^`\n]+)`")
-_SNAKE = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![A-Za-z0-9_])")
-_CAMEL = re.compile(r"(?<![A-Za-z0-9_])[a-z]+(?:[A-Z][a-z0-9]*)+(?![A-Za-z0-9_])")
-_QUOTED = re.compile(r"(?<![A-Za-z0-9])'([^'\s]{1,60})'(?![A-Za-z0-9])")
-_DOMAIN = re.compile(r"(?<![A-Za-z0-9.-])(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|app|gov|edu)"
-                     r"(?:/[A-Za-z0-9_./-]*[A-Za-z0-9_])?")
-
-_CAMEL_HINT = re.compile(r"[a-z][A-Z]")
-_TLDS = tuple(f".{tld}" for tld in ("com", "org", "net", "io", "dev", "ai", "app", "gov", "edu"))
-_SPECIFIC_PATTERNS: tuple[tuple[re.Pattern[str], Callable[[str], bool]], ...] = (
-    (_CODE_SPAN, lambda text: "`" in text),
-    (_SNAKE, lambda text: "_" in text),
-    (_CAMEL, lambda text: _CAMEL_HINT.search(text) is not None),
-    (_QUOTED, lambda text: "'" in text),
-    (_DOMAIN, lambda text: any(tld in text for tld in _TLDS)),
-)
-
-
-def specifics(text: str) -> list[str]:
-    """Concrete details a merge must keep: code spans, snake_case and camelCase identifiers,
-    single-quoted values and web addresses (first-seen order, unique)."""
-    found: dict[str, None] = {}
-    for pattern, could_match in _SPECIFIC_PATTERNS:
-        if not could_match(text):
-            continue  # a cheap necessary condition: the lookbehind patterns are slow on long texts
-        for match in pattern.finditer(text):
-            value = match.group(1) if pattern.groups else match.group(0)
-            found.setdefault(value.strip())
-    return [v for v in found if v]
-
-
-def lost_specifics(sources: Iterable[str], merged: str) -> list[str]:
-    """Specifics of the sources that the merged text no longer contains (case-sensitive)."""
-    lost: dict[str, None] = {}
-    for text in sources:
-        for value in specifics(text):
-            if value not in merged:
-                lost.setdefault(value)
-    return list(lost)
-
 
 def protected_by(name: str, prefixes: Sequence[str]) -> str | None:
     """The configured prefix protecting ``name`` (``patrol/`` protects ``patrol/x``; ``patrol``
@@ -103,8 +66,9 @@ class NameChecks:
     """Per-name answers that depend only on the name and ``layout``, remembered: a plan checks
     thousands of names, and the plan builder and the checks ask about the same ones."""
 
-    def __init__(self, layout: Layout | None) -> None:
+    def __init__(self, layout: Where | None, naming: SkillMdRules | None = None) -> None:
         self.layout = layout
+        self.naming = naming  # a SKILL.md library's name rules (None: RockBot's)
         self._paths: dict[str, Path] = {}
         self._shown: dict[str, str] = {}
         self._problems: dict[str, str | None] = {}
@@ -126,10 +90,13 @@ class NameChecks:
         return shown
 
     def name_problem(self, name: str) -> str | None:
-        """``name_problem(name, layout)``."""
+        """``name_problem(name, layout)`` (a SKILL.md library: its folder-name rule)."""
         if name not in self._problems:
-            path = self.path_for(name) if self.layout is not None else None
-            self._problems[name] = name_problem(name, self.layout, path)
+            if self.naming is not None:
+                self._problems[name] = self.naming.name_problem(name)
+            else:
+                path = self.path_for(name) if self.layout is not None else None
+                self._problems[name] = name_problem(name, self.layout, path)  # type: ignore[arg-type]
         return self._problems[name]
 
 
@@ -144,13 +111,15 @@ class CheckContext:
     saved_by_plan: set[str] = field(default_factory=set)    # fold(name)
     deleted_by_plan: set[str] = field(default_factory=set)  # fold(name)
     deleted_by: dict[str, set[str]] = field(default_factory=dict)  # fold(name) -> ids deleting it
-    layout: Layout | None = None  # where skills are written (None: the disk is not looked at)
+    layout: Where | None = None  # where skills are written (None: the disk is not looked at)
     rules: RockBotRules = ROCKBOT_64E82CC  # which RockBot (its protected and namespace prefixes)
+    naming: SkillMdRules | None = None  # a SKILL.md library's rules (None: RockBot's)
     names: InitVar[NameChecks | None] = None
     _names: NameChecks = field(init=False, repr=False, compare=False)
 
     def __post_init__(self, names: NameChecks | None) -> None:
-        self._names = names if names is not None and names.layout is self.layout else NameChecks(self.layout)
+        self._names = names if names is not None and names.layout is self.layout \
+            else NameChecks(self.layout, self.naming)
 
     def path_for(self, name: str) -> Path:
         """``layout.path_for(name)``, remembered (only with a layout)."""
@@ -166,12 +135,13 @@ class CheckContext:
 
     @classmethod
     def of(cls, skills: Iterable[Skill], problems: Iterable[Problem], protected: Iterable[str],
-           plan: Plan | None = None, layout: Layout | None = None,
-           rules: RockBotRules = ROCKBOT_64E82CC, names: NameChecks | None = None) -> CheckContext:
+           plan: Plan | None = None, layout: Where | None = None,
+           rules: RockBotRules = ROCKBOT_64E82CC, names: NameChecks | None = None,
+           naming: SkillMdRules | None = None) -> CheckContext:
         prefixes = list(protected)
         prefixes += [p for p in rules.protected_prefixes if fold(p) not in {fold(x) for x in prefixes}]
         ctx = cls({fold(s.name): s for s in skills}, list(problems), prefixes, layout=layout,
-                  rules=rules, names=names)
+                  rules=rules, naming=naming, names=names)
         if plan is not None:
             for proposal in plan.proposals:
                 if proposal.record is not None:
@@ -219,14 +189,15 @@ def check(proposal: Proposal, ctx: CheckContext) -> None:
                          "was copied from the prompt, where it was cut at 800 characters")
     if proposal.kind in (ProposalKind.MERGE, ProposalKind.REWRITE):
         changed = {fold(s) for s in [*proposal.sources, *proposal.replaces]}
-        originals = [r.content or "" for n, r in proposal.before.items() if fold(n) in changed]
-        lost = lost_specifics(originals, content)
-        if lost:
-            shown = ", ".join(f"'{v}'" for v in lost[:12]) + (" …" if len(lost) > 12 else "")
-            proposal.add("lost-specifics", Severity.WARN,
-                         f"{len(lost)} specific(s) of the source(s) are missing from the new "
-                         f"content: {shown}")
+        originals = [f"{r.summary or ''}\n{r.content or ''}" for n, r in proposal.before.items()
+                     if fold(n) in changed]
+        lost = coverage(originals, f"{record.name}\n{record.summary or ''}\n{content}")
+        if lost.total:
+            proposal.add("lost-specifics", Severity.WARN, lost.message())
     _check_content(proposal, record.summary or "", content)
+    if ctx.naming is not None:
+        _check_description(proposal, record.summary or "", ctx.naming)
+        return
     words = len((record.summary or "").split())
     if words > MAX_SUMMARY_WORDS:
         proposal.add("summary-length", Severity.INFO,
@@ -396,7 +367,37 @@ def path_problem(name: str, layout: Layout, problems: Iterable[Problem], loaded:
     return None
 
 
+def _check_description(proposal: Proposal, description: str, rules: SkillMdRules) -> None:
+    problem = rules.description_problem(description)
+    if problem is not None:
+        proposal.add("description-required", Severity.BLOCK, problem)
+    for warning in rules.description_warnings(description):
+        proposal.add("description-too-long", Severity.WARN, warning)
+
+
+def _check_skill_md_name(proposal: Proposal, name: str, ctx: CheckContext, rules: SkillMdRules) -> None:
+    """A SKILL.md name: a folder the library can write (a block), the profile's spec (warnings),
+    and a folder already on disk that is not the skill's own (a block)."""
+    message = rules.name_problem(name)
+    if message is not None:
+        proposal.add("invalid-name", Severity.BLOCK, f"{message} (refused by this app)")
+        return
+    for warning in rules.name_warnings(name):
+        proposal.add("skill-md-name", Severity.WARN, warning)
+    if ctx.layout is None or fold(name) in ctx.skills:
+        return
+    folder = ctx.path_for(name).parent
+    if os.path.lexists(folder):
+        what = "symbolic link" if os.path.islink(folder) else "folder"
+        proposal.add("path-blocked", Severity.BLOCK,
+                     f"{ctx.layout.display_path(folder)} is already on disk (a {what} that is not a "
+                     "skill this library loaded); it would be replaced: move it away first")
+
+
 def _check_name(proposal: Proposal, name: str, ctx: CheckContext) -> None:
+    if ctx.naming is not None:
+        _check_skill_md_name(proposal, name, ctx, ctx.naming)
+        return
     message = ctx.name_problem(name)
     if message is not None:
         why = ("RockBot would throw after deleting the sources, aborting the dream cycle"
@@ -412,6 +413,7 @@ def _check_name(proposal: Proposal, name: str, ctx: CheckContext) -> None:
             return
     if ctx.layout is None:
         return
+    assert isinstance(ctx.layout, Layout)
     path = ctx.path_for(name)
     shown = fold(ctx.shown_path(name))
     if any(fold(problem.path) == shown for problem in ctx.problems):

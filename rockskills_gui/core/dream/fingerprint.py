@@ -6,11 +6,16 @@ import contextlib
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from rockskills_gui.core.library.library import Library
+from rockskills_gui.core.library.rockbot.library import as_rockbot
 from rockskills_gui.core.library.rockbot.scan import odd_skill_files
+from rockskills_gui.core.library.skillmd.store import TOO_DEEP, walk_skill_folders
 from rockskills_gui.core.model.problems import ProblemKind
+from rockskills_gui.core.model.profile import FileKind
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES, SKILL_FILE_MAX_BYTES
 from rockskills_gui.core.storage import fileio, untrusted
 from rockskills_gui.core.storage.checksum import sha256
@@ -92,6 +97,35 @@ def take(layout: Layout, progress: Progress | None = None, reads: Reads | None =
         files[layout.display_path(path)] = digest
     for path in odd:
         files[layout.display_path(path)] = NOT_A_FILE + (untrusted.not_regular(path) or "?")
+    return _sealed(files)
+
+
+def of_library(library: Library[Any, Any], progress: Progress | None = None,
+               reads: Reads | None = None) -> Fingerprint:
+    """:func:`take` for any library: RockBot's ``skills/**/*.json``, or every skill file of a
+    SKILL.md library's roots (each skill folder's SKILL.md, as the scan finds them)."""
+    if FileKind.SKILL_MD not in library.profile.storage.file_kinds:
+        return take(as_rockbot(library).layout, progress, reads)
+    found: list[Path] = []
+    for root in library.skill_roots():
+        for _folder, path, _names in walk_skill_folders(root, (), library.profile):
+            if path is not None and path is not TOO_DEEP:
+                found.append(path)
+    files: dict[str, str] = {}
+    for path in counted(found, len(found), CHECKING, progress):
+        shown = library.layout.display_path(path)
+        try:
+            digest = sha256(fileio.read_regular(path, SKILL_FILE_MAX_BYTES)) if reads is None \
+                else reads.digest(path)
+        except OSError as exc:
+            files[shown] = NOT_A_FILE + untrusted.reason(path, exc)
+            continue
+        if digest is not None:
+            files[shown] = digest
+    return _sealed(files)
+
+
+def _sealed(files: dict[str, str]) -> Fingerprint:
     whole = hashlib.sha256()
     for name, digest in sorted(files.items()):
         whole.update(f"{name}\0{digest}\n".encode("utf-8", "surrogatepass"))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rockskills_gui.core.dream.formats import NO_DATES
 from rockskills_gui.core.dream.inputs import DreamInputs
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Evidence, PassRecord, ProposalKind, Severity, SkillRecord
@@ -125,7 +126,10 @@ def propose_offline(builder: PlanBuilder, inputs: DreamInputs, record: PassRecor
 def _propose_offline(builder: PlanBuilder, inputs: DreamInputs, record: PassRecord,
                      similarity: float) -> None:
     now = inputs.now
-    builder.prune(prune_candidates(builder.virtual.skills(), now), record, OFFLINE)
+    if builder.library.profile.holds.timestamps:
+        builder.prune(prune_candidates(builder.virtual.skills(), now), record, OFFLINE)
+    else:
+        record.notes.append(NO_DATES)
     stats = usage_stats(inputs)
     skills = builder.virtual.listed()
     taken: set[str] = set()

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rockskills_gui.core.dream.formats import NO_CONVERSATIONS, NO_DATES, NO_USAGE
 from rockskills_gui.core.dream.inputs import DreamInputs
 from rockskills_gui.core.dream.ledger import (
     SKILL_CONSOLIDATION,
@@ -62,6 +63,7 @@ class PassOutlook:
     runs: bool
     reason: str | None = None
     short: str = ""  # the same in a few words, for a line beside the pass
+    format_limit: bool = False  # the library's format lacks the data (not RockBot's own rule)
 
 
 def _ledger_skip(pass_name: str, record: LedgerRecord | None, fingerprint: str, now: Timestamp,
@@ -77,13 +79,17 @@ def _ledger_skip(pass_name: str, record: LedgerRecord | None, fingerprint: str, 
 
 
 def pass_outlook(skills: Iterable[Skill], inputs: DreamInputs, ledger: Ledger | None = None,
-                 curation: Curation | None = None) -> dict[DreamPass, PassOutlook]:
+                 curation: Curation | None = None, rockbot_data: bool = True) -> dict[DreamPass, PassOutlook]:
     """What RockBot would do with each LLM pass on ``skills`` and ``inputs`` (see the module doc);
-    ``curation``: the profile's (its singleton prefixes and the ledger's floor)."""
+    ``curation``: the profile's (its singleton prefixes and the ledger's floor). ``rockbot_data``
+    False: a library with no RockBot logs and no usage dates (SKILL.md), where skill gap cannot
+    run, nothing is pruned and optimization expands the thin skills (:mod:`.formats`)."""
     curation = curation or Curation()
     current = list(skills)
     result: dict[DreamPass, PassOutlook] = {}
     turns = inputs.conversation.events
+    if not rockbot_data:
+        return _without_rockbot_data(current, inputs)
     if not turns:
         result[DreamPass.GAP] = PassOutlook(DreamPass.GAP, False, "the conversation log is empty",
                                             "the conversation log is empty")
@@ -136,6 +142,24 @@ def pass_outlook(skills: Iterable[Skill], inputs: DreamInputs, ledger: Ledger | 
     return result
 
 
+def _without_rockbot_data(skills: list[Skill], inputs: DreamInputs) -> dict[DreamPass, PassOutlook]:
+    result = {DreamPass.GAP: PassOutlook(DreamPass.GAP, False, NO_CONVERSATIONS,
+                                         "needs RockBot's conversation log", True)}
+    if len(skills) < 2:
+        reason = analyze_consolidation(skills, inputs).skipped or "fewer than 2 skills"
+        result[DreamPass.CONSOLIDATE] = PassOutlook(DreamPass.CONSOLIDATE, False, reason,
+                                                    f"{len(skills)} skill(s)")
+        result[DreamPass.OPTIMIZE] = PassOutlook(DreamPass.OPTIMIZE, False, "it runs only after a "
+                                                 "consolidation", "it runs only after a consolidation")
+        return result
+    result[DreamPass.CONSOLIDATE] = PassOutlook(DreamPass.CONSOLIDATE, True, NO_DATES,
+                                                "no prune: SKILL.md keeps no usage dates", True)
+    skipped = analyze_optimization(skills, inputs, thin_only=True).skipped
+    result[DreamPass.OPTIMIZE] = PassOutlook(DreamPass.OPTIMIZE, skipped is None, skipped or NO_USAGE,
+                                             skipped or "expands the thin skills (no usage log)", True)
+    return result
+
+
 def brief(outlook: PassOutlook) -> str:
     """The few words shown beside a pass ("" when there is nothing to say); :func:`describe`
     gives the whole sentence."""
@@ -143,6 +167,8 @@ def brief(outlook: PassOutlook) -> str:
         return ""
     if outlook.runs:
         return f"Note: {outlook.short}"
+    if outlook.format_limit:
+        return f"Not for this library: {outlook.short}"
     who = "RockBot (current)" if (outlook.reason or "").startswith(LEDGER) \
         else "RockBot"
     return f"{who} would skip it: {outlook.short}"
@@ -152,6 +178,8 @@ def describe(outlook: PassOutlook) -> str:
     """The line shown beside a pass ("" when there is nothing to say)."""
     if outlook.reason is None:
         return ""
+    if outlook.format_limit:
+        return f"{'Note' if outlook.runs else 'This library cannot run it'}: {outlook.reason}."
     reason = outlook.reason
     for suffix, instead in ((" (RockBot skips skill-gap detection)", ""),
                             (" (RockBot skips optimization)", ""),

@@ -46,9 +46,10 @@ class PlanFileError(ValueError):
 
 
 def touched_path_error(path: str) -> str | None:
-    """Why ``path`` (a proposal's ``touched`` key) is not a file below ``skills/``, or None."""
+    """Why ``path`` (a proposal's ``touched`` key) is not a skill file's path relative to the
+    library folder (``skills/…`` for RockBot, ``<root>/<folder>/SKILL.md`` for SKILL.md), or None."""
     parts = path.split("/")
-    if len(path) > MAX_PATH_TEXT or "\0" in path or "\\" in path or parts[0] != "skills" \
+    if len(path) > MAX_PATH_TEXT or "\0" in path or "\\" in path or parts[0] == ".rockskills" \
             or len(parts) < 2 or any(p in ("", ".", "..") for p in parts):
         return f"'{display_name(path)}' is not a file in the skills folder"
     return None
@@ -172,6 +173,9 @@ class Proposal(_Model):
     # an mcp-refresh proposal's new surfaceBaseline (the record's other unmodelled properties
     # are the library's): string or null fields, as SkillSurfaceBaseline writes them
     surface_baseline: dict[str, str | None] | None = Field(default=None, alias="surfaceBaseline")
+    # whether the review starts it ticked, and why (core.dream.preselect; made again on load)
+    preselected: bool = False
+    preselect_reason: str = Field(default="", alias="preselectReason")
 
     @field_validator("id")
     @classmethod
@@ -238,6 +242,7 @@ class Plan(_Model):
     created_at: str = Field(alias="createdAt")
     now: str
     library: str
+    library_format: str = Field(default="rockbot", alias="libraryFormat")  # core.library.formats
     fingerprint: Fingerprint
     protected_prefixes: list[str] = Field(default_factory=list, alias="protectedPrefixes")
     offline: bool = False

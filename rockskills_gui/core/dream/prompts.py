@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from rockskills_gui.core.dream.inputs import DreamInputs
@@ -32,7 +32,7 @@ from rockskills_gui.core.dream.passes import (
 from rockskills_gui.core.model.manifest import manifest_entries
 from rockskills_gui.core.model.names import fold, is_null_or_whitespace, sort_key
 from rockskills_gui.core.model.profile import AgentProfile
-from rockskills_gui.core.model.skill import Skill, utf16_len
+from rockskills_gui.core.model.skill import SPARSE_CONTENT_UNITS, Skill, utf16_len
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.recall.bm25 import to_lower_invariant
 from rockskills_gui.core.usage.events import ConversationTurn, FeedbackEntry, SignalType
@@ -403,11 +403,25 @@ def _at_risk(entry: FeedbackEntry) -> bool:
 
 
 def analyze_optimization(skills: Iterable[Skill], inputs: DreamInputs,
-                         profile: AgentProfile | None = None) -> OptimizationAnalysis:
+                         profile: AgentProfile | None = None,
+                         thin_only: bool = False) -> OptimizationAnalysis:
     """The optimization pass over ``skills`` (the library after consolidation); ``profile``: as
-    :func:`analyze_consolidation` (RockBot (current) annotates resources)."""
+    :func:`analyze_consolidation` (RockBot (current) annotates resources). ``thin_only``: a
+    library with no usage or feedback log (SKILL.md): the prompt lists the skills with under 200
+    characters of content for expansion, as RockBot lists sparse ones (no at-risk session)."""
     attached = attached_annotation if profile is not None and profile.holds.resources else _no_annotation
     current = listed(skills)
+    if thin_only:
+        thin = [s for s in current if utf16_len(s.content or "") < SPARSE_CONTENT_UNITS]
+        if not thin:
+            return OptimizationAnalysis(None, f"no skill has under {SPARSE_CONTENT_UNITS} characters of "
+                                              "content (nothing to expand)")
+        out = _Lines()
+        out.add("The following skill(s) need review.")
+        out.add("Sparse skills have minimal content and should be expanded with concrete examples or steps.")
+        out.add()
+        _sparse_section(out, thin, attached)
+        return OptimizationAnalysis(out.text(), None, sparse=thin)
     since = inputs.now.add_days(-USAGE_DAYS)
     usage = [e for e in inputs.usage.query(since, USAGE_CAP)
              if e.session_id is not None and e.skill_name is not None]
@@ -461,17 +475,23 @@ def analyze_optimization(skills: Iterable[Skill], inputs: DreamInputs,
                 out.add(f"- [{entry.signal_name}] {entry.summary or ''}{_detail(entry)}")
             out.add()
     if sparse:
-        out.add("## Sparse skills (need expansion — add examples, steps, or clarifying detail):")
-        out.add()
-        for skill in sparse:
-            out.add(f"## Skill: {skill.name} [SPARSE]{attached(skill)}")
-            out.add(skill.content or "")
-            out.add()
-            out.add("### Review note: This skill has minimal content. Expand it with concrete steps, "
-                    "examples, and edge cases.")
-            out.add()
+        _sparse_section(out, sparse, attached)
     return OptimizationAnalysis(out.text(), None, list(at_risk.values()), list(names.values()), risky,
                                 context, sparse)
+
+
+def _sparse_section(out: _Lines, sparse: Sequence[Skill],
+                    attached: Callable[[Skill], str] = _no_annotation) -> None:
+    """The sparse skills for expansion, each with its ``attached`` annotation (RockBot (current))."""
+    out.add("## Sparse skills (need expansion — add examples, steps, or clarifying detail):")
+    out.add()
+    for skill in sparse:
+        out.add(f"## Skill: {skill.name} [SPARSE]{attached(skill)}")
+        out.add(skill.content or "")
+        out.add()
+        out.add("### Review note: This skill has minimal content. Expand it with concrete steps, "
+                "examples, and edge cases.")
+        out.add()
 
 
 def estimate_tokens(text: str) -> int:

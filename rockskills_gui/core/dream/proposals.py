@@ -13,6 +13,7 @@ from typing import TypedDict, Unpack
 
 from rockskills_gui.core.dream.checks import NameChecks
 from rockskills_gui.core.dream.fingerprint import NOT_A_FILE
+from rockskills_gui.core.dream.formats import DreamLibrary, skill_md_rules
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import (
     Evidence,
@@ -42,7 +43,6 @@ from rockskills_gui.core.dream.virtual import (
     item_is_blank,
     optimization_record,
 )
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import display_name, fold
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
 from rockskills_gui.core.model.skill import Skill
@@ -76,7 +76,7 @@ class ProposalFields(TypedDict, total=False):
 class PlanBuilder:
     """Collects proposals over a virtual copy of ``library``."""
 
-    def __init__(self, library: RockBotLibrary, now: Timestamp) -> None:
+    def __init__(self, library: DreamLibrary, now: Timestamp) -> None:
         self.library = library
         self.now = now
         self.virtual = VirtualLibrary(library.skills())
@@ -84,7 +84,8 @@ class PlanBuilder:
         self._writers: dict[str, str] = {}  # fold(name) -> id of the last proposal that wrote it
         self._offline_writers: dict[str, list[int]] = {}  # fold(name) -> offline proposals (positions)
         self._counters: dict[DreamPass, int] = {}
-        self.names = NameChecks(library.layout)  # paths and name problems, shared with the checks
+        # paths and name problems, shared with the checks (a SKILL.md library: its folder rules)
+        self.names = NameChecks(library.layout, skill_md_rules(library))
         # fold(name) -> (skill, its record): a skill touched by several proposals is snapshot once
         # (the records in ``before`` are shared and never changed)
         self._records: dict[str, tuple[Skill, SkillRecord]] = {}

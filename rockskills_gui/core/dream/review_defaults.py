@@ -20,13 +20,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rockskills_gui.core.dream.checks import protected_by
 from rockskills_gui.core.dream.offline import STARTER_SKILLS
 from rockskills_gui.core.dream.passes import USAGE_DAYS
 from rockskills_gui.core.dream.plan import Plan, Proposal, ProposalKind
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import display_name, fold
-from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.model.profile import FileKind
+from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
 from rockskills_gui.core.usage.events import UsageEvent, read_usage
 
 STARTER_REASON = ("'{name}' is a starter skill: RockBot re-creates it at its next start, so the "
@@ -59,6 +62,7 @@ class ReviewDefault:
     ticked: bool = True
     reasons: tuple[str, ...] = ()
     short: str = ""
+    shorts: tuple[str, ...] = ()  # the reasons in a few words each (``short`` joins them)
 
 
 def recent_use(events: Iterable[UsageEvent], since: Timestamp) -> dict[str, RecentUse]:
@@ -82,6 +86,25 @@ def recent_use(events: Iterable[UsageEvent], since: Timestamp) -> dict[str, Rece
 def read_recent_use(agent_dir: Path, now: Timestamp, days: int = USAGE_DAYS) -> dict[str, RecentUse]:
     """:func:`recent_use` over the agent's ``skill-usage/`` logs (unreadable lines are skipped)."""
     return recent_use(read_usage(agent_dir).events, now.add_days(-days))
+
+
+def guards_for(library: Library[Any, Any], plan: Plan, prefixes: Iterable[str] = ()) -> Guards:
+    """The guards of a review of ``plan`` on ``library``: recent use up to the plan's reference
+    time (where the agent logs usage), RockBot's starter skills (RockBot libraries only), and the
+    plan's, the library profile's and ``prefixes`` (the user's) protected prefixes."""
+    try:
+        now = Timestamp.parse(plan.now)
+    except (TimestampError, ValueError):
+        now = Timestamp.now()
+    profile = library.profile
+    chosen: list[str] = []
+    for prefix in [*plan.protected_prefixes, *profile.curation.protected_prefixes, *prefixes]:
+        if fold(prefix) not in {fold(p) for p in chosen}:
+            chosen.append(prefix)
+    rockbot = FileKind.ROCKBOT_JSON in profile.storage.file_kinds  # RockBot's starter skills
+    recent = read_recent_use(library.agent_dir, now) if profile.holds.usage_log else {}
+    return Guards(recent=recent, protected=tuple(chosen),
+                  starters=Guards.starters if rockbot else frozenset())
 
 
 def removed_names(proposal: Proposal) -> list[str]:
@@ -125,7 +148,7 @@ def review_default(proposal: Proposal, guards: Guards) -> ReviewDefault:
             shorts.append(f"'{shown}' is protected ({prefix})")
     if not reasons:
         return ReviewDefault()
-    return ReviewDefault(False, tuple(reasons), "Starts unticked: " + "; ".join(shorts))
+    return ReviewDefault(False, tuple(reasons), "Starts unticked: " + "; ".join(shorts), tuple(shorts))
 
 
 def review_defaults(plan: Plan, guards: Guards) -> dict[str, ReviewDefault]:

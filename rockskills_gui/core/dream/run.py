@@ -22,6 +22,16 @@ from typing import Literal, overload
 from rockskills_gui.core.dream import fingerprint
 from rockskills_gui.core.dream.checks import CheckContext, check_plan
 from rockskills_gui.core.dream.directives import Directive, load_directive
+from rockskills_gui.core.dream.formats import (
+    NO_CONVERSATIONS,
+    NO_DATES,
+    NO_USAGE,
+    DreamLibrary,
+    format_note,
+    rules_of,
+    runs_gap,
+    skill_md_rules,
+)
 from rockskills_gui.core.dream.inputs import DreamInputs
 from rockskills_gui.core.dream.llm import Completion, Endpoint, LlmCancelled, LlmClient, LlmError, LlmProgress
 from rockskills_gui.core.dream.mcp_refresh import (
@@ -43,6 +53,7 @@ from rockskills_gui.core.dream.plan import (
     Severity,
     SkillRecord,
 )
+from rockskills_gui.core.dream.preselect import preselect
 from rockskills_gui.core.dream.prompts import (
     analyze_consolidation,
     analyze_gap,
@@ -51,8 +62,8 @@ from rockskills_gui.core.dream.prompts import (
 )
 from rockskills_gui.core.dream.proposals import PlanBuilder
 from rockskills_gui.core.dream.reply import GapReply, SkillReply, parse_reply
+from rockskills_gui.core.dream.review_defaults import guards_for
 from rockskills_gui.core.dream.virtual import apply_prune
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import display_name, fold
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.text.redact import REDACTED, redact_data
@@ -109,35 +120,46 @@ class PastedReplies:
         return Completion(text=self._replies.pop(0), json_mode=False, attempts=0, elapsed=0.0)
 
 
-def directive_for(library: RockBotLibrary, dream_pass: DreamPass, options: RunOptions) -> Directive:
+def directive_for(library: DreamLibrary, dream_pass: DreamPass, options: RunOptions) -> Directive:
     directive = load_directive(library.agent_dir, dream_pass)
     edited = options.directives.get(dream_pass)
     return directive.edited(edited) if edited is not None else directive
 
 
-def prompt_for(library: RockBotLibrary, dream_pass: DreamPass, now: Timestamp,
+def prompt_for(library: DreamLibrary, dream_pass: DreamPass, now: Timestamp,
                options: RunOptions | None = None) -> PromptSet:
     """The user message RockBot would send for one pass on its own: the gap prompt on the library
     as it is; consolidation after the 18-month prune; optimization after the prune and a no-op
-    consolidation."""
+    consolidation. A SKILL.md library has no conversation log (no gap prompt) and no usage dates
+    (no prune); its prompts end with a note on the format (:func:`~.formats.format_note`)."""
     options = options or RunOptions()
     inputs = DreamInputs.read(library.agent_dir, now)
     directive = directive_for(library, dream_pass, options)
+    note = format_note(library) or ""
     if dream_pass is DreamPass.GAP:
+        if not runs_gap(library):
+            return PromptSet(dream_pass, directive, None, NO_CONVERSATIONS)
         gap = analyze_gap(library.skills(), inputs)
         return PromptSet(dream_pass, directive, gap.prompt, gap.skipped)
-    pruned = {c.name for c in prune_candidates(library.skills(), now)}
+    dated = library.profile.holds.timestamps  # (a SKILL.md agent keeps no usage dates: no prune)
+    pruned = {c.name for c in prune_candidates(library.skills(), now)} if dated else set()
     rest = [s for s in library.skills() if s.name not in pruned]
     consolidation = analyze_consolidation(rest, inputs, library.profile)
     if dream_pass is DreamPass.CONSOLIDATE:
-        return PromptSet(dream_pass, directive, consolidation.prompt, consolidation.skipped)
+        return PromptSet(dream_pass, directive, _with_note(consolidation.prompt, note),
+                         consolidation.skipped)
     if consolidation.prompt is None:
         return PromptSet(dream_pass, directive, None, consolidation.skipped)
-    optimization = analyze_optimization(rest, inputs, library.profile)
-    return PromptSet(dream_pass, directive, optimization.prompt, optimization.skipped)
+    optimization = analyze_optimization(rest, inputs, library.profile,
+                                        thin_only=not library.profile.holds.usage_log)
+    return PromptSet(dream_pass, directive, _with_note(optimization.prompt, note), optimization.skipped)
 
 
-def run_dream(library: RockBotLibrary, options: RunOptions, client: LlmClient | PastedReplies | None = None,
+def _with_note(prompt: str | None, note: str) -> str | None:
+    return prompt + note if prompt is not None and note else prompt
+
+
+def run_dream(library: DreamLibrary, options: RunOptions, client: LlmClient | PastedReplies | None = None,
               progress: Callable[[RunProgress], None] | None = None,
               cancel: threading.Event | None = None) -> Plan:
     """Run the passes and return the plan (``client`` is required unless ``options.offline``)."""
@@ -147,8 +169,8 @@ def run_dream(library: RockBotLibrary, options: RunOptions, client: LlmClient | 
     created_at = datetime.now(UTC).isoformat()
     if options.offline:
         return _run_offline(library, options, inputs, now, created_at)
-    plan = Plan(created_at=created_at, now=now.isoformat(),
-                library=str(library.agent_dir), fingerprint=fingerprint.take(library.layout),
+    plan = Plan(created_at=created_at, now=now.isoformat(), library=str(library.agent_dir),
+                library_format=library.format, fingerprint=fingerprint.of_library(library),
                 protected_prefixes=list(options.protected_prefixes), offline=options.offline)
     builder = PlanBuilder(library, now)
     if client is None:
@@ -191,7 +213,7 @@ NO_SURFACES = ("no live MCP server surfaces: offline every mcp/ skill's freshnes
                "refresh pass would rewrite nothing (give the servers' tools as a surfaces file)")
 
 
-def _refresh(library: RockBotLibrary, builder: PlanBuilder, options: RunOptions, plan: Plan,
+def _refresh(library: DreamLibrary, builder: PlanBuilder, options: RunOptions, plan: Plan,
              client: LlmClient | PastedReplies, notify: Callable[[RunProgress], None],
              cancel: threading.Event | None, stop: str | None) -> None:
     """The MCP skill refresh pass (:mod:`.mcp_refresh`): one pass record per stale skill refreshed
@@ -259,7 +281,12 @@ def _run_pass(record: PassRecord, builder: PlanBuilder, inputs: DreamInputs, now
               notify: Callable[[RunProgress], None], cancel: threading.Event | None) -> str | None:
     """Ask for one pass and turn its reply into proposals; what stops the passes after it."""
     dream_pass = record.dream_pass
+    library = builder.library
+    note = format_note(library) or ""
     if dream_pass is DreamPass.GAP:
+        if not runs_gap(library):
+            record.status, record.reason = PassStatus.SKIPPED, NO_CONVERSATIONS
+            return None  # (later passes still run, as after any skipped pass)
         gap = analyze_gap(builder.virtual.skills(), inputs)
         if not _ask(record, gap.prompt, gap.skipped, client, notify, cancel):
             return _stop_after(record)
@@ -268,12 +295,15 @@ def _run_pass(record: PassRecord, builder: PlanBuilder, inputs: DreamInputs, now
             builder.gap(gap_reply, gap, record)
         return None
     if dream_pass is DreamPass.CONSOLIDATE:
-        builder.prune(prune_candidates(builder.virtual.skills(), now), record)
-        consolidation = analyze_consolidation(builder.virtual.skills(), inputs, builder.library.profile)
+        if library.profile.holds.timestamps:
+            builder.prune(prune_candidates(builder.virtual.skills(), now), record)
+        else:
+            record.notes.append(NO_DATES)
+        consolidation = analyze_consolidation(builder.virtual.skills(), inputs, library.profile)
         if consolidation.prompt is None:
             record.status, record.reason = PassStatus.SKIPPED, consolidation.skipped
             return "RockBot runs optimization only after a consolidation"
-        if not _ask(record, consolidation.prompt, None, client, notify, cancel):
+        if not _ask(record, _with_note(consolidation.prompt, note), None, client, notify, cancel):
             return _stop_after(record)
         reply = _parse(record, DreamPass.CONSOLIDATE)
         if reply is None:
@@ -284,15 +314,19 @@ def _run_pass(record: PassRecord, builder: PlanBuilder, inputs: DreamInputs, now
             return "the consolidation was refused by the safety guard (RockBot stops here)"
         return None
     if DreamPass.CONSOLIDATE not in wanted:
-        pruned = apply_prune(builder.virtual, now)
+        pruned = apply_prune(builder.virtual, now) if library.profile.holds.timestamps else []
         if pruned:
             record.notes.append("built after the 18-month prune (" + ", ".join(pruned)
                                 + ") and a no-op consolidation, as RockBot would")
         if len(builder.virtual) < 2:
             record.status, record.reason = PassStatus.SKIPPED, "fewer than 2 skills after pruning"
             return None
-    optimization = analyze_optimization(builder.virtual.skills(), inputs, builder.library.profile)
-    if not _ask(record, optimization.prompt, optimization.skipped, client, notify, cancel):
+    thin = not library.profile.holds.usage_log
+    if thin:
+        record.notes.append(NO_USAGE)
+    optimization = analyze_optimization(builder.virtual.skills(), inputs, library.profile, thin_only=thin)
+    if not _ask(record, _with_note(optimization.prompt, note), optimization.skipped, client, notify,
+                cancel):
         return _stop_after(record)
     reply = _parse(record, DreamPass.OPTIMIZE)
     if reply is not None and not builder.skill_result(DreamPass.OPTIMIZE, reply, record,
@@ -302,7 +336,7 @@ def _run_pass(record: PassRecord, builder: PlanBuilder, inputs: DreamInputs, now
     return None
 
 
-def _run_offline(library: RockBotLibrary, options: RunOptions, inputs: DreamInputs, now: Timestamp,
+def _run_offline(library: DreamLibrary, options: RunOptions, inputs: DreamInputs, now: Timestamp,
                  created_at: str) -> Plan:
     """The offline proposals, checked. The skill files are fingerprinted on a second thread
     meanwhile (reading and hashing every file, beside the merge search's number crunching); the
@@ -311,27 +345,31 @@ def _run_offline(library: RockBotLibrary, options: RunOptions, inputs: DreamInpu
                         reason="proposals made from the library alone, without an LLM",
                         notes=inputs.unreadable())
     with ThreadPoolExecutor(max_workers=1) as pool:
-        taken = pool.submit(fingerprint.take, library.layout)
+        taken = pool.submit(fingerprint.of_library, library)
         builder = PlanBuilder(library, now)
         propose_offline(builder, inputs, record)
         plan = Plan(created_at=created_at, now=now.isoformat(), library=str(library.agent_dir),
-                    fingerprint=taken.result(), protected_prefixes=list(options.protected_prefixes),
-                    offline=True)
+                    library_format=library.format, fingerprint=taken.result(),
+                    protected_prefixes=list(options.protected_prefixes), offline=True)
     plan.passes.append(record)
     plan.proposals = builder.proposals
     _finish(plan, library, builder)
     return plan
 
 
-def _finish(plan: Plan, library: RockBotLibrary, builder: PlanBuilder) -> None:
+def _finish(plan: Plan, library: DreamLibrary, builder: PlanBuilder) -> None:
+    """Check every proposal, then decide which a review starts ticked (:mod:`.preselect`)."""
     check_plan(plan, CheckContext.of(library.skills(), library.problems, plan.protected_prefixes, plan,
-                                     library.layout, library.rules, names=builder.names))
+                                     library.layout, rules_of(library), names=builder.names,
+                                     naming=skill_md_rules(library)))
+    preselect(plan, guards_for(library, plan))
 
 
 # structure, not text: digests, ids, enums and timestamps (masking them would break the plan)
 _KEEP = frozenset({"fingerprint", "touched", "format", "version", "createdAt", "updatedAt", "lastUsedAt",
                    "now", "id", "dependsOn", "conflictsWith", "pass", "kind", "severity",
-                   "status", "code", "directiveSource", "offline", "advisory"})
+                   "status", "code", "directiveSource", "offline", "advisory", "preselected",
+                   "libraryFormat"})
 
 
 def redacted(plan: Plan, secrets: Sequence[str]) -> Plan:

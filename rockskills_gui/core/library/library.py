@@ -235,6 +235,11 @@ class Library(UndoRedo, ABC, Generic[E, W]):
         """Re-read what someone else changed on disk and say what changed."""
 
     @abstractmethod
+    def snapshot(self) -> Library[E, W]:
+        """The same library read from disk again, for a reader on another thread (a dream run):
+        no recovery, no temp-file cleanup, nothing written; its history starts empty."""
+
+    @abstractmethod
     def skill_roots(self) -> list[Path]:
         """The folders whose trees hold the skills (what a watcher follows)."""
 

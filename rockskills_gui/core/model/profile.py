@@ -79,7 +79,8 @@ class InjectionKind(StrEnum):
 
 
 class Delete(StrEnum):
-    """What deleting a skill means (issue 32 brings ARCHIVE)."""
+    """What a dream's delete (and prune, and merge's sources) means (issue 32: every profile
+    archives; the Library tree's own delete removes, undoable, as before)."""
 
     REMOVE = "remove"  # its files are removed (undo brings them back while the history lasts)
     ARCHIVE = "archive"  # moved where the agent cannot see it, restorable
@@ -112,7 +113,9 @@ class Storage:
     resource_suffix: str | None = None  # RockBot: the {name}.resources/ folder beside {name}.json
     ignored_dirs: tuple[str, ...] = ()  # folders below a root the agent owns (never read or touched)
     plugin_manifests: tuple[str, ...] = ()  # plugin manifests that add roots (none yet)
-    archive_dir: str | None = None  # where an archived skill goes (issue 32)
+    # where an archived skill goes (issue 32): inside each root where a skill is a folder (SKILL.md:
+    # ".archive"), else inside the agent folder (RockBot: ".rockskills/archive", outside skills/)
+    archive_dir: str | None = None
     null_properties: tuple[str, ...] = ()  # written as null when a skill has none (RockBot current)
     frontmatter: Frontmatter = Frontmatter()  # SKILL.md's frontmatter rules (other file kinds: unused)
 

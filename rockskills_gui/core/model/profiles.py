@@ -15,6 +15,7 @@ from rockskills_gui.core.model.profile import (
     AgentProfile,
     Bodies,
     Curation,
+    Delete,
     DreamSchedule,
     FileKind,
     Framing,
@@ -32,7 +33,12 @@ from rockskills_gui.core.model.profile import (
     ToolNaming,
     Tools,
 )
-from rockskills_gui.core.model.rockbot_files import EMBEDDINGS_DIR, LEDGER_FILE, RESOURCE_SUFFIX
+from rockskills_gui.core.model.rockbot_files import (
+    EMBEDDINGS_DIR,
+    LEDGER_FILE,
+    RESOURCE_SUFFIX,
+    SKILL_ARCHIVE_DIR,
+)
 from rockskills_gui.core.model.summary_rule import ROCKBOT_SUMMARY, SummaryRule
 
 __all__ = ["AGENT_SKILLS", "CARPENTER", "CORTEX", "PICOBOT", "PROFILES", "ROCKBOT_64E82CC",
@@ -44,6 +50,16 @@ RB = "MarimerLLC/rockbot"  # + a file @ the commit read (README, "Two RockBot pr
 SKILLS_REF = "agentskills/agentskills @ 69ef37e"
 CORTEX_REPO = "CortexPrism/cortex @ 0c44657"
 DREAM_PASSES = ("gap", "consolidate", "optimize")  # core/dream/passes.py: LLM_PASSES
+# A SKILL.md library keeps no conversation log (no skill gap) and no usage dates (no 18-month
+# prune): consolidation, and optimization over the thin skills (core/dream/formats.py; issue 32).
+SKILL_MD_PASSES = ("consolidate", "optimize")
+# Where a SKILL.md root keeps its archived skills, invisible to every agent's scan: Hermes' own
+# convention (NousResearch/hermes-agent tools/skill_usage.py @ 03139a3, archive_skill:
+# skills/.archive/<skill>/); the scan skips it (core/library/stores/skill_dirs.py: SKIP_DIRS).
+SKILL_MD_ARCHIVE_DIR = ".archive"
+ARCHIVES = ("this app archives what a dream deletes, prunes or merges away instead of removing it "
+            "(issue 32; Hermes' curator archives too: NousResearch/hermes-agent tools/skill_usage.py "
+            "@ 03139a3)")
 
 _ROCKBOT_SOURCES = {
     "storage": f"{ROCKBOT} FileSkillStore.cs: skills/**/*.json, one file per skill "
@@ -59,8 +75,8 @@ _ROCKBOT_SOURCES = {
                  "AIFunctionFactory.Create(method) with no name: MEAI's default, the method name "
                  "(GetSkill, ...; rockbot-skills.md §5, the test asserting 'EditSkill' @ 0672fab)",
     "curation": f"{ROCKBOT} DreamService's passes (rockbot-skills.md §10); FileSkillStore.DeleteAsync "
-                "removes the file; DreamOptions + Program.cs: first cycle 5 min after start, then "
-                "every 4 h (rockbot-skills.md §12)",
+                f"removes the file, {ARCHIVES}; DreamOptions + Program.cs: first cycle 5 min after "
+                "start, then every 4 h (rockbot-skills.md §12)",
     "holds": f"{ROCKBOT} Skill record: createdAt/updatedAt/lastUsedAt, seeAlso (rockbot-skills.md §2); "
              "usage events (§9)",
 }
@@ -69,14 +85,16 @@ ROCKBOT_64E82CC = AgentProfile(
     id="rockbot-64e82cc", label="RockBot", title="RockBot", format="rockbot",
     settings_id="rockbot-64e82cc", sources=_ROCKBOT_SOURCES,
     storage=Storage(file_kinds=(FileKind.ROCKBOT_JSON,), file_names=("{name}.json",),
-                    project_roots=("skills",), precedence=Precedence.SINGLE_ROOT),
+                    project_roots=("skills",), precedence=Precedence.SINGLE_ROOT,
+                    archive_dir=SKILL_ARCHIVE_DIR),
     names=NameRules(kind=NameKind.ROCKBOT, taken_hint=" (RockBot names are case-insensitive)"),
     summary=ROCKBOT_SUMMARY,
     listing=Listing(kind=ListingKind.ROCKBOT_INDEX),
     selection=Selection.BM25,
     injection=Injection(kind=InjectionKind.ROCKBOT_64E82CC, note=ROCKBOT_NOTE,
                         tools=Tools(naming=ToolNaming.METHOD)),
-    curation=Curation(passes=DREAM_PASSES, schedule=DreamSchedule(initial_delay_minutes=5, interval_hours=4)),
+    curation=Curation(passes=DREAM_PASSES, delete=Delete.ARCHIVE,
+                      schedule=DreamSchedule(initial_delay_minutes=5, interval_hours=4)),
     holds=Holds(usage_log=True, timestamps=True),
 )
 
@@ -108,7 +126,8 @@ ROCKBOT_CURRENT = AgentProfile(
                     "DreamPassMaxSkipInterval 7 d), src/RockBot.Host/DreamService.cs @ 150a84c "
                     "(singleton paragraph, CarriedSurfaceBaseline, the refresh pass, fingerprints), "
                     "src/RockBot.Host/DreamPassLedger.cs @ e7f95a1, src/RockBot.Agent/agent/"
-                    "skill-dream.md (keyword rule; commit not reported)",
+                    "skill-dream.md (keyword rule; commit not reported); "
+                    f"{ARCHIVES}",
         "holds": f"{ROCKBOT_LATER} SkillResource.cs (manifest), FileSkillResourceUsageStore, "
                  "IMcpSkillSurface.cs (surfaceBaseline); usage log retention: JsonlLogRetention.cs, "
                  "FileSkillUsageStore.cs @ 5389c16",
@@ -116,7 +135,7 @@ ROCKBOT_CURRENT = AgentProfile(
     storage=Storage(file_kinds=(FileKind.ROCKBOT_JSON,), file_names=("{name}.json",),
                     project_roots=("skills",), precedence=Precedence.SINGLE_ROOT,
                     resource_suffix=RESOURCE_SUFFIX, ignored_dirs=(EMBEDDINGS_DIR,),
-                    null_properties=("manifest", "surfaceBaseline")),
+                    archive_dir=SKILL_ARCHIVE_DIR, null_properties=("manifest", "surfaceBaseline")),
     names=NameRules(kind=NameKind.ROCKBOT, mcp_naming=True,
                     taken_hint=" (RockBot names are case-insensitive)"),
     summary=ROCKBOT_SUMMARY,
@@ -127,8 +146,8 @@ ROCKBOT_CURRENT = AgentProfile(
                         worker_bodies=Bodies.EVERY_ALONE, short_message_chars=30, body_unload_after=5,
                         tools=Tools(naming=ToolNaming.SNAKE, save_sets_last_used=True, edit_skill=True,
                                     get_skill_resources=True)),
-    curation=Curation(passes=(*DREAM_PASSES, "mcp-refresh"), singleton_prefixes=("mcp/",),
-                      keep_summary_keywords=True,
+    curation=Curation(passes=(*DREAM_PASSES, "mcp-refresh"), delete=Delete.ARCHIVE,
+                      singleton_prefixes=("mcp/",), keep_summary_keywords=True,
                       ledger_file=LEDGER_FILE, carry_mcp_baseline=True, mcp_refresh_per_cycle=5,
                       schedule=DreamSchedule(initial_delay_minutes=5, cron="0 */12 * * *")),
     holds=Holds(resources=True, usage_log=True, usage_retention=True, resource_reads=True,
@@ -141,8 +160,10 @@ def _description(label: str, limit: int | None, required: bool = True) -> Summar
 
 
 _SKILL_MD = (FileKind.SKILL_MD,)
+_SKILL_MD_CURATION = Curation(passes=SKILL_MD_PASSES, delete=Delete.ARCHIVE)
 _SKILL_FOLDER = NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True)
-_NO_DREAM = "assumed: the dream passes are RockBot's (convert first; issue 32 brings them here)"
+_SKILL_MD_DREAM = ("assumed: RockBot's consolidation and optimization passes run over the SKILL.md "
+                   f"folders in place (no conversation log, no usage dates: issue 32); {ARCHIVES}")
 
 AGENT_SKILLS = AgentProfile(
     id="agentskills", label="Agent Skills", title="Agent Skills (SKILL.md)", format="agentskills",
@@ -158,20 +179,21 @@ AGENT_SKILLS = AgentProfile(
                      "description (formats.md §D.1)",
         "injection": f"{SKILLS_REF} adding-skills-support.mdx: activation returns the body, "
                      "resources on demand; name and description read at start (formats.md §D.1-D.2)",
-        "curation": _NO_DREAM,
+        "curation": _SKILL_MD_DREAM,
         "holds": f"{SKILLS_REF} docs/specification.mdx: scripts/, references/, assets/ (listed by "
                  "convert and delete, not as rows); no usage log or timestamps",
     },
     storage=Storage(file_kinds=_SKILL_MD, file_names=("SKILL.md", "skill.md"),
                     project_roots=(".agents/skills", ".claude/skills"),
                     user_roots=("~/.agents/skills", "~/.claude/skills"),
-                    resource_dirs=("scripts", "references", "assets"), frontmatter=Frontmatter()),
+                    resource_dirs=("scripts", "references", "assets"), frontmatter=Frontmatter(),
+                    archive_dir=SKILL_MD_ARCHIVE_DIR),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True, spec=True),
     summary=_description("Agent Skills", 1024),
     listing=Listing(kind=ListingKind.AVAILABLE_SKILLS_XML),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(),
+    curation=_SKILL_MD_CURATION,
     holds=Holds(),
 )
 
@@ -187,19 +209,20 @@ PICOBOT = AgentProfile(
                    "is the brief's (assumed, formats.md §C.1, issue 21)",
         "selection": "assumed: the model reads the index (formats.md §C.2)",
         "injection": "assumed: the skill file is read when used (formats.md §C.2)",
-        "curation": _NO_DREAM,
+        "curation": _SKILL_MD_DREAM,
         "holds": "assumed: no resources, usage log or timestamps (formats.md §C.3)",
     },
     storage=Storage(file_kinds=_SKILL_MD, file_names=("SKILL.md", "skill.md"),
                     project_roots=(".picobot/skills",), user_roots=("~/.picobot/skills",),
                     frontmatter=Frontmatter(plain="line", export_keys=("name", "description"),
-                                            allowed_keys=None, compatibility_limit=None)),
+                                            allowed_keys=None, compatibility_limit=None),
+                    archive_dir=SKILL_MD_ARCHIVE_DIR),
     names=_SKILL_FOLDER,
     summary=_description("PicoBot (assumed)", None),
     listing=Listing(kind=ListingKind.PICOBOT_INDEX, agent_max_chars=4000, agent_max_entries=32),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION),
-    curation=Curation(),
+    curation=_SKILL_MD_CURATION,
     holds=Holds(),
     unverified=("require_description", "require_name", "max_index_chars", "max_listed_skills",
                 "project_roots", "user_roots"),
@@ -218,18 +241,18 @@ CARPENTER = AgentProfile(
         "selection": "carpenter-ai/carpenter-core @ f8ab134: the model browses the KB (formats.md §A.2)",
         "injection": "carpenter-ai/carpenter-core @ f8ab134: kb_describe returns the entry "
                      "(formats.md §A.2; the SKILL.md form assumed)",
-        "curation": _NO_DREAM,
+        "curation": _SKILL_MD_DREAM,
         "holds": "assumed: resources/ beside SKILL.md; no usage log or timestamps (formats.md §A.1)",
     },
     storage=Storage(file_kinds=_SKILL_MD, file_names=("SKILL.md", "skill.md"),
                     project_roots=("skills",), resource_dirs=("resources",),
-                    frontmatter=Frontmatter(allowed_keys=None)),
+                    frontmatter=Frontmatter(allowed_keys=None), archive_dir=SKILL_MD_ARCHIVE_DIR),
     names=_SKILL_FOLDER,
     summary=_description("carpenter legacy SKILL.md (assumed)", 1024),
     listing=Listing(kind=ListingKind.CARPENTER_CATALOGUE),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION),
-    curation=Curation(),
+    curation=_SKILL_MD_CURATION,
     holds=Holds(),
     unverified=("file_names", "require_description", "require_name", "resource_dirs",
                 "description_limit", "project_roots"),
@@ -245,7 +268,7 @@ CORTEX = AgentProfile(
         "listing": f"{CORTEX_REPO} the Markdown renderer after the reliability filter (formats.md §B.2-B.4)",
         "selection": f"{CORTEX_REPO} embedding match, slots left filled lexically (formats.md §B.3)",
         "injection": f"{CORTEX_REPO} the matched skills' list in the prompt (formats.md §B.2-B.4)",
-        "curation": _NO_DREAM + "; memory.db is only read here",
+        "curation": _SKILL_MD_DREAM + "; memory.db is only read here",
         "holds": f"{CORTEX_REPO} lifecycle, trust tier, success rate, utility per row (formats.md §B.1-B.2)",
     },
     storage=Storage(file_kinds=(FileKind.SKILL_MD, FileKind.CORTEX_DB), file_names=("SKILL.md",),
@@ -253,13 +276,14 @@ CORTEX = AgentProfile(
                     frontmatter=Frontmatter(plain="line",
                                             export_keys=("name", "description", "trigger_pattern"),
                                             allowed_keys=None, compatibility_limit=None,
-                                            line_reader=True, needs_body=True)),
+                                            line_reader=True, needs_body=True),
+                    archive_dir=SKILL_MD_ARCHIVE_DIR),
     names=NameRules(kind=NameKind.SKILL_FOLDER, folder_is_name=True, require_name=True),
     summary=_description("CortexPrism", None, required=False),
     listing=Listing(kind=ListingKind.CORTEX_MARKDOWN),
     selection=Selection.EMBEDDING_LEXICAL,
     injection=Injection(kind=InjectionKind.PROMPT_LIST),
-    curation=Curation(),
+    curation=_SKILL_MD_CURATION,
     holds=Holds(health=True, lifecycle=True, read_only_rows=True),
 )
 

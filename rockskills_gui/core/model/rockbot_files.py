@@ -7,3 +7,4 @@ RESOURCE_SUFFIX = ".resources"  # FileSkillStore.ResourceFolderSuffix
 EMBEDDINGS_DIR = ".embeddings"  # EmbeddingCache.DirectoryName, under the skills folder
 LEDGER_FILE = "dream-pass-ledger.json"  # DreamPassLedger.FileName, in the agent folder
 RESOURCE_USAGE_FILE = "skill-resource-usage.jsonl"  # FileSkillResourceUsageStore, agent folder
+SKILL_ARCHIVE_DIR = ".rockskills/archive"  # this app's archive of skills, outside skills/: never loaded

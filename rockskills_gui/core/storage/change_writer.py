@@ -78,7 +78,7 @@ def write_change(layout: Layout, change: ChangeSet, conflict: ConflictFactory,
     else:
         fc = change.files[0]
         try:
-            fileio.replace_checked(fc.path, fc.before, fc.after, layout.skills_dir)
+            fileio.replace_checked(fc.path, fc.before, fc.after, layout.stop_for(fc.path))
         except fileio.ChangedOnDisk as exc:
             raise conflict([exc.path]) from exc
         except OSError as exc:

@@ -231,9 +231,12 @@ def remove_empty_parents(folder: Path, stop_at: Path) -> None:
     while parent != stop_at and stop_at in parent.parents:
         try:
             parent.rmdir()
+        except FileNotFoundError:
+            pass  # gone already (a crash between two removals): its parent may be empty too
         except OSError:
             break
-        checkpoint()
+        else:
+            checkpoint()
         parent = parent.parent
 
 

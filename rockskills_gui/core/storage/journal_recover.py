@@ -170,7 +170,7 @@ def _recover_one(tx: Transaction, layout: Layout, policy: str, report: RecoveryR
             report.conflicts.append(entry.path)
             tx.notes.append(f"recovery left {entry.path} alone: changed by someone else")
             continue
-        stop = layout.skills_dir if forward else path.parent
+        stop = layout.stop_for(path) if forward else path.parent
         try:
             fileio.replace_checked(path, raw, tx.blob(wanted, wanted_sha), stop)
         except fileio.ChangedOnDisk:
@@ -179,7 +179,7 @@ def _recover_one(tx: Transaction, layout: Layout, policy: str, report: RecoveryR
     if forward:  # folders a deletion emptied go, as they do when the transaction runs through
         for entry, path in zip(tx.files, paths, strict=True):
             if entry.after is None:
-                fileio.remove_empty_parents(path.parent, layout.skills_dir)
+                fileio.remove_empty_parents(path.parent, layout.stop_for(path))
     else:
         remove_created_dirs(layout, tx)
     tx.notes.append(f"recovered ({policy}) at next open")
@@ -220,7 +220,7 @@ def _recover_alias(tx: Transaction, layout: Layout, gone: Pair, created: Pair, f
             if current != (have.before_sha if forward else have.after_sha):
                 raise fileio.ChangedOnDisk(source)
             wanted = tx.blob(want.after if forward else want.before, wanted_sha)
-            fileio.replace_checked(source, raw, wanted, layout.skills_dir)
+            fileio.replace_checked(source, raw, wanted, layout.stop_for(source))
         os.replace(source, target)
     except (OSError, fileio.ChangedOnDisk):
         report.conflicts.append(new_entry.path)
@@ -241,7 +241,20 @@ def _layout_of(tx: Transaction, home: Layout) -> Layout:
     if found is not None:
         raise UntrustedJournal(f"{tx.id}: {link_refusal(home, *found)}; until then every skill is "
                                "there in its old or its new form")
-    return Layout(home.agent_dir, folder, home.trusted)
+    return Layout(home.agent_dir, folder, home.trusted, _floors(tx, home.agent_dir, folder))
+
+
+def _floors(tx: Transaction, agent_dir: Path, folder: Path) -> tuple[Path, ...]:
+    """The folders inside ``folder`` that ``tx`` recorded as kept when a removal empties them
+    (anything else it names is ignored: a floor only makes a removal stop sooner)."""
+    floors = tx.meta.get("floors")
+    found: list[Path] = []
+    for rel in floors if isinstance(floors, list) else ():
+        if isinstance(rel, str) and rel and "\0" not in rel:
+            path = Path(os.path.normpath(agent_dir / rel))
+            if path != folder and is_inside(path, folder):
+                found.append(path)
+    return tuple(found)
 
 
 def _remove_stale_temps_of(layout: Layout, path: Path) -> list[str]:

@@ -56,7 +56,7 @@ def link_refusal(layout: Layout, link: Path, target: str) -> str:
 
 
 def _write(layout: Layout, path: Path, expected: bytes | None, data: bytes | None) -> None:
-    fileio.replace_checked(path, expected, data, layout.skills_dir)
+    fileio.replace_checked(path, expected, data, layout.stop_for(path))
 
 
 def safe_order(changes: Sequence[FileChange]) -> list[FileChange]:
@@ -92,7 +92,7 @@ def _write_alias(layout: Layout, gone: FileChange, created: FileChange, forward:
     """Write a pair of :func:`aliases` (``forward``) or put it back: bytes first, then the name."""
     old, new = (gone, created) if forward else (created, gone)
     fileio.replace_checked(old.path, old.before if forward else old.after,
-                           new.after if forward else new.before, layout.skills_dir)
+                           new.after if forward else new.before, layout.stop_for(old.path))
     os.replace(old.path, new.path)
     fileio.checkpoint()
 
@@ -166,7 +166,9 @@ def _prepare_in(layout: Layout, changes: Sequence[FileChange], kind: str, label:
     import socket  # (loads with the first journaled write, not at start-up)
 
     owner = {"pid": os.getpid(), "host": socket.gethostname()}
-    where = {"skillsDir": layout.display_path(layout.skills_dir)}  # recovery's bounds (several roots)
+    where: dict[str, Any] = {"skillsDir": layout.display_path(layout.skills_dir)}  # recovery's bounds
+    if layout.floors:  # (several roots, or the agent folder with skills/ and the archive)
+        where["floors"] = [layout.display_path(f) for f in layout.floors]
     tx = Transaction(folder, tx_id, kind, label, TxState.PREPARED, datetime.now(UTC).isoformat(),
                      files, {**(meta or {}), **where, "owner": owner}, undoes,
                      created_dirs=_missing_dirs(layout, changes), lock=lock)

@@ -23,13 +23,25 @@ class NotALibraryError(Exception):
 class Layout:
     """Paths of one agent data directory. ``trusted``: folders a write may reach through a
     symbolic link besides the library itself (see :mod:`.links`: link targets the user
-    confirmed, the library's other skill roots)."""
+    confirmed, the library's other skill roots). ``floors``: folders inside ``skills_dir`` that a
+    removal never takes away when it empties them (a change bounded by the agent folder that
+    writes both ``skills/`` and the skill archive keeps ``skills/`` itself)."""
 
     agent_dir: Path
     skills_dir: Path
     trusted: tuple[Path, ...] = ()
+    floors: tuple[Path, ...] = ()
     # A skill is a file below skills_dir (RockBot), not a folder of its own (a SKILL.md).
     skill_folders: ClassVar[bool] = False
+
+    def stop_for(self, path: Path) -> Path:
+        """Where removing the folders a deletion of ``path`` empties stops: the deepest of
+        ``floors`` holding ``path``, else ``skills_dir``."""
+        found = self.skills_dir
+        for floor in self.floors:
+            if floor in path.parents and len(floor.parts) > len(found.parts):
+                found = floor
+        return found
 
     @classmethod
     def locate(cls, path: Path) -> Layout:

@@ -145,6 +145,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("tools.dream", "&Dream Run…", "tools", None, "Dream…",
                "Review an LLM's proposed consolidation before anything is written",
                fallback_icon=SP.SP_BrowserReload, svg="dream"),
+    ActionSpec("tools.archive", "Skill &Archive…", "tools",
+               tip="The skills a dream deleted, pruned or merged away: preview and restore them"),
     ActionSpec("view.theme_system", "Follow S&ystem Theme", "view",
                tip="Use light or dark colours as the desktop does", checkable=True,
                separator_before=True),

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
+    QTextBrowser,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -31,6 +32,8 @@ from rockskills_gui.core.dream.apply import (
     build_change_set,
     library_changes,
 )
+from rockskills_gui.core.dream.plan import Plan, Severity
+from rockskills_gui.core.dream.preselect import destructive
 from rockskills_gui.core.dream.review_defaults import unsaved_message
 from rockskills_gui.core.storage import journal
 from rockskills_gui.core.storage.changes import ChangeSet, LibraryError
@@ -43,6 +46,29 @@ from rockskills_gui.ui.dream.state import WizardState, wizard_of
 
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def ticked_warnings(plan: Plan, ids: list[str]) -> tuple[list[str], str]:
+    """The ticked proposals that are destructive (:func:`core.dream.preselect.destructive`), and
+    every warning of every ticked proposal (its findings, and why it would start unticked) as
+    HTML, for the Apply page to repeat before anything is written."""
+    risky: list[str] = []
+    parts: list[str] = []
+    for proposal_id in ids:
+        proposal = plan.get(proposal_id)
+        lines: list[str] = []
+        harm = destructive(plan, proposal)
+        if harm:
+            risky.append(proposal_id)
+            lines += [f"<b>destructive</b>: {_escape(h)}" for h in harm]
+        if not proposal.preselected and proposal.preselect_reason:
+            lines.append(_escape(proposal.preselect_reason))
+        lines += [f"{f.severity.value}: {_escape(f.code)}: {_escape(f.message)}" for f in proposal.findings
+                  if f.severity in (Severity.WARN, Severity.BLOCK)]
+        if lines:
+            parts.append(f"<p><b>{_escape(proposal.id)}</b> {_escape(proposal.title)}<br>"
+                         + "<br>".join(f"&nbsp;&nbsp;• {line}" for line in dict.fromkeys(lines)) + "</p>")
+    return risky, "".join(parts)
 
 
 def fill_changes(tree: QTreeWidget, change: ChangeSet) -> None:
@@ -88,6 +114,14 @@ class ApplyPage(QWizardPage):
         self.warning.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         panel(self.warning, "dreamApplyWarning")
         self.warning.setContentsMargins(8, 4, 8, 4)
+        self.destructive_label = QLabel(self)
+        self.destructive_label.setObjectName("dreamApplyDestructive")
+        self.destructive_label.setWordWrap(True)
+        self.ticked_warnings = QTextBrowser(self)
+        self.ticked_warnings.setObjectName("dreamApplyTickedWarnings")
+        self.ticked_warnings.setAccessibleName("Warnings of the ticked proposals")
+        self.ticked_warnings.setMaximumHeight(160)
+        self.destructive: list[str] = []  # ticked destructive proposals (Apply is not the default then)
         self.recheck_button = QPushButton("&Re-check the plan against the library as it is now", self)
         self.recheck_button.setObjectName("dreamRecheck")
         self.recheck_button.clicked.connect(self._recheck)
@@ -127,6 +161,8 @@ class ApplyPage(QWizardPage):
         lists.addLayout(right, 2)
         layout = QVBoxLayout(self)
         layout.addWidget(self.intro)
+        layout.addWidget(self.destructive_label)
+        layout.addWidget(self.ticked_warnings)
         layout.addWidget(self.warning)
         row = QHBoxLayout()
         row.addWidget(self.recheck_button)
@@ -160,9 +196,21 @@ class ApplyPage(QWizardPage):
             self.intro.setText("No library or no plan.")
             self.warning.hide()
             self.recheck_button.hide()
+            self.destructive_label.hide()
+            self.ticked_warnings.hide()
             self.completeChanged.emit()
             return
         ids = selection.ids()
+        self.destructive, repeated = ticked_warnings(plan, ids)
+        self.ticked_warnings.setHtml(repeated)
+        self.ticked_warnings.setVisible(bool(repeated))
+        count = len(self.destructive)
+        self.destructive_label.setText(
+            f"<b>{plural(count, 'destructive proposal')} ticked</b> ({', '.join(self.destructive)}): "
+            "each skill it removes is archived and can be restored (Tools ▸ Skill Archive…), but "
+            "read its warnings below before you apply." if count else "")
+        self.destructive_label.setVisible(bool(count))
+        self._default_button()
         for proposal_id in ids:
             proposal = plan.get(proposal_id)
             self.accepted.addTopLevelItem(QTreeWidgetItem([proposal.id, KIND_TITLES[proposal.kind],
@@ -204,6 +252,18 @@ class ApplyPage(QWizardPage):
         self.intro.setText(f"<b>{plural(len(ids), 'proposal')}</b> accepted, changing "
                            f"<b>{plural(files, 'file')}</b>. Nothing has been written yet.")
         self.completeChanged.emit()
+
+    def _default_button(self) -> None:
+        """Apply is the default button (Enter presses it) only while nothing destructive is ticked."""
+        wizard = self.wizard()
+        if wizard is None:
+            return
+        commit = wizard.button(QWizard.WizardButton.CommitButton)
+        if not isinstance(commit, QPushButton):  # (a QWizard's buttons are push buttons)
+            return
+        safe = not self.destructive
+        commit.setAutoDefault(safe)
+        commit.setDefault(safe)
 
     def _recheck(self) -> None:
         self.wiz().recheck_plan()
@@ -402,7 +462,8 @@ class SummaryPage(QWizardPage):
                 f"<b>Applied {plural(len(result.accepted), 'proposal')}</b> "
                 f"({', '.join(result.accepted)}) as transaction {result.tx_id}: "
                 f"{len(change.created)} created, {len(change.updated)} updated, "
-                f"{len(change.deleted)} deleted.")
+                f"{len(change.deleted)} deleted" + (" (archived: Tools ▸ Skill Archive… restores them)."
+                                                    if change.deleted else "."))
             self.undo_button.setEnabled(True)
         fill_changes(self.files, change)
 

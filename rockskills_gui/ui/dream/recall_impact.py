@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.recall_guard import PlanEffect, corpus, plan_effect
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.recall.replay import QueryOutcome, SkillMove
 from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.theme import secondary
@@ -44,12 +44,13 @@ def _skill_text(move: SkillMove) -> str:
 class RecallImpactDialog(QDialog):
     """Per query: the expected skill's rank before and after the ticked proposals."""
 
-    def __init__(self, library: RockBotLibrary, plan: Plan, accepted: Sequence[str],
+    def __init__(self, library: Library, plan: Plan, accepted: Sequence[str],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("dreamRecallImpact")
         self.setWindowTitle("Recall Impact of the Ticked Proposals")
-        queries, notes = corpus(library.agent_dir)
+        # (logged sessions where the agent logs them: RockBot; saved query sets for any library)
+        queries, notes = corpus(library.agent_dir, sessions=library.profile.holds.usage_log)
         self.effect: PlanEffect = plan_effect(plan, library.skills(), accepted, queries)
         report = self.effect.report
         self.summary = QLabel(self)

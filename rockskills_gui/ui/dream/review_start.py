@@ -10,17 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rockskills_gui.core.dream.formats import DreamLibrary
 from rockskills_gui.core.dream.plan import Plan
-from rockskills_gui.core.dream.review_defaults import (
-    Guards,
-    ReviewDefault,
-    read_recent_use,
-    review_defaults,
-    risky_ids,
-)
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
-from rockskills_gui.core.model.names import fold
-from rockskills_gui.core.model.timestamps import Timestamp, TimestampError
+from rockskills_gui.core.dream.preselect import preselect
+from rockskills_gui.core.dream.review_defaults import ReviewDefault, guards_for, risky_ids
 from rockskills_gui.ui.dream.selection import Selection, default_selection
 
 
@@ -33,26 +26,18 @@ class ReviewStart:
     selection: Selection
 
 
-def start_defaults(plan: Plan, library: RockBotLibrary | None,
+def start_defaults(plan: Plan, library: DreamLibrary | None,
                    prefixes: Iterable[str] = ()) -> dict[str, ReviewDefault]:
-    """Which proposals start unticked and why (``core.dream.review_defaults``): recent use up to
-    the plan's reference time, starter skills, and the run's, the library profile's and
-    ``prefixes`` (the Preferences') protected prefixes. Reads the usage log."""
+    """Which proposals start unticked and why: the plan's preselection (``core.dream.preselect``:
+    nothing destructive, recent use up to the plan's reference time, starter skills, protected
+    prefixes), made again here with the user's ``prefixes`` (Preferences) too. Reads the usage
+    log; sets the plan's ``preselected``/``preselectReason`` to what the review starts with."""
     if library is None:
         return {}
-    try:
-        now = Timestamp.parse(plan.now)
-    except (TimestampError, ValueError):
-        now = Timestamp.now()
-    chosen: list[str] = []
-    for prefix in [*plan.protected_prefixes, *library.profile.curation.protected_prefixes, *prefixes]:
-        if fold(prefix) not in {fold(p) for p in chosen}:
-            chosen.append(prefix)
-    guards = Guards(recent=read_recent_use(library.agent_dir, now), protected=tuple(chosen))
-    return review_defaults(plan, guards)
+    return preselect(plan, guards_for(library, plan, prefixes))
 
 
-def review_start(plan: Plan, library: RockBotLibrary | None, prefixes: Iterable[str] = (),
+def review_start(plan: Plan, library: DreamLibrary | None, prefixes: Iterable[str] = (),
                  prune: bool = True) -> ReviewStart:
     """The defaults and the default selection (prunes unticked unless ``prune``)."""
     defaults = start_defaults(plan, library, prefixes)

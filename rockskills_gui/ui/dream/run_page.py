@@ -234,10 +234,10 @@ class RunPage(QWizardPage):
             f"{endpoint.model} at {endpoint.base_url}" if endpoint else "?"
         self.status.setText(f"Running {who}…")
         self._add_log(f"reference time {options.now.isoformat() if options.now else ''}")
-        layout, prune, prefixes = library.layout, setup.prune(), wizard.review_prefixes()
+        snapshot, prune, prefixes = library.snapshot, setup.prune(), wizard.review_prefixes()
         self._run_active = True
         self._run.request(
-            lambda control: run_snapshot(layout, options, endpoint, key, control, prune, prefixes),
+            lambda control: run_snapshot(snapshot, options, endpoint, key, control, prune, prefixes),
             self._on_plan, failure=self._on_crash, progress=self._on_progress)
         self.bar.show()
         self.cancel_button.show()

@@ -57,12 +57,14 @@ log = logging.getLogger(__name__)
 Outlook = dict[DreamPass, tuple[str, str]]  # pass -> (the words beside it, the whole reason)
 
 
-def outlook_texts(agent_dir: Path, curation: Curation, skills: list[Skill], now: Timestamp) -> Outlook:
+def outlook_texts(agent_dir: Path, curation: Curation, skills: list[Skill], now: Timestamp,
+                  rockbot_data: bool = True) -> Outlook:
     """Whether RockBot would run each pass, from the agent's logs (read here: off the UI thread)."""
     try:
         inputs = DreamInputs.read(agent_dir, now)
         ledger = read_ledger(agent_dir, curation.ledger_file)
-        return {p: (brief(o), describe(o)) for p, o in pass_outlook(skills, inputs, ledger, curation).items()}
+        return {p: (brief(o), describe(o))
+                for p, o in pass_outlook(skills, inputs, ledger, curation, rockbot_data=rockbot_data).items()}
     except OSError as exc:  # an unreadable log: the run itself will say more
         log.warning("pass outlook: %s", exc)
         return {}
@@ -369,8 +371,8 @@ class SetupPage(QWizardPage):
             return
         now = self.now() or Timestamp.now()
         agent_dir, skills = library.agent_dir, library.skills()
-        curation = library.profile.curation
-        self.reader.request(lambda _control: outlook_texts(agent_dir, curation, skills, now),
+        curation, rockbot_data = library.profile.curation, library.profile.holds.usage_log
+        self.reader.request(lambda _control: outlook_texts(agent_dir, curation, skills, now, rockbot_data),
                             self._show_outlook, failure=lambda error: log.warning(
                                 "pass outlook: %s: %s", type(error).__name__, error))
 
@@ -401,7 +403,7 @@ class SetupPage(QWizardPage):
         """Say which library the run is on; without one (``ok`` False) every control is off."""
         if not ok and self.wizard() is not None and self.wiz().ctx.library is None:
             text = ("A dream run needs a library, and none is open: close this window and open "
-                    "a RockBot library first (File ▸ Open Library…).")
+                    "a library first (File ▸ Open Library…).")
         self.library_label.setText(text)
         self.library_label.setTextFormat(Qt.TextFormat.PlainText)
         font = self.library_label.font()

@@ -9,11 +9,11 @@ from typing import Protocol, cast
 from PySide6.QtWidgets import QWizardPage
 
 from rockskills_gui.core.dream.apply import ApplyResult, UndoResult
+from rockskills_gui.core.dream.formats import DreamLibrary
 from rockskills_gui.core.dream.llm import Endpoint
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.review_defaults import ReviewDefault
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.operation_runner import OperationTicket
@@ -62,7 +62,7 @@ class WizardState(Protocol):
     @property
     def setup(self) -> SetupChoices: ...
     def after_setup(self) -> int: ...
-    def dream_library(self) -> RockBotLibrary | None: ...
+    def dream_library(self) -> DreamLibrary | None: ...
     def set_plan(self, plan: Plan | None, origin: str = "run", keep: list[str] | None = None,
                  start: ReviewStart | None = None) -> None: ...
     def review_prefixes(self) -> list[str]: ...

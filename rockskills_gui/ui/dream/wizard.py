@@ -30,6 +30,7 @@ from rockskills_gui.core.dream.apply import (
     touched_since,
     undo_last,
 )
+from rockskills_gui.core.dream.formats import DreamLibrary, format_label, is_skill_md
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.review_defaults import (
@@ -39,7 +40,6 @@ from rockskills_gui.core.dream.review_defaults import (
     unsaved_message,
 )
 from rockskills_gui.core.library.library import Library
-from rockskills_gui.core.library.rockbot.library import RockBotLibrary, as_rockbot
 from rockskills_gui.core.storage import journal
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.ui.common.accessibility import name_controls
@@ -139,12 +139,13 @@ class DreamWizard(QWizard):
 
     # ---------------------------------------------------------------- library
 
-    def dream_library(self) -> RockBotLibrary | None:
-        """The open library when its agent has dream passes (RockBot's), else None."""
+    def dream_library(self) -> DreamLibrary | None:
+        """The open library when its agent has dream passes (its profile's ``curation.passes``:
+        RockBot's, or consolidation and optimization over SKILL.md folders), else None."""
         library = self.ctx.library
         if library is None or not shows(Part.DREAM, library):
             return None
-        return as_rockbot(library)
+        return library
 
     def _library_changed(self, library: Library | None) -> None:
         self.run.stop()
@@ -153,14 +154,18 @@ class DreamWizard(QWizard):
         if self.currentId() > 0:
             self.restart()
         lib = self.dream_library()
-        if lib is not None:
+        if lib is not None and is_skill_md(lib):
+            label = format_label(lib)
+            self.setup.set_library_text(
+                f"Library: {lib.agent_dir} ({plural(len(lib), 'skill')}, {label}). Proposals are "
+                "written as SKILL.md; skill gap and the 18-month prune need RockBot's logs and "
+                "dates, which this format does not keep.", True)
+        elif lib is not None:
             self.setup.set_library_text(f"Library: {lib.agent_dir} ({plural(len(lib), 'skill')}).", True)
         elif library is not None:
-            label = library.profile.title
             self.setup.set_library_text(
-                f"Dream runs work on RockBot libraries (skills/*.json); this library is {label}. "
-                "To dream over it, convert a copy first: rockskills convert SRC DST --to rockbot.",
-                False)
+                f"Dream runs are not available for {library.profile.title} libraries (this agent's "
+                "profile has no dream passes).", False)
         else:
             self.setup.set_library_text("Open a library first.", False)
 
@@ -347,7 +352,7 @@ class DreamWizard(QWizard):
         box: dict[str, ApplyResult] = {}
 
         def operation(library: Library) -> ChangeSet:
-            box["result"] = apply_plan(as_rockbot(library), plan, ids)
+            box["result"] = apply_plan(library, plan, ids)
             return box["result"].change
 
         self._applying = True
@@ -403,7 +408,7 @@ class DreamWizard(QWizard):
         box: dict[str, UndoResult] = {}
 
         def operation(lib: Library) -> ChangeSet | None:
-            box["result"] = undo_last(as_rockbot(lib))
+            box["result"] = undo_last(lib)
             return box["result"].change
 
         self.ctx.apply(operation)

@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (
 
 from rockskills_gui import __version__
 from rockskills_gui.core.library.library import Library
+from rockskills_gui.ui.archive.archive_purger import ArchivePurger
 from rockskills_gui.ui.common.actions import ActionRegistry
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.common.journal_watcher import JournalWatcher
@@ -79,6 +80,7 @@ from rockskills_gui.ui.shell.window_tabs import WindowTabs
 if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis: numpy, scipy)
     from PySide6.QtWidgets import QMessageBox
 
+    from rockskills_gui.ui.archive.archive_view import ArchiveView
     from rockskills_gui.ui.budget.budget_pane import BudgetPane
     from rockskills_gui.ui.common.buffers import Buffer
     from rockskills_gui.ui.dream.wizard import DreamWizard
@@ -122,6 +124,7 @@ class MainWindow(QMainWindow):
         self.loader = LibraryLoader(self)
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
         self.dream_wizard: DreamWizard | None = None
+        self.archive_view: ArchiveView | None = None  # Tools ▸ Skill Archive…, made when first shown
         self._close_confirmed = False  # the unsaved-edits prompt was answered
         self.splitter_memory: SplitterMemory | None = None  # interactive windows only
         self.setWindowTitle("No library")
@@ -236,6 +239,7 @@ class MainWindow(QMainWindow):
         a.on("view.recall", lambda: self.show_pane("recall"))
         a.on("view.usage", lambda: self.show_pane("heatmap"))
         a.on("tools.dream", lambda: self.show_pane("dream"))
+        a.on("tools.archive", self.show_archive)
         a.on("help.about", self.show_about)
         a.on("help.shortcuts", self.preferences.show_shortcuts)
         a.on("help.logs", self.preferences.show_log_folder)
@@ -246,6 +250,7 @@ class MainWindow(QMainWindow):
 
         self.ctx.libraryChanged.connect(self._on_library_changed)
         self.journal_watcher = JournalWatcher(self.ctx, self)  # `rockskills undo` meanwhile
+        self.archive_purger = ArchivePurger(self.ctx, self)  # Preferences: purge after N days
         self.ctx.operationFailed.connect(
             lambda message: self.show_error("The library was not changed", message))
         self.loading.loadFinished.connect(self.loadFinished)
@@ -308,6 +313,18 @@ class MainWindow(QMainWindow):
             self.dream_wizard.raise_()
         else:
             raise ValueError(f"unknown pane {name!r} (expected one of {', '.join(PANES)})")
+
+    def show_archive(self) -> None:
+        """Tools ▸ Skill Archive…: the open library's archived skills (``ui.archive``)."""
+        if self.archive_view is None:
+            from rockskills_gui.ui.archive.archive_view import ArchiveView
+
+            self.archive_view = ArchiveView(self.ctx, self)
+            if not self.interactive:
+                self.archive_view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+        self.archive_view.refresh()
+        self.archive_view.show()
+        self.archive_view.raise_()
 
     def show_skill(self, name: str) -> bool:
         """Make ``name`` current, reveal it in the tree and show the Skill tab (False: no such

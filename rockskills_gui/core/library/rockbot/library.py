@@ -427,6 +427,10 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
 
     # ---------------------------------------------------------------- the store's hooks
 
+    def snapshot(self) -> RockBotLibrary:
+        """The same agent folder read again for the same RockBot (no recovery, no writes)."""
+        return RockBotLibrary(self.layout, rules=self.rules)
+
     def restore(self, skill: Skill) -> ChangeSet:
         """Write ``skill`` as a new file again, keeping createdAt, lastUsedAt and seeAlso.
 
@@ -481,8 +485,13 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
         writes.put(self.layout.path_for(new), None, self.written(updated))
 
     def journal_layout(self, paths: Iterable[Path]) -> Layout:
-        """Every change is journaled in the agent folder and bounded by ``skills/``."""
-        del paths
+        """Every change is journaled in the agent folder and bounded by ``skills/``; one that
+        also writes the skill archive (``.rockskills/archive/``, outside ``skills/``) is bounded
+        by the agent folder, keeping ``skills/`` and the archive folder when it empties them."""
+        folder = self.profile.storage.archive_dir
+        archive = self.agent_dir / folder if folder else None
+        if archive is not None and any(archive in Path(p).parents for p in paths):
+            return replace(self.layout, skills_dir=self.agent_dir, floors=(self.skills_dir, archive))
         return self.layout
 
     def _take_in(self, change: ChangeSet) -> None:
@@ -515,9 +524,9 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
         the same change (as RockBot's dictionary reuses a freed slot), else goes to the end.
         """
         freed: dict[str, str] = {}  # removed key -> path it lived at (as str)
-        if self.rules.resources:  # resource files are not skills
-            change = ChangeSet(label=change.label,
-                               files=tuple(fc for fc in change.files if self._is_skill_change(fc)))
+        # resource files and the archive's copies are not skills
+        change = ChangeSet(label=change.label,
+                           files=tuple(fc for fc in change.files if self._is_skill_change(fc)))
         for fc in change.files:
             key = self._by_path.get(fc.path)
             if fc.before is not None and key is not None:

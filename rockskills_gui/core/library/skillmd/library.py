@@ -149,6 +149,16 @@ class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
 
     # ---------------------------------------------------------------- reading
 
+    def snapshot(self) -> SkillMdLibrary:
+        """The same library read from disk again, for a reader on another thread (a dream run):
+        no recovery, no temp-file cleanup, nothing written; its history starts empty."""
+        copy = object.__new__(SkillMdLibrary)
+        copy.__dict__.update(self.__dict__)
+        copy.history, copy.write_gate, copy._parsed = History(), None, ParseCache()
+        copy._entries, copy._order, copy._gone, copy.problems, copy._index = {}, [], {}, [], None
+        copy.reload()
+        return copy
+
     def reload(self) -> None:
         """Read every skill again (the history is kept; undo re-checks files)."""
         self._parsed.clear()
@@ -483,3 +493,12 @@ def _folder_files(entry: SkillMdEntry) -> list[Path]:
     if sidecar.exists() or sidecar.is_symlink():
         files.append(sidecar)
     return files
+
+
+def as_skill_md(library: Library) -> SkillMdLibrary:
+    """``library`` as the SKILL.md library it is, for the dream engine's SKILL.md writer (its
+    proposals written as SKILL.md folders: frontmatter kept, resources carried), asked first:
+    the profile's ``storage.file_kinds``; raises LibraryError for a library of another format."""
+    if not isinstance(library, SkillMdLibrary):
+        raise LibraryError(f"{library.agent_dir}: not a SKILL.md library")
+    return library

@@ -7,7 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 SIDECAR_NAME = ".skillgui.json"
-SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".skillgui", ".hg", ".svn", ".rockskills"})
+# Where a SKILL.md root keeps its archived skills: Hermes' own convention (NousResearch/hermes-agent
+# tools/skill_usage.py @ 03139a3, archive_skill: ``skills/.archive/<skill>/``); no agent scans it.
+ARCHIVE_DIR = ".archive"
+SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".skillgui", ".hg", ".svn", ".rockskills",
+                       ARCHIVE_DIR})
 SEE_ALSO_KEY = "see-also"  # under ``metadata`` (the spec's extension point)
 
 

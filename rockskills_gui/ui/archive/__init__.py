@@ -1,0 +1,1 @@
+"""The skill archive pane: what a dream archived, previewed and restored (issue 32)."""
