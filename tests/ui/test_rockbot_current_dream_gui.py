@@ -92,3 +92,57 @@ def test_the_next_dream_hint_follows_the_profiles_schedule(qtbot, tmp_path: Path
         "(UTC assumed), and 5 minutes after the agent starts)")
     assert tips["rockbot-64e82cc"].endswith(
         "; the agent dreams 5 minutes after the agent starts, then every 4 hours")
+
+
+def test_the_wizard_runs_the_refresh_pass_with_a_surfaces_file(qtbot, tmp_path: Path, openai_server) -> None:
+    """Setup offers the refresh pass for RockBot (current) only; it reads the servers' tools from
+    a surfaces file, sends RockBot's user message to the real 127.0.0.1 server, and the stale
+    skill's rewrite is proposed (m1)."""
+    from tests.ui.test_dream_wizard import run_to_end, use_llm
+
+    agent = make_writable(stale_agent(tmp_path / "agent", 1))
+    surfaces_file = tmp_path / "surfaces.json"
+    surfaces_file.write_text(json.dumps({"servers": [{
+        "serverName": "github", "serverId": "id-github", "fingerprint": "ffff", "version": "1.5.0",
+        "tools": "tool list of github"}]}), encoding="utf-8")
+    openai_server.replies = [json.dumps({"changed": True, "content": "# T0\n\nCall new_tool_0.",
+                                         "notes": "renamed"})]
+    window = open_window(qtbot, agent)
+    try:
+        wizard = open_wizard(window, NOW)
+        setup = wizard.setup
+        assert setup.refresh_box.isVisibleTo(setup) and not setup.refresh_box.isChecked()
+        use_llm(wizard, openai_server.base_url, [])
+        setup.refresh_box.setChecked(True)
+        assert setup.passes() == [DreamPass.MCP_REFRESH]
+        assert not setup.validatePage()  # no surfaces file yet: the page says so and stays
+        assert "choose the servers' surfaces file" in setup.surfaces_error.text()
+        setup.surfaces.setText(str(surfaces_file))
+        wizard.next()  # the prompts page: the refresh pass's messages are made during the run
+        assert wizard.currentId() == wizard.page_id("prompts") and wizard.prompts.tabs.count() == 0
+        run_to_end(qtbot, wizard)
+        plan = wizard.run.plan
+        assert plan is not None and [p.id for p in plan.proposals] == ["m1"]
+        sent = [r.body["messages"][1]["content"] for r in openai_server.requests
+                if r.path.endswith("/completions")]
+        assert sent == ["Skill: mcp/github/t0\nWhy it is stale: github changed from v1.4.0 to v1.5.0 "
+                        "since this skill was written\n\n## Current tools on MCP server 'github'\n\n"
+                        "tool list of github\n\n## Current skill markdown\n\n# T0\n\nCall old_tool_0.\n"]
+    finally:
+        window.loader.cancel()
+        window.loader.wait()
+
+
+def test_the_refresh_pass_is_not_offered_for_64e82cc(qtbot, tmp_path: Path) -> None:
+    agent = make_writable(stale_agent(tmp_path / "agent", 1))
+    window = open_window(qtbot, agent)
+    try:
+        with qtbot.waitSignal(window.loadFinished, timeout=10_000):
+            window.reopen_as("rockbot-64e82cc")
+        wizard = open_wizard(window, NOW)
+        assert not wizard.setup.refresh_box.isVisibleTo(wizard.setup)
+        wizard.setup.refresh_box.setChecked(True)  # (hidden: never part of the run)
+        assert DreamPass.MCP_REFRESH not in wizard.setup.passes()
+    finally:
+        window.loader.cancel()
+        window.loader.wait()
