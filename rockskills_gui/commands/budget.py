@@ -29,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "out, and suggestions. Limits are the saved ones (the Budget tab) unless given.")
     p.add_argument("library", metavar="LIB", help="agent directory or skills folder")
     p.add_argument("--profile", metavar="P", default=None,
-                   help="rockbot, agentskills, picobot, cortex, carpenter or all "
+                   help="rockbot, rockbot-current, agentskills, picobot, cortex, carpenter or all "
                         "(default: the library's own agent)")
     for flag, _field, unit in LIMIT_OPTIONS:
         p.add_argument(flag, type=limit, default=argparse.SUPPRESS, metavar="N",

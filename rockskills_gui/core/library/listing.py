@@ -31,6 +31,7 @@ class AdEntry:
     success_rate: float = 0.0
     utility: float = 0.0
     invocations: int = 0
+    resource_tag: str = ""  # RockBot (current): " [Python, Wisp*]" (SkillTools.FormatResourceTag)
 
     def with_description(self, description: str | None) -> AdEntry:
         return replace(self, description=description)
