@@ -11,6 +11,9 @@ from PySide6.QtCore import QMimeData, QModelIndex, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox, QPushButton
 
+from rockskills_gui.core.library.archive import restore_skill
+from rockskills_gui.core.library.archive_records import archived
+from rockskills_gui.core.library.open import OpenOptions, open_library
 from rockskills_gui.core.model.skill import skill_from_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.library.tree_dialogs import (
@@ -292,6 +295,29 @@ def test_delete_a_folder_after_confirming_and_undo(window: MainWindow, qtbot, ag
     window.commands["edit.undo"].trigger()
     assert snapshot(agent / "skills") == before
     assert pane.model.index_for("research/summarize-paper").isValid()
+
+
+def test_delete_in_the_tree_archives_and_the_archive_restores_byte_for_byte(
+        window: MainWindow, qtbot, agent: Path) -> None:
+    """Removing a skill archives it (nothing outside skills/ ends in .json: RockBot loads every
+    one); the confirmation says so; after undo history is gone the archive brings it back."""
+    pane = pane_of(window)
+    original = file_of(window, "mcp/calendar").read_bytes()
+    select(pane, "mcp/calendar")
+    window.commands["tree.delete"].trigger()
+    box = pane.dialog
+    assert isinstance(box, QMessageBox) and "skill archive" in box.informativeText()
+    assert box.defaultButton() is box.button(QMessageBox.StandardButton.Cancel)
+    box.findChild(QPushButton, "confirmDelete").click()
+    qtbot.waitUntil(lambda: window.ctx.library.get("mcp/calendar") is None)
+    assert not any(p.suffix == ".json" and "archive" in p.as_posix()
+                   for p in (agent / "skills").rglob("*"))
+    window.close()
+    library = open_library(agent, OpenOptions())  # a later session: no undo history
+    listed = {a.name: a for a in archived(library)[0]}
+    assert "mcp/calendar" in listed, listed
+    restore_skill(library, listed["mcp/calendar"])
+    assert library.layout.path_for("mcp/calendar").read_bytes() == original
 
 
 def test_delete_key_in_the_filter_box_edits_text_not_the_library(window: MainWindow, qtbot) -> None:

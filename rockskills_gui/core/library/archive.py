@@ -37,6 +37,7 @@ from rockskills_gui.core.library.library import Entry
 from rockskills_gui.core.library.skillmd.library import SkillMdLibrary, as_skill_md
 from rockskills_gui.core.library.skillmd.store import Root, SkillMdEntry, edited_bytes, read_skill_md
 from rockskills_gui.core.model.names import display_name, fold
+from rockskills_gui.core.model.profile import Delete
 from rockskills_gui.core.model.rockbot_files import RESOURCE_SUFFIX
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
 from rockskills_gui.core.model.skill import skill_from_bytes, skill_to_bytes
@@ -46,7 +47,8 @@ from rockskills_gui.core.storage.changes import ChangeSet, FileChange, LibraryEr
 from rockskills_gui.core.storage.checksum import sha256
 
 __all__ = ["ArchiveError", "ArchiveInfo", "RestoreNameTaken", "archive_skills", "archive_writes",
-           "purge_archive", "restore_change", "restore_refusal", "restore_skill"]
+           "archives_on_delete", "purge_archive", "remove_skills", "restore_change", "restore_refusal",
+           "restore_skill"]
 
 
 class RestoreNameTaken(ArchiveError):
@@ -108,6 +110,20 @@ def archive_skills(library: AnyLibrary, names: Iterable[str],
     change = ChangeSet(label=f"Archive {shown}", files=(*writes, *removals),
                        deleted=tuple(e.skill.name for e in entries))
     return library.apply_change_set(change)
+
+
+def archives_on_delete(library: AnyLibrary) -> bool:
+    """Whether removing a skill from ``library`` archives it (its profile's ``curation.delete``)."""
+    return library.profile.curation.delete is Delete.ARCHIVE
+
+
+def remove_skills(library: AnyLibrary, names: Iterable[str], reason: str = "") -> ChangeSet:
+    """Remove skills as the user asked (the Library tree's Delete): into the archive where the
+    profile archives (every profile does: issue 32), else their files removed; one undoable step."""
+    names = list(names)
+    if not archives_on_delete(library):
+        return library.delete_many(names)
+    return archive_skills(library, names, ArchiveInfo("delete", reason or "deleted by the user"))
 
 
 # ---------------------------------------------------------------- restoring

@@ -15,6 +15,7 @@ from rockskills_gui.core.model.agent_note import AGENT_SKILLS_NOTE
 from rockskills_gui.core.model.profile import (
     AgentProfile,
     Curation,
+    Delete,
     DisableSwitch,
     FileKind,
     Frontmatter,
@@ -45,7 +46,6 @@ COPILOT_DOCS = "docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot
 COPILOT_REFERENCE = ("microsoft/vscode extensions/copilot/assets/prompts/skills/agent-customization/"
                      "references/skills.md")
 CURSOR_DOCS = "cursor.com/docs/skills.md"
-NO_DREAM = "assumed: the dream passes are RockBot's (convert first; issue 32 brings them here)"
 RESOURCES = ("scripts", "references", "assets")
 ANY_KEYS = Frontmatter(allowed_keys=None)  # the agent ignores keys it does not know
 # The frontmatter switch Claude Code, Copilot and Cursor share (each profile's curation source).
@@ -108,7 +108,7 @@ CODEX = AgentProfile(
                     chars_per_token=4),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(disable=(
+    curation=Curation(delete=Delete.ARCHIVE, disable=(
         DisableSwitch("~/.codex/config.toml", "[[skills.config]]",
                       '[[skills.config]]\nname = "my-skill"\nenabled = false'),
         DisableSwitch("agents/openai.yaml", "policy.allow_implicit_invocation",
@@ -153,7 +153,7 @@ CLAUDE_CODE = AgentProfile(
                     context_window=200_000, per_entry_cap=1536, tool="Skill"),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(disable=(
+    curation=Curation(delete=Delete.ARCHIVE, disable=(
         DisableSwitch(".claude/settings.local.json", "skillOverrides",
                       '{"skillOverrides": {"my-skill": "off"}}', scope="project"),
         NO_MODEL_INVOCATION)),
@@ -192,7 +192,7 @@ GEMINI_CLI = AgentProfile(
     listing=Listing(kind=ListingKind.GEMINI, tool="activate_skill"),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(disable=(
+    curation=Curation(delete=Delete.ARCHIVE, disable=(
         DisableSwitch("~/.gemini/settings.json", "skills.disabled",
                       '{"skills": {"disabled": ["my-skill"]}}'),)),
     holds=Holds(resources=True),
@@ -229,7 +229,7 @@ COPILOT = AgentProfile(
                     tool="read_file"),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(disable=(NO_MODEL_INVOCATION,)),
+    curation=Curation(delete=Delete.ARCHIVE, disable=(NO_MODEL_INVOCATION,)),
     holds=Holds(resources=True),
     unverified=("project_roots", "user_roots"),
 )
@@ -260,7 +260,7 @@ CURSOR = AgentProfile(
     listing=Listing(kind=ListingKind.AVAILABLE_SKILLS_XML),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(disable=(NO_MODEL_INVOCATION,)),
+    curation=Curation(delete=Delete.ARCHIVE, disable=(NO_MODEL_INVOCATION,)),
     holds=Holds(resources=True),
     unverified=("project_roots", "user_roots"),  # (its depth, one level, is assumed in the sources)
 )
@@ -299,7 +299,7 @@ HERMES = AgentProfile(
     listing=Listing(kind=ListingKind.HERMES, per_entry_cap=60, tool="skill_view"),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(disable=(
+    curation=Curation(delete=Delete.ARCHIVE, disable=(
         DisableSwitch("~/.hermes/config.yaml", "skills.disabled", "skills:\n  disabled: [my-skill]"),)),
     holds=Holds(resources=True),
 )

@@ -267,8 +267,10 @@ class MoveDialog(QDialog):
         fit_height(self)
 
 
-def delete_box(names: Sequence[str], dangling: int, parent: QWidget | None = None) -> QMessageBox:
-    """Confirmation for deleting skills (the change can be undone)."""
+def delete_box(names: Sequence[str], dangling: int, parent: QWidget | None = None,
+               archives: bool = True) -> QMessageBox:
+    """Confirmation for deleting skills (the change can be undone; where ``archives``, the skills
+    go to the skill archive, where they stay after the undo history is gone)."""
     shown = (f"Delete '{names[0]}'?" if len(names) == 1
              else f"Delete {_plural(len(names), 'skill')}?")
     box = QMessageBox(QMessageBox.Icon.Question, "Delete", shown,
@@ -282,8 +284,14 @@ def delete_box(names: Sequence[str], dangling: int, parent: QWidget | None = Non
     if dangling:
         details.append(f"{_plural(dangling, 'see-also reference')} to "
                        f"{'it' if len(names) == 1 else 'them'} will be kept and name nothing.")
-    details.append(("The file is removed" if len(names) == 1 else "The files are removed")
-                   + "; Edit → Undo puts them back.")
+    if archives:
+        details.append(("It moves" if len(names) == 1 else "They move")
+                       + " to the skill archive, out of the agent's sight: Edit → Undo puts "
+                       + ("it" if len(names) == 1 else "them") + " back, and Tools → Skill "
+                       "Archive… restores " + ("it" if len(names) == 1 else "them") + " later.")
+    else:
+        details.append(("The file is removed" if len(names) == 1 else "The files are removed")
+                       + "; Edit → Undo puts them back.")
     box.setInformativeText("\n\n".join(details))
     delete = QPushButton("Delete", box)
     delete.setObjectName("confirmDelete")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QLabel, QLineEdit, QWidget
 
+from rockskills_gui.core.library.archive import archives_on_delete, remove_skills
 from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import Node, is_inside, problems_by_name
 from rockskills_gui.core.model.names import fold
@@ -278,7 +279,7 @@ class TreeEdits(QObject):
         dangling = [r for r in library.references_to(names) if fold(r.referrer) not in seen]
         from rockskills_gui.ui.library.tree_dialogs import delete_box
 
-        box = delete_box(names, len(dangling), self.host)
+        box = delete_box(names, len(dangling), self.host, archives=archives_on_delete(library))
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.buttonClicked.connect(
             lambda button: self.delete_now(names)
@@ -286,7 +287,8 @@ class TreeEdits(QObject):
         self._show(box)
 
     def delete_now(self, names: list[str]) -> None:
-        """Delete ``names`` as one step now (confirmed before: :meth:`delete_selected`)."""
+        """Delete ``names`` as one step now (confirmed before: :meth:`delete_selected`): into the
+        skill archive where the library's agent profile archives (every profile does)."""
         index = self.view.currentIndex()
         below = self.view.indexBelow(index) if index.isValid() else QModelIndex()
         keep = QPersistentModelIndex(below)
@@ -295,7 +297,7 @@ class TreeEdits(QObject):
             if change is not None and not change.empty and keep.isValid():
                 self.view.setCurrentIndex(keep)
 
-        self._operate(len(names), lambda lib: lib.delete_many(names),
+        self._operate(len(names), lambda lib: remove_skills(lib, names, "deleted in the Library tree"),
                       f"Deleting {len(names):,} skills", done)
 
     # ---------------------------------------------------------------- dialogs
