@@ -16,7 +16,8 @@ from rockskills_gui.commands.common import (
 )
 
 LIMIT_OPTIONS = (("--max-chars", "max_chars", "characters"), ("--max-skills", "max_skills", "skills"),
-                 ("--max-tokens", "max_tokens", "tokens"))
+                 ("--max-tokens", "max_tokens", "tokens"),
+                 ("--context-window", "context_window", "tokens of context window"))
 
 
 
@@ -29,8 +30,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "out, and suggestions. Limits are the saved ones (the Budget tab) unless given.")
     p.add_argument("library", metavar="LIB", help="agent directory or skills folder")
     p.add_argument("--profile", metavar="P", default=None,
-                   help="rockbot, rockbot-current, agentskills, picobot, cortex, carpenter or all "
-                        "(default: the library's own agent)")
+                   help="rockbot, rockbot-current, agentskills, picobot, cortex, carpenter, claude-code, "
+                        "codex, gemini-cli, copilot, cursor, hermes or all (default: the library's own "
+                        "agent)")
     for flag, _field, unit in LIMIT_OPTIONS:
         p.add_argument(flag, type=limit, default=argparse.SUPPRESS, metavar="N",
                        help=f"assume at most N {unit} (none: no limit) instead of the saved limit")

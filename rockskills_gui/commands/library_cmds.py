@@ -27,7 +27,8 @@ from rockskills_gui.core.recall.index_text import PENDING, list_skills_text, ses
 
 # ``convert --to``: core.library.convert's TARGETS, named here so that the other commands do not
 # import the converter (tests/core/test_cli_commands.py checks the two are the same).
-CONVERT_TARGETS = ("rockbot", "rockbot-current", "agentskills", "picobot", "cortex-fs")
+CONVERT_TARGETS = ("rockbot", "rockbot-current", "agentskills", "picobot", "cortex-fs", "claude-code",
+                   "codex", "gemini-cli", "copilot", "cursor", "hermes")
 
 
 def skill_json(skill: Skill, path: str) -> dict[str, Any]:

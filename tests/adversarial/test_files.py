@@ -112,7 +112,7 @@ def test_a_resource_linked_inside_the_library_is_copied_as_a_file(tmp_path: Path
     (root / "one" / "shared.md").write_text("shared text\n")
     (root / "two" / "shared.md").symlink_to("../one/shared.md")
     result = convert(open_library(tmp_path / "p"), tmp_path / "out", "agentskills")
-    copied = tmp_path / "out" / "two" / "shared.md"
+    copied = tmp_path / "out" / ".agents" / "skills" / "two" / "shared.md"  # (its root travels with it)
     assert copied.is_file() and not copied.is_symlink() and copied.read_text() == "shared text\n"
     assert not [loss for loss in result.losses if loss.kind == "resources"]
 

@@ -120,14 +120,14 @@ def test_undo_never_brings_back_a_skill_whose_name_another_file_now_holds(tmp_pa
     same name written elsewhere (another root or folder); undoing the delete would make two
     skills share a name. It is refused, nothing is written, and the undo stays available."""
     root = tmp_path / "lib"
-    skill_md(root / "skills", "alpha", "First")
-    skill_md(root / "skills", "beta", "Second")
+    skill_md(root / ".agents" / "skills", "alpha", "First")
+    skill_md(root / ".claude" / "skills", "beta", "Second")
     lib = open_library(root)
     old = lib.skill_path("alpha")
     lib.delete("alpha")
-    elsewhere = root / "alpha" / "SKILL.md"
-    assert lib.layout.path_for("alpha") == elsewhere != old
-    skill_md(root, "alpha", "Written by the agent")
+    elsewhere = root / ".claude" / "skills" / "alpha" / "SKILL.md"  # another root of the library
+    assert lib.layout.path_for("alpha") == old != elsewhere
+    skill_md(root / ".claude" / "skills", "alpha", "Written by the agent")
     lib.refresh([elsewhere])
     with pytest.raises(rockbot_library.NameTakenError, match="Cannot bring 'alpha' back"):
         lib.undo()

@@ -58,7 +58,8 @@ def test_project_roots_setting_finds_skills_elsewhere(tmp_path: Path) -> None:
     project = tmp_path / "proj"
     skill(project / "agent-skills", "brew-tea", "Brew a pot of tea")
     default = open_library(project, OpenOptions(format="picobot"))
-    assert default.roots[0].path == project  # no .picobot/skills: the folder itself is searched
+    # no .picobot/skills: the one folder holding skill folders is searched
+    assert default.roots[0].path == project / "agent-skills"
     custom = open_library(project, OpenOptions(
         format="picobot", profile=apply_settings(PICOBOT, ["project_roots=agent-skills"])))
     assert custom.names() == ["brew-tea"]

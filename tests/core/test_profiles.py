@@ -34,13 +34,14 @@ from rockskills_gui.core.recall.session import BODIES, FRAMES
 from tests.conftest import SHARED
 
 SIX = ("rockbot-64e82cc", "rockbot-current", "agentskills", "picobot", "cortex", "carpenter")
-# A cited source names a repository at a commit, an upstream file or a section of the specs;
-# else it says it is assumed.
-CITED = re.compile(r"@ ?[0-9a-f]{7}|§|\w\.(cs|mdx?|py)\b|^assumed: \S")
+CODING_AGENTS = ("claude-code", "codex", "gemini-cli", "copilot", "cursor", "hermes")  # issue 31
+# A cited source names a repository at a commit, an upstream file, a section of the specs or a
+# documentation page; else it says it is assumed.
+CITED = re.compile(r"@ ?[0-9a-f]{7}|§|\w\.(cs|mdx?|py)\b|^assumed: \S|\b[\w.-]+\.(com|io|dev)/\S")
 
 
 def test_the_six_profiles_are_registered() -> None:
-    assert sorted(PROFILES) == sorted(SIX)
+    assert sorted(PROFILES) == sorted((*SIX, *CODING_AGENTS))
     assert all(PROFILES[pid].id == pid for pid in PROFILES)
     assert {p.format for p in PROFILES.values()} == set(FORMATS)
 
@@ -88,7 +89,7 @@ def test_a_new_profile_needs_no_change_outside_its_own_module() -> None:
     claude = dataclasses.replace(PROFILES["agentskills"], id="claude-code", label="Claude Code",
                                  title="Claude Code (SKILL.md)")
     assert lister_for(claude).id == "agentskills"
-    assert rule_error(claude.names.kind, "a/b") is not None
+    assert rule_error(claude.names.kind, "a/.b") is not None
     assert SETTING_PATHS and setting_value(claude, "project_roots") == (".agents/skills",
                                                                         ".claude/skills")
 
@@ -109,7 +110,10 @@ def test_rockbots_summary_rule_exists_once() -> None:
 
 
 def test_the_listing_limits_of_an_agent_are_its_profiles() -> None:
-    assert SPEC_DEFAULTS == {"picobot": Limits(max_chars=4000, max_skills=32)}
+    assert SPEC_DEFAULTS == {"picobot": Limits(max_chars=4000, max_skills=32),
+                             "codex": Limits(max_chars=8000),  # when the context window is unknown
+                             "claude-code": Limits(context_window=200_000),  # 1% of it
+                             "copilot": Limits(max_chars=15_000)}  # VS Code's entries
 
 
 @pytest.mark.parametrize(("folder", "format_id", "profile_id"), [

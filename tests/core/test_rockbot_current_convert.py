@@ -114,7 +114,7 @@ def test_agent_skills_resources_become_a_manifest(tmp_path: Path) -> None:
     assert any("scripts/run me.sh written as run-me.sh" in x.message for x in result.losses)
     # ... and back: each file returns to its folder
     convert(lib, tmp_path / "md2", "agentskills")
-    again = tmp_path / "md2" / "pdf-tools"
+    again = tmp_path / "md2" / ".agents" / "skills" / "pdf-tools"  # (its root travels with it)
     for rel in ("scripts/extract.py", "scripts/run me.sh", "references/forms.md", "assets/logo.png"):
         assert (again / rel).read_bytes() == (skill / rel).read_bytes(), rel
 

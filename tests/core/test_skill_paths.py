@@ -47,7 +47,8 @@ def test_every_corpus_skill_path_is_the_skill_md_it_was_loaded_from(folder: Path
     assert isinstance(lib, SkillMdLibrary)
     assert_paths_are_the_loaded_files(lib)
     assert all(lib.skill_path(n).name == "SKILL.md" for n in lib.names())
-    assert [r.resolve() for r in lib.skill_roots()] == [folder.resolve()]  # shared/ may be a link
+    (root,) = [r.resolve() for r in lib.skill_roots()]  # shared/ may be a link
+    assert folder.resolve() in (root, root.parent)  # the folder, or its one folder of skill folders
 
 
 def test_every_rockbot_skill_path_is_its_json_file(agent_copy: Path) -> None:

@@ -12,6 +12,7 @@ from rockskills_gui.ui.budget.budget_pane import BudgetPane
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.library.tree_model import BADGES_ROLE, Badge
 from tests.conftest import SHARED, tree_hashes
+from tests.skill_layouts import skill
 
 CORPUS = SHARED / "corpora" / "anthropics-skills"
 
@@ -94,3 +95,30 @@ def test_the_tree_marks_invisible_skills(qtbot, window, tmp_path) -> None:
     assert Badge.INVISIBLE not in model.badges(node)
     window.tabs.setCurrentWidget(pane)
     pane.grab().save(str(tmp_path / "budget.png"))
+
+
+def test_codex_shows_its_8000_character_cap_with_shortened_and_omitted_skills(qtbot, tmp_path) -> None:
+    """Issue 31: the Budget tab shows what ``rockskills budget --profile codex`` shows."""
+    for i in range(120):
+        name = f"a-rather-long-skill-name-for-the-list-{i:03}"
+        skill(tmp_path / "lib" / "skills" / name, name, f"Skill {i} does its own thing, at length. " * 8)
+    pane, ctx = make_pane(qtbot, open_library(tmp_path / "lib"), tmp_path)
+    choose(pane, "codex")
+    assert pane.limit_boxes["max_chars"].value() == 8000 and pane.limit_boxes["context_window"].value() == 0
+    budget = pane.budget
+    assert budget is not None and budget.hidden and budget.shortened
+    summary = pane.summary.text()
+    assert "Codex's budget: 8,000 characters of skill lines (context window unknown)." in summary
+    assert f"Codex: {budget.warning}" in summary and "were not included in the model-visible" in summary
+    rows = {pane.hidden_list.topLevelItem(i).text(0): pane.hidden_list.topLevelItem(i).text(1)
+            for i in range(pane.hidden_list.topLevelItemCount())}
+    assert rows == {**{h.name: h.reason for h in budget.hidden},
+                    **{s.name: f"shortened: {s.reason}" for s in budget.shortened}}
+    assert pane.hidden_title.text() == f"Invisible to this agent ({len(budget.hidden)}, " \
+                                       f"{len(budget.shortened)} shortened)"
+    assert ctx.invisible_skills == {h.name for h in budget.hidden}  # the tree marks the omitted only
+    assert pane.text_view.toPlainText() == budget.text
+    pane.limit_boxes["context_window"].setValue(1_000_000)  # 2% of it: 20,000 tokens, room for all
+    pane.refresh()
+    assert "Codex's budget: 20,000 tokens of skill lines (2% of the context window)." in pane.summary.text()
+    assert pane.budget is not None and pane.budget.hidden == () and ctx.invisible_skills == frozenset()

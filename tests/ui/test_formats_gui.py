@@ -142,21 +142,24 @@ def test_resources_are_listed_in_the_skill_header(md_window: MainWindow, corpus:
 
 
 def test_a_name_the_format_cannot_hold_is_refused_while_typing(md_window: MainWindow) -> None:
-    error = md_window.library_pane.edits.creation_error("tools/new-skill")
-    assert error is not None and "'/'" in error
+    error = md_window.library_pane.edits.creation_error("tools/.new-skill")
+    assert error is not None and "no leading '.'" in error
     assert md_window.library_pane.edits.creation_error("brand-new-skill") is None
+    assert md_window.library_pane.edits.creation_error("tools/new-skill") is None  # a category folder
 
 
 def test_a_skill_md_rename_is_checked_with_its_own_rules_not_rockbots(md_window: MainWindow,
                                                                        qtbot) -> None:
     """Create and rename ask the library's own name rule (issue 29): a SKILL.md folder may hold
-    a space or a dot, which RockBot's rule refuses, and refuses '/', which RockBot's allows; a
-    name taken says nothing about RockBot."""
+    a space or a dot, which RockBot's rule refuses, and refuses a folder starting with '.', which
+    RockBot's allows ('/' makes category folders, issue 31); a name taken says nothing about
+    RockBot."""
     pane = md_window.library_pane
     library = md_window.ctx.library
     old = sorted(library.names())[0]
-    folder_rule = "cannot be a skill folder name (no '/', no leading '.', no surrounding spaces)"
-    assert folder_rule in (pane.edits._rename_error({old: "tools/renamed"}) or "")
+    folder_rule = "cannot be a skill folder name (each '/'-separated part is a folder: not empty"
+    assert folder_rule in (pane.edits._rename_error({old: "tools/.renamed"}) or "")
+    assert pane.edits._rename_error({old: "tools/renamed"}) is None  # into a category folder
     assert pane.edits._rename_error({old: "Brew Tea v1.2"}) is None  # RockBot: "invalid characters"
     taken = sorted(library.names())[1]
     assert pane.edits._rename_error({old: taken.upper()}) == f"A skill named '{taken}' already exists."

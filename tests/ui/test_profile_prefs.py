@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QCheckBox, QDialogButtonBox, QLabel, QLineEdit, QP
 from rockskills_gui.core.app.settings_store import SettingsStore
 from rockskills_gui.core.library.profile_settings import ASSUMED_NOTE
 from rockskills_gui.core.library.skillmd.store import CARPENTER, PICOBOT
+from rockskills_gui.core.model.coding_agents import COPILOT, CURSOR
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.shell.preferences import PreferencesDialog
 from rockskills_gui.ui.shell.profile_prefs import ProfileSettingsEditor
@@ -53,8 +54,9 @@ def test_each_assumed_setting_is_shown_with_its_default_and_a_note(qtbot, ctx: A
     dialog = make_dialog(qtbot, ctx)
     editor = dialog.editors["profile_overrides"].widget
     assert isinstance(editor, ProfileSettingsEditor)
-    assert [editor.tabText(i) for i in range(editor.count())] == [PICOBOT.label, CARPENTER.label]
-    for profile in (PICOBOT, CARPENTER):
+    assumed = [PICOBOT, CARPENTER, COPILOT, CURSOR]  # (the coding agents' unconfirmed roots, issue 31)
+    assert [editor.tabText(i) for i in range(editor.count())] == [p.label for p in assumed]
+    for profile in assumed:
         shown = {key for pid, key in editor.fields if pid == profile.id}
         assert shown == set(profile.unverified)
         for key in profile.unverified:

@@ -81,13 +81,13 @@ def _rockbot_tagged(entry: AdEntry) -> str:
 
 
 def _agent_skills(entry: AdEntry) -> str:
-    return "\n".join(("<skill>", "<name>", html.escape(entry.name), "</name>", "<description>",
+    return "\n".join(("<skill>", "<name>", html.escape(entry.shown), "</name>", "<description>",
                       html.escape(entry.description or ""), "</description>", "<location>",
                       html.escape(entry.location), "</location>", "</skill>"))
 
 
 def _picobot(entry: AdEntry) -> str:
-    return f"### {entry.name}\n- **Description**: {entry.description or ''}\n- **Path**: `{entry.location}`"
+    return f"### {entry.shown}\n- **Description**: {entry.description or ''}\n- **Path**: `{entry.location}`"
 
 
 def _cortex(entry: AdEntry) -> str:
@@ -120,6 +120,34 @@ def _carpenter(entry: AdEntry) -> str:
     return f"- [[skills/{entry.name}]] — {entry.description or ''}"
 
 
+def _gemini(entry: AdEntry) -> str:
+    return (f"  <skill>\n    <name>{entry.shown}</name>\n    <description>{entry.description or ''}"
+            f"</description>\n    <location>{entry.location}</location>\n  </skill>")
+
+
+def _name_line(entry: AdEntry) -> str:
+    """One line of a list the agent's own fit renders (core/budget/fits.py)."""
+    return f"- {entry.shown}: {entry.description or ''}"
+
+
+def _model_invocable(entry: AdEntry) -> str | None:
+    return None if entry.model_invocable else "disable-model-invocation: true: only the user can invoke it"
+
+
+def _implicit(entry: AdEntry) -> str | None:
+    return None if entry.implicit else ("agents/openai.yaml: policy.allow_implicit_invocation is false: "
+                                        "Codex lists it not, $name still invokes it")
+
+
+def _listed_by_copilot(entry: AdEntry) -> str | None:
+    return _model_invocable(entry) or _needs_description(entry)
+
+
+GEMINI_HEADER = ("# Available Agent Skills\n\nYou have access to the following specialized skills. To "
+                 "activate a skill and receive its detailed instructions, call the `activate_skill` tool "
+                 "with the skill's name.\n\n<available_skills>")
+
+
 ROCKBOT = Lister(
     id="rockbot", label="RockBot", what="session index (first turn of every session)",
     source="rockbot-skills.md §7.1", render=_rockbot, order=_by_name, exclude=_never,
@@ -146,8 +174,32 @@ CARPENTER = Lister(
     source="formats.md §A (assumed profile)", render=_carpenter, order=_by_name, exclude=_never,
     assumed=True)
 
+# The coding agents (issue 31): the text and the fit of each are core/budget/fits.py's.
+CODEX = Lister(
+    id="codex", label="Codex",
+    what="## Skills list (descriptions shortened to the budget, then skills omitted)",
+    source="openai/codex codex-rs/core-skills/src/render.rs @ 0899b7c", render=_name_line,
+    order=_load_order, exclude=_implicit)
+CLAUDE_CODE = Lister(
+    id="claude-code", label="Claude Code",
+    what="skill listing for the Skill tool (least-used skills lose their descriptions first)",
+    source="code.claude.com/docs/en/skills; the text reverse-engineered (assumed)", render=_name_line,
+    order=_load_order, exclude=_model_invocable)
+GEMINI = Lister(
+    id="gemini-cli", label="Gemini CLI", what="# Available Agent Skills (<available_skills>, no limit)",
+    source="google-gemini/gemini-cli packages/core/src/prompts/snippets.ts @ 00408ae", render=_gemini,
+    order=_load_order, exclude=_never, header=GEMINI_HEADER, footer="</available_skills>")
+COPILOT = Lister(
+    id="copilot", label="GitHub Copilot (VS Code)", what="<skills> block (15,000 characters of entries)",
+    source="microsoft/vscode computeAutomaticInstructions.ts @ 0155379; the budget from newer code",
+    render=_name_line, order=_load_order, exclude=_listed_by_copilot)
+HERMES = Lister(
+    id="hermes", label="Hermes Agent", what="## Skills (mandatory), by category (descriptions cut at 60)",
+    source="NousResearch/hermes-agent agent/prompt_builder.py build_skills_system_prompt",
+    render=_name_line, order=_load_order, exclude=_never)
+
 AGENTS: dict[str, Lister] = {a.id: a for a in (ROCKBOT, ROCKBOT_CURRENT, AGENT_SKILLS, PICOBOT, CORTEX,
-                                                CARPENTER)}
+                                               CARPENTER, CODEX, CLAUDE_CODE, GEMINI, COPILOT, HERMES)}
 # The renderer of each listing kind (a profile's ``listing.kind``; core/model/profile.py).
 LISTERS: dict[ListingKind, Lister] = {
     ListingKind.ROCKBOT_INDEX: ROCKBOT,
@@ -156,6 +208,11 @@ LISTERS: dict[ListingKind, Lister] = {
     ListingKind.PICOBOT_INDEX: PICOBOT,
     ListingKind.CORTEX_MARKDOWN: CORTEX,
     ListingKind.CARPENTER_CATALOGUE: CARPENTER,
+    ListingKind.CODEX: CODEX,
+    ListingKind.CLAUDE_CODE: CLAUDE_CODE,
+    ListingKind.GEMINI: GEMINI,
+    ListingKind.COPILOT: COPILOT,
+    ListingKind.HERMES: HERMES,
 }
 
 

@@ -9,6 +9,7 @@ from itertools import accumulate
 
 from rockskills_gui.core.budget.agents import Lister
 from rockskills_gui.core.budget.entries import AdEntry
+from rockskills_gui.core.budget.fits import FITS, Fitted, Shortened
 from rockskills_gui.core.budget.limits import Limits
 from rockskills_gui.core.budget.tokens import Tokenizer
 
@@ -43,6 +44,9 @@ class Budget:
     full_tokens: int | None
     entry_chars: dict[str, int] = field(default_factory=dict)  # rendered size of each listable skill
     tokenizer: str = ""
+    shortened: tuple[Shortened, ...] = ()  # listed with a shorter description (coding agents)
+    warning: str = ""  # what the agent itself says about its cut
+    cap: str = ""  # the agent's own budget in words ("" : the limits say it)
 
     @property
     def invisible(self) -> frozenset[str]:
@@ -61,6 +65,9 @@ class Budget:
             "skills": self.total, "listed": list(self.listed),
             "invisible": [{"name": h.name, "kind": h.kind, "reason": h.reason} for h in self.hidden],
             "full_chars": self.full_chars, "full_tokens": self.full_tokens, "text": self.text,
+            "cap": self.cap or None, "warning": self.warning or None,
+            "shortened": [{"name": s.name, "kept": s.kept, "full": s.full, "reason": s.reason}
+                          for s in self.shortened],
         }
 
 
@@ -104,6 +111,9 @@ def compute_budget(entries: Sequence[AdEntry], profile: Lister, limits: Limits,
             listable.append(entry)
         else:
             hidden.append(Hidden(entry.name, REASON_FILTERED, why))
+    fit = FITS.get(profile.id)
+    if fit is not None:
+        return _fitted(ordered, listable, hidden, profile, limits, tokenizer, fit)
     rendered = [profile.render(e) for e in listable]
     n = len(rendered)
     k_skills = n if limits.max_skills is None else min(n, limits.max_skills)
@@ -134,3 +144,23 @@ def compute_budget(entries: Sequence[AdEntry], profile: Lister, limits: Limits,
         full_chars=len(full or ""), full_tokens=count(full or "") if count else None,
         entry_chars={e.name: len(r) for e, r in zip(listable, rendered, strict=True)},
         tokenizer=tokenizer.name if tokenizer is not None else "")
+
+
+def _fitted(ordered: list[AdEntry], listable: list[AdEntry], hidden: list[Hidden], profile: Lister,
+            limits: Limits, tokenizer: Tokenizer | None,
+            fit: Callable[[Sequence[AdEntry], Limits], Fitted]) -> Budget:
+    """The budget of an agent that fits its own listing (core/budget/fits.py); ``max_skills``,
+    the user's what-if, keeps the first skills before the agent's fit."""
+    kept = listable if limits.max_skills is None else listable[:limits.max_skills]
+    hidden += [Hidden(e.name, REASON_SKILLS, f"beyond the first {limits.max_skills} skills listed")
+               for e in listable[len(kept):]]
+    fitted = fit(kept, limits)
+    hidden += [Hidden(c.name, c.kind, c.reason) for c in fitted.cut]
+    count = tokenizer.count if tokenizer is not None else None
+    return Budget(
+        profile=profile, limits=limits, text=fitted.text, chars=len(fitted.text),
+        tokens=count(fitted.text) if count else None, listed=fitted.listed, hidden=tuple(hidden),
+        total=len(ordered), full_chars=len(fitted.full_text),
+        full_tokens=count(fitted.full_text) if count else None, entry_chars=fitted.entry_chars,
+        tokenizer=tokenizer.name if tokenizer is not None else "", shortened=fitted.shortened,
+        warning=fitted.warning, cap=fitted.cap)

@@ -1,8 +1,11 @@
 """The limits an agent profile assumes for its skill list, and where the user's choices are kept.
 
-Defaults come from the specs: only PicoBot cuts its index (``max_index_chars`` 4000,
-``max_listed_skills`` 32, issue 21; an assumed profile, formats.md §C.1). RockBot, Agent Skills
-clients, CortexPrism and carpenter list everything. A token limit is the user's own "what if my
+Defaults come from the specs: PicoBot cuts its index (``max_index_chars`` 4000,
+``max_listed_skills`` 32, issue 21; an assumed profile, formats.md §C.1); Codex keeps 8,000
+characters of skill lines when the context window is unknown (2% of it when known), Claude Code
+1% of a 200k window, VS Code's Copilot 15,000 characters of entries (the coding agents' listings,
+core/budget/fits.py). RockBot, Agent Skills clients, Gemini CLI, CortexPrism and carpenter list
+everything. A token limit is the user's own "what if my
 context allowed only N tokens". The user's limits are stored per profile in ``budget.json``
 beside ``settings.json`` (the config folder), written atomically; a damaged file means defaults.
 """
@@ -34,9 +37,13 @@ class Limits:
     max_chars: int | None = None
     max_skills: int | None = None
     max_tokens: int | None = None
+    context_window: int | None = None  # the model's window in tokens (an agent's share of it)
 
     def as_json(self) -> dict[str, int | None]:
-        return asdict(self)
+        data = asdict(self)
+        if data["context_window"] is None:  # (files written before it existed stay the same)
+            del data["context_window"]
+        return data
 
     @classmethod
     def from_json(cls, data: object) -> Limits:
@@ -57,9 +64,11 @@ class Limits:
 NO_LIMITS = Limits()
 # The agents' own cuts, by agent (lister) id: each profile's ``listing.agent_max_*``.
 SPEC_DEFAULTS: dict[str, Limits] = {
-    lister_for(p).id: Limits(max_chars=p.listing.agent_max_chars, max_skills=p.listing.agent_max_entries)
+    lister_for(p).id: Limits(max_chars=p.listing.agent_max_chars, max_skills=p.listing.agent_max_entries,
+                             context_window=p.listing.context_window)
     for p in PROFILES.values()
-    if p.listing.agent_max_chars is not None or p.listing.agent_max_entries is not None}
+    if p.listing.agent_max_chars is not None or p.listing.agent_max_entries is not None
+    or p.listing.context_window is not None}
 
 
 def default_limits(profile_id: str) -> Limits:

@@ -11,6 +11,7 @@ from rockskills_gui.core.budget.limits import Limits, LimitsStore
 from rockskills_gui.core.budget.suggest import Suggestion, suggest
 from rockskills_gui.core.budget.tokens import Tokenizer
 from rockskills_gui.core.library.library import Library
+from rockskills_gui.core.model.profiles import PROFILES
 
 
 def limits_for(agent_id: str, store: LimitsStore, library: Library | None = None) -> Limits:
@@ -28,13 +29,17 @@ def limits_for(agent_id: str, store: LimitsStore, library: Library | None = None
 
 
 def agents_for(library: Library, wanted: str | None = None) -> list[Lister]:
-    """``wanted`` ("all", an agent id, or None: the library's own agent first, then the others)."""
+    """``wanted`` ("all", an agent or profile id, or None: the library's own agent first, then
+    the others)."""
     own = lister_for(library.profile)
     if wanted == "all" or wanted is None:
         return [own, *(a for a in AGENTS.values() if a is not own)] if wanted == "all" else [own]
-    if wanted not in AGENTS:
-        raise ValueError(f"unknown agent profile {wanted!r}: use one of {', '.join(AGENTS)} or all")
-    return [AGENTS[wanted]]
+    if wanted in AGENTS:
+        return [AGENTS[wanted]]
+    if wanted in PROFILES:
+        return [lister_for(PROFILES[wanted])]
+    known = sorted({*AGENTS, *PROFILES})
+    raise ValueError(f"unknown agent profile {wanted!r}: use one of {', '.join(known)} or all")
 
 
 def budgets(library: Library, agents: Iterable[Lister], store: LimitsStore,
@@ -59,7 +64,16 @@ def text_report(budget: Budget, suggestions: list[Suggestion], show_text: bool =
              f"  {len(budget.listed)} of {budget.total} skills listed, {budget.chars:,} characters, "
              f"{tokens} tokens ({budget.tokenizer or 'no tokenizer'})",
              f"  limits: {_limit(budget.limits.max_chars, 'characters')}, "
-             f"{_limit(budget.limits.max_skills, 'skills')}, {_limit(budget.limits.max_tokens, 'tokens')}"]
+             f"{_limit(budget.limits.max_skills, 'skills')}, {_limit(budget.limits.max_tokens, 'tokens')}"
+             + (f", context window {budget.limits.context_window:,} tokens"
+                if budget.limits.context_window else "")]
+    if budget.cap:
+        lines.append(f"  {p.label}'s budget: {budget.cap}")
+    if budget.warning:
+        lines.append(f"  warning: {budget.warning}")
+    if budget.shortened:
+        lines.append(f"  shortened ({len(budget.shortened)}):")
+        lines += [f"    {s.name}: {s.reason}" for s in budget.shortened]
     if budget.hidden:
         lines.append(f"  invisible to this agent ({len(budget.hidden)}):")
         lines += [f"    {h.name}: {h.reason}" for h in budget.hidden]

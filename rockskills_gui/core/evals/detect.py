@@ -64,8 +64,7 @@ def detect(reply: ToolReply, presentation: Presentation) -> RunOutcome:
     value = call.arguments.get(tool.argument)
     if not isinstance(value, str):
         return failed(INVALID, f"{tool.name} called without a {tool.argument!r} text")
-    listed = presentation.listed
-    name = value if value in listed else next((n for n in listed if fold(n) == fold(value)), None)
+    name = presentation.skill_called(value)
     if name is None:
         return failed(INVALID, f"{tool.name} asked for {value[:80]!r}, which is not in the listing")
     return RunOutcome(name, ACTIVATED)

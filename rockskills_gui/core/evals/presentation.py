@@ -113,10 +113,20 @@ class Presentation:
     listed: tuple[str, ...]
     tool: ActivationTool
     hidden: dict[str, str] = field(default_factory=dict)  # skill -> why the listing leaves it out
+    shown: dict[str, str] = field(default_factory=dict)  # skill -> the name the listing gives it
+    # (a plugin's skill 'discord/access' is 'discord:access' to Claude Code and Codex; issue 31)
 
     @property
     def tools(self) -> list[dict[str, Any]]:
-        return [self.tool.schema(self.listed)]
+        return [self.tool.schema([self.shown.get(n, n) for n in self.listed])]
+
+    def skill_called(self, value: str) -> str | None:
+        """The listed skill the model named ``value`` (its library or its listed name, any case)."""
+        for name in self.listed:
+            if value in (name, self.shown.get(name, name)):
+                return name
+        wanted = fold(value)
+        return next((n for n in self.listed if wanted in (fold(n), fold(self.shown.get(n, n)))), None)
 
     def messages(self, query: str) -> list[Message]:
         """The request's messages for one user ``query``."""
@@ -142,7 +152,8 @@ def present(entries: Sequence[AdEntry], profile: Lister, limits: Limits,
     budget = compute_budget(entries, profile, limits, tokenizer)
     return Presentation(agent=profile.id, label=profile.label, listing=budget.text or "",
                         listed=budget.listed, tool=tool,
-                        hidden={h.name: h.reason for h in budget.hidden})
+                        hidden={h.name: h.reason for h in budget.hidden},
+                        shown={e.name: e.shown for e in entries if e.shown != e.name})
 
 
 @dataclass(frozen=True)

@@ -227,7 +227,9 @@ def _skill_md_targets(library: SkillMdLibrary, skill: ArchivedSkill,
         if not names:
             raise ArchiveError(f"the archive entry '{skill.entry}' has no SKILL.md; nothing was changed")
         skill_file = skill.folder / names[0]
-    parsed = read_skill_md(root, skill_file, library.profile, library.layout.display_path(skill_file))
+    # (read as a skill at the top of its root: the archive folder is no category of its name)
+    parsed = read_skill_md(Root(skill.place, root.scope, root.namespace), skill_file, library.profile,
+                           library.layout.display_path(skill_file))
     current = parsed.skill.name if isinstance(parsed, SkillMdEntry) else skill.name
     old = skill.record.name if skill.record is not None else current
     name = as_name or old

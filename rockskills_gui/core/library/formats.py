@@ -20,8 +20,12 @@ from rockskills_gui.core.library.stores.skill_dirs import (
     SIDECAR_NAME,
     SKIP_DIRS,
     find_memory_db,
+    find_skill_md,
+    generic_root,
 )
 from rockskills_gui.core.model import dotnet_json
+from rockskills_gui.core.model.coding_agents import CODING_AGENTS
+from rockskills_gui.core.model.problems import Problem
 from rockskills_gui.core.model.profiles import PROFILES, SKILL_MD_PROFILES
 from rockskills_gui.core.model.rules import (
     EMBEDDINGS_DIR,
@@ -36,13 +40,24 @@ from rockskills_gui.core.storage.layout import SKILLS_DIR, NotALibraryError
 
 if TYPE_CHECKING:  # (a SKILL.md library's code loads when one is opened)
     from rockskills_gui.core.library.library import Library
-    from rockskills_gui.core.library.skillmd.profiles import AgentProfile, Root
+    from rockskills_gui.core.library.skillmd.profiles import Root
 
-FORMATS = ("rockbot", "agentskills", "picobot", "carpenter", "cortex")
+FORMATS = ("rockbot", "agentskills", "picobot", "carpenter", "cortex", *(p.format for p in CODING_AGENTS))
 # What the window title shows for each format: its (first) profile's title.
 FORMAT_LABELS = {f: next(p.title for p in PROFILES.values() if p.format == f) for f in FORMATS}
 # A SKILL.md format -> the key of its profile's settings (core.library.profile_settings).
 PROFILE_OF = {p.format: p.settings_id for p in SKILL_MD_PROFILES.values()}
+# A folder below the opened one that says which agent's skills it holds, in the order asked; the
+# generic ones (.agents/skills, .claude/skills: Agent Skills) come last.
+AGENT_MARKERS = (("picobot", ".picobot/skills"), ("gemini-cli", ".gemini/skills"),
+                 ("copilot", ".github/skills"), ("cursor", ".cursor/skills"),
+                 ("codex", ".codex/skills"), ("hermes", ".hermes/skills"),
+                 ("agentskills", ".agents/skills"), ("agentskills", ".claude/skills"))
+# Plugin marketplaces and plugins (issue 31): the files that make a folder one, and its agent.
+MARKETPLACE_MARKERS = (("claude-code", ".claude-plugin/marketplace.json"),
+                       ("claude-code", ".claude-plugin/plugin.json"),
+                       ("codex", ".agents/plugins/marketplace.json"),
+                       ("codex", ".codex-plugin/plugin.json"))
 # --format values choosing a RockBot profile (format "rockbot" with those rules), beside FORMATS.
 ROCKBOT_PROFILE_FORMATS = {"rockbot-current": ROCKBOT_CURRENT, "rockbot-64e82cc": ROCKBOT_64E82CC}
 # Every value ``--format`` and File ▸ Reopen As offer: the formats, and after "rockbot" (the
@@ -54,7 +69,6 @@ OPEN_FORMAT_LABELS = {
     "rockbot-64e82cc": "RockBot (64e82cc)",
 }
 SKILL_FILE_NAMES = ("SKILL.md", "skill.md")
-SEARCH_DEPTH = 4  # how deep detection looks for SKILL.md files
 
 
 @dataclass(frozen=True)
@@ -68,6 +82,7 @@ class Detection:
     reason: str = ""
     rules: RockBotRules | None = None  # for format "rockbot": which RockBot (core.model.rules)
     profile_reason: str = ""  # why that RockBot (the evidence of a current one), "" for 64e82cc
+    notes: tuple[Problem, ...] = ()  # what discovery could not read (a plugin manifest)
 
     @property
     def label(self) -> str:
@@ -174,25 +189,26 @@ def _also_seen(seen: Evidence) -> str:
     return ""
 
 
-def _find_skill_md(folder: Path, depth: int = SEARCH_DEPTH) -> bool:
-    if depth < 0:
-        return False
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return False
-    if depth < SEARCH_DEPTH and any(e.name in SKILL_FILE_NAMES and e.is_file() for e in entries):
-        return True
-    return any(_find_skill_md(Path(e.path), depth - 1) for e in entries
-               if e.name not in SKIP_DIRS and e.is_dir(follow_symlinks=False))
+def _skillmd(path: Path, format: str, reason: str) -> Detection:
+    """A SKILL.md format's detection: the roots its profile finds in ``path``."""
+    from rockskills_gui.core.library.skillmd.discovery import project_roots
+
+    found = project_roots(path, SKILL_MD_PROFILES[PROFILE_OF[format]])
+    return Detection(format, path, tuple(found.roots), reason=reason, notes=tuple(found.problems))
 
 
-def user_roots(profile: AgentProfile) -> list[Root]:
-    """The profile's user-scope roots that exist (e.g. ``~/.agents/skills``)."""
-    from rockskills_gui.core.library.skillmd.profiles import Root
+def _marketplace(path: Path) -> tuple[str, str] | None:
+    """(format, reason) when ``path`` is a plugin marketplace or plugin (or holds plugins)."""
+    for format, marker in MARKETPLACE_MARKERS:
+        if fileio.is_regular(path / marker):
+            return format, f"a {marker} file"
+    from rockskills_gui.core.library.skillmd.discovery import plugin_markers
 
-    roots = [Root(Path(p).expanduser(), "user") for p in profile.storage.user_roots]
-    return [r for r in roots if r.path.is_dir()]
+    codex = PROFILES["codex"]
+    for plugin in plugin_markers(path, codex):
+        format = "codex" if fileio.is_regular(plugin / codex.storage.plugin_manifests[0]) else "claude-code"
+        return format, f"plugins with manifests ({plugin.relative_to(path).as_posix()}/…)"
+    return None
 
 
 PROJECT_SKILL_DIRS = (".agents", ".claude", ".picobot", ".cortex")  # {dir}/skills/ in a project
@@ -247,24 +263,43 @@ def detect(path: Path | str, format: str | None = None) -> Detection:
         return _rockbot(path, f"{seen.rockbot} RockBot skill file(s) under skills/" + _also_seen(seen),
                         seen)
     also = _also_seen(seen)
-    from rockskills_gui.core.library.skillmd.profiles import PROFILES, Root  # (SKILL.md)
+    from rockskills_gui.core.library.skillmd.profiles import Root  # (SKILL.md)
 
-    for name, marker in (("picobot", ".picobot/skills"), ("agentskills", ".agents/skills"),
-                         ("agentskills", ".claude/skills")):
+    market = _marketplace(path)
+    if market is not None:
+        return _skillmd(path, market[0], market[1] + also)
+    for name, marker in AGENT_MARKERS:
         if (path / marker).is_dir():
-            roots = tuple(Root(path / m, "project") for m in PROFILES[PROFILE_OF[name]].storage.project_roots
-                          if (path / m).is_dir())
-            return Detection(name, path, roots, reason=f"a {marker} folder{also}")
+            return _skillmd(path, name, f"a {marker} folder{also}")
     if path.name == ".picobot" and (path / "skills").is_dir():
         return Detection("picobot", path, (Root(path / "skills", "user"),), reason="a .picobot folder")
-    if _find_skill_md(path):
-        return Detection("agentskills", path, (Root(path),), reason=f"SKILL.md files{also}")
+    if _hermes_skills(path):
+        return _skillmd(path, "hermes", "a Hermes skills folder (categories with DESCRIPTION.md, "
+                                        "skills/.index.toml or skills/.archive)")
+    if find_skill_md(path):
+        return Detection("agentskills", path, (Root(generic_root(path)),), reason=f"SKILL.md files{also}")
     try:
         RockBotLibrary.open(path)  # a RockBot agent directory with no skills yet, else its own message
     except NotALibraryError:
         raise NotALibraryError(f"{path}: not a RockBot library, and no SKILL.md skills or .cortex "
                                "folder found in it") from None
     return _rockbot(path, "a RockBot agent directory")
+
+
+def _hermes_skills(path: Path) -> bool:
+    """A Hermes skills tree: ``.hermes`` itself, or a ``skills/`` with ``.index.toml``, ``.archive/``
+    or a category folder's ``DESCRIPTION.md``."""
+    skills = path / "skills"
+    if not skills.is_dir():
+        return False
+    if path.name == ".hermes" or (skills / ".index.toml").is_file() or (skills / ".archive").is_dir():
+        return True
+    try:
+        with os.scandir(skills) as entries:
+            return any(e.is_dir(follow_symlinks=False) and (Path(e.path) / "DESCRIPTION.md").is_file()
+                       for e in entries)
+    except OSError:
+        return False
 
 
 def _cortex(project: Path, db: Path | None, reason: str) -> Detection:
@@ -289,11 +324,7 @@ def _forced(path: Path, format: str) -> Detection:
         elif path.name == ".cortex":
             path = path.parent
         return _cortex(path, find_memory_db(path), "chosen by the user")
-    from rockskills_gui.core.library.skillmd.profiles import PROFILES, Root
-
-    profile = PROFILES[PROFILE_OF[format]]
-    roots = tuple(Root(path / m) for m in profile.storage.project_roots if (path / m).is_dir())
-    return Detection(format, path, roots or (Root(path),), reason="chosen by the user")
+    return _skillmd(path, format, "chosen by the user")
 
 
 def detection_note(found: Detection) -> str:

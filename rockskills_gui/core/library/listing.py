@@ -32,9 +32,37 @@ class AdEntry:
     utility: float = 0.0
     invocations: int = 0
     resource_tag: str = ""  # RockBot (current): " [Python, Wisp*]" (SkillTools.FormatResourceTag)
+    # What the coding agents' listings need (issue 31).
+    listed_name: str = ""  # what the agent calls it ("plugin:skill"; "" : ``name``)
+    scope: str = "project"  # the root's scope: project | user | extension | plugin
+    root: str = ""  # the skills folder it was found in
+    category: str = ""  # the category folders between its root and its folder
+    paragraph: str = ""  # the body's first paragraph (Claude Code's description when none)
+    model_invocable: bool = True  # False: ``disable-model-invocation: true`` (not listed)
+    implicit: bool = True  # False: Codex's agents/openai.yaml ``policy.allow_implicit_invocation: false``
+
+    @property
+    def shown(self) -> str:
+        """The name the agent lists."""
+        return self.listed_name or self.name
 
     def with_description(self, description: str | None) -> AdEntry:
         return replace(self, description=description)
+
+
+def first_paragraph(text: str) -> str:
+    """The first paragraph of a Markdown body that is not a heading, on one line."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            if lines:
+                break
+            continue
+        if stripped.startswith("#") and not lines:
+            continue
+        lines.append(stripped)
+    return " ".join(lines)
 
 
 def text_value(value: object) -> str:

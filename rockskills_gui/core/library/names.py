@@ -13,11 +13,14 @@ __all__ = ["RULES", "rule_error", "skill_folder_error"]
 
 
 def skill_folder_error(name: str) -> str | None:
-    """Why ``name`` cannot be one skill folder's name (None: it can)."""
-    if not name or name != name.strip() or "/" in name or "\\" in name or name.startswith(".") \
-            or any(ord(c) < 0x20 for c in name):
-        return (f"'{name}' cannot be a skill folder name (no '/', no leading '.', "
-                "no surrounding spaces).")
+    """Why ``name`` cannot name a skill's folder (None: it can): '/'-separated folder names (a
+    plugin's, categories, the skill's own), each not empty, without '\\', a leading '.' or
+    surrounding spaces."""
+    for part in name.split("/"):
+        if not part or part != part.strip() or "\\" in part or part.startswith(".") \
+                or any(ord(c) < 0x20 for c in part):
+            return (f"'{name}' cannot be a skill folder name (each '/'-separated part is a folder: "
+                    "not empty, no '\\', no leading '.', no surrounding spaces).")
     return None
 
 

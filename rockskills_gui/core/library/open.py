@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rockskills_gui.core.library.formats import PROFILE_OF, detect, detection_note, user_roots
+from rockskills_gui.core.library.formats import PROFILE_OF, detect, detection_note
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.library.rockbot.scan import Progress, ScanCancelled, SkillsRead
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC
@@ -56,7 +56,8 @@ class OpenOptions:
     a SKILL.md library, read in one go, does not call ``on_skills``); ``cache_dir`` keeps the
     parsed skill files of a RockBot library between opens; ``link_targets``: folders outside the
     library that writes may reach through a symbolic link, confirmed by the user
-    (:mod:`~rockskills_gui.core.storage.links`).
+    (:mod:`~rockskills_gui.core.storage.links`); ``home``: where the profile's user-scope roots
+    (``~/.claude/skills`` ...) are looked for when ``settings.include_user`` (tests pass a fake one).
     """
 
     format: str | None = None
@@ -69,6 +70,7 @@ class OpenOptions:
     on_skills: SkillsRead | None = None
     cache_dir: Path | None = None
     link_targets: tuple[Path, ...] = ()
+    home: Path | None = None  # the home folder user-scope roots are found in (None: the real one)
 
 
 def open_library(path: Path | str, options: OpenOptions | None = None) -> Library:
@@ -101,14 +103,16 @@ def open_library(path: Path | str, options: OpenOptions | None = None) -> Librar
                   if (found.base / m).is_dir()]
         roots = custom or roots
     if settings.include_user:
-        roots += [r for r in user_roots(chosen) if r.path not in {x.path for x in roots}]
+        from rockskills_gui.core.library.skillmd.discovery import discover
+
+        roots = discover(found.base, chosen, options.home, True, project=roots).roots
     cancel = options.cancel
     if cancel is not None and cancel():
         raise ScanCancelled()
     from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 
     library = SkillMdLibrary(found.base, roots, chosen, found.format, found.memory_db,
-                             link_targets=options.link_targets)
+                             link_targets=options.link_targets, notes=found.notes)
     library.detection_note = detection_note(found)
     if options.progress is not None:
         options.progress(len(library), len(library))

@@ -101,16 +101,16 @@ def _spec_checks(lib: Library, entry: FrontmatterFile, where: Where) -> list[Fin
         line = entry.file_line(key) if key else None
         out.append(Finding(where.path, kind, message, severity, line or 1, skill.name))
 
-    if profile.names.spec:
-        name = unicodedata.normalize("NFKC", skill.name)
+    if profile.names.spec:  # (the file's own name: plugin and category folders are not part of it)
+        name = unicodedata.normalize("NFKC", entry.own_name)
         if len(name) > NAME_MAX:
             add("spec-name", f"name has {len(name)} characters (the spec allows {NAME_MAX})", "warning",
                 "name")
         if not _SPEC_NAME.match(name):
             add("spec-name", "name must be lowercase letters, digits and single hyphens, not at "
                              "either end", "warning", "name")
-        if not entry.name_from_folder and skill.name != entry.folder.name:
-            add("name-folder-mismatch", f"name '{skill.name}' differs from its folder "
+        if not entry.name_from_folder and entry.own_name != entry.folder.name:
+            add("name-folder-mismatch", f"name '{entry.own_name}' differs from its folder "
                                         f"'{entry.folder.name}'", "warning", "name")
     description = skill.summary or ""
     if profile.summary.limit and len(description) > profile.summary.limit:

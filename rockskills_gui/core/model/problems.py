@@ -25,6 +25,7 @@ class ProblemKind(StrEnum):
     DUPLICATE_NAME = "duplicate-name"
     DISABLED = "disabled"
     NESTED_SKILL = "nested-skill"  # a skill file inside another skill's folder: one of its files
+    NOT_DISCOVERED = "not-discovered"  # where the profile's agent never looks (too deep, skipped folder)
     # hostile trees (issue 14)
     NOT_A_FILE = "not-a-file"  # a folder named like a skill file (``x.json``, ``SKILL.md``)
     OUTSIDE_LINK = "outside-link"  # a symbolic link leaving the library (loaded, never written)

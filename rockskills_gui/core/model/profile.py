@@ -19,9 +19,10 @@ from enum import StrEnum
 from rockskills_gui.core.model.agent_note import AgentNote
 from rockskills_gui.core.model.summary_rule import SummaryRule
 
-__all__ = ["CAPABILITIES", "AgentProfile", "Bodies", "Curation", "Delete", "DreamSchedule", "FileKind",
-           "Framing", "Frontmatter", "Holds", "Injection", "InjectionKind", "Listing", "ListingKind",
-           "NameKind", "NameRules", "Precedence", "Selection", "Storage", "ToolNaming", "Tools"]
+__all__ = ["CAPABILITIES", "AgentProfile", "Bodies", "Curation", "Delete", "DisableSwitch", "DreamSchedule",
+           "FileKind", "Framing", "Frontmatter", "Holds", "Injection", "InjectionKind", "Listing",
+           "ListingKind", "NameKind", "NameRules", "Precedence", "Selection", "Storage", "ToolNaming",
+           "Tools"]
 
 
 class FileKind(StrEnum):
@@ -37,6 +38,8 @@ class Precedence(StrEnum):
 
     SINGLE_ROOT = "single-root"  # one skills folder (RockBot: the last file enumerated wins a case clash)
     PROJECT_FIRST = "project-first"  # project roots before user roots, the first in load order wins
+    USER_FIRST = "user-first"  # user roots before project roots, the first wins (Claude Code)
+    NO_SHADOWING = "no-shadowing"  # every copy loads and is listed; a name mention is ambiguous (Codex)
 
 
 class NameKind(StrEnum):
@@ -57,6 +60,11 @@ class ListingKind(StrEnum):
     PICOBOT_INDEX = "picobot-index"  # "### name" blocks in prompts/SKILLS.md
     CORTEX_MARKDOWN = "cortex-markdown"  # CortexPrism's reliable-skill Markdown list
     CARPENTER_CATALOGUE = "carpenter-catalogue"  # kb/skills/_index.md read through kb_describe
+    CODEX = "codex"  # "## Skills" + "- name: description (file: path)", shortened to a budget
+    CLAUDE_CODE = "claude-code"  # a <system-reminder> of "- name: description" lines, 1% of context
+    GEMINI = "gemini"  # "# Available Agent Skills" + <available_skills>, no limit
+    COPILOT = "copilot"  # VS Code's <skills> block, 15,000 characters of entries
+    HERMES = "hermes"  # "## Skills (mandatory)" by category, descriptions cut to 60 characters
 
 
 class Selection(StrEnum):
@@ -112,12 +120,21 @@ class Storage:
     resource_dirs: tuple[str, ...] = ()  # SKILL.md: a skill folder's resource folders
     resource_suffix: str | None = None  # RockBot: the {name}.resources/ folder beside {name}.json
     ignored_dirs: tuple[str, ...] = ()  # folders below a root the agent owns (never read or touched)
-    plugin_manifests: tuple[str, ...] = ()  # plugin manifests that add roots (none yet)
+    plugin_manifests: tuple[str, ...] = ()  # a folder holding one of these is a plugin ("plugin:skill")
     # where an archived skill goes (issue 32): inside each root where a skill is a folder (SKILL.md:
     # ".archive"), else inside the agent folder (RockBot: ".rockskills/archive", outside skills/)
     archive_dir: str | None = None
     null_properties: tuple[str, ...] = ()  # written as null when a skill has none (RockBot current)
     frontmatter: Frontmatter = Frontmatter()  # SKILL.md's frontmatter rules (other file kinds: unused)
+    # Discovery (issue 31). How deep below a root a skill folder may be (1: <root>/<name>/SKILL.md;
+    # None: any depth the walks go); deeper skill files are named in a problem, not loaded.
+    scan_depth: int | None = None
+    skip_dot_dirs: bool = False  # folders whose name starts with '.' are never scanned (Codex)
+    skipped_dirs: tuple[str, ...] = ()  # folders below a root the agent never scans (Hermes)
+    marketplace_manifests: tuple[str, ...] = ()  # files listing a marketplace's plugins
+    plugin_skill_dirs: tuple[str, ...] = ("skills",)  # a plugin's skill roots (unless its manifest says)
+    extension_roots: tuple[str, ...] = ()  # user-scope roots below each extension ('*': any folder)
+    nested_skills_load: bool = False  # a SKILL.md inside a skill's folder is a skill too (Codex)
 
 
 @dataclass(frozen=True)
@@ -131,6 +148,14 @@ class NameRules:
     spec: bool = False  # the Agent Skills spec's name rules are checked (lint warnings)
     mcp_naming: bool = False  # MCP skills are mcp/{server}[/...]; top-level mcp-x is flagged
     taken_hint: str = ""  # said after "A skill named 'x' already exists"
+    # What the agent itself refuses (issue 31): such a skill is not loaded, with the agent's message.
+    max_length: int | None = None  # the longest name it loads (counted with a plugin's prefix)
+    too_long: str = ""  # its message: "{field}" and "{limit}" filled in
+    strings_only: bool = False  # a name or description that is not a string: the file is skipped
+    replaced_chars: str = ""  # characters of a name the agent turns into '-'
+    description_max: int | None = None  # the longest description it loads
+    missing_description: str = ""  # its message for a skill without a description
+    namespace_separator: str = ":"  # a plugin's skill is "<plugin><separator><skill>"
 
 
 @dataclass(frozen=True)
@@ -144,6 +169,10 @@ class Listing:
     agent_max_entries: int | None = None
     context_fraction: float | None = None  # a share of the context window (None: not a share)
     per_entry_cap: int | None = None  # characters of one entry (None: no cap)
+    context_window: int | None = None  # the model's window (tokens) the agent's share assumes
+    chars_per_token: int | None = None  # how the agent turns tokens into characters or bytes
+    overflow_chars: int | None = None  # the list of names past the budget (VS Code)
+    tool: str = ""  # the tool the model calls to activate a listed skill ("": it reads the file)
 
 
 class Framing(StrEnum):
@@ -206,6 +235,16 @@ class DreamSchedule:
 
 
 @dataclass(frozen=True)
+class DisableSwitch:
+    """Where the agent keeps a skill switched off without deleting it (data: nothing writes it yet)."""
+
+    file: str  # the settings file, "~" for the home ("" for frontmatter)
+    key: str  # the key or frontmatter field
+    example: str  # what turning one skill off looks like there
+    scope: str = "user"  # user | project | skill
+
+
+@dataclass(frozen=True)
 class Curation:
     """How the library is curated: the dream passes, what delete means, what is protected."""
 
@@ -219,6 +258,7 @@ class Curation:
     carry_mcp_baseline: bool = False  # a merge keeps the oldest surfaceBaseline of its mcp/ sources
     mcp_refresh_per_cycle: int = 0  # stale mcp/ skills the refresh pass rewrites per cycle (0: none)
     schedule: DreamSchedule = DreamSchedule()
+    disable: tuple[DisableSwitch, ...] = ()  # the agent's own switches (issue 31, data only)
 
 
 @dataclass(frozen=True)

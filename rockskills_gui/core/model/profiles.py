@@ -3,7 +3,8 @@
 RockBot 64e82cc is the fidelity target (rockbot-skills.md, MarimerLLC/rockbot @ 64e82cc);
 RockBot (current) is RockBot as its later sources read (README, "Notes: RockBot (current)");
 Agent Skills, CortexPrism, PicoBot and carpenter are formats.md's §D, §B, §C and §A (the last
-two partly assumed: their settings are the user's to adjust, ``unverified``). Each capability
+two partly assumed: their settings are the user's to adjust, ``unverified``); the coding agents
+(Claude Code, Codex, Gemini CLI, Copilot, Cursor, Hermes) are in :mod:`.coding_agents`. Each capability
 cites its source or says "assumed: why". Adding an agent: one more instance here, listed in
 :data:`PROFILES` (see ARCHITECTURE.md, "Adding an agent profile").
 """
@@ -11,6 +12,7 @@ cites its source or says "assumed: why". Adding an agent: one more instance here
 from __future__ import annotations
 
 from rockskills_gui.core.model.agent_note import AGENT_SKILLS_NOTE, ROCKBOT_NOTE
+from rockskills_gui.core.model.coding_agents import CODING_AGENTS
 from rockskills_gui.core.model.profile import (
     AgentProfile,
     Bodies,
@@ -288,7 +290,7 @@ CORTEX = AgentProfile(
 )
 
 PROFILES: dict[str, AgentProfile] = {p.id: p for p in (
-    ROCKBOT_64E82CC, ROCKBOT_CURRENT, AGENT_SKILLS, PICOBOT, CARPENTER, CORTEX)}
+    ROCKBOT_64E82CC, ROCKBOT_CURRENT, AGENT_SKILLS, PICOBOT, CARPENTER, CORTEX, *CODING_AGENTS)}
 # The SKILL.md profiles by the key of their settings (Preferences, --profile-set, convert --to).
 SKILL_MD_PROFILES: dict[str, AgentProfile] = {
     p.settings_id: p for p in PROFILES.values() if FileKind.SKILL_MD in p.storage.file_kinds}

@@ -38,7 +38,7 @@ from rockskills_gui.ui.common.context import AppContext
 CHANGE_ROLE = Qt.ItemDataRole.UserRole + 30
 REFRESH_DELAY_MS = 150
 LIMIT_FIELDS = (("max_chars", "Characters", 10_000_000), ("max_skills", "Skills", 1_000_000),
-                ("max_tokens", "Tokens", 10_000_000))
+                ("max_tokens", "Tokens", 10_000_000), ("context_window", "Context window", 100_000_000))
 NO_LIBRARY = "Open a library to see what each agent advertises of it."
 
 
@@ -310,12 +310,16 @@ class BudgetPane(QWidget):
         if budget.cut:
             tokens = "" if budget.full_tokens is None else f", {budget.full_tokens:,} tokens"
             full = f" (all of them would take {budget.full_chars:,} characters{tokens})"
-        self.summary.setText(f"{self._sizes(budget)} — {state}{full}.")
+        cap = f" {agent.label}'s budget: {budget.cap}." if budget.cap else ""
+        warning = f"\n{agent.label}: {budget.warning}" if budget.warning else ""
+        self.summary.setText(f"{self._sizes(budget)} — {state}{full}.{cap}{warning}")
         self.text_view.setPlainText(budget.text if budget.text is not None
                                     else "(no message: RockBot sends no index for an empty library)")
-        self.hidden_title.setText(f"Invisible to this agent ({hidden})")
-        for item in budget.hidden:
-            row = QTreeWidgetItem([item.name, item.reason])
+        shortened = f", {len(budget.shortened)} shortened" if budget.shortened else ""
+        self.hidden_title.setText(f"Invisible to this agent ({hidden}{shortened})")
+        for name, reason in [*((h.name, h.reason) for h in budget.hidden),
+                             *((s.name, f"shortened: {s.reason}") for s in budget.shortened)]:
+            row = QTreeWidgetItem([name, reason])
             row.setToolTip(0, "Double-click to open the skill")
             self.hidden_list.addTopLevelItem(row)
         self.hidden_list.resizeColumnToContents(0)

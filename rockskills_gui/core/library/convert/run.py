@@ -69,8 +69,11 @@ from rockskills_gui.core.storage import fileio
 
 # "rockbot": RockBot 64e82cc (resources go to .skillgui/resources/); "rockbot-current": RockBot
 # (current), whose multi-file skills hold them in skills/{name}.resources/ with a manifest.
-TARGETS = ("rockbot", "rockbot-current", "agentskills", "picobot", "cortex-fs")
-TARGET_PROFILE = {"agentskills": "agentskills", "picobot": "picobot", "cortex-fs": "cortex-fs"}
+# The coding agents' SKILL.md formats (core/model/coding_agents.py) are targets of their own name.
+AGENT_TARGETS = ("claude-code", "codex", "gemini-cli", "copilot", "cursor", "hermes")
+TARGETS = ("rockbot", "rockbot-current", "agentskills", "picobot", "cortex-fs", *AGENT_TARGETS)
+TARGET_PROFILE = {"agentskills": "agentskills", "picobot": "picobot", "cortex-fs": "cortex-fs",
+                  **{t: t for t in AGENT_TARGETS}}
 STAGING_MARK = "rockskills-convert-staging"  # the file that marks our staging folders
 STAGING_PAYLOAD = "output"  # the folder inside the staging folder that becomes ``dest``
 

@@ -208,10 +208,18 @@ def apply_sidecar(source: SourceSkill, raw: bytes, sidecar: dict[str, Any]) -> S
 # ---------------------------------------------------------------- reading a library
 
 
-def _skillmd_origin(entry: SkillMdEntry, profile: AgentProfile) -> dict[str, Any]:
-    return {"profile": profile.settings_id, "dir": entry.rel_folder, "fileName": entry.path.name,
-            "head": entry.doc.head, "bom": entry.doc.bom, "newline": entry.newline,
-            "bodyPrefix": entry.body_prefix}
+def _skillmd_origin(entry: SkillMdEntry, profile: AgentProfile, base: Path) -> dict[str, Any]:
+    """Where the SKILL.md came from: its folder below its root, the root below the library
+    (``plugins/x/skills``), the plugin and categories its name starts with, and its bytes' form."""
+    origin = {"profile": profile.settings_id, "dir": entry.rel_folder, "fileName": entry.path.name,
+              "head": entry.doc.head, "bom": entry.doc.bom, "newline": entry.newline,
+              "bodyPrefix": entry.body_prefix}
+    root = display_path(base, entry.root.path)
+    if root not in (".", "") and not Path(root).is_absolute():
+        origin["root"] = root
+    if entry.prefix:
+        origin["prefix"] = entry.prefix
+    return origin
 
 
 def library_boundary(lib: RockBotLibrary | SkillMdLibrary) -> tuple[Path, ...]:
@@ -271,7 +279,7 @@ def source_skills(lib: RockBotLibrary | SkillMdLibrary,
                 skipped.extend(f"{w.path}: {w.kind.value}: {w.message}" for w in linked_out)
             continue
         source = SourceSkill(entry.skill, False, lib.format, display_path(lib.base, entry.path),
-                             skillmd=_skillmd_origin(entry, lib.profile),
+                             skillmd=_skillmd_origin(entry, lib.profile, lib.base),
                              resources=[(r, entry.folder / r) for r in entry.resources],
                              boundary=boundary)
         if entry.stats:

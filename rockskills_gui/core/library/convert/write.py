@@ -67,6 +67,14 @@ def rockbot_name(name: str) -> str:
     return text or "skill"
 
 
+def _own_name(name: str, prefix: str) -> str:
+    """A skill's own name (its frontmatter ``name``) when the library calls it ``name`` and its
+    plugin and categories were ``prefix``: what follows them, else its last '/' segment."""
+    if not prefix:
+        return name
+    return name[len(prefix) + 1:] if name.startswith(prefix + "/") else name.rpartition("/")[2]
+
+
 def _unique(name: str, taken: set[str]) -> str:
     candidate, n = name, 2
     while fold(candidate) in taken:
@@ -248,12 +256,14 @@ def to_skillmd(source: SourceSkill, profile: AgentProfile, staging: Path, taken:
     skill = source.skill
     origin = source.skillmd
     if origin is not None and origin.get("dir") and origin.get("profile") == profile.settings_id:
-        rel_dir = str(origin["dir"])
-        name = skill.name
+        rel_dir = "/".join(p for p in (str(origin.get("root") or ""), str(origin["dir"])) if p)
+        name = _own_name(skill.name, str(origin.get("prefix") or ""))
+        own = name  # the name the file itself says (the library adds its plugin and categories)
     else:
         name = folder_name(skill.name, profile)
         rel_dir = name
-    if name != skill.name:
+        own = skill.name
+    if name != own:
         report.append(Loss(skill.name, "renamed", f"written as '{name}' ({profile.label} names are "
                                                   "folder names); the original is kept in the sidecar"))
     unique = _unique(rel_dir, taken)
@@ -283,7 +293,7 @@ def to_skillmd(source: SourceSkill, profile: AgentProfile, staging: Path, taken:
     # Read back what was written: anything not reproduced goes into the sidecar.
     staged = staging / rel
     back = read_skill_md(Root(staging), staged, profile, rel)
-    reproduced = (not isinstance(back, Problem) and back.skill.name == skill.name
+    reproduced = (not isinstance(back, Problem) and back.own_name == own
                   and back.skill.summary == skill.summary and back.skill.content == skill.content
                   and (back.skill.see_also == skill.see_also))
     same_origin = origin is not None and origin.get("profile") == profile.settings_id \

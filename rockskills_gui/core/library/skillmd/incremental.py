@@ -67,6 +67,7 @@ class ScanIndex:
         self._boundary = tuple(r.path for r in roots)
         self._tops: dict[Top, list[Scanned]] = {}
         self._names: Counter[str] = Counter()  # folded name -> folders read as a skill of it
+        self._agents: Counter[str] = Counter()  # the same by the name the agent calls them
         self._keys: list[Key] = []  # the loaded skills' keys, in load order
         self._by_path: dict[Path, str] = {}  # a loaded skill's file -> its folded name
         self._filled: set[int] = set()  # roots a scan found folders in
@@ -75,6 +76,7 @@ class ScanIndex:
             self._filled.add(item.key[0])
             if item.name is not None:
                 self._names[item.name] += 1
+                self._agents[item.agent or item.name] += 1
             if item.entry is not None:
                 assert item.name is not None
                 self._keys.append(item.key)
@@ -124,6 +126,11 @@ class ScanIndex:
         for name in leaving | coming:
             if not name or self._names[name] != leaving[name] or coming[name] > 1:
                 return None  # another folder reads as a skill of that name: who wins may change
+        leaving = Counter(item.agent or item.name or "" for items in before.values() for item in items)
+        coming = Counter(item.agent or item.name or "" for items in after.values() for item in items)
+        for name in leaving | coming:
+            if not name or self._agents[name] != leaving[name] or coming[name] > 1:
+                return None  # the agent knows another skill by that name
         return Delta(before, after)
 
     def _top_of(self, path: Path) -> Top | None:
@@ -154,6 +161,7 @@ class ScanIndex:
                 del self._keys[at], order[at]
                 del self._by_path[item.path]
                 self._names[item.name] -= 1
+                self._agents[item.agent or item.name] -= 1
                 left.append(item.name)
             self._tops.pop(top, None)
         for top, items in delta.after.items():
@@ -164,6 +172,7 @@ class ScanIndex:
                 order.insert(at, item.name)
                 self._by_path[item.entry.path] = item.name
                 self._names[item.name] += 1
+                self._agents[item.agent or item.name] += 1
                 came.append(item.entry)
             if items:
                 self._tops[top] = items

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -29,10 +29,12 @@ from rockskills_gui.core.library.library import (
     Reference,
     UnknownSkillError,
 )
-from rockskills_gui.core.library.listing import AdEntry, from_row, text_value
+from rockskills_gui.core.library.listing import AdEntry, first_paragraph, from_row, text_value
 from rockskills_gui.core.library.skillmd import cortex
 from rockskills_gui.core.library.skillmd.incremental import ScanIndex
+from rockskills_gui.core.library.skillmd.openai_yaml import allows_implicit_invocation
 from rockskills_gui.core.library.skillmd.parse_cache import ParseCache
+from rockskills_gui.core.library.skillmd.places import home_root, place_of
 from rockskills_gui.core.library.skillmd.scan import scan_items
 from rockskills_gui.core.library.skillmd.store import (
     SIDECAR_NAME,
@@ -42,6 +44,7 @@ from rockskills_gui.core.library.skillmd.store import (
     display_path,
     edited_bytes,
     new_skill_bytes,
+    own_name_of,
     with_new_body,
 )
 from rockskills_gui.core.model.names import fold
@@ -84,16 +87,24 @@ class DbEntry:
 
 @dataclass(frozen=True)
 class SkillMdLayout:
-    """Where things live: the opened folder (``agent_dir``) and the primary skills root."""
+    """Where things live: the opened folder (``agent_dir``), the primary skills root, and where
+    a skill of a name goes (:func:`~.places.place_of`: its plugin, categories and own folder)."""
 
     agent_dir: Path
     skills_dir: Path
+    roots: tuple[Root, ...] = ()
+    profile: AgentProfile | None = field(default=None, compare=False)
     skill_folders: ClassVar[bool] = True  # each skill is a folder with its SKILL.md
 
     def display_path(self, path: Path) -> str:
         return display_path(self.agent_dir, path)
 
     def path_for(self, name: str) -> Path:
+        if self.profile is not None:
+            try:
+                return place_of(name, self.roots, self.profile).folder() / "SKILL.md"
+            except LibraryError:
+                pass
         return self.skills_dir / name / "SKILL.md"
 
 
@@ -118,7 +129,7 @@ class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
 
     def __init__(self, base: Path, roots: list[Root], profile: AgentProfile, format_id: str,
                  memory_db: Path | None = None, clock: Clock = Timestamp.now,
-                 link_targets: Iterable[Path] = ()) -> None:
+                 link_targets: Iterable[Path] = (), notes: Iterable[Problem] = ()) -> None:
         if not roots:
             raise ValueError("at least one skills root is needed")
         self.base = base
@@ -134,7 +145,9 @@ class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
         self.clock = clock
         self.history = History()
         self.detection_note = ""  # what else format detection saw (set by open_library)
-        self.layout = SkillMdLayout(base, roots[0].path)
+        self._notes = tuple(notes)  # what discovery could not read (plugin manifests)
+        home = home_root(roots)
+        self.layout = SkillMdLayout(base, (home or roots[0]).path, tuple(roots), profile)
         self._entries: dict[str, SkillMdEntry | DbEntry] = {}
         self._order: list[str] = []
         # The last version of each skill that left the library (deleted on disk or by an
@@ -172,7 +185,7 @@ class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
         items = scan_items(self.roots, self.profile, self.base, self._parsed.read)
         entries: dict[str, SkillMdEntry | DbEntry] = {}
         order: list[str] = []
-        problems = [p for item in items for p in item.problems]
+        problems = [*self._notes, *(p for item in items for p in item.problems)]
         problems.extend(journal_problems(self.recovery))
         for item in items:
             if item.entry is not None:
@@ -247,7 +260,13 @@ class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
                 continue
             values = entry.values
             trigger = text_value(values.get("trigger_pattern")) or text_value(values.get("triggerPattern"))
-            ad = AdEntry(skill.name, skill.summary, str(entry.path), trigger=trigger)
+            namespace = entry.root.namespace
+            category = entry.prefix.removeprefix(namespace).lstrip("/") if namespace else entry.prefix
+            ad = AdEntry(skill.name, skill.summary, str(entry.path), trigger=trigger,
+                         listed_name=entry.agent_name, scope=entry.root.scope, root=str(entry.root.path),
+                         category=category, paragraph=first_paragraph(skill.content or ""),
+                         model_invocable=values.get("disable-model-invocation") not in (True, "true"),
+                         implicit=allows_implicit_invocation(entry.folder))
             if entry.stats:  # a CortexPrism SKILL.md with its memory.db row
                 row = from_row(skill, ad.location, entry.stats)
                 ad = replace(row, trigger=trigger or row.trigger)
@@ -269,13 +288,27 @@ class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
 
     # ---------------------------------------------------------------- checks
 
+    def name_rule_error(self, name: str) -> str | None:
+        """The profile's name rule, then where the name would put the skill: a plugin's folder
+        or a category its agent reads (:func:`~.places.place_of`)."""
+        error = super().name_rule_error(name)
+        if error is not None:
+            return error
+        try:
+            place_of(name, self.roots, self.profile)
+        except LibraryError as exc:
+            return str(exc)
+        return None
+
     def _check_new_name(self, name: str, existing_ok: bool = False) -> str:
+        """A new skill's name: '/'-separated folder names (a plugin's, categories, its own)
+        where the profile's agent finds it (:meth:`name_rule_error`)."""
         error = self.name_rule_error(name)
         if error is not None:
             raise LibraryError(error)
+        folder = place_of(name, self.roots, self.profile).folder()
         if not existing_ok and fold(name) in self._entries:
             raise self._taken(self._entries[fold(name)].skill.name)
-        folder = self.skills_dir / name
         if not existing_ok and folder.exists():
             raise NameTakenError(f"{self.layout.display_path(folder)} already exists.")
         return name
@@ -300,8 +333,9 @@ class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
         return self._apply(change, record=True)
 
     def _new_bytes(self, skill: Skill) -> bytes:
-        """``<root>/<name>/SKILL.md`` written the profile's way."""
-        return new_skill_bytes(skill, self.profile)
+        """``<root>/[<category>/]<name>/SKILL.md`` written the profile's way (its own name)."""
+        own = place_of(skill.name, self.roots, self.profile).own
+        return new_skill_bytes(skill.model_copy(update={"name": own}), self.profile)
 
     def _saved_bytes(self, entry: SkillMdEntry, skill: Skill, touch: bool) -> bytes | None:
         """Only what changed in ``skill`` is rewritten; None when that is nothing."""
@@ -327,18 +361,27 @@ class SkillMdLibrary(Library[SkillMdEntry | DbEntry, SkillMdEntry]):
 
     def _put_renamed(self, entry: SkillMdEntry, new: str, see_also: tuple[str, ...] | None,
                      now: Timestamp, writes: FileWrites) -> None:
-        """The frontmatter name, and the folder when it was named after the skill."""
+        """The frontmatter name, and the folder: moved to the new name's plugin and categories,
+        and renamed when it was named after the skill (every layout; creations before deletions,
+        journaled as one change)."""
         del now  # SKILL.md has no updatedAt
         skill = entry.skill
         after = edited_bytes(entry, skill.model_copy(update={"name": new, "see_also": see_also}),
                              self.profile)
         folder = entry.folder
+        own = own_name_of(entry, new)
+        if "/" in entry.own_name:  # a name this app never splits: its folder stays where it is
+            target = folder.parent / own if folder.name == entry.own_name else folder
+        else:
+            place = place_of(new, self.roots, self.profile, entry.root)
+            target = place.folder(own if folder.name == entry.own_name else folder.name)
         # A folder that is a symbolic link (shared) is never moved: the name is changed in its
         # SKILL.md, where it is.
-        if folder.name == skill.name and entry.root.path == folder.parent and not folder.is_symlink():
-            target = folder.parent / new
-            if target.exists() and fold(target.name) != fold(folder.name):
+        if target != folder and not folder.is_symlink():
+            if (target.exists() or target.is_symlink()) and not fileio.same_file(target, folder):
                 raise NameTakenError(f"{self.layout.display_path(target)} already exists.")
+            if folder in target.parents:
+                raise LibraryError(f"Cannot move '{skill.name}' into its own folder.")
             files = self._folder_data(entry, "rename")
             for path, data in files:  # (the journal writes the new folder before the old one goes)
                 writes.put(path, data, None)

@@ -20,7 +20,10 @@ __all__ = ["AGENT_SKILLS", "CARPENTER", "CORTEX_FS", "PICOBOT", "PROFILES", "SEE
 
 @dataclass(frozen=True)
 class Root:
-    """One folder of skill folders, with its scope (project skills win name collisions)."""
+    """One folder of skill folders, with its scope (which copy of a name wins is the profile's
+    ``storage.precedence``) and, for a plugin's skills, the plugin's name: the agent calls its
+    skill ``<namespace>:<name>`` and the library ``<namespace>/<name>`` (a folder in the tree)."""
 
     path: Path
-    scope: str = "project"  # "project" | "user"
+    scope: str = "project"  # "project" | "user" | "extension" | "plugin"
+    namespace: str = ""  # a plugin's name ("": not a plugin's root)

@@ -30,9 +30,11 @@ from rockskills_gui.core.library.skillmd.store import (
 )
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem, ProblemKind
+from rockskills_gui.core.model.profile import Precedence
 from rockskills_gui.core.storage.folder_walk import too_deep_message, walk
 
 Key = tuple[int, int, tuple[str, ...]]  # (root index, depth, folder names below the root)
+QUALIFIED, AGENT = "q:", "a:"  # the two names a skill is known by in settle's ``seen``
 Reader = Callable[[Root, Path, AgentProfile, str, tuple[Path, ...], Path], "SkillMdEntry | Problem"]
 Found = tuple[Key, Path, "Path | None", "SkillMdEntry | Problem"]
 
@@ -46,6 +48,7 @@ class Scanned:
     name: str | None  # the folded skill name when it was read as a skill (loaded or a duplicate)
     entry: SkillMdEntry | None  # the loaded skill (None: disabled, not loadable, a duplicate)
     problems: tuple[Problem, ...]  # what it adds to the library's problems, in order
+    agent: str | None = None  # the folded name its agent calls it (who wins a name is decided on it)
 
 
 def read_folders(index: int, root: Root, profile: AgentProfile, base: Path,
@@ -74,7 +77,29 @@ def read_folders(index: int, root: Root, profile: AgentProfile, base: Path,
                 kind=ProblemKind.DISABLED, severity="info", name=folder.name,
                 message="disabled skill (SKILL.md renamed to SKILL.md.disabled); not loaded")
         else:
+            unseen = unseen_by_agent(names, profile)
+            if unseen:
+                yield key, folder, path, Problem(
+                    path=display_path(base, path), kind=ProblemKind.NOT_DISCOVERED, severity="warning",
+                    name=folder.name, message=f"{profile.label} does not load it: {unseen}")
+                continue
             yield key, folder, path, read(root, path, profile, display_path(base, path), boundary, base)
+
+
+def unseen_by_agent(names: tuple[str, ...], profile: AgentProfile) -> str:
+    """Why the profile's agent never finds a skill folder at ``names`` below a root ("": it does):
+    it lies in a folder the agent skips, or deeper than the agent looks."""
+    storage = profile.storage
+    for part in names:
+        if part in storage.skipped_dirs or (storage.skip_dot_dirs and part.startswith(".")):
+            return f"it is inside {part}/, which {profile.label} never scans"
+    depth = storage.scan_depth
+    if depth is not None and len(names) > depth:
+        where = "directly in a skills folder" if depth == 1 else \
+            f"at most {depth} folders below a skills folder"
+        return (f"it is {len(names)} folders below its skills folder, and {profile.label} looks for "
+                f"skill folders only {where}")
+    return ""
 
 
 def _real_folder(path: Path) -> bool:
@@ -91,24 +116,31 @@ def settle(found: Found, seen: dict[str, SkillMdEntry], profile: AgentProfile, b
     if isinstance(result, Problem):
         return Scanned(key, path, None, None, (result,))
     name = fold(result.skill.name)
-    first = seen.get(name)
+    agent = fold(result.agent_name or result.skill.name)
+    shadows = profile.storage.precedence is not Precedence.NO_SHADOWING
+    first = seen.get(QUALIFIED + name) or (seen.get(AGENT + agent) if shadows else None)
     if first is not None and os.path.realpath(first.folder) == os.path.realpath(result.folder):
-        return Scanned(key, path, name, None, ())  # one folder seen again through a link: one skill
+        return Scanned(key, path, name, None, (), agent)  # one folder seen again through a link
     if first is not None:
+        said = result.agent_name or result.skill.name
+        outcome = "which wins; this one is not loaded" if shadows else (
+            f"{profile.label} loads and lists both, and a mention of the name is ambiguous; this app "
+            "shows the first")
         return Scanned(key, path, name, None, (Problem(
             path=display_path(base, result.path), kind=ProblemKind.DUPLICATE_NAME,
             name=result.skill.name, severity="warning", line=result.file_line("name") or 1,
-            message=f"the name '{result.skill.name}' is already used by "
-                    f"{display_path(base, first.path)} ({first.root.scope} scope), "
-                    "which wins; this one is not loaded"),))
-    seen[name] = result
+            message=f"the name '{said}' is already used by "
+                    f"{display_path(base, first.path)} ({first.root.scope} scope), {outcome}"),), agent)
+    seen[QUALIFIED + name] = seen[AGENT + agent] = result
     nested = tuple(Problem(
         path=display_path(base, inner), kind=ProblemKind.NESTED_SKILL, severity="info",
         name=result.skill.name,
-        message=f"inside the folder of the skill '{result.skill.name}': agents read it as "
-                f"one of that skill's files, not as a skill of its own")
+        message=f"inside the folder of the skill '{result.skill.name}': "
+                + (f"{profile.label} loads it as a skill of its own too; this app keeps it as one of "
+                   "that skill's files" if profile.storage.nested_skills_load else
+                   "agents read it as one of that skill's files, not as a skill of its own"))
         for inner in nested_skill_files(result.folder, profile))
-    return Scanned(key, path, name, result, nested)
+    return Scanned(key, path, name, result, nested, agent)
 
 
 def scan_items(roots: list[Root], profile: AgentProfile, base: Path,

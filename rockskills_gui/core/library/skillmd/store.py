@@ -41,10 +41,29 @@ from rockskills_gui.core.storage import fileio, folder_walk, untrusted
 from rockskills_gui.core.storage.fileio import TEMP_SUFFIX
 
 __all__ = [  # (the profiles and roots are defined in .skillmd_profiles)
-    "AGENT_SKILLS", "CARPENTER", "CORTEX_FS", "PICOBOT", "PROFILES", "SEE_ALSO_KEY", "SIDECAR_NAME",
-    "SKIP_DIRS", "AgentProfile", "Root", "SkillMdEntry", "display_path", "edited_bytes",
-    "list_resources", "new_skill_bytes", "read_skill_md", "resource_warnings", "see_also_from",
-    "walk_skill_folders", "with_new_body",
+    "AGENT_SKILLS",
+    "CARPENTER",
+    "CORTEX_FS",
+    "PICOBOT",
+    "PROFILES",
+    "SEE_ALSO_KEY",
+    "SIDECAR_NAME",
+    "SKIP_DIRS",
+    "AgentProfile",
+    "Root",
+    "SkillMdEntry",
+    "agent_name",
+    "display_path",
+    "edited_bytes",
+    "list_resources",
+    "new_skill_bytes",
+    "own_name_of",
+    "qualified_name",
+    "read_skill_md",
+    "resource_warnings",
+    "see_also_from",
+    "walk_skill_folders",
+    "with_new_body",
 ]
 
 # ---------------------------------------------------------------- finding skill files
@@ -184,10 +203,18 @@ class SkillMdEntry:
     name_from_folder: bool = False
     read_only: bool = False
     stats: dict[str, Any] = field(default_factory=dict)
+    own_name: str = ""  # the skill's own name (frontmatter, or folder); ``skill.name`` adds the path
+    agent_name: str = ""  # what the profile's agent calls it ("<plugin>:<name>" in a plugin)
 
     @property
     def values(self) -> dict[str, Any]:
         return self.frontmatter.values
+
+    @property
+    def prefix(self) -> str:
+        """The plugin and category folders before the skill's own name ("" at a root's top)."""
+        name = self.skill.name
+        return name[:len(name) - len(self.own_name) - 1] if name != self.own_name else ""
 
     @property
     def rel_folder(self) -> str:
@@ -269,6 +296,11 @@ def read_skill_md(root: Root, path: Path, profile: AgentProfile, display: str,
             message="unquoted ': ' in a value: strict YAML readers reject this file; loaded by "
                     "quoting the value (quote it in the file)"))
     name_value = values.get("name")
+    if profile.names.strings_only and not (isinstance(name_value, str)
+                                           and isinstance(values.get("description"), str)):
+        return Problem(path=display, kind=ProblemKind.INVALID_NAME, line=1,
+                       message=f"{profile.label} skips this file: its 'name' and 'description' must "
+                               "both be strings")
     from_folder = False
     if isinstance(name_value, str) and name_value.strip():
         name = name_value
@@ -289,15 +321,22 @@ def read_skill_md(root: Root, path: Path, profile: AgentProfile, display: str,
     description = values.get("description")
     if description is None or (isinstance(description, str) and not description.strip()):
         if profile.summary.required:
+            said = f" ({profile.label}: {profile.names.missing_description})" \
+                if profile.names.missing_description else ""
             return Problem(path=display, kind=ProblemKind.MISSING_DESCRIPTION, name=name,
                            line=_file_line(parsed, "description"),
-                           message="no description: agents skip a skill without one")
+                           message=f"no description: agents skip a skill without one{said}")
         description = "" if description is None else description
     elif not isinstance(description, str):
         warnings.append(Problem(path=display, kind=ProblemKind.PARSE_ERROR, severity="warning",
                                 line=_file_line(parsed, "description"), name=name,
                                 message="'description' is not a string; read as text"))
         description = str(description)
+    agent = agent_name(root, name, profile)
+    refused = _refused(agent, description, profile)
+    if refused:
+        return Problem(path=display, kind=ProblemKind.INVALID_NAME, name=agent, line=1,
+                       message=f"{profile.label} does not load it: {refused}")
     if untrusted.leaves(path, boundary):
         warnings.append(Problem(
             path=display, kind=ProblemKind.OUTSIDE_LINK, severity="warning", name=name,
@@ -308,12 +347,53 @@ def read_skill_md(root: Root, path: Path, profile: AgentProfile, display: str,
     warnings.extend(resource_warnings(folder, resources, boundary, shown_base))
     prefix, content, newline = _body_of(doc)
     stamp = _mtime(path)
-    skill = Skill.model_construct(name=name, summary=description, content=content, created_at=stamp,
-                                  updated_at=stamp, last_used_at=None, see_also=see_also_from(values))
+    skill = Skill.model_construct(name=qualified_name(root, folder, name), summary=description,
+                                  content=content, created_at=stamp, updated_at=stamp,
+                                  last_used_at=None, see_also=see_also_from(values))
     return SkillMdEntry(root=root, folder=folder, path=path, raw=raw, doc=doc, frontmatter=parsed,
                         skill=skill, body_prefix=prefix, newline=newline,
                         resources=resources, warnings=tuple(warnings),
-                        name_from_folder=from_folder)
+                        name_from_folder=from_folder, own_name=name, agent_name=agent)
+
+
+def qualified_name(root: Root, folder: Path, own: str) -> str:
+    """What the library calls a skill named ``own`` in ``folder`` below ``root``: its plugin and
+    the category folders above its own folder, then its name (``plugin/category/name``), so that
+    the tree shows plugins and categories as folders."""
+    try:
+        categories = folder.relative_to(root.path).parts[:-1]
+    except ValueError:
+        categories = ()
+    return "/".join([*([root.namespace] if root.namespace else []), *categories, own])
+
+
+def agent_name(root: Root, own: str, profile: AgentProfile) -> str:
+    """What the profile's agent calls the skill: ``<plugin>:<name>`` in a plugin, with the
+    characters it replaces made '-'."""
+    rules = profile.names
+    if rules.replaced_chars:
+        own = "".join("-" if c in rules.replaced_chars else c for c in own)
+    return f"{root.namespace}{rules.namespace_separator}{own}" if root.namespace else own
+
+
+def _refused(agent: str, description: object, profile: AgentProfile) -> str:
+    """The agent's own message for a name or description it refuses ("" when it loads them)."""
+    rules = profile.names
+    for field_name, value, limit in (("name", agent, rules.max_length),
+                                     ("description", description, rules.description_max)):
+        if limit is not None and isinstance(value, str) and len(value) > limit:
+            return rules.too_long.format(field=field_name, limit=limit) or \
+                f"its {field_name} is longer than {limit} characters"
+    return ""
+
+
+def own_name_of(entry: SkillMdEntry, name: str) -> str:
+    """The own name a skill of ``entry`` has when the library calls it ``name``: its last '/'
+    segment (the rest are its plugin and categories), or all of it for an entry whose own name
+    already holds a '/' (a name this app never splits)."""
+    if name == entry.skill.name:
+        return entry.own_name
+    return name if "/" in entry.own_name else name.rpartition("/")[2]
 
 
 def _body_of(doc: fm.Document) -> tuple[str, str, str]:
@@ -355,8 +435,9 @@ def edited_bytes(entry: SkillMdEntry, skill: Skill, profile: AgentProfile) -> by
     """``entry``'s file with only what differs between ``entry.skill`` and ``skill`` rewritten."""
     old = entry.skill
     changes: dict[str, Any] = {}
-    if skill.name != old.name and not (entry.name_from_folder and skill.name == entry.folder.name):
-        changes["name"] = skill.name
+    own = own_name_of(entry, skill.name)
+    if own != entry.own_name and not (entry.name_from_folder and own == entry.folder.name):
+        changes["name"] = own
     if (skill.summary or "") != (old.summary or ""):
         changes["description"] = skill.summary or ""
     if skill.see_also != old.see_also:

@@ -4,6 +4,7 @@ its skills and its ``memory.db``. No dataclasses, no readers."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 SIDECAR_NAME = ".skillgui.json"
@@ -29,3 +30,36 @@ def find_memory_db(project: Path) -> Path | None:
         if path.is_file():
             return path
     return None
+
+
+SKILL_FILE_NAMES = ("SKILL.md", "skill.md")
+SEARCH_DEPTH = 4  # how deep detection looks for SKILL.md files
+
+
+def find_skill_md(folder: Path, depth: int = SEARCH_DEPTH) -> bool:
+    """Whether a SKILL.md lies below ``folder`` (not in it), at most ``depth`` folders down."""
+    if depth < 0:
+        return False
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return False
+    if depth < SEARCH_DEPTH and any(e.name in SKILL_FILE_NAMES and e.is_file() for e in entries):
+        return True
+    return any(find_skill_md(Path(e.path), depth - 1) for e in entries
+               if e.name not in SKIP_DIRS and e.is_dir(follow_symlinks=False))
+
+
+def generic_root(path: Path) -> Path:
+    """Where a folder of SKILL.md files keeps them: the one subfolder holding them all (``skills/``,
+    ``scientific-skills/``) when there is one and it is not a skill itself, else the folder."""
+    try:
+        with os.scandir(path) as entries:
+            children = [Path(e.path) for e in entries
+                        if e.name not in SKIP_DIRS and e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return path
+    holding = [c for c in children if find_skill_md(c, SEARCH_DEPTH - 1)]
+    if len(holding) == 1 and not any((holding[0] / n).is_file() for n in SKILL_FILE_NAMES):
+        return holding[0]
+    return path
