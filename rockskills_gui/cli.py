@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "rockskills_gui.commands.dream",
     "rockskills_gui.commands.archive",
     "rockskills_gui.commands.budget",
+    "rockskills_gui.commands.agent_tool",
     "rockskills_gui.commands.trigger_eval",
     "rockskills_gui.commands.agents",
 )
@@ -38,6 +39,7 @@ COMMANDS = {
     **dict.fromkeys(("dream", "apply", "undo"), "rockskills_gui.commands.dream"),
     **dict.fromkeys(("archived", "restore"), "rockskills_gui.commands.archive"),
     "budget": "rockskills_gui.commands.budget",
+    "tool": "rockskills_gui.commands.agent_tool",
     "trigger-eval": "rockskills_gui.commands.trigger_eval",
     "agents": "rockskills_gui.commands.agents",
 }

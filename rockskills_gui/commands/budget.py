@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
+from rockskills_gui.commands.arg_types import limit
 from rockskills_gui.commands.common import (
     CommandError,
     add_library_options,
@@ -19,17 +20,6 @@ LIMIT_OPTIONS = (("--max-chars", "max_chars", "characters"), ("--max-skills", "m
                  ("--context-window", "context_window", "tokens of context window"))
 
 
-def _limit(text: str) -> int | None:
-    if text.strip().lower() == "none":
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number or none, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 or more, got {value}")
-    return value
-
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``budget`` to the ``rockskills`` parser."""
@@ -40,10 +30,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "out, and suggestions. Limits are the saved ones (the Budget tab) unless given.")
     p.add_argument("library", metavar="LIB", help="agent directory or skills folder")
     p.add_argument("--profile", metavar="P", default=None,
-                   help="rockbot, agentskills, picobot, cortex, carpenter, claude-code, codex, "
-                        "gemini-cli, copilot, cursor, hermes or all (default: the library's own agent)")
+                   help="rockbot, rockbot-current, agentskills, picobot, cortex, carpenter, claude-code, "
+                        "codex, gemini-cli, copilot, cursor, hermes or all (default: the library's own "
+                        "agent)")
     for flag, _field, unit in LIMIT_OPTIONS:
-        p.add_argument(flag, type=_limit, default=argparse.SUPPRESS, metavar="N",
+        p.add_argument(flag, type=limit, default=argparse.SUPPRESS, metavar="N",
                        help=f"assume at most N {unit} (none: no limit) instead of the saved limit")
     p.add_argument("--text", action="store_true",
                    help="print only the exact advertised text (one profile)")

@@ -47,8 +47,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        help="print the user message RockBot would send, exactly, and stop")
     dream.add_argument("--system", action="store_true",
                        help="with --prompt-only: print the system message (directive) instead")
-    dream.add_argument("--passes", default="gap,consolidate,optimize",
-                       help="passes to run, comma-separated (default: all three, in RockBot's order)")
+    dream.add_argument("--passes", default="gap,consolidate,optimize,mcp-refresh",
+                       help="passes to run, comma-separated, in RockBot's order (default: every pass "
+                            "the library's RockBot runs: gap, consolidate, optimize, and for RockBot "
+                            "(current) mcp-refresh)")
+    dream.add_argument("--mcp-surfaces", metavar="FILE",
+                       help="RockBot (current)'s mcp-refresh pass: the live MCP servers as JSON, "
+                            '{"servers": [{"serverName", "serverId", "fingerprint", "version", '
+                            '"identityHash", "tools"}]} (tools: the text of their tools and schemas)')
     dream.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint, e.g. "
                        "http://127.0.0.1:11434/v1")
     dream.add_argument("--model", metavar="M", help="model name")
@@ -198,6 +204,13 @@ def cmd_dream(args: argparse.Namespace) -> int:
         options.passes = parse_passes(args.passes)
     except ValueError as exc:
         raise CommandError(f"--passes: {exc}") from None
+    if args.mcp_surfaces:
+        from rockskills_gui.core.dream.mcp_refresh import SurfaceFileError, read_surfaces
+
+        try:
+            options.mcp_surfaces = read_surfaces(read_input(args.mcp_surfaces, "--mcp-surfaces"))
+        except SurfaceFileError as exc:
+            raise CommandError(f"--mcp-surfaces {args.mcp_surfaces}: {exc}") from None
     client = None
     if args.offline:
         if args.base_url or args.model:

@@ -126,10 +126,11 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def cmd_index(args: argparse.Namespace) -> int:
     """The session index text, or with --list-skills the list_skills text, byte-exact."""
     lib = open_from_args(args)
+    kind = lib.profile.listing.kind
     if args.list_skills:
-        write_exact(list_skills_text(lib.skills(), parse_now(args.now)))
+        write_exact(list_skills_text(lib.skills(), parse_now(args.now), kind))
     else:
-        text = session_index_text(lib.skills())
+        text = session_index_text(lib.skills(), kind)
         if text is not None:
             write_exact(text)
     return 0

@@ -56,10 +56,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     simulate = subparsers.add_parser(
         "simulate", help="show the skill messages RockBot injects turn by turn",
         description="Simulate one fresh session: the skill index on the first turn, BM25 top 5 "
-                    "minus already-recalled skills, and see-also lines.")
+                    "minus already-recalled skills, and see-also lines. RockBot (current): a "
+                    "message of 30 characters or fewer recalls nothing, the first new skill's "
+                    "body is framed and the others are listed by summary.")
     simulate.add_argument("library", metavar="LIB", help="agent directory or its skills/ folder")
     simulate.add_argument("--turn", metavar="TEXT", action="append", required=True,
                           help="a user message (repeat for several turns)")
+    simulate.add_argument("--worker", action="store_true",
+                          help="a worker (subagent) session, where the agent has one (RockBot "
+                               "(current): every new skill framed, no list, no see-also line)")
+    simulate.add_argument("--tool-calls", metavar="N", type=int, default=None,
+                          help="RockBot (current): say what skill-body aging does after N tool "
+                               "calls in each turn (none of them get_skill)")
     simulate.add_argument("--json", action="store_true", help="machine-readable output")
     add_library_options(simulate)
     simulate.set_defaults(func=cmd_simulate)
@@ -262,11 +270,18 @@ def _write_ranked_lines(recall: SkillRecall, queries: list[str], top: int | None
 # ---------------------------------------------------------------- simulate
 
 
-def _print_turn(number: int, turn: TurnResult) -> None:
+def _print_turn(number: int, turn: TurnResult, aging: list[str] | None = None) -> None:
     write_exact(f"=== turn {number}: {turn.user}\n")
-    shown = ", ".join(f"{h.name} ({h.score:.6f})" for h in turn.top) or "(none)"
-    write_exact(f"BM25 top {len(turn.top)}: {shown}\n")
+    if turn.no_recall is not None:
+        write_exact(f"{turn.no_recall}\n")
+    else:
+        shown = ", ".join(f"{h.name} ({h.score:.6f})" for h in turn.top) or "(none)"
+        write_exact(f"BM25 top {len(turn.top)}: {shown}\n")
     write_exact(f"injected: {', '.join(turn.injected) or '(none)'}\n")
+    if turn.extended:
+        write_exact(f"listed: {', '.join(turn.listed) or '(none)'}\n")
+    for line in aging or ():
+        write_exact(f"aging: {line}\n")
     if not turn.messages:
         write_exact("(no skill messages)\n")
     for i, message in enumerate(turn.messages, 1):
@@ -278,17 +293,30 @@ def _print_turn(number: int, turn: TurnResult) -> None:
 @guarded
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Per-turn skill injection of one fresh session."""
+    from rockskills_gui.core.recall.aging import aging_note
     from rockskills_gui.core.recall.session import RecallSession
     from rockskills_gui.core.recall.skill_recall import SkillRecall
 
     lib = open_from_args(args)
-    session = RecallSession(SkillRecall(lib.skills()))
+    if args.tool_calls is not None and args.tool_calls < 0:
+        raise CommandError("--tool-calls needs 0 or more")
+    try:
+        session = RecallSession.of_profile(SkillRecall(lib.skills()), lib.profile, worker=args.worker)
+    except ValueError as exc:
+        raise CommandError(f"--worker: {exc}") from None
     turns = [session.turn(text) for text in args.turn]
+    unload = lib.profile.injection.body_unload_after
+    agings = [[aging_note(message, name, unload, args.tool_calls) for name, message in turn.bodies]
+              if unload > 0 else [] for turn in turns]
     if args.json:
-        write_json({"turns": [t.as_json() for t in turns]})
+        found = [t.as_json() for t in turns]
+        if unload > 0:
+            for shown, aging in zip(found, agings, strict=True):
+                shown["aging"] = aging
+        write_json({"turns": found})
     else:
-        for number, turn in enumerate(turns, 1):
-            _print_turn(number, turn)
+        for number, (turn, aging) in enumerate(zip(turns, agings, strict=True), 1):
+            _print_turn(number, turn, aging)
     return 0
 
 

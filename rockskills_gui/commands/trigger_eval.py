@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rockskills_gui.commands.arg_types import positive
 from rockskills_gui.commands.common import (
     CommandError,
     add_library_options,
@@ -40,15 +41,6 @@ def _fraction(text: str) -> float:
     return value
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected 1 or more, got {value}")
-    return value
-
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``trigger-eval`` to the ``rockskills`` parser."""
@@ -72,10 +64,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--tool", choices=TOOL_CHOICES, default=None,
                    help="the activation tool offered (default: get_skill for RockBot, else Gemini "
                         "CLI's activate_skill; Skill is Claude Code's)")
-    p.add_argument("--runs", type=_positive, default=3, metavar="N", help="runs per query (default 3)")
+    p.add_argument("--runs", type=positive, default=3, metavar="N", help="runs per query (default 3)")
     p.add_argument("--threshold", type=_fraction, default=0.5, metavar="X",
                    help="trigger rate a row needs (default 0.5)")
-    p.add_argument("--concurrency", type=_positive, default=8, metavar="N",
+    p.add_argument("--concurrency", type=positive, default=8, metavar="N",
                    help="requests at a time (default 8)")
     p.add_argument("--base-url", metavar="URL",
                    help="OpenAI-compatible endpoint (default: the one in Preferences)")

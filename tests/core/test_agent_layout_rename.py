@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rockskills_gui.core.library.archive import archive_skills, restore_skill
+from rockskills_gui.core.library.archive import archive_skills, remove_skills, restore_skill
 from rockskills_gui.core.library.open import open_library
 from rockskills_gui.core.lint.linter import lint_library
 from rockskills_gui.core.storage import journal
@@ -126,6 +126,9 @@ def test_archive_and_restore_keep_a_plugin_or_category_skill_in_its_place(tmp_pa
     archive_skills(open_library(collection), ["engineering/frontend/a11y-check"])
     restore_skill(open_library(collection), "a11y-check")
     assert skill_md_files(collection) == before
+    codex_root = codex_marketplace(tmp_path / "plugins-repo")
+    remove_skills(open_library(codex_root), ["github/triage"])  # the tree's Delete archives (issue 32)
+    assert (codex_root / "plugins" / "github" / "skills" / ".archive" / "triage" / "SKILL.md").is_file()
     hermes = hermes_home(tmp_path / "home")
     restore_skill(open_library(hermes), "old-tool")  # Hermes archived it: no record
     assert "old-tool" in open_library(hermes).names()

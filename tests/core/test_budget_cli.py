@@ -20,8 +20,8 @@ def test_json_for_every_profile(capsys) -> None:
     data = json.loads(capsys.readouterr().out)
     profiles = {p["profile"]: p for p in data["profiles"]}
     assert next(iter(profiles)) == "rockbot" and set(profiles) == {
-        "rockbot", "agentskills", "picobot", "cortex", "carpenter", "codex", "claude-code", "gemini-cli",
-        "copilot", "hermes"}
+        "rockbot", "rockbot-current", "agentskills", "picobot", "cortex", "carpenter", "codex", "claude-code",
+        "gemini-cli", "copilot", "hermes"}
     rockbot = profiles["rockbot"]
     assert rockbot["chars"] == len(rockbot["text"]) and rockbot["tokens"] == 459
     assert rockbot["invisible"] == [] and rockbot["tokenizer"].startswith("cl100k_base")

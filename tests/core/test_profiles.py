@@ -12,7 +12,7 @@ import pytest
 from rockskills_gui.core.budget.agents import LISTERS, lister_for
 from rockskills_gui.core.budget.limits import SPEC_DEFAULTS, Limits
 from rockskills_gui.core.dream.checks import MAX_SUMMARY_WORDS
-from rockskills_gui.core.dream.passes import LLM_PASSES
+from rockskills_gui.core.dream.passes import ALL_PASSES
 from rockskills_gui.core.library.convert.write import ROCKBOT_SUMMARY_WORDS as CONVERT_WORDS
 from rockskills_gui.core.library.formats import FORMAT_LABELS, FORMATS, OPEN_FORMATS
 from rockskills_gui.core.library.names import RULES, rule_error
@@ -29,6 +29,8 @@ from rockskills_gui.core.model.profile import (
 from rockskills_gui.core.model.profiles import PROFILES, SKILL_MD_PROFILES
 from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, ROCKBOT_CURRENT, RockBotRules
 from rockskills_gui.core.model.summary_rule import ROCKBOT_SUMMARY
+from rockskills_gui.core.recall.agent_tools import WIRE_NAMES
+from rockskills_gui.core.recall.session import BODIES, FRAMES
 from tests.conftest import SHARED
 
 SIX = ("rockbot-64e82cc", "rockbot-current", "agentskills", "picobot", "cortex", "carpenter")
@@ -64,7 +66,11 @@ def test_every_answer_is_served_by_the_layer_that_owns_it(profile: AgentProfile)
     its name rule a check, its dream passes exist, its settings paths resolve."""
     assert lister_for(profile) is LISTERS[profile.listing.kind]
     assert profile.names.kind in RULES
-    assert set(profile.curation.passes) <= {p.value for p in LLM_PASSES}
+    assert set(profile.curation.passes) <= {p.value for p in ALL_PASSES}
+    injection = profile.injection  # issue 30: each injection rule has its implementation
+    assert injection.framing in FRAMES and injection.bodies in BODIES
+    assert injection.worker_bodies is None or injection.worker_bodies in BODIES
+    assert injection.tools.naming in WIRE_NAMES
     assert profile.title == FORMAT_LABELS[profile.format] or profile.format == "rockbot"
     if profile.settings_id in SKILL_MD_PROFILES:
         for key in settings():

@@ -16,9 +16,9 @@ import pytest
 from rockskills_gui.core.app.settings import Settings
 from rockskills_gui.core.app.settings_store import SettingsStore
 from rockskills_gui.core.dream.inputs import DreamInputs
+from rockskills_gui.core.dream.ledger import SKILL_CONSOLIDATION, skill_corpus_fingerprint
 from rockskills_gui.core.dream.offline import STARTER_SKILLS
 from rockskills_gui.core.dream.pass_outlook import (
-    LEDGER_CONSOLIDATION,
     brief,
     describe,
     parse_ledger,
@@ -40,6 +40,7 @@ from rockskills_gui.core.dream.review_defaults import (
 from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.profiles import ROCKBOT_CURRENT
 from rockskills_gui.core.model.rules import LEDGER_FILE
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
@@ -202,7 +203,8 @@ def test_unsaved_edits_block_only_ticked_proposals_that_touch_them(tmp_path: Pat
 
 def outlook_of(agent: Path, now: Timestamp = NOW, ledger_file: str | None = None) -> dict:
     library = RockBotLibrary.open(agent)
-    return pass_outlook(library.skills(), DreamInputs.read(agent, now), read_ledger(agent, ledger_file))
+    return pass_outlook(library.skills(), DreamInputs.read(agent, now), read_ledger(agent, ledger_file),
+                        ROCKBOT_CURRENT.curation)
 
 
 def turn(session: str, text: str, when: Timestamp) -> str:
@@ -254,34 +256,49 @@ def test_optimization_without_an_at_risk_session_is_not_run(tmp_path: Path) -> N
 
 
 def test_the_ledger_skips_an_unchanged_consolidation_for_at_most_seven_days(tmp_path: Path) -> None:
+    # DreamPassLedger.ShouldSkip (MarimerLLC/rockbot src/RockBot.Host/DreamPassLedger.cs @ e7f95a1):
+    # the same fingerprint (ignoring case) within DreamPassMaxSkipInterval (7 days) skips; the
+    # pass name is the key, case-insensitively; the fingerprint is the catalog's (DreamService.cs
+    # @ 150a84c, SkillCorpusFingerprint with the 'mcp/' singleton prefix).
     agent = Agent(tmp_path / "agent", 9).root
     ran = NOW.add_days(-2)
+    skills = RockBotLibrary.open(agent).skills()
+    same = skill_corpus_fingerprint(skills, ("mcp/",)).lower()
     (agent / LEDGER_FILE).write_text(json.dumps(
-        {"Skill Consolidation": {"fingerprint": "AB12", "lastRunAt": ran.isoformat()}}), encoding="utf-8")
+        {"Skill Consolidation": {"fingerprint": same, "lastRunAt": ran.isoformat()}}), encoding="utf-8")
     assert outlook_of(agent)[DreamPass.CONSOLIDATE].runs  # the 64e82cc profile keeps no ledger
     outlook = outlook_of(agent, ledger_file=LEDGER_FILE)
     gated = outlook[DreamPass.CONSOLIDATE]
     assert not gated.runs
-    assert describe(gated) == (f"RockBot (current): the dream-pass ledger says it last ran on "
-                               f"{ran.isoformat()[:10]} and no skill changed since: RockBot would "
-                               f"skip it (inputs unchanged) until {ran.add_days(7).isoformat()[:10]}.")
+    assert describe(gated) == (f"RockBot (current): the dream-pass ledger says 'skill consolidation' "
+                               f"last ran on {ran.isoformat()[:10]} on the same inputs (fingerprint "
+                               f"{same}): RockBot would skip it (inputs unchanged) until "
+                               f"{ran.add_days(7).isoformat()[:10]}.")
     assert brief(gated) == (f"RockBot (current) would skip it: inputs unchanged since "
                             f"{ran.isoformat()[:10]} (ledger)")
+    assert not outlook[DreamPass.OPTIMIZE].runs  # it runs only after a consolidation
     assert outlook_of(agent, now=NOW.add_days(5.1), ledger_file=LEDGER_FILE)[DreamPass.CONSOLIDATE].runs
-    write_skill(agent, Skill(name="new/one", summary="s", content="c" * 300, created_at=NOW.add_days(-1)))
+    # A timestamp alone does not change the fingerprint; a summary does.
+    (agent / "skills" / f"{skills[0].name}.json").write_bytes(skill_to_bytes(
+        skills[0].model_copy(update={"updated_at": NOW, "last_used_at": NOW})))
+    assert not outlook_of(agent, ledger_file=LEDGER_FILE)[DreamPass.CONSOLIDATE].runs
+    (agent / "skills" / f"{skills[0].name}.json").write_bytes(skill_to_bytes(
+        skills[0].model_copy(update={"summary": "another summary"})))
     assert outlook_of(agent, ledger_file=LEDGER_FILE)[DreamPass.CONSOLIDATE].runs
 
 
 def test_a_damaged_ledger_reads_as_empty(tmp_path: Path) -> None:
     assert parse_ledger(b"{not json") == {}
     assert parse_ledger(b"[1, 2]") == {}
+    assert parse_ledger(json.dumps({"other": {"fingerprint": "F", "lastRunAt": "not a date"},
+                                    SKILL_CONSOLIDATION: {"fingerprint": "F"}}).encode()) == {}
     records = parse_ledger(json.dumps({
         "skill consolidation": {"fingerprint": " ", "lastRunAt": NOW.isoformat()},  # no fingerprint
-        "other": {"fingerprint": "F", "lastRunAt": "not a date"},
-        "Skill-Consolidation": {"FINGERPRINT": "F", "LastRunAt": NOW.isoformat()}}).encode())
-    assert list(records) == [LEDGER_CONSOLIDATION]
-    assert records[LEDGER_CONSOLIDATION].fingerprint == "F"
-    assert records[LEDGER_CONSOLIDATION].last_run_at.utc_ticks == NOW.utc_ticks
+        "Skill-Consolidation": {"FINGERPRINT": "F", "LastRunAt": NOW.isoformat()},  # another pass
+        "SKILL CONSOLIDATION": {"fingerprint": "G", "lastRunAt": NOW.isoformat()}}).encode())
+    assert set(records) == {fold("Skill-Consolidation"), fold(SKILL_CONSOLIDATION)}
+    assert records[fold(SKILL_CONSOLIDATION)].fingerprint == "G"
+    assert records[fold(SKILL_CONSOLIDATION)].last_run_at.utc_ticks == NOW.utc_ticks
     (tmp_path / LEDGER_FILE).mkdir()  # a folder where the file should be
     assert read_ledger(tmp_path, LEDGER_FILE) == {}
     assert read_ledger(tmp_path, None) == {}

@@ -227,7 +227,10 @@ def test_dream_findings_for_the_current_profile(agent: Path) -> None:
     assert {"namespace-merge", "summary-keywords"} <= _codes(across)
     patrol = _merge(lib, ["patrol/checklist", "web/search"], "web/search", "Search the web, patrol")
     check(patrol, ctx)
-    assert "protected" in _codes(patrol)  # patrol/ is protected by default (PR #275)
+    # ProtectedSkillPrefixes is gone (MarimerLLC/rockbot src/RockBot.Host.Abstractions/
+    # DreamOptions.cs @ 05346ff and @ 150a84c; design/skill-name-stability.md @ cb1a22c): a current
+    # RockBot merges patrol/ skills like any other.
+    assert "protected" not in _codes(patrol)
     guide = _merge(lib, ["web/search"], "mcp/guide", "Guide to mcp servers web search summarize top results")
     check(guide, ctx)
     assert "namespace-guide" in _codes(guide)

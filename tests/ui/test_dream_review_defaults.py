@@ -15,7 +15,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWizard
 
+from rockskills_gui.core.dream.ledger import skill_corpus_fingerprint
 from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.dream.prompts import prune_candidates
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary
 from rockskills_gui.core.model.rules import LEDGER_FILE
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
@@ -101,7 +103,8 @@ def test_a_recently_used_skill_is_not_merged_away_by_default_and_the_row_says_wh
 
 def test_starter_and_protected_deletions_start_unticked(qtbot, tmp_path: Path) -> None:
     """A consolidation reply (pasted, through the real engine) deleting a starter skill and a
-    patrol/ skill of RockBot (current); the starter row says RockBot re-creates it."""
+    patrol/ skill of RockBot (current), run with 'patrol/' protected; the starter row says RockBot
+    re-creates it. RockBot (current) itself protects no prefix (DreamOptions @ 150a84c)."""
     from rockskills_gui.core.dream.run import PastedReplies, RunOptions, run_dream
     from rockskills_gui.core.library.open import open_library
     from tests.rockbot_current import make_current_agent
@@ -112,13 +115,14 @@ def test_starter_and_protected_deletions_start_unticked(qtbot, tmp_path: Path) -
         created_at=NOW.add_days(-90))))
     library = open_library(agent)
     assert isinstance(library, RockBotLibrary)
-    assert library.rules.protected_prefixes == ("patrol/",)
+    assert library.rules.protected_prefixes == ()
     patrol = next(s.name for s in library.skills() if s.name.startswith("patrol/"))
     starter = "web"
     keep = next(s.name for s in library.skills() if "/" in s.name and not s.name.startswith("patrol/"))
     reply = {"toDelete": [starter, patrol], "toSave": [{"name": keep, "summary": "kept",
                                                         "content": "Kept steps. " * 30}]}
-    plan = run_dream(library, RunOptions(passes=[DreamPass.CONSOLIDATE], now=NOW),
+    plan = run_dream(library, RunOptions(passes=[DreamPass.CONSOLIDATE], now=NOW,
+                                         protected_prefixes=("patrol/",)),
                      PastedReplies([json.dumps(reply)]))
     out = tmp_path / "plan.json"
     plan.save(out)
@@ -327,11 +331,13 @@ def test_the_setup_page_says_where_rockbot_would_not_run_a_pass(qtbot, agent: Pa
         qtbot.waitUntil(lambda: window.dream_wizard is None, timeout=5000)
 
         shutil.rmtree(agent / "conversation-log")
-        latest = max(max(s.created_at.utc_ticks, (s.updated_at or s.created_at).utc_ticks)
-                     for s in RockBotLibrary.open(agent).skills())
+        skills = RockBotLibrary.open(agent).skills()
+        latest = max(max(s.created_at.utc_ticks, (s.updated_at or s.created_at).utc_ticks) for s in skills)
         ran = Timestamp.from_utc_ticks(latest).add_days(0.5)
+        pruned = {c.name for c in prune_candidates(skills, ran.add_days(1))}  # the catalog after pruning
+        same = skill_corpus_fingerprint([s for s in skills if s.name not in pruned], ("mcp/",))  # 150a84c
         (agent / LEDGER_FILE).write_text(json.dumps(  # a current RockBot's ledger: the profile too
-            {"skill consolidation": {"fingerprint": "9F2C", "lastRunAt": ran.isoformat()}}))
+            {"skill consolidation": {"fingerprint": same, "lastRunAt": ran.isoformat()}}))
         with qtbot.waitSignal(window.loadFinished, timeout=10_000):
             window.open_path(agent)
         assert window.ctx.library.rules.ledger_file == LEDGER_FILE
@@ -347,7 +353,8 @@ def test_the_setup_page_says_where_rockbot_would_not_run_a_pass(qtbot, agent: Pa
         assert consolidation.text() == (f"RockBot (current) would skip it: inputs unchanged since "
                                         f"{day} (ledger)")
         assert consolidation.toolTip().startswith(
-            f"RockBot (current): the dream-pass ledger says it last ran on {day}")
+            f"RockBot (current): the dream-pass ledger says 'skill consolidation' last ran on {day} "
+            f"on the same inputs (fingerprint {same})")
         assert consolidation.isVisible() and "inputs unchanged" in setup.outlook_text(DreamPass.CONSOLIDATE)
         setup.set_now(ran.add_days(8))  # past the 7-day floor: RockBot runs it anyway
         qtbot.waitUntil(lambda: not setup.reader.busy, timeout=10_000)

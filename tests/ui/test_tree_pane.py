@@ -11,6 +11,9 @@ from PySide6.QtCore import QMimeData, QModelIndex, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox, QPushButton
 
+from rockskills_gui.core.library.archive import restore_skill
+from rockskills_gui.core.library.archive_records import archived
+from rockskills_gui.core.library.open import OpenOptions, open_library
 from rockskills_gui.core.model.skill import skill_from_bytes
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.ui.library.tree_dialogs import (
@@ -309,10 +312,6 @@ def test_delete_in_the_tree_archives_and_the_archive_restores_byte_for_byte(
     qtbot.waitUntil(lambda: window.ctx.library.get("mcp/calendar") is None)
     assert not any(p.suffix == ".json" and "archive" in p.as_posix()
                    for p in (agent / "skills").rglob("*"))
-    from rockskills_gui.core.library.archive import restore_skill
-    from rockskills_gui.core.library.archive_records import archived
-    from rockskills_gui.core.library.open import OpenOptions, open_library
-
     window.close()
     library = open_library(agent, OpenOptions())  # a later session: no undo history
     listed = {a.name: a for a in archived(library)[0]}

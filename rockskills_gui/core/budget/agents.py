@@ -1,7 +1,9 @@
 """Each listing kind's renderer (a :class:`Lister`): the skill advertisement an agent profile's
 ``listing.kind`` names, with its header, one entry per skill, order and filter.
 
-- RockBot: the session index (rockbot-skills.md §7.1), exactly ``session_index_text``.
+- RockBot: the session index (rockbot-skills.md §7.1), exactly ``session_index_text``; RockBot
+  (current) with its resource tags and the header that explains them (AgentContextBuilder.cs
+  @ a1d3999).
 - Agent Skills clients: ``skills-ref``'s ``to_prompt`` ``<available_skills>`` block (formats.md
   §D.2), one element per line, HTML-escaped; skills without a description are skipped.
 - PicoBot (assumed, formats.md §C): brumaombra/picobot's per-skill block, by name; the brief's
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 from rockskills_gui.core.budget.entries import AdEntry
 from rockskills_gui.core.model.names import is_null_or_whitespace, sort_key
 from rockskills_gui.core.model.profile import AgentProfile, ListingKind
-from rockskills_gui.core.recall.index_text import PENDING, SESSION_INDEX_HEADER
+from rockskills_gui.core.recall.index_text import PENDING, SESSION_INDEX_HEADER, TAGGED_INDEX_HEADER
 
 Render = Callable[[AdEntry], str]
 Exclude = Callable[[AdEntry], str | None]  # why a skill is never listed, or None
@@ -71,6 +73,11 @@ def _needs_description(entry: AdEntry) -> str | None:
 def _rockbot(entry: AdEntry) -> str:
     summary = PENDING if is_null_or_whitespace(entry.description) else (entry.description or "")
     return f"- {entry.name}: {summary}"
+
+
+def _rockbot_tagged(entry: AdEntry) -> str:
+    summary = PENDING if is_null_or_whitespace(entry.description) else (entry.description or "")
+    return f"- {entry.name}{entry.resource_tag}: {summary}"
 
 
 def _agent_skills(entry: AdEntry) -> str:
@@ -145,6 +152,12 @@ ROCKBOT = Lister(
     id="rockbot", label="RockBot", what="session index (first turn of every session)",
     source="rockbot-skills.md §7.1", render=_rockbot, order=_by_name, exclude=_never,
     header=SESSION_INDEX_HEADER, empty_means_no_message=True)
+ROCKBOT_CURRENT = Lister(
+    id="rockbot-current", label="RockBot (current)",
+    what="session index with resource tags (first turn of every session)",
+    source="MarimerLLC/rockbot AgentContextBuilder.cs @ a1d3999, SkillTools.FormatResourceTag @ 150a84c",
+    render=_rockbot_tagged, order=_by_name, exclude=_never, header=TAGGED_INDEX_HEADER,
+    empty_means_no_message=True)
 AGENT_SKILLS = Lister(
     id="agentskills", label="Agent Skills clients", what="<available_skills> block (skills-ref to_prompt)",
     source="formats.md §D.2", render=_agent_skills, order=_load_order, exclude=_needs_description,
@@ -185,11 +198,12 @@ HERMES = Lister(
     source="NousResearch/hermes-agent agent/prompt_builder.py build_skills_system_prompt",
     render=_name_line, order=_load_order, exclude=_never)
 
-AGENTS: dict[str, Lister] = {a.id: a for a in (ROCKBOT, AGENT_SKILLS, PICOBOT, CORTEX, CARPENTER, CODEX,
-                                               CLAUDE_CODE, GEMINI, COPILOT, HERMES)}
+AGENTS: dict[str, Lister] = {a.id: a for a in (ROCKBOT, ROCKBOT_CURRENT, AGENT_SKILLS, PICOBOT, CORTEX,
+                                               CARPENTER, CODEX, CLAUDE_CODE, GEMINI, COPILOT, HERMES)}
 # The renderer of each listing kind (a profile's ``listing.kind``; core/model/profile.py).
 LISTERS: dict[ListingKind, Lister] = {
     ListingKind.ROCKBOT_INDEX: ROCKBOT,
+    ListingKind.ROCKBOT_INDEX_TAGGED: ROCKBOT_CURRENT,
     ListingKind.AVAILABLE_SKILLS_XML: AGENT_SKILLS,
     ListingKind.PICOBOT_INDEX: PICOBOT,
     ListingKind.CORTEX_MARKDOWN: CORTEX,

@@ -28,16 +28,24 @@ from rockskills_gui.core.dream.apply_resources import (
 from rockskills_gui.core.dream.apply_skillmd import archive_info, skill_md_change_set
 from rockskills_gui.core.dream.checks import CheckContext, check_plan, name_problem, path_problem
 from rockskills_gui.core.dream.formats import DreamLibrary, is_skill_md, rules_of, skill_md_rules
-from rockskills_gui.core.dream.plan import Plan, Proposal, Severity, touched_path_error
+from rockskills_gui.core.dream.plan import Plan, Proposal, ProposalKind, Severity, touched_path_error
 from rockskills_gui.core.dream.preselect import preselect
 from rockskills_gui.core.dream.review_defaults import guards_for
 from rockskills_gui.core.library.archive import archive_writes
 from rockskills_gui.core.library.rockbot.library import as_rockbot
 from rockskills_gui.core.library.skillmd.library import as_skill_md
+from rockskills_gui.core.model.mcp_freshness import carried_baseline
 from rockskills_gui.core.model.names import display_name, fold
 from rockskills_gui.core.model.profile import Delete
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES
-from rockskills_gui.core.model.skill import Skill, skill_to_bytes
+from rockskills_gui.core.model.skill import (
+    Skill,
+    rendered_property,
+    skill_to_bytes,
+    with_null_properties,
+    with_property,
+    with_rendered_property,
+)
 from rockskills_gui.core.model.timestamps import TimestampError
 from rockskills_gui.core.storage import fileio, journal
 from rockskills_gui.core.storage.changes import ChangeSet
@@ -92,6 +100,15 @@ def selection_problems(plan: Plan, accepted: Iterable[str]) -> list[str]:
     return problems
 
 
+def with_carried_baseline(skill: Skill, sources: Iterable[str], catalog: dict[str, Skill]) -> Skill:
+    """``skill`` (a merge's or a rewrite's) with the ``surfaceBaseline`` RockBot (current) gives it:
+    the oldest of its same-server sources' and its own, as they were before the pass, or null
+    (``CarriedSurfaceBaseline``, #615; :func:`carried_baseline`)."""
+    carried = carried_baseline(skill.name, list(sources), catalog)
+    text = rendered_property(catalog[fold(carried[0])], "surfaceBaseline") if carried else None
+    return with_rendered_property(skill, "surfaceBaseline", text or "null")
+
+
 def build_change_set(library: DreamLibrary, plan: Plan, accepted: Iterable[str],
                      reads: fingerprint.Reads | None = None) -> ChangeSet:
     """The whole-file changes of the accepted proposals, replayed in plan order on the library
@@ -101,7 +118,8 @@ def build_change_set(library: DreamLibrary, plan: Plan, accepted: Iterable[str],
     refuses or a file that is not the file of a loaded skill of that name (a problem file, a
     folder, a FIFO, a symbolic link, a file that appeared since the library was read).
 
-    RockBot (current): a save over a skill keeps the properties the plan's record does not model
+    RockBot (current): a merge or a rewrite gets its carried ``surfaceBaseline``
+    (:func:`with_carried_baseline`); a save over a skill keeps the properties the plan's record does not model
     -- the ``manifest`` as FileSkillStore.SaveAsync keeps it when the saved skill has none, and
     ``surfaceBaseline`` and any other alike (also when the plan deletes the skill and saves it
     again) -- and the resource folders follow the skills (:mod:`.apply_resources`): a deleted
@@ -122,6 +140,9 @@ def build_change_set(library: DreamLibrary, plan: Plan, accepted: Iterable[str],
     kept: dict[str, tuple[tuple[str, str], ...]] = {}  # unmodelled properties a save-over keeps
     if library.profile.holds.resources:
         kept = {key: entry.skill.extra for key, entry in originals.items() if entry.skill.extra}
+    carry = library.profile.curation.carry_mcp_baseline
+    nulls = library.profile.storage.null_properties
+    catalog = {key: entry.skill for key, entry in originals.items()}
     writes = Writes(layout, reads)
     put = writes.put
     written: dict[str, Skill] = {}
@@ -156,6 +177,11 @@ def build_change_set(library: DreamLibrary, plan: Plan, accepted: Iterable[str],
             extra = kept.get(fold(name))
             if extra and not skill.extra:
                 skill = skill.model_copy(update={"extra": extra})
+            skill = with_null_properties(skill, nulls)  # in the agent's order, before any is set
+            if carry and proposal.kind in (ProposalKind.MERGE, ProposalKind.REWRITE):
+                skill = with_carried_baseline(skill, proposal.sources, catalog)
+            if proposal.kind is ProposalKind.MCP_REFRESH:  # the baseline it was refreshed against
+                skill = with_property(skill, "surfaceBaseline", proposal.surface_baseline)
             if old is not None and old != target:
                 put(old, None)
             (updated if old is not None else created).append(skill.name)

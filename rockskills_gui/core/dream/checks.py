@@ -22,9 +22,10 @@ from rockskills_gui.core.dream.plan import Finding, Plan, Proposal, ProposalKind
 from rockskills_gui.core.dream.prompts import CONSOLIDATION_TRUNCATED, OPTIMIZATION_TRUNCATED
 from rockskills_gui.core.library.library import Where
 from rockskills_gui.core.lint.linter import scan_text
+from rockskills_gui.core.model.mcp_freshness import carried_baseline
 from rockskills_gui.core.model.names import display_name, fold, readable_name_error, rockbot_name_error
 from rockskills_gui.core.model.problems import Problem
-from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, RockBotRules
+from rockskills_gui.core.model.rules import ROCKBOT_64E82CC, RockBotRules, mcp_server
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.summary_rule import ROCKBOT_SUMMARY_WORDS
 from rockskills_gui.core.recall.bm25 import document_text, tokenize
@@ -36,7 +37,7 @@ CHECK_CODES = frozenset({
     "invalid-name", "name-claimed", "protected", "self-see-also", "dangling-see-also",
     "duplicate-see-also", "lost-specifics", "truncation-marker", "gap-overwrite", "overwrite",
     "unknown-source", "summary-length", "stale", "suspicious-content", "huge-content", "mass-delete",
-    "namespace-merge", "namespace-guide", "mcp-naming", "summary-keywords",  # RockBot (current)
+    "namespace-merge", "namespace-guide", "mcp-naming", "summary-keywords", "mcp-baseline",  # current
     "path-blocked", "recall-regression", "undeclared-overwrite",
     "skill-md-name", "description-required", "description-too-long",  # SKILL.md (core.dream.formats)
 })
@@ -236,6 +237,9 @@ def _check_namespaces(proposal: Proposal, name: str, ctx: CheckContext) -> None:
             proposal.add("namespace-guide", Severity.WARN,
                          f"creates a parent guide '{display_name(name)}' for '{prefix}': RockBot "
                          f"(current) extracts no parent guide for namespaced '{prefix}' skills")
+    if rules.profile.curation.carry_mcp_baseline and mcp_server(name) is not None \
+            and proposal.kind in (ProposalKind.MERGE, ProposalKind.REWRITE):
+        _check_carried_baseline(proposal, name, ctx)
     if rules.mcp_naming and "/" not in name and re.match(r"(?i)^mcp[-_][a-z0-9]", name):
         proposal.add("mcp-naming", Severity.WARN,
                      f"'{display_name(name)}' looks like an MCP skill: RockBot (current) names them "
@@ -258,6 +262,21 @@ def _check_namespaces(proposal: Proposal, name: str, ctx: CheckContext) -> None:
             proposal.add("summary-keywords", Severity.WARN,
                          "the merged name and summary drop search keywords of the originals "
                          f"(RockBot (current)'s directive asks to keep them for recall): {shown}")
+
+
+def _check_carried_baseline(proposal: Proposal, name: str, ctx: CheckContext) -> None:
+    """What ``surfaceBaseline`` the merged or rewritten MCP skill gets (DreamService
+    .CarriedSurfaceBaseline @ 150a84c, #615): the oldest of its same-server inputs', or none."""
+    carried = carried_baseline(name, proposal.sources, ctx.skills)
+    if carried is None:
+        proposal.add("mcp-baseline", Severity.INFO,
+                     f"'{display_name(name)}' gets no surfaceBaseline (MCP freshness Unknown): RockBot "
+                     "(current) carries one only when every same-server source has one")
+    else:
+        proposal.add("mcp-baseline", Severity.INFO,
+                     f"'{display_name(name)}' keeps the surfaceBaseline of '{display_name(carried[0])}' "
+                     f"(recorded {carried[1].recorded_at or 'at an unknown time'}), the oldest of its "
+                     "same-server sources: a merge is never fresher than its stalest input")
 
 
 def _check_content(proposal: Proposal, summary: str, content: str) -> None:

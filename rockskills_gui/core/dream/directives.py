@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from rockskills_gui.core.dream.passes import DreamPass
+from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass
 from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES
 from rockskills_gui.core.model.skill import decode_file_text
 from rockskills_gui.core.storage import fileio
@@ -21,6 +21,7 @@ DIRECTIVE_FILES: dict[DreamPass, str] = {
     DreamPass.GAP: "skill-gap.md",
     DreamPass.CONSOLIDATE: "skill-dream.md",
     DreamPass.OPTIMIZE: "skill-optimize.md",
+    DreamPass.MCP_REFRESH: "mcp-skill-refresh-dream.md",  # RockBot (current), DreamOptions @ 150a84c
 }
 
 
@@ -117,10 +118,28 @@ Answer with one JSON object and nothing else:
 If nothing can be improved with confidence, answer { "toDelete": [], "toSave": [] }.
 """
 
+BUILT_IN_MCP_REFRESH = """\
+You bring a skill of an AI agent up to date with the MCP server it documents. The server's tools \
+changed since the skill was written.
+
+You will get the skill's markdown and the server's tools as they are now, each with its \
+description and input schema; the schemas are the truth. Correct every tool name, parameter, type, \
+required flag and allowed value the skill mentions so that it matches them, fix the examples' \
+arguments, and drop what refers to tools that are gone. Keep everything else as it is: the \
+procedures, the pitfalls, the account and id mappings, the examples, the headings and any section \
+another pass appended. Do not add tools the skill did not cover.
+
+Answer with one JSON object and nothing else:
+{ "changed": true, "content": "the whole corrected markdown (empty when changed is false)", \
+"notes": "one sentence: what changed, or why nothing had to" }
+Answer with "changed": false when the skill already agrees with the schemas.
+"""
+
 BUILT_IN: dict[DreamPass, str] = {
     DreamPass.GAP: BUILT_IN_GAP,
     DreamPass.CONSOLIDATE: BUILT_IN_CONSOLIDATE,
     DreamPass.OPTIMIZE: BUILT_IN_OPTIMIZE,
+    DreamPass.MCP_REFRESH: BUILT_IN_MCP_REFRESH,
 }
 
 
@@ -145,5 +164,7 @@ def load_directive(agent_dir: Path, dream_pass: DreamPass) -> Directive:
     return Directive(dream_pass, BUILT_IN[dream_pass], DirectiveSource.BUILT_IN)
 
 
-def load_directives(agent_dir: Path) -> dict[DreamPass, Directive]:
-    return {p: load_directive(agent_dir, p) for p in DIRECTIVE_FILES}
+def load_directives(agent_dir: Path,
+                    passes: tuple[DreamPass, ...] | None = None) -> dict[DreamPass, Directive]:
+    """The directives of ``passes`` (default: the three every RockBot runs)."""
+    return {p: load_directive(agent_dir, p) for p in (passes or LLM_PASSES)}

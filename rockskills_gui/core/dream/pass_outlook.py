@@ -6,46 +6,53 @@ optimization runs only after a consolidation and needs an at-risk session and an
 sparse skill. A pass RockBot runs may still carry a note (one session only: nothing can recur
 across sessions, which the gap directive asks for).
 
-RockBot (current) also keeps ``dream-pass-ledger.json`` (DreamPassLedger: pass name ->
-``{fingerprint, lastRunAt}``) and skips a corpus-wide pass while its input fingerprint is
-unchanged, for at most ``DreamPassMaxSkipInterval`` (7 days). Of the skill passes only
-consolidation is corpus-wide (the skill catalog). The fingerprint's exact rule was not found
-upstream, so "unchanged" is judged here from the catalog's own clocks: no skill created or
-updated after ``lastRunAt`` (README, Notes: RockBot (current)). A missing or unreadable ledger
-reads as empty, as RockBot's does.
+RockBot (current) also keeps ``dream-pass-ledger.json`` and skips a gated pass while its inputs'
+fingerprint is unchanged, for at most ``DreamPassMaxSkipInterval`` (7 days): ``skill
+consolidation`` on the catalog after the prune, ``skill optimization`` on the usage and feedback
+watermarks of its 30-day window. The fingerprints and the rule are RockBot's own
+(:mod:`.ledger`, MarimerLLC/rockbot DreamService.cs @ 150a84c, DreamPassLedger.cs @ e7f95a1), so
+"RockBot would skip this pass" is exact. A skipped consolidation skips optimization too (it runs
+only after a consolidation that got a reply). A missing or unreadable ledger reads as empty, as
+RockBot's does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
 from rockskills_gui.core.dream.formats import NO_CONVERSATIONS, NO_DATES, NO_USAGE
 from rockskills_gui.core.dream.inputs import DreamInputs
-from rockskills_gui.core.dream.passes import GAP_MIN_SESSIONS, DreamPass
+from rockskills_gui.core.dream.ledger import (
+    SKILL_CONSOLIDATION,
+    SKILL_OPTIMIZATION,
+    Ledger,
+    LedgerRecord,
+    optimization_fingerprint,
+    record_of,
+    should_skip,
+    skill_corpus_fingerprint,
+)
+from rockskills_gui.core.dream.ledger import parse_ledger as parse_ledger  # re-exported
+from rockskills_gui.core.dream.ledger import read_ledger as read_ledger  # re-exported
+from rockskills_gui.core.dream.passes import (
+    GAP_MIN_SESSIONS,
+    OPTIMIZE_FEEDBACK_CAP,
+    USAGE_CAP,
+    USAGE_DAYS,
+    DreamPass,
+)
 from rockskills_gui.core.dream.prompts import (
     analyze_consolidation,
     analyze_optimization,
     group_sessions,
     prune_candidates,
 )
-from rockskills_gui.core.model.dotnet_json import loads_untrusted
+from rockskills_gui.core.model.profile import Curation
 from rockskills_gui.core.model.skill import Skill
-from rockskills_gui.core.model.timestamps import TICKS_PER_DAY, Timestamp, TimestampError
-from rockskills_gui.core.storage import fileio
+from rockskills_gui.core.model.timestamps import Timestamp
 
-MAX_SKIP_DAYS = 7  # DreamOptions.DreamPassMaxSkipInterval
-LEDGER_CONSOLIDATION = "skill consolidation"  # the ledger key (assumed; see the module doc)
-MAX_LEDGER_BYTES = 1_000_000
-
-
-@dataclass(frozen=True)
-class LedgerRecord:
-    """DreamPassLedger.PassRecord: the fingerprint a pass last ran on, and when."""
-
-    fingerprint: str
-    last_run_at: Timestamp
+LEDGER = "the dream-pass ledger"  # how a reason from the ledger starts (brief/describe say "current")
 
 
 @dataclass(frozen=True)
@@ -59,69 +66,25 @@ class PassOutlook:
     format_limit: bool = False  # the library's format lacks the data (not RockBot's own rule)
 
 
-def _key(name: str) -> str:
-    return " ".join(name.replace("-", " ").replace("_", " ").casefold().split())
-
-
-def parse_ledger(data: bytes) -> dict[str, LedgerRecord]:
-    """The ledger's records by normalised pass name; records without a fingerprint or a readable
-    ``lastRunAt`` are left out, and anything unreadable yields an empty ledger (as RockBot)."""
-    try:
-        raw = loads_untrusted(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError):
-        return {}
-    if not isinstance(raw, dict):
-        return {}
-    records: dict[str, LedgerRecord] = {}
-    for name, value in raw.items():
-        if not isinstance(value, dict):
-            continue
-        fields = {k.casefold(): v for k, v in value.items()}
-        fingerprint, when = fields.get("fingerprint"), fields.get("lastrunat")
-        if not isinstance(fingerprint, str) or not fingerprint.strip() or not isinstance(when, str):
-            continue
-        try:
-            records[_key(str(name))] = LedgerRecord(fingerprint, Timestamp.parse(when))
-        except (TimestampError, ValueError):
-            continue
-    return records
-
-
-def read_ledger(agent_dir: Path, file_name: str | None) -> dict[str, LedgerRecord]:
-    """The agent's pass ledger (``file_name`` None: the profile keeps none -> empty)."""
-    if file_name is None:
-        return {}
-    try:
-        data = fileio.read_regular(agent_dir / file_name, MAX_LEDGER_BYTES)
-    except OSError:  # (also one over MAX_LEDGER_BYTES, not read)
-        return {}
-    return parse_ledger(data)
-
-
-def _ledger_skip(record: LedgerRecord | None, skills: Iterable[Skill], now: Timestamp) -> str | None:
-    """Why the ledger gate would skip consolidation, or None."""
-    if record is None:
+def _ledger_skip(pass_name: str, record: LedgerRecord | None, fingerprint: str, now: Timestamp,
+                 curation: Curation) -> str | None:
+    """Why the ledger gate would skip ``pass_name``, or None."""
+    if not should_skip(record, fingerprint, now, curation.ledger_max_skip_days):
         return None
-    ran = record.last_run_at.utc_ticks
-    age = now.utc_ticks - ran
-    if age >= MAX_SKIP_DAYS * TICKS_PER_DAY:
-        return None  # the floor: RockBot runs it anyway
-    for skill in skills:
-        changed = skill.updated_at or skill.created_at
-        if max(changed.utc_ticks, skill.created_at.utc_ticks) > ran:
-            return None
-    until = record.last_run_at.add_days(MAX_SKIP_DAYS).isoformat()[:10]
-    return (f"the dream-pass ledger says it last ran on {record.last_run_at.isoformat()[:10]} and no "
-            f"skill changed since: RockBot would skip it (inputs unchanged) until {until}")
+    assert record is not None
+    ran = record.last_run_at.isoformat()[:10]
+    until = record.last_run_at.add_days(curation.ledger_max_skip_days).isoformat()[:10]
+    return (f"{LEDGER} says '{pass_name}' last ran on {ran} on the same inputs (fingerprint "
+            f"{record.fingerprint}): RockBot would skip it (inputs unchanged) until {until}")
 
 
-def pass_outlook(skills: Iterable[Skill], inputs: DreamInputs,
-                 ledger: Mapping[str, LedgerRecord] | None = None,
-                 rockbot_data: bool = True) -> dict[DreamPass, PassOutlook]:
-    """What RockBot would do with each LLM pass on ``skills`` and ``inputs`` (see the module doc).
-    ``rockbot_data`` False: a library with no RockBot logs and no usage dates (SKILL.md), where
-    skill gap cannot run, nothing is pruned and optimization expands the thin skills
-    (:mod:`.formats`)."""
+def pass_outlook(skills: Iterable[Skill], inputs: DreamInputs, ledger: Ledger | None = None,
+                 curation: Curation | None = None, rockbot_data: bool = True) -> dict[DreamPass, PassOutlook]:
+    """What RockBot would do with each LLM pass on ``skills`` and ``inputs`` (see the module doc);
+    ``curation``: the profile's (its singleton prefixes and the ledger's floor). ``rockbot_data``
+    False: a library with no RockBot logs and no usage dates (SKILL.md), where skill gap cannot
+    run, nothing is pruned and optimization expands the thin skills (:mod:`.formats`)."""
+    curation = curation or Curation()
     current = list(skills)
     result: dict[DreamPass, PassOutlook] = {}
     turns = inputs.conversation.events
@@ -149,13 +112,31 @@ def pass_outlook(skills: Iterable[Skill], inputs: DreamInputs,
             DreamPass.OPTIMIZE, False, "RockBot runs optimization only after a consolidation",
             "it runs only after a consolidation")
         return result
-    record = (ledger or {}).get(LEDGER_CONSOLIDATION)
-    gate = _ledger_skip(record, current, inputs.now)
+    record = record_of(ledger, SKILL_CONSOLIDATION)
+    gate = _ledger_skip(SKILL_CONSOLIDATION, record, skill_corpus_fingerprint(
+        rest, curation.singleton_prefixes), inputs.now, curation) if record is not None else None
     result[DreamPass.CONSOLIDATE] = PassOutlook(
         DreamPass.CONSOLIDATE, gate is None, gate,
         f"inputs unchanged since {record.last_run_at.isoformat()[:10]} (ledger)"
         if gate is not None and record is not None else "")
+    if gate is not None:
+        result[DreamPass.OPTIMIZE] = PassOutlook(
+            DreamPass.OPTIMIZE, False, f"{LEDGER} skips consolidation, and RockBot runs optimization "
+            "only after a consolidation that got a reply", "consolidation is skipped (ledger)")
+        return result
     skipped = analyze_optimization(rest, inputs).skipped
+    record = record_of(ledger, SKILL_OPTIMIZATION)
+    if skipped is None and record is not None:
+        since = inputs.now.add_days(-USAGE_DAYS)
+        fingerprint = optimization_fingerprint(
+            (e.timestamp for e in inputs.usage.query(since, USAGE_CAP)),
+            (e.timestamp for e in inputs.feedback.query(since, OPTIMIZE_FEEDBACK_CAP)))
+        gate = _ledger_skip(SKILL_OPTIMIZATION, record, fingerprint, inputs.now, curation)
+        if gate is not None:
+            result[DreamPass.OPTIMIZE] = PassOutlook(
+                DreamPass.OPTIMIZE, False, gate,
+                f"no usage or feedback since {record.last_run_at.isoformat()[:10]} (ledger)")
+            return result
     result[DreamPass.OPTIMIZE] = PassOutlook(DreamPass.OPTIMIZE, skipped is None, skipped,
                                              skipped.split(" (RockBot", 1)[0] if skipped else "")
     return result
@@ -188,7 +169,7 @@ def brief(outlook: PassOutlook) -> str:
         return f"Note: {outlook.short}"
     if outlook.format_limit:
         return f"Not for this library: {outlook.short}"
-    who = "RockBot (current)" if (outlook.reason or "").startswith("the dream-pass ledger") \
+    who = "RockBot (current)" if (outlook.reason or "").startswith(LEDGER) \
         else "RockBot"
     return f"{who} would skip it: {outlook.short}"
 
@@ -209,6 +190,6 @@ def describe(outlook: PassOutlook) -> str:
             reason = reason.removesuffix(suffix) + instead
     if outlook.runs:
         return f"Note: {reason}."
-    if reason.startswith("the dream-pass ledger"):
+    if reason.startswith(LEDGER):
         return f"RockBot (current): {reason}."
     return f"RockBot would not run this pass: {reason}."

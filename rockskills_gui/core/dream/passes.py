@@ -11,10 +11,12 @@ class DreamPass(StrEnum):
     GAP = "gap"
     CONSOLIDATE = "consolidate"
     OPTIMIZE = "optimize"
+    MCP_REFRESH = "mcp-refresh"  # RockBot (current): stale mcp/ skills rewritten (#615)
     OFFLINE = "offline"
 
 
-LLM_PASSES = (DreamPass.GAP, DreamPass.CONSOLIDATE, DreamPass.OPTIMIZE)
+LLM_PASSES = (DreamPass.GAP, DreamPass.CONSOLIDATE, DreamPass.OPTIMIZE)  # every RockBot's
+ALL_PASSES = (*LLM_PASSES, DreamPass.MCP_REFRESH)  # in RockBot (current)'s order
 
 USAGE_DAYS = 30
 USAGE_CAP = 10_000
@@ -32,7 +34,8 @@ MIN_CLUSTER = 2
 
 
 def parse_passes(text: str) -> list[DreamPass]:
-    """``"gap,consolidate"`` -> passes in RockBot's order (raises ValueError on an unknown name)."""
+    """``"gap,consolidate"`` -> passes in RockBot's order (raises ValueError on an unknown name;
+    a pass the library's profile does not run is left out by the run)."""
     wanted: set[DreamPass] = set()
     for part in text.split(","):
         part = part.strip().lower()
@@ -41,8 +44,8 @@ def parse_passes(text: str) -> list[DreamPass]:
         try:
             dream_pass = DreamPass(part)
         except ValueError:
-            raise ValueError(f"unknown pass '{part}' (use gap, consolidate, optimize)") from None
+            raise ValueError(f"unknown pass '{part}' (use gap, consolidate, optimize, mcp-refresh)") from None
         if dream_pass is DreamPass.OFFLINE:
             raise ValueError("'offline' is not a pass; use --offline")
         wanted.add(dream_pass)
-    return [p for p in LLM_PASSES if p in wanted]
+    return [p for p in ALL_PASSES if p in wanted]

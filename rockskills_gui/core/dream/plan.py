@@ -62,6 +62,7 @@ class ProposalKind(StrEnum):
     DELETE = "delete"
     PRUNE = "prune"
     SEE_ALSO = "see-also"
+    MCP_REFRESH = "mcp-refresh"  # a stale mcp/ skill rewritten (or re-verified) with a new baseline
 
 
 class Severity(StrEnum):
@@ -169,6 +170,9 @@ class Proposal(_Model):
     findings: list[Finding] = Field(default_factory=list)
     offline: bool = False
     advisory: bool = False  # shown for review only: nothing to apply
+    # an mcp-refresh proposal's new surfaceBaseline (the record's other unmodelled properties
+    # are the library's): string or null fields, as SkillSurfaceBaseline writes them
+    surface_baseline: dict[str, str | None] | None = Field(default=None, alias="surfaceBaseline")
     # whether the review starts it ticked, and why (core.dream.preselect; made again on load)
     preselected: bool = False
     preselect_reason: str = Field(default="", alias="preselectReason")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from rockskills_gui.core.dream.inputs import DreamInputs
@@ -29,7 +29,9 @@ from rockskills_gui.core.dream.passes import (
     USAGE_CAP,
     USAGE_DAYS,
 )
+from rockskills_gui.core.model.manifest import manifest_entries
 from rockskills_gui.core.model.names import fold, is_null_or_whitespace, sort_key
+from rockskills_gui.core.model.profile import AgentProfile
 from rockskills_gui.core.model.skill import SPARSE_CONTENT_UNITS, Skill, utf16_len
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.recall.bm25 import to_lower_invariant
@@ -291,8 +293,49 @@ def usage_stats(inputs: DreamInputs) -> UsageStats:
     return analyze(inputs.usage, UsageWindow.last_days(inputs.now, USAGE_DAYS, USAGE_CAP))
 
 
-def analyze_consolidation(skills: Iterable[Skill], inputs: DreamInputs) -> ConsolidationAnalysis:
-    """The consolidation pass over ``skills`` (already pruned); skipped with fewer than 2 skills."""
+# RockBot (current)'s consolidation paragraph for namespaced-singleton prefixes (MarimerLLC/rockbot
+# DreamService.BuildSkillConsolidationUserMessage @ 150a84c, PRs #377/#380); {prefixes} is filled
+# in, '{server-name}' is literal text there.
+SINGLETON_HEADER = "Constraints \u2014 namespaced-singleton prefixes:"
+SINGLETON_TEXT = (
+    "The following skill name prefix(es) are namespaced bindings to live external entities: {prefixes}. "
+    "Each immediate suffix is a 1:1 binding (e.g. 'mcp/{{server-name}}' refers to a specific MCP server). "
+    "Do NOT merge skills across distinct suffixes \u2014 'mcp/calendar-mcp' and 'mcp/ms365' must remain "
+    "separate, and a sub-skill of one ('mcp/ms365/calendar-tools') must never be merged with a sub-skill "
+    "or canonical entry of another. Do NOT replace these prefixes with an abstract parent guide. Within a "
+    "single suffix's namespace (e.g. 'mcp/calendar-mcp/*'), normal semantic-overlap merging applies "
+    "\u2014 duplicate sub-skills covering the same tool may be merged, but sub-skills covering distinct "
+    "functional areas of a large server should be left alone.")
+
+
+def singleton_paragraph(prefixes: Sequence[str]) -> str:
+    """The paragraph's second line for ``prefixes`` (in provider order)."""
+    return SINGLETON_TEXT.format(prefixes=", ".join(f"'{p}*'" for p in prefixes))
+
+
+def attached_annotation(skill: Skill) -> str:
+    """``FormatAttachedAnnotation`` (@ 150a84c): `` [attached: file (Type*) \u2014 description; ...]``
+    for a skill with resources, else ""."""
+    entries = manifest_entries(skill) if skill.extra else None
+    if not entries:
+        return ""
+    shown = [f"{e.filename} ({e.type}{'*' if e.provisional else ''}) \u2014 {e.description}" for e in entries]
+    return " [attached: " + "; ".join(shown) + "]"
+
+
+def _no_annotation(_skill: Skill) -> str:
+    return ""
+
+
+def analyze_consolidation(skills: Iterable[Skill], inputs: DreamInputs,
+                          profile: AgentProfile | None = None) -> ConsolidationAnalysis:
+    """The consolidation pass over ``skills`` (already pruned); skipped with fewer than 2 skills.
+
+    ``profile`` (default: RockBot 64e82cc's prompt): RockBot (current) annotates each skill's
+    resources, leaves its singleton prefixes out of the prefix clusters and ends with the
+    namespaced-singleton paragraph (``curation.singleton_prefixes``)."""
+    singletons = profile.curation.singleton_prefixes if profile is not None else ()
+    attached = attached_annotation if profile is not None and profile.holds.resources else _no_annotation
     current = tuple(listed(skills))
     stats = usage_stats(inputs)
     if len(current) < 2:
@@ -310,7 +353,7 @@ def analyze_consolidation(skills: Iterable[Skill], inputs: DreamInputs) -> Conso
         if is_sparse(skill, inputs.now):
             sparse.append(skill.name)
             line += " [sparse-content: may need examples or steps]"
-        out.add(f"{line} summary: {skill.summary or ''}")
+        out.add(f"{line}{attached(skill)} summary: {skill.summary or ''}")
         out.add(capped(skill.content, CONSOLIDATION_TRUNCATED))
         out.add()
     pairs = stats.top_pairs(TOP_PAIRS)
@@ -319,13 +362,18 @@ def analyze_consolidation(skills: Iterable[Skill], inputs: DreamInputs) -> Conso
         out.add("Frequently co-used skill pairs (across sessions in last 30 days):")
         for pair in pairs:
             out.add(pair.line())
-    clusters = prefix_clusters(current)
+    singleton_keys = {fold(p.rstrip("/")) for p in singletons}
+    clusters = [c for c in prefix_clusters(current) if fold(c[0]) not in singleton_keys]
     if clusters:
         out.add()
         out.add("Skill name-prefix clusters (consider whether each cluster warrants an abstract parent "
                 "guide skill):")
         for prefix, names in clusters:
             out.add(f"- '{prefix}/*': {', '.join(names)}")
+    if singletons:
+        out.add()
+        out.add(SINGLETON_HEADER)
+        out.add(singleton_paragraph(singletons))
     return ConsolidationAnalysis(out.text(), None, current, stats, sparse, clusters)
 
 
@@ -355,10 +403,13 @@ def _at_risk(entry: FeedbackEntry) -> bool:
 
 
 def analyze_optimization(skills: Iterable[Skill], inputs: DreamInputs,
+                         profile: AgentProfile | None = None,
                          thin_only: bool = False) -> OptimizationAnalysis:
-    """The optimization pass over ``skills`` (the library after consolidation). ``thin_only``: a
+    """The optimization pass over ``skills`` (the library after consolidation); ``profile``: as
+    :func:`analyze_consolidation` (RockBot (current) annotates resources). ``thin_only``: a
     library with no usage or feedback log (SKILL.md): the prompt lists the skills with under 200
     characters of content for expansion, as RockBot lists sparse ones (no at-risk session)."""
+    attached = attached_annotation if profile is not None and profile.holds.resources else _no_annotation
     current = listed(skills)
     if thin_only:
         thin = [s for s in current if utf16_len(s.content or "") < SPARSE_CONTENT_UNITS]
@@ -369,7 +420,7 @@ def analyze_optimization(skills: Iterable[Skill], inputs: DreamInputs,
         out.add("The following skill(s) need review.")
         out.add("Sparse skills have minimal content and should be expanded with concrete examples or steps.")
         out.add()
-        _sparse_section(out, thin)
+        _sparse_section(out, thin, attached)
         return OptimizationAnalysis(out.text(), None, sparse=thin)
     since = inputs.now.add_days(-USAGE_DAYS)
     usage = [e for e in inputs.usage.query(since, USAGE_CAP)
@@ -408,7 +459,7 @@ def analyze_optimization(skills: Iterable[Skill], inputs: DreamInputs,
     out.add()
     context: dict[str, list[FeedbackEntry]] = {}
     for skill in risky:
-        out.add(f"## Skill: {skill.name}")
+        out.add(f"## Skill: {skill.name}{attached(skill)}")
         out.add(capped(skill.content, OPTIMIZATION_TRUNCATED))
         out.add()
         sessions: dict[str, None] = {}
@@ -424,16 +475,18 @@ def analyze_optimization(skills: Iterable[Skill], inputs: DreamInputs,
                 out.add(f"- [{entry.signal_name}] {entry.summary or ''}{_detail(entry)}")
             out.add()
     if sparse:
-        _sparse_section(out, sparse)
+        _sparse_section(out, sparse, attached)
     return OptimizationAnalysis(out.text(), None, list(at_risk.values()), list(names.values()), risky,
                                 context, sparse)
 
 
-def _sparse_section(out: _Lines, sparse: Sequence[Skill]) -> None:
+def _sparse_section(out: _Lines, sparse: Sequence[Skill],
+                    attached: Callable[[Skill], str] = _no_annotation) -> None:
+    """The sparse skills for expansion, each with its ``attached`` annotation (RockBot (current))."""
     out.add("## Sparse skills (need expansion — add examples, steps, or clarifying detail):")
     out.add()
     for skill in sparse:
-        out.add(f"## Skill: {skill.name} [SPARSE]")
+        out.add(f"## Skill: {skill.name} [SPARSE]{attached(skill)}")
         out.add(skill.content or "")
         out.add()
         out.add("### Review note: This skill has minimal content. Expand it with concrete steps, "

@@ -52,7 +52,8 @@ from rockskills_gui.core.storage.checksum import sha256
 
 CO_USE_NAMES = 64  # of a proposal's skills, those whose co-use is given as evidence
 CLUSTER_NAMES = 50  # of a cluster's members, those named in its evidence
-_PREFIX = {DreamPass.GAP: "g", DreamPass.CONSOLIDATE: "c", DreamPass.OPTIMIZE: "o", DreamPass.OFFLINE: "x"}
+_PREFIX = {DreamPass.GAP: "g", DreamPass.CONSOLIDATE: "c", DreamPass.OPTIMIZE: "o",
+           DreamPass.MCP_REFRESH: "m", DreamPass.OFFLINE: "x"}
 
 
 class ProposalFields(TypedDict, total=False):
@@ -69,6 +70,7 @@ class ProposalFields(TypedDict, total=False):
     conflicts_with: list[str]
     findings: list[Finding]
     advisory: bool
+    surface_baseline: dict[str, str | None] | None
 
 
 class PlanBuilder:

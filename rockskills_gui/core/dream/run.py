@@ -34,9 +34,25 @@ from rockskills_gui.core.dream.formats import (
 )
 from rockskills_gui.core.dream.inputs import DreamInputs
 from rockskills_gui.core.dream.llm import Completion, Endpoint, LlmCancelled, LlmClient, LlmError, LlmProgress
+from rockskills_gui.core.dream.mcp_refresh import (
+    McpSurface,
+    capture_baseline,
+    parse_refresh_reply,
+    refresh_message,
+    refreshed,
+    select_stale,
+)
 from rockskills_gui.core.dream.offline import propose_offline
-from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass
-from rockskills_gui.core.dream.plan import PassRecord, PassStatus, Plan, Severity, SkillRecord
+from rockskills_gui.core.dream.passes import ALL_PASSES, LLM_PASSES, DreamPass
+from rockskills_gui.core.dream.plan import (
+    Evidence,
+    PassRecord,
+    PassStatus,
+    Plan,
+    ProposalKind,
+    Severity,
+    SkillRecord,
+)
 from rockskills_gui.core.dream.preselect import preselect
 from rockskills_gui.core.dream.prompts import (
     analyze_consolidation,
@@ -48,7 +64,7 @@ from rockskills_gui.core.dream.proposals import PlanBuilder
 from rockskills_gui.core.dream.reply import GapReply, SkillReply, parse_reply
 from rockskills_gui.core.dream.review_defaults import guards_for
 from rockskills_gui.core.dream.virtual import apply_prune
-from rockskills_gui.core.model.names import display_name
+from rockskills_gui.core.model.names import display_name, fold
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.text.redact import REDACTED, redact_data
 
@@ -72,6 +88,7 @@ class RunOptions:
     offline: bool = False
     directives: Mapping[DreamPass, str] = field(default_factory=dict)  # edited system messages
     protected_prefixes: Sequence[str] = ()
+    mcp_surfaces: Mapping[str, McpSurface] = field(default_factory=dict)  # live MCP servers (refresh)
 
 
 @dataclass(frozen=True)
@@ -127,13 +144,14 @@ def prompt_for(library: DreamLibrary, dream_pass: DreamPass, now: Timestamp,
     dated = library.profile.holds.timestamps  # (a SKILL.md agent keeps no usage dates: no prune)
     pruned = {c.name for c in prune_candidates(library.skills(), now)} if dated else set()
     rest = [s for s in library.skills() if s.name not in pruned]
-    consolidation = analyze_consolidation(rest, inputs)
+    consolidation = analyze_consolidation(rest, inputs, library.profile)
     if dream_pass is DreamPass.CONSOLIDATE:
         return PromptSet(dream_pass, directive, _with_note(consolidation.prompt, note),
                          consolidation.skipped)
     if consolidation.prompt is None:
         return PromptSet(dream_pass, directive, None, consolidation.skipped)
-    optimization = analyze_optimization(rest, inputs, thin_only=not library.profile.holds.usage_log)
+    optimization = analyze_optimization(rest, inputs, library.profile,
+                                        thin_only=not library.profile.holds.usage_log)
     return PromptSet(dream_pass, directive, _with_note(optimization.prompt, note), optimization.skipped)
 
 
@@ -157,9 +175,13 @@ def run_dream(library: DreamLibrary, options: RunOptions, client: LlmClient | Pa
     builder = PlanBuilder(library, now)
     if client is None:
         raise ValueError("an LLM client is needed unless the run is offline")
-    wanted = [p for p in LLM_PASSES if p in set(options.passes)]
+    runs = set(library.profile.curation.passes)
+    wanted = [p for p in ALL_PASSES if p in set(options.passes) and p.value in runs]
     stop: str | None = None
     for dream_pass in wanted:
+        if dream_pass is DreamPass.MCP_REFRESH:
+            _refresh(library, builder, options, plan, client, notify, cancel, stop)
+            continue
         directive = directive_for(library, dream_pass, options)
         record = PassRecord(dream_pass=dream_pass, status=PassStatus.OK,
                             directive_source=directive.source.value, directive_path=directive.path,
@@ -187,6 +209,73 @@ def run_dream(library: DreamLibrary, options: RunOptions, client: LlmClient | Pa
     return plan
 
 
+NO_SURFACES = ("no live MCP server surfaces: offline every mcp/ skill's freshness is Unknown, so RockBot's "
+               "refresh pass would rewrite nothing (give the servers' tools as a surfaces file)")
+
+
+def _refresh(library: DreamLibrary, builder: PlanBuilder, options: RunOptions, plan: Plan,
+             client: LlmClient | PastedReplies, notify: Callable[[RunProgress], None],
+             cancel: threading.Event | None, stop: str | None) -> None:
+    """The MCP skill refresh pass (:mod:`.mcp_refresh`): one pass record per stale skill refreshed
+    (one LLM call each), a proposal per usable reply; a failed reply skips only its skill."""
+    directive = directive_for(library, DreamPass.MCP_REFRESH, options)
+
+    def record_for(reason: str | None = None) -> PassRecord:
+        record = PassRecord(dream_pass=DreamPass.MCP_REFRESH, status=PassStatus.OK, reason=reason,
+                            directive_source=directive.source.value, directive_path=directive.path,
+                            system=directive.text, model=client.endpoint.model,
+                            base_url=client.endpoint.base_url)
+        plan.passes.append(record)
+        return record
+
+    if stop is not None or not options.mcp_surfaces:
+        record = record_for(stop or NO_SURFACES)
+        record.status = PassStatus.SKIPPED
+        return
+    per_cycle = library.profile.curation.mcp_refresh_per_cycle
+    selection = select_stale(builder.virtual.skills(), options.mcp_surfaces, per_cycle)
+    if not selection.batch:
+        record = record_for("no stale mcp/ skill")
+        record.status = PassStatus.SKIPPED
+        record.notes.extend(f"'{n}' is orphaned: {why}" for n, why in selection.renamed)
+        return
+    for target in selection.batch:
+        skill, server = target.skill, target.server
+        record = record_for(f"'{skill.name}': {target.freshness.reason}")
+        if target is selection.batch[0]:
+            record.notes.append(f"{selection.stale} stale mcp/ skill(s), refreshing {len(selection.batch)} "
+                                f"(McpSkillRefreshMaxPerCycle {per_cycle}; the rest wait, oldest first)")
+            record.notes.extend(f"'{n}' is orphaned: {why}" for n, why in selection.renamed)
+        surface = next((v for k, v in options.mcp_surfaces.items() if fold(k) == fold(server)), None)
+        baseline = capture_baseline(surface, builder.now)
+        if baseline is None or surface is None or not surface.text.strip():
+            record.status = PassStatus.SKIPPED
+            why = "no baseline could be captured for" if baseline is None else "no schemas for"
+            record.reason = f"'{skill.name}': {why} '{server}'"
+            continue
+        notify(RunProgress(DreamPass.MCP_REFRESH, "prompt", f"refreshing {skill.name}"))
+        message = refresh_message(skill, target.freshness.reason or "", server, surface.text)
+        if not _ask(record, message, None, client, notify, cancel):
+            if record.status is PassStatus.CANCELLED:
+                return
+            continue
+        reply, problem = parse_refresh_reply(record.raw_reply)
+        if reply is None:
+            record.status, record.reason = PassStatus.FAILED, f"'{skill.name}': the reply could not be used"
+            record.errors.append(problem or "")
+            continue
+        new = refreshed(skill, reply, builder.now)
+        verb = "Rewrite" if reply.rewritten else "Re-verify"
+        proposal = builder.new(
+            ProposalKind.MCP_REFRESH, DreamPass.MCP_REFRESH, f"{verb} '{skill.name}' against '{server}'",
+            record=SkillRecord.of(new), sources=[skill.name], replaces=[skill.name],
+            surface_baseline=baseline,
+            evidence=[Evidence(kind="freshness", text=target.freshness.reason or ""),
+                      Evidence(kind="reply", text=reply.notes or "(no notes)")])
+        builder.add(proposal)
+        record.proposals.append(proposal.id)
+
+
 def _run_pass(record: PassRecord, builder: PlanBuilder, inputs: DreamInputs, now: Timestamp,
               wanted: Sequence[DreamPass], client: LlmClient | PastedReplies,
               notify: Callable[[RunProgress], None], cancel: threading.Event | None) -> str | None:
@@ -210,7 +299,7 @@ def _run_pass(record: PassRecord, builder: PlanBuilder, inputs: DreamInputs, now
             builder.prune(prune_candidates(builder.virtual.skills(), now), record)
         else:
             record.notes.append(NO_DATES)
-        consolidation = analyze_consolidation(builder.virtual.skills(), inputs)
+        consolidation = analyze_consolidation(builder.virtual.skills(), inputs, library.profile)
         if consolidation.prompt is None:
             record.status, record.reason = PassStatus.SKIPPED, consolidation.skipped
             return "RockBot runs optimization only after a consolidation"
@@ -235,7 +324,7 @@ def _run_pass(record: PassRecord, builder: PlanBuilder, inputs: DreamInputs, now
     thin = not library.profile.holds.usage_log
     if thin:
         record.notes.append(NO_USAGE)
-    optimization = analyze_optimization(builder.virtual.skills(), inputs, thin_only=thin)
+    optimization = analyze_optimization(builder.virtual.skills(), inputs, library.profile, thin_only=thin)
     if not _ask(record, _with_note(optimization.prompt, note), optimization.skipped, client, notify,
                 cancel):
         return _stop_after(record)

@@ -31,6 +31,7 @@ class AdEntry:
     success_rate: float = 0.0
     utility: float = 0.0
     invocations: int = 0
+    resource_tag: str = ""  # RockBot (current): " [Python, Wisp*]" (SkillTools.FormatResourceTag)
     # What the coding agents' listings need (issue 31).
     listed_name: str = ""  # what the agent calls it ("plugin:skill"; "" : ``name``)
     scope: str = "project"  # the root's scope: project | user | extension | plugin

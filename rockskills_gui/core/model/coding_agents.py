@@ -15,6 +15,7 @@ from rockskills_gui.core.model.agent_note import AGENT_SKILLS_NOTE
 from rockskills_gui.core.model.profile import (
     AgentProfile,
     Curation,
+    Delete,
     DisableSwitch,
     FileKind,
     Frontmatter,
@@ -46,7 +47,6 @@ COPILOT_DOCS = "docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot
 COPILOT_REFERENCE = ("microsoft/vscode extensions/copilot/assets/prompts/skills/agent-customization/"
                      "references/skills.md")
 CURSOR_DOCS = "cursor.com/docs/skills.md"
-NO_DREAM = "assumed: the dream passes are RockBot's (convert first; issue 32 brings them here)"
 RESOURCES = ("scripts", "references", "assets")
 ANY_KEYS = Frontmatter(allowed_keys=None)  # the agent ignores keys it does not know
 # The frontmatter switch Claude Code, Copilot and Cursor share (each profile's curation source).
@@ -109,7 +109,7 @@ CODEX = AgentProfile(
                     chars_per_token=4),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(disable=(
+    curation=Curation(delete=Delete.ARCHIVE, disable=(
         DisableSwitch("~/.codex/config.toml", "[[skills.config]]",
                       '[[skills.config]]\npath = "/abs/my-skill/SKILL.md"\nenabled = false', scope="any",
                       kind=SwitchKind.TOML_PATH_TABLES),
@@ -156,7 +156,7 @@ CLAUDE_CODE = AgentProfile(
                     context_window=200_000, per_entry_cap=1536, tool="Skill"),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(disable=(
+    curation=Curation(delete=Delete.ARCHIVE, disable=(
         DisableSwitch("~/.claude/settings.json", "skillOverrides",
                       '{"skillOverrides": {"my-skill": "off"}}', kind=SwitchKind.JSON_NAME_MAP),
         DisableSwitch(".claude/settings.local.json", "skillOverrides",
@@ -198,7 +198,7 @@ GEMINI_CLI = AgentProfile(
     listing=Listing(kind=ListingKind.GEMINI, tool="activate_skill"),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(disable=(
+    curation=Curation(delete=Delete.ARCHIVE, disable=(
         DisableSwitch("~/.gemini/settings.json", "skills.disabled",
                       '{"skills": {"disabled": ["my-skill"]}}', kind=SwitchKind.JSON_NAME_LIST),
         DisableSwitch(".gemini/settings.json", "skills.disabled",
@@ -240,7 +240,7 @@ COPILOT = AgentProfile(
                     tool="read_file"),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(disable=(NO_MODEL_INVOCATION,)),
+    curation=Curation(delete=Delete.ARCHIVE, disable=(NO_MODEL_INVOCATION,)),
     holds=Holds(resources=True),
     unverified=("project_roots", "user_roots"),
 )
@@ -273,7 +273,7 @@ CURSOR = AgentProfile(
     listing=Listing(kind=ListingKind.AVAILABLE_SKILLS_XML),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(disable=(NO_MODEL_INVOCATION,)),
+    curation=Curation(delete=Delete.ARCHIVE, disable=(NO_MODEL_INVOCATION,)),
     holds=Holds(resources=True),
     unverified=("project_roots", "user_roots"),  # (its depth, one level, is assumed in the sources)
 )
@@ -312,7 +312,7 @@ HERMES = AgentProfile(
     listing=Listing(kind=ListingKind.HERMES, per_entry_cap=60, tool="skill_view"),
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
-    curation=Curation(disable=(
+    curation=Curation(delete=Delete.ARCHIVE, disable=(
         DisableSwitch("~/.hermes/config.yaml", "skills.disabled", "skills:\n  disabled: [my-skill]",
                       scope="any", kind=SwitchKind.YAML_NAME_LIST),)),
     holds=Holds(resources=True),

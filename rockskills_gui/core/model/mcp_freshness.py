@@ -17,6 +17,7 @@ from typing import Any
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.rules import mcp_server
 from rockskills_gui.core.model.skill import Skill
+from rockskills_gui.core.model.timestamps import Timestamp
 
 
 class Freshness(StrEnum):
@@ -135,3 +136,43 @@ def skill_freshness(skill: Skill, servers: Sequence[ServerSummary] = ()) -> Skil
     baseline = SurfaceBaseline.from_json(raw)
     current = next((s for s in servers if fold(s.server_name) == fold(server)), None)
     return evaluate(server, baseline, current, servers)
+
+
+def _recorded(baseline: SurfaceBaseline) -> int:
+    """``RecordedAt`` as an instant (absent or unreadable: DateTimeOffset's default)."""
+    try:
+        return Timestamp.parse(baseline.recorded_at).utc_ticks if baseline.recorded_at else 0
+    except ValueError:
+        return 0
+
+
+def carried_baseline(target: str, sources: Sequence[str],
+                     catalog: Mapping[str, Skill]) -> tuple[str, SurfaceBaseline] | None:
+    """``DreamService.CarriedSurfaceBaseline`` (MarimerLLC/rockbot DreamService.cs @ 150a84c, #615):
+    the ``surfaceBaseline`` a merged or rewritten ``target`` inherits from ``sources`` and itself,
+    as they were before the pass (``catalog``: folded name -> skill). Only names of the target's
+    own MCP server count; none of them, or any without a baseline, gives None (Unknown);
+    otherwise the oldest ``recordedAt`` wins (the first on a tie). Returned with the name it
+    came from."""
+    server = mcp_server(target)
+    if server is None:
+        return None
+    seen: set[str] = set()
+    candidates: list[tuple[str, SurfaceBaseline | None]] = []
+    for name in [*sources, target]:
+        key = fold(name)
+        if key in seen:
+            continue
+        seen.add(key)
+        skill = catalog.get(key)
+        if skill is None or mcp_server(name) != server:
+            continue
+        try:
+            raw = skill.extra_value("surfaceBaseline")
+        except ValueError:
+            raw = None
+        candidates.append((skill.name, SurfaceBaseline.from_json(raw)))
+    if not candidates or any(b is None for _n, b in candidates):
+        return None
+    found = [(n, b) for n, b in candidates if b is not None]
+    return min(found, key=lambda item: _recorded(item[1]))

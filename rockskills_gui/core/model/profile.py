@@ -19,9 +19,10 @@ from enum import StrEnum
 from rockskills_gui.core.model.agent_note import AgentNote
 from rockskills_gui.core.model.summary_rule import SummaryRule
 
-__all__ = ["CAPABILITIES", "MOVE_ASIDE", "AgentProfile", "Curation", "Delete", "DisableSwitch", "FileKind",
-           "Frontmatter", "Holds", "Injection", "InjectionKind", "Listing", "ListingKind", "NameKind",
-           "NameRules", "Precedence", "Selection", "Storage", "SwitchKind"]
+__all__ = ["CAPABILITIES", "MOVE_ASIDE", "AgentProfile", "Bodies", "Curation", "Delete", "DisableSwitch",
+           "DreamSchedule", "FileKind", "Framing", "Frontmatter", "Holds", "Injection", "InjectionKind",
+           "Listing", "ListingKind", "NameKind", "NameRules", "Precedence", "Selection", "Storage",
+           "SwitchKind", "ToolNaming", "Tools"]
 
 
 class FileKind(StrEnum):
@@ -52,6 +53,9 @@ class ListingKind(StrEnum):
     """How the agent advertises its skills (the renderer: core/budget/agents.py)."""
 
     ROCKBOT_INDEX = "rockbot-index"  # "Available skills (use get_skill ...)" + "- name: summary"
+    # RockBot (current): the header explains resource tags, "- name [Python, Wisp*]: summary";
+    # list_skills tags its lines the same way (SkillTools.FormatResourceTag)
+    ROCKBOT_INDEX_TAGGED = "rockbot-index-tagged"
     AVAILABLE_SKILLS_XML = "available-skills-xml"  # skills-ref to_prompt's <available_skills>
     PICOBOT_INDEX = "picobot-index"  # "### name" blocks in prompts/SKILLS.md
     CORTEX_MARKDOWN = "cortex-markdown"  # CortexPrism's reliable-skill Markdown list
@@ -76,7 +80,8 @@ class InjectionKind(StrEnum):
     """What the agent puts into the conversation for a selected skill."""
 
     ROCKBOT_64E82CC = "rockbot-64e82cc"  # "Skill: {name}" + content per recalled skill, see-also line
-    ROCKBOT_CURRENT = "rockbot-current"  # as 64e82cc, plus mcp/{server} skills on MCP tool calls
+    ROCKBOT_CURRENT = "rockbot-current"  # framed rank-1 body, ranks 2-5 listed, short-message gate,
+    # body aging, mcp/{server} skills on MCP tool calls (the fields of :class:`Injection` say which)
     SKILL_ACTIVATION = "skill-activation"  # an activation returns the SKILL.md body (resources on demand)
     PROMPT_LIST = "prompt-list"  # the matched skills' list in the system prompt
 
@@ -119,6 +124,7 @@ class Storage:
     # where an archived skill goes (issue 32): inside each root where a skill is a folder (SKILL.md:
     # ".archive"), else inside the agent folder (RockBot: ".rockskills/archive", outside skills/)
     archive_dir: str | None = None
+    null_properties: tuple[str, ...] = ()  # written as null when a skill has none (RockBot current)
     frontmatter: Frontmatter = Frontmatter()  # SKILL.md's frontmatter rules (other file kinds: unused)
     # Discovery (issue 31). How deep below a root a skill folder may be (1: <root>/<name>/SKILL.md;
     # None: any depth the walks go); deeper skill files are named in a problem, not loaded.
@@ -169,6 +175,40 @@ class Listing:
     tool: str = ""  # the tool the model calls to activate a listed skill ("": it reads the file)
 
 
+class Framing(StrEnum):
+    """How a recalled skill's body is worded in its system message (core/recall/session.py)."""
+
+    BARE = "bare"  # "Skill: {name}\n{content}" (64e82cc)
+    PREAMBLE = "preamble"  # SkillRecallFraming.Wrap: the preamble, "Skill: {name}", content, resources
+
+
+class Bodies(StrEnum):
+    """Which newly recalled skills of a turn get their body (core/recall/session.py)."""
+
+    EVERY = "every"  # one message per newly recalled skill, then the see-also line (64e82cc)
+    FIRST_AND_LIST = "first-and-list"  # the first new skill's body, the others as one summary list,
+    # then the see-also line (AgentContextBuilder.BuildAsync after #548)
+    EVERY_ALONE = "every-alone"  # one message per new skill, no list, no see-also (BuildForWorkerAsync)
+
+
+class ToolNaming(StrEnum):
+    """The names the agent's skill tools have on the wire (core/recall/agent_tools.py)."""
+
+    NONE = "none"  # the agent has no skill tools of this kind (SKILL.md agents: activation)
+    METHOD = "method"  # the C# method names, MEAI's default: GetSkill, SaveSkill, ... (64e82cc)
+    SNAKE = "snake"  # pinned snake_case: get_skill, save_skill, edit_skill, ... (#493, PR #549)
+
+
+@dataclass(frozen=True)
+class Tools:
+    """The agent's own skill tools: their names and what they do to a skill."""
+
+    naming: ToolNaming = ToolNaming.NONE
+    save_sets_last_used: bool = False  # save_skill stamps lastUsedAt = now (#275); else null
+    edit_skill: bool = False  # edit_skill: exact-string replace, summary and resources kept
+    get_skill_resources: bool = False  # get_skill appends the "**Resources**" block
+
+
 @dataclass(frozen=True)
 class Injection:
     """What selecting a skill puts into the conversation, and when the agent reads its skills."""
@@ -176,6 +216,22 @@ class Injection:
     kind: InjectionKind
     mcp_skills: bool = False  # MCP tool results inject mcp/{server} skills (RockBot current)
     note: AgentNote | None = None  # what a running agent does with edited skills (None: not known)
+    framing: Framing = Framing.BARE
+    bodies: Bodies = Bodies.EVERY
+    worker_bodies: Bodies | None = None  # a worker (subagent) session's rule (None: not modelled)
+    short_message_chars: int = 0  # a message of at most this many UTF-16 units recalls nothing (0: no gate)
+    body_unload_after: int = 0  # SkillBodyUnloadAfterIterations: tool calls a body stays unused (0: never)
+    tools: Tools = Tools()
+
+
+@dataclass(frozen=True)
+class DreamSchedule:
+    """When the agent dreams: a cron expression in the agent's time zone, or a fixed interval
+    after a delay from its start (what the "next dream" hint says)."""
+
+    initial_delay_minutes: int = 5  # the first cycle after the agent starts
+    interval_hours: int | None = None  # every N hours after the first cycle (None: cron)
+    cron: str | None = None  # Cronos, 5 fields (minute hour day month weekday)
 
 
 class SwitchKind(StrEnum):
@@ -223,6 +279,10 @@ class Curation:
     singleton_prefixes: tuple[str, ...] = ()  # suffixes are 1:1 bindings: never merged across
     keep_summary_keywords: bool = False  # a merged summary keeps each original's keywords
     ledger_file: str | None = None  # a gated pass is skipped while its inputs are unchanged
+    ledger_max_skip_days: int = 7  # DreamPassMaxSkipInterval: a gated pass runs at least this often
+    carry_mcp_baseline: bool = False  # a merge keeps the oldest surfaceBaseline of its mcp/ sources
+    mcp_refresh_per_cycle: int = 0  # stale mcp/ skills the refresh pass rewrites per cycle (0: none)
+    schedule: DreamSchedule = DreamSchedule()
     disable: tuple[DisableSwitch, ...] = ()  # the agent's own switches (issue 31; written: issue 33)
 
     def switches(self) -> tuple[DisableSwitch, ...]:

@@ -15,9 +15,12 @@ from rockskills_gui.core.model.agent_note import AGENT_SKILLS_NOTE, ROCKBOT_NOTE
 from rockskills_gui.core.model.coding_agents import CODING_AGENTS
 from rockskills_gui.core.model.profile import (
     AgentProfile,
+    Bodies,
     Curation,
     Delete,
+    DreamSchedule,
     FileKind,
+    Framing,
     Frontmatter,
     Holds,
     Injection,
@@ -29,6 +32,8 @@ from rockskills_gui.core.model.profile import (
     Precedence,
     Selection,
     Storage,
+    ToolNaming,
+    Tools,
 )
 from rockskills_gui.core.model.rockbot_files import (
     EMBEDDINGS_DIR,
@@ -43,6 +48,7 @@ __all__ = ["AGENT_SKILLS", "CARPENTER", "CORTEX", "PICOBOT", "PROFILES", "ROCKBO
 
 ROCKBOT = "MarimerLLC/rockbot @ 64e82cc"
 ROCKBOT_LATER = "MarimerLLC/rockbot after 64e82cc (commit not pinned: README, Notes: RockBot (current))"
+RB = "MarimerLLC/rockbot"  # + a file @ the commit read (README, "Two RockBot profiles")
 SKILLS_REF = "agentskills/agentskills @ 69ef37e"
 CORTEX_REPO = "CortexPrism/cortex @ 0c44657"
 DREAM_PASSES = ("gap", "consolidate", "optimize")  # core/dream/passes.py: LLM_PASSES
@@ -67,9 +73,12 @@ _ROCKBOT_SOURCES = {
                "(rockbot-skills.md §7.1)",
     "selection": f"{ROCKBOT} Bm25Ranker over name and summary, top 5 (rockbot-skills.md §7.2, §8)",
     "injection": f"{ROCKBOT} AgentContextBuilder: 'Skill: {{name}}' + content, the see-also line "
-                 "(rockbot-skills.md §7.2-7.3); skills cached at start (§4, §13.9)",
+                 "(rockbot-skills.md §7.2-7.3); skills cached at start (§4, §13.9); tools built by "
+                 "AIFunctionFactory.Create(method) with no name: MEAI's default, the method name "
+                 "(GetSkill, ...; rockbot-skills.md §5, the test asserting 'EditSkill' @ 0672fab)",
     "curation": f"{ROCKBOT} DreamService's passes (rockbot-skills.md §10); FileSkillStore.DeleteAsync "
-                f"removes the file, {ARCHIVES}",
+                f"removes the file, {ARCHIVES}; DreamOptions + Program.cs: first cycle 5 min after "
+                "start, then every 4 h (rockbot-skills.md §12)",
     "holds": f"{ROCKBOT} Skill record: createdAt/updatedAt/lastUsedAt, seeAlso (rockbot-skills.md §2); "
              "usage events (§9)",
 }
@@ -84,8 +93,10 @@ ROCKBOT_64E82CC = AgentProfile(
     summary=ROCKBOT_SUMMARY,
     listing=Listing(kind=ListingKind.ROCKBOT_INDEX),
     selection=Selection.BM25,
-    injection=Injection(kind=InjectionKind.ROCKBOT_64E82CC, note=ROCKBOT_NOTE),
-    curation=Curation(passes=DREAM_PASSES, delete=Delete.ARCHIVE),
+    injection=Injection(kind=InjectionKind.ROCKBOT_64E82CC, note=ROCKBOT_NOTE,
+                        tools=Tools(naming=ToolNaming.METHOD)),
+    curation=Curation(passes=DREAM_PASSES, delete=Delete.ARCHIVE,
+                      schedule=DreamSchedule(initial_delay_minutes=5, interval_hours=4)),
     holds=Holds(usage_log=True, timestamps=True),
 )
 
@@ -95,15 +106,29 @@ ROCKBOT_CURRENT = AgentProfile(
     sources={
         **_ROCKBOT_SOURCES,
         "storage": f"{ROCKBOT_LATER} FileSkillStore.cs ({{name}}.resources/, IsInsideResourceFolder), "
-                   "EmbeddingCache.cs (skills/.embeddings/)",
+                   "EmbeddingCache.cs (skills/.embeddings/); nulls written: FileSkillStore.JsonOptions "
+                   f"(no DefaultIgnoreCondition) @ 4105def, Skill.cs @ 2710fd9 ({RB})",
         "names": f"{ROCKBOT_LATER} FileSkillStore.cs ValidateName: the same name rules; mcp/{{server}} "
                  "names: McpSkillNames in IMcpSkillSurface.cs (PRs #381/#382; the startup rename "
                  "itself assumed: not read)",
         "selection": f"{ROCKBOT_LATER} HybridRanker over BM25 and EmbeddingCache.cs's stored vectors",
-        "injection": f"{ROCKBOT_LATER} as 64e82cc, plus McpServerSkillFormatter.cs: mcp/{{server}} skills "
-                     "on MCP tool results (PRs #410/#412)",
-        "curation": f"{ROCKBOT_LATER} DreamOptions.ProtectedSkillPrefixes (PR #275), "
-                    "design/skill-name-stability.md (singletons, keywords), DreamPassLedger.cs; "
+        "listing": f"{RB} src/RockBot.Host/AgentContextBuilder.cs @ a1d3999 (the index header with "
+                   "tags), src/RockBot.Skills/SkillTools.cs @ 150a84c (FormatResourceTag, FormatIndex)",
+        "injection": f"{RB} src/RockBot.Host/SkillRecallFraming.cs @ 5c27c24 (#492 framing), "
+                     "src/RockBot.Host/AgentContextBuilder.cs @ a1d3999 (rank-1 body, ranks 2-5 "
+                     "listed, worker path), src/RockBot.Host.Abstractions/ShortMessageHeuristics.cs "
+                     "@ 0874c0e (30, inclusive), src/RockBot.Host/AgentHostOptions.cs "
+                     "(SkillBodyUnloadAfterIterations = 5; commit not reported) and AgentLoopRunner.cs "
+                     "(aging matches 'Skill: ' messages only), src/RockBot.Skills/SkillTools.cs @ "
+                     "150a84c (snake_case names #493/#549, save_skill lastUsedAt #275, edit_skill, "
+                     "get_skill's resources block); McpServerSkillFormatter.cs: mcp/{server} skills on "
+                     "MCP tool results (PRs #410/#412)",
+        "curation": f"{RB} src/RockBot.Host.Abstractions/DreamOptions.cs @ 150a84c (no "
+                    "ProtectedSkillPrefixes; McpSkillRefreshMaxPerCycle 5; CronSchedule '0 */12 * * *'; "
+                    "DreamPassMaxSkipInterval 7 d), src/RockBot.Host/DreamService.cs @ 150a84c "
+                    "(singleton paragraph, CarriedSurfaceBaseline, the refresh pass, fingerprints), "
+                    "src/RockBot.Host/DreamPassLedger.cs @ e7f95a1, src/RockBot.Agent/agent/"
+                    "skill-dream.md (keyword rule; commit not reported); "
                     f"{ARCHIVES}",
         "holds": f"{ROCKBOT_LATER} SkillResource.cs (manifest), FileSkillResourceUsageStore, "
                  "IMcpSkillSurface.cs (surfaceBaseline); usage log retention: JsonlLogRetention.cs, "
@@ -112,16 +137,21 @@ ROCKBOT_CURRENT = AgentProfile(
     storage=Storage(file_kinds=(FileKind.ROCKBOT_JSON,), file_names=("{name}.json",),
                     project_roots=("skills",), precedence=Precedence.SINGLE_ROOT,
                     resource_suffix=RESOURCE_SUFFIX, ignored_dirs=(EMBEDDINGS_DIR,),
-                    archive_dir=SKILL_ARCHIVE_DIR),
+                    archive_dir=SKILL_ARCHIVE_DIR, null_properties=("manifest", "surfaceBaseline")),
     names=NameRules(kind=NameKind.ROCKBOT, mcp_naming=True,
                     taken_hint=" (RockBot names are case-insensitive)"),
     summary=ROCKBOT_SUMMARY,
-    listing=Listing(kind=ListingKind.ROCKBOT_INDEX),
+    listing=Listing(kind=ListingKind.ROCKBOT_INDEX_TAGGED),
     selection=Selection.HYBRID,
-    injection=Injection(kind=InjectionKind.ROCKBOT_CURRENT, mcp_skills=True, note=ROCKBOT_NOTE),
-    curation=Curation(passes=DREAM_PASSES, delete=Delete.ARCHIVE, protected_prefixes=("patrol/",),
+    injection=Injection(kind=InjectionKind.ROCKBOT_CURRENT, mcp_skills=True, note=ROCKBOT_NOTE,
+                        framing=Framing.PREAMBLE, bodies=Bodies.FIRST_AND_LIST,
+                        worker_bodies=Bodies.EVERY_ALONE, short_message_chars=30, body_unload_after=5,
+                        tools=Tools(naming=ToolNaming.SNAKE, save_sets_last_used=True, edit_skill=True,
+                                    get_skill_resources=True)),
+    curation=Curation(passes=(*DREAM_PASSES, "mcp-refresh"), delete=Delete.ARCHIVE,
                       singleton_prefixes=("mcp/",), keep_summary_keywords=True,
-                      ledger_file=LEDGER_FILE),
+                      ledger_file=LEDGER_FILE, carry_mcp_baseline=True, mcp_refresh_per_cycle=5,
+                      schedule=DreamSchedule(initial_delay_minutes=5, cron="0 */12 * * *")),
     holds=Holds(resources=True, usage_log=True, usage_retention=True, resource_reads=True,
                 timestamps=True, mcp_baselines=True),
 )

@@ -5,8 +5,8 @@
 is off or empty for it, so code that consults a :class:`RockBotRules` behaves exactly as before.
 ``ROCKBOT_CURRENT`` is RockBot as its later sources read (README, "Notes: RockBot (current)"):
 multi-file skills (``{name}.resources/`` + a ``manifest`` list in the skill JSON), the skills
-store's ``.embeddings/`` cache, protected prefixes, the ``mcp/`` namespace policy and the dream
-pass ledger. The values, and where each comes from, are the profiles' (:mod:`.profiles`).
+store's ``.embeddings/`` cache, the ``mcp/`` namespace policy and the dream pass ledger. The
+values, and where each comes from, are the profiles' (:mod:`.profiles`).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from rockskills_gui.core.model import profiles
+from rockskills_gui.core.model.manifest import RESOURCE_TYPES as RESOURCE_TYPES
 from rockskills_gui.core.model.profile import AgentProfile
 from rockskills_gui.core.model.rockbot_files import EMBEDDINGS_DIR as EMBEDDINGS_DIR
 from rockskills_gui.core.model.rockbot_files import LEDGER_FILE as LEDGER_FILE
@@ -23,7 +24,6 @@ from rockskills_gui.core.model.rockbot_files import RESOURCE_USAGE_FILE as RESOU
 
 # FileSkillStore.FilenamePattern: a resource file name (no separators, no '..').
 _RESOURCE_NAME_RE = re.compile(r"^[a-zA-Z0-9_\-\.]+$")
-RESOURCE_TYPES = ("Python", "Wisp", "JsonSchema", "Markdown", "Text", "Other")  # SkillResourceType
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,8 @@ class RockBotRules:
     # Folders below skills/ the agent owns and the GUI never touches nor reports (the
     # embedding cache). 64e82cc has none: it loads every *.json below skills/.
     ignored_dirs: tuple[str, ...] = ()
-    # DreamOptions.ProtectedSkillPrefixes (PR #275): never pruned, merged away or deleted.
+    # DreamOptions.ProtectedSkillPrefixes (PR #275; 64e82cc has none, and later RockBot removed
+    # it: DreamOptions @ 05346ff, 150a84c): never pruned, merged away or deleted.
     protected_prefixes: tuple[str, ...] = ()
     # Name prefixes whose suffixes are 1:1 bindings to external entities (PR #380,
     # design/skill-name-stability.md): no merges across suffixes, no parent guide replacing them.

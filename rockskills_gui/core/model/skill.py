@@ -127,6 +127,40 @@ def extra_props(text: str) -> tuple[tuple[str, str], ...]:
     return tuple((k, dotnet_json.dumps_indented(_keep(v, k), 1)) for k, v in kept.values())
 
 
+def with_property(skill: Skill, key: str, value: Any) -> Skill:
+    """``skill`` with the unmodelled property ``key`` set to ``value`` (a JSON value): in its
+    place when the skill has it (any case), else added after the others."""
+    (rendered,) = extra_props(json.dumps({key: value}))
+    return with_rendered_property(skill, key, rendered[1])
+
+
+def with_rendered_property(skill: Skill, key: str, text: str) -> Skill:
+    """:func:`with_property` with the value's text as the writer renders it (from another skill's
+    :attr:`Skill.extra`, kept byte for byte)."""
+    extra = list(skill.extra)
+    at = next((i for i, (k, _v) in enumerate(extra) if k.lower() == key.lower()), None)
+    if at is None:
+        extra.append((key, text))
+    else:
+        extra[at] = (extra[at][0], text)
+    return skill.model_copy(update={"extra": tuple(extra)})
+
+
+def rendered_property(skill: Skill, key: str) -> str | None:
+    """The rendered text of the unmodelled property ``key`` (any case; the last), or None."""
+    return next((text for k, text in reversed(skill.extra) if k.lower() == key.lower()), None)
+
+
+def with_null_properties(skill: Skill, keys: tuple[str, ...]) -> Skill:
+    """``skill`` with each of ``keys`` it lacks (any case) added as ``null``, in that order: what a
+    writer that writes nulls (System.Text.Json without an ignore condition) puts in the file."""
+    if not keys:
+        return skill
+    have = {k.lower() for k, _v in skill.extra}
+    missing = tuple((k, "null") for k in keys if k.lower() not in have)
+    return skill.model_copy(update={"extra": skill.extra + missing}) if missing else skill
+
+
 def skill_to_bytes(skill: Skill) -> bytes:
     """UTF-8 bytes (no BOM) of :func:`skill_to_json`; the text is pure ASCII by construction."""
     return skill_to_json(skill).encode("utf-8")

@@ -22,11 +22,19 @@ from typing import Final
 
 from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.profile import Injection, ListingKind
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.bm25_index import Explanation
 from rockskills_gui.core.recall.index_text import session_index_text
 from rockskills_gui.core.recall.queryset import evaluate_case as evaluate_case  # re-exported
-from rockskills_gui.core.recall.session import RecallSession, TurnResult
+from rockskills_gui.core.recall.session import (
+    DEFAULT_INJECTION,
+    DEFAULT_LISTING,
+    RecallSession,
+    TurnResult,
+    is_short_message,
+    no_recall_reason,
+)
 from rockskills_gui.core.recall.skill_recall import RECALL_TOP_N, SkillRecall
 from rockskills_gui.core.storage.changes import ChangeSet
 
@@ -35,6 +43,7 @@ from rockskills_gui.core.storage.changes import ChangeSet
 FULL_SYNC_MAX = 20_000
 
 INJECTED = "injected"
+LISTED = "listed"  # named in the "Other skills ..." list (RockBot (current))
 SEE_ALSO = "see-also"
 
 
@@ -55,19 +64,21 @@ class Mark:
     """How a name came to be marked as recalled: in which turn (1-based) and why."""
 
     turn: int
-    how: str  # INJECTED or SEE_ALSO
+    how: str  # INJECTED, LISTED or SEE_ALSO
 
 
 class SimulatedSession:
     """One simulated session: the turns added so far and what the next one would inject."""
 
     def __init__(self, recall: SkillRecall, top_n: int = RECALL_TOP_N,
-                 index_text: str | _Unset | None = _UNSET) -> None:
+                 index_text: str | _Unset | None = _UNSET, injection: Injection = DEFAULT_INJECTION,
+                 listing: ListingKind = DEFAULT_LISTING) -> None:
         """``index_text``: the session index of ``recall``'s skills if already built (it takes
-        a few hundred ms at 100,000 skills; see :func:`session_index_text`)."""
+        a few hundred ms at 100,000 skills; see :func:`session_index_text`); ``injection`` and
+        ``listing``: the library's profile's (default: RockBot 64e82cc)."""
         self.recall = recall
         self.top_n = top_n
-        self.session = RecallSession(recall, top_n)
+        self.session = RecallSession(recall, top_n, injection, listing)
         self.turns: list[TurnResult] = []
         self._marks: dict[str, Mark] = {}
         self._index_text = index_text
@@ -75,17 +86,17 @@ class SimulatedSession:
     def add(self, text: str) -> TurnResult:
         """Run ``text`` as the next user turn (changes the session)."""
         result = self.preview(text)
-        # What RecallSession.turn records: index sent, then injected and see-also names marked
-        # in that order (a see-also name is listed only when its marking succeeded).
+        # What RecallSession.turn records: index sent, then injected, listed and see-also names
+        # marked in that order (a see-also name is listed only when its marking succeeded).
         self.session.indexed = True
-        for name in (*result.injected, *result.see_also):
+        for name in result.marked:
             self.session.recalled.try_mark(name)
         self.turns.append(result)
         number = len(self.turns)
-        for name in result.injected:
-            self._marks.setdefault(fold(name), Mark(number, INJECTED))
-        for name in result.see_also:
-            self._marks.setdefault(fold(name), Mark(number, SEE_ALSO))
+        for names, how in ((result.injected, INJECTED), (result.listed, LISTED),
+                           (result.see_also, SEE_ALSO)):
+            for name in names:
+                self._marks.setdefault(fold(name), Mark(number, how))
         return result
 
     def preview(self, text: str) -> TurnResult:
@@ -94,14 +105,14 @@ class SimulatedSession:
         The session index (first turn only) is built once per library state, not per keystroke:
         call :meth:`library_changed` when the skills change.
         """
-        clone = RecallSession(self.recall, self.top_n)
+        clone = self.session.like()
         clone.indexed = True  # the index message is added from the cache below
         clone.recalled = copy.deepcopy(self.session.recalled)
         result = clone.turn(text)
         if self.session.indexed:
             return result
         if self._index_text is _UNSET:
-            self._index_text = session_index_text(self.recall.skills())
+            self._index_text = session_index_text(self.recall.skills(), self.session.listing)
         index = self._index_text
         messages = ((index,) if index is not None else ()) + result.messages
         return dataclasses.replace(result, index=index, messages=messages)
@@ -112,7 +123,7 @@ class SimulatedSession:
 
     def reset(self) -> None:
         """A fresh session: the next turn sends the skill index again, nothing is recalled."""
-        self.session = RecallSession(self.recall, self.top_n)
+        self.session = self.session.like()
         self.turns.clear()
         self._marks.clear()
 
@@ -120,6 +131,11 @@ class SimulatedSession:
     def indexed(self) -> bool:
         """True once the session index was sent (the first turn)."""
         return self.session.indexed
+
+    def no_recall(self, text: str) -> str | None:
+        """Why the agent would not search its skills for ``text`` (a short message), or None."""
+        limit = self.session.injection.short_message_chars
+        return no_recall_reason(limit) if is_short_message(text, limit) else None
 
     def mark(self, name: str) -> Mark | None:
         """How ``name`` (any spelling) was marked as recalled, or None if it was not."""
@@ -148,6 +164,7 @@ class PinReport:
     lacks_phrases: tuple[str, ...]  # query phrases its text does not contain
     nowhere: tuple[str, ...]  # query terms and phrases no skill contains (they cannot help)
     hidden: Mark | None = None  # the session marked it recalled: never injected again
+    no_recall: str | None = None  # the session's agent does not search for this message (too short)
 
     @property
     def session_note(self) -> str:
@@ -157,6 +174,9 @@ class PinReport:
         if self.hidden.how == SEE_ALSO:
             return (f"named in the see-also line of turn {self.hidden.turn}: RockBot does not "
                     "inject it again in this session")
+        if self.hidden.how == LISTED:
+            return (f"listed by summary on turn {self.hidden.turn}: RockBot does not inject its "
+                    "body again in this session (get_skill still loads it)")
         return (f"injected on turn {self.hidden.turn}: RockBot does not inject it again in this "
                 "session")
 
@@ -207,6 +227,7 @@ def why_not(recall: SkillRecall, query: str, name: str, top_n: int = RECALL_TOP_
         lacks_terms=tuple(t for t in plan.terms if t not in explanation.terms),
         lacks_phrases=tuple(p for p in plan.phrases if p not in explanation.phrases),
         nowhere=nowhere, hidden=session.mark(skill.name) if session is not None else None,
+        no_recall=session.no_recall(query) if session is not None else None,
     )
 
 

@@ -131,8 +131,8 @@ class ArchiveView(QDialog):
         where += f" ({library.profile.label} never loads a skill from there)"
         self.intro.setText(
             f"<b>{len(self.skills)} archived skill{'s' if len(self.skills) != 1 else ''}</b> in "
-            f"{_escape(where)}. A dream's deletions, prunes and merges move skills here, byte for "
-            "byte; restore one to put it back exactly." + "".join(
+            f"{_escape(where)}. Deleting in the Library tree and a dream's deletions, prunes and merges "
+            "move skills here, byte for byte; restore one to put it back exactly." + "".join(
                 f"<br>Not read: {_escape(p)}" for p in problems[:5]))
         for skill in self.skills:
             record = skill.record

@@ -76,6 +76,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
                enabled=False, svg="save"),
     ActionSpec("file.save_all", "Save A&ll", "file", "Ctrl+Shift+S",
                tip="Save every skill with unsaved edits", enabled=False),
+    ActionSpec("file.save_like_agent", "Save Like RockBot's &edit_skill", "file",
+               tip="Save only the content, as the agent's own edit_skill does: one exact-string edit; "
+                   "summary, see-also, lastUsedAt and resources stay as they are (agents with an "
+                   "edit_skill tool: RockBot (current))", enabled=False),
     ActionSpec("file.quit", "&Quit", "file", "Ctrl+Q", tip="Close the window",
                icon=TI.ApplicationExit, separator_before=True, svg="quit"),
     ActionSpec("edit.undo", "&Undo", "edit", SK.Undo, tip="Undo the last change to the library",

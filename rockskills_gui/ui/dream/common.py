@@ -13,6 +13,7 @@ PASS_TITLES = {
     DreamPass.CONSOLIDATE: "Consolidation",
     DreamPass.OPTIMIZE: "Optimization",
     DreamPass.OFFLINE: "Offline proposer",
+    DreamPass.MCP_REFRESH: "MCP skill refresh",  # RockBot (current), #615
 }
 PASS_HINTS = {
     DreamPass.GAP: "new skills for requests the agent keeps handling without one "
@@ -29,6 +30,7 @@ KIND_TITLES = {
     ProposalKind.DELETE: "Delete",
     ProposalKind.PRUNE: "Prune",
     ProposalKind.SEE_ALSO: "See also",
+    ProposalKind.MCP_REFRESH: "MCP refresh",
 }
 STATUS_TITLES = {
     PassStatus.OK: "done",

@@ -151,6 +151,8 @@ class PromptPage(QWizardPage):
         now = wizard.setup.now() or Timestamp.now()
         options = RunOptions(now=now)  # the originals; edits are laid over them below
         for dream_pass in wizard.setup.passes():
+            if dream_pass is DreamPass.MCP_REFRESH:
+                continue  # one message per stale skill, made during the run (the Run page shows them)
             widget = PassPrompt(prompt_for(library, dream_pass, now, options), self.tabs)
             if dream_pass in keep:
                 widget.system.setPlainText(keep[dream_pass])

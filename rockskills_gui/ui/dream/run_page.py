@@ -227,7 +227,7 @@ class RunPage(QWizardPage):
         setup = wizard.setup
         options = RunOptions(passes=setup.passes(), now=setup.now() or Timestamp.now(),
                              offline=setup.offline, directives=dict(wizard.directives),
-                             protected_prefixes=setup.protected_prefixes())
+                             protected_prefixes=setup.protected_prefixes(), mcp_surfaces=setup.mcp_surfaces)
         endpoint = None if setup.offline else setup.endpoint()
         key = None if endpoint is None else setup.api_key_for(endpoint.base_url)
         who = "the offline proposer" if setup.offline else \

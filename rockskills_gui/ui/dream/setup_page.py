@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDateTimeEdit,
     QDoubleSpinBox,
+    QFileDialog,
     QFormLayout,
     QFrame,
     QGridLayout,
@@ -42,10 +43,13 @@ from rockskills_gui.core.app.keys import ENV_VAR
 from rockskills_gui.core.app.settings import PRESET_BY_ID, PRESETS
 from rockskills_gui.core.dream.inputs import DreamInputs
 from rockskills_gui.core.dream.llm import DEFAULT_RETRIES, Endpoint
+from rockskills_gui.core.dream.mcp_refresh import McpSurface, SurfaceFileError, read_surfaces
 from rockskills_gui.core.dream.pass_outlook import brief, describe, pass_outlook, read_ledger
 from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass
+from rockskills_gui.core.model.profile import Curation
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.model.timestamps import Timestamp
+from rockskills_gui.core.storage import fileio
 from rockskills_gui.ui.common.queries import channel
 from rockskills_gui.ui.common.theme import secondary
 from rockskills_gui.ui.common.wrapping_label import WrappingLabel
@@ -53,17 +57,18 @@ from rockskills_gui.ui.dream.common import PASS_HINTS, PASS_TITLES
 from rockskills_gui.ui.dream.state import WizardState, page_id, wizard_of
 
 log = logging.getLogger(__name__)
+SURFACES_MAX_BYTES = 16_000_000  # a surfaces file: every server's tools and schemas
 Outlook = dict[DreamPass, tuple[str, str]]  # pass -> (the words beside it, the whole reason)
 
 
-def outlook_texts(agent_dir: Path, ledger_file: str | None, skills: list[Skill], now: Timestamp,
+def outlook_texts(agent_dir: Path, curation: Curation, skills: list[Skill], now: Timestamp,
                   rockbot_data: bool = True) -> Outlook:
     """Whether RockBot would run each pass, from the agent's logs (read here: off the UI thread)."""
     try:
         inputs = DreamInputs.read(agent_dir, now)
-        ledger = read_ledger(agent_dir, ledger_file)
+        ledger = read_ledger(agent_dir, curation.ledger_file)
         return {p: (brief(o), describe(o))
-                for p, o in pass_outlook(skills, inputs, ledger, rockbot_data).items()}
+                for p, o in pass_outlook(skills, inputs, ledger, curation, rockbot_data=rockbot_data).items()}
     except OSError as exc:  # an unreadable log: the run itself will say more
         log.warning("pass outlook: %s", exc)
         return {}
@@ -115,6 +120,31 @@ class SetupPage(QWizardPage):
         grid.addWidget(secondary(QLabel("skills inactive for 18 months; RockBot prunes before "
                                         "consolidating (unticked: proposed, but not pre-selected)",
                                         passes)), len(LLM_PASSES), 1, 1, 2)
+        # RockBot (current)'s MCP skill refresh pass (#615): only where the profile runs it; it needs
+        # the servers' current tools, which only a surfaces file gives offline.
+        row = len(LLM_PASSES) + 2
+        self.refresh_box = QCheckBox(PASS_TITLES[DreamPass.MCP_REFRESH], passes)
+        self.refresh_box.setObjectName("dreamPass_mcp-refresh")
+        self.refresh_box.toggled.connect(self._changed)
+        self.surfaces = QLineEdit(passes)
+        self.surfaces.setObjectName("dreamSurfaces")
+        self.surfaces.setPlaceholderText("the servers' tools: a surfaces file (see rockskills dream "
+                                         "--mcp-surfaces)")
+        self.surfaces.textChanged.connect(self._changed)
+        self.surfaces_button = QPushButton("Choose…", passes)
+        self.surfaces_button.clicked.connect(self._choose_surfaces)
+        self.surfaces_error = QLabel(passes)
+        self.surfaces_error.setObjectName("dreamSurfacesError")
+        self.surfaces_error.setWordWrap(True)
+        self.surfaces_error.hide()
+        surfaces_row = QHBoxLayout()
+        surfaces_row.addWidget(self.surfaces, 1)
+        surfaces_row.addWidget(self.surfaces_button)
+        grid.addWidget(self.refresh_box, row, 0)
+        grid.addLayout(surfaces_row, row, 1, 1, 2)
+        grid.addWidget(self.surfaces_error, row + 1, 1, 1, 2)
+        self.refresh_widgets: tuple[QWidget, ...] = (self.refresh_box, self.surfaces, self.surfaces_button)
+        self.mcp_surfaces: dict[str, McpSurface] = {}  # read when the page is left
         grid.setColumnStretch(2, 1)
 
         who = QGroupBox("Proposer", self)
@@ -282,6 +312,8 @@ class SetupPage(QWizardPage):
         self.endpoint_box.setEnabled(not offline)
         for box in self.pass_boxes.values():
             box.setEnabled(not offline)
+        for widget in self.refresh_widgets:
+            widget.setEnabled(not offline)
         self.completeChanged.emit()
 
     @property
@@ -289,7 +321,45 @@ class SetupPage(QWizardPage):
         return self.offline_radio.isChecked()
 
     def passes(self) -> list[DreamPass]:
-        return [p for p, box in self.pass_boxes.items() if box.isChecked()]
+        chosen = [p for p, box in self.pass_boxes.items() if box.isChecked()]
+        if self.refresh_box.isVisibleTo(self) and self.refresh_box.isChecked() and not self.offline:
+            chosen.append(DreamPass.MCP_REFRESH)
+        return chosen
+
+    def _show_refresh(self) -> None:
+        """The refresh pass row, where the open library's profile runs it (RockBot (current))."""
+        library = self.wiz().dream_library() if self.wizard() is not None else None
+        shown = library is not None and DreamPass.MCP_REFRESH.value in library.profile.curation.passes
+        for widget in self.refresh_widgets:
+            widget.setVisible(shown)
+        self.surfaces_error.setVisible(shown and bool(self.surfaces_error.text()))
+
+    def _choose_surfaces(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "MCP Server Surfaces", "",
+                                              "Surfaces (*.json);;All files (*)")
+        if path:
+            self.surfaces.setText(path)
+            self.refresh_box.setChecked(True)
+
+    def read_surfaces(self) -> bool:
+        """Read the surfaces file for the refresh pass (when it runs); False, saying why, when it
+        cannot be used (the page stays)."""
+        self.mcp_surfaces = {}
+        self.surfaces_error.clear()
+        self.surfaces_error.hide()
+        if DreamPass.MCP_REFRESH not in self.passes():
+            return True
+        path = self.surfaces.text().strip()
+        try:
+            if not path:
+                raise SurfaceFileError("choose the servers' surfaces file, or untick the pass")
+            self.mcp_surfaces = read_surfaces(fileio.read_regular(Path(path), SURFACES_MAX_BYTES))
+        except (OSError, SurfaceFileError) as exc:
+            why = exc.strerror or str(exc) if isinstance(exc, OSError) else str(exc)
+            self.surfaces_error.setText(f"MCP skill refresh: {why}")
+            self.surfaces_error.show()
+            return False
+        return True
 
     def prune(self) -> bool:
         return self.prune_box.isChecked()
@@ -330,11 +400,14 @@ class SetupPage(QWizardPage):
     # ---------------------------------------------------------------- QWizardPage
 
     def initializePage(self) -> None:
+        self._show_refresh()
         self._changed()
         self.refresh_outlook()
 
     def validatePage(self) -> bool:
         if self.wiz().after_setup() != page_id("review"):  # a run starts (not a saved plan)
+            if not self.read_surfaces():
+                return False
             self.remember()
         return True
 
@@ -370,8 +443,8 @@ class SetupPage(QWizardPage):
             return
         now = self.now() or Timestamp.now()
         agent_dir, skills = library.agent_dir, library.skills()
-        ledger_file, rockbot_data = library.profile.curation.ledger_file, library.profile.holds.usage_log
-        self.reader.request(lambda _control: outlook_texts(agent_dir, ledger_file, skills, now, rockbot_data),
+        curation, rockbot_data = library.profile.curation, library.profile.holds.usage_log
+        self.reader.request(lambda _control: outlook_texts(agent_dir, curation, skills, now, rockbot_data),
                             self._show_outlook, failure=lambda error: log.warning(
                                 "pass outlook: %s: %s", type(error).__name__, error))
 

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QWizardPage
 from rockskills_gui.core.dream.apply import ApplyResult, UndoResult
 from rockskills_gui.core.dream.formats import DreamLibrary
 from rockskills_gui.core.dream.llm import Endpoint
+from rockskills_gui.core.dream.mcp_refresh import McpSurface
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.review_defaults import ReviewDefault
@@ -44,6 +45,8 @@ class SetupChoices(Protocol):
     def now(self) -> Timestamp | None: ...
     def endpoint(self) -> Endpoint | None: ...
     def api_key_for(self, base_url: str) -> str | None: ...
+    @property
+    def mcp_surfaces(self) -> dict[str, McpSurface]: ...  # the refresh pass's servers (current)
 
 
 class WizardState(Protocol):

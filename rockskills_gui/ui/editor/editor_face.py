@@ -28,6 +28,7 @@ NO_LIBRARY_TEXT = ("No library is open. Open one with File ▸ Open Library… (
 EDITOR_COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "file.save": ("save", ()),
     "file.save_all": ("save_all", ()),
+    "file.save_like_agent": ("save_like_agent", ()),
     "edit.find": ("open_find", ()),
     "edit.find_next": ("find_next", ()),
     "edit.find_previous": ("find_previous", ()),
@@ -39,7 +40,7 @@ EDITOR_COMMANDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "view.focus_preview": ("focus_preview", ()),
 }
 # Commands that need an open skill (or an unsaved one): off until the editor says otherwise.
-NEED_A_SKILL = ("file.save", "file.save_all", "edit.find", "edit.find_next",
+NEED_A_SKILL = ("file.save", "file.save_all", "file.save_like_agent", "edit.find", "edit.find_next",
                 "edit.find_previous", "view.focus_editor", "view.focus_preview")
 
 

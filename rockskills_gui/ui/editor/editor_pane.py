@@ -217,6 +217,11 @@ class EditorPane(QWidget):
     def save_buffer(self, buffer: Buffer) -> bool:
         return self.saving.save_buffer(buffer)
 
+    def save_like_agent(self) -> bool:
+        """Save the current skill's content as the agent's ``edit_skill`` would (see
+        :meth:`EditorSaving.save_like_agent`)."""
+        return self.saving.save_like_agent()
+
     def resolve_unsaved(self, then: Callable[[], None], doing: str = "closing") -> None:
         """Run ``then`` once no edits would be lost: asks Save all / Discard / Cancel if needed."""
         self.saving.resolve_unsaved(then, doing)
@@ -514,6 +519,10 @@ class EditorPane(QWidget):
             self._actions["file.save"].setEnabled(
                 current is not None and (current.dirty or current.deleted))
             self._actions["file.save_all"].setEnabled(bool(self.unsaved_buffers()))
+            agent_edits = self.ctx.library is not None and self.ctx.library.profile.injection.tools.edit_skill
+            self._actions["file.save_like_agent"].setVisible(agent_edits)
+            self._actions["file.save_like_agent"].setEnabled(
+                agent_edits and current is not None and current.dirty and not current.deleted)
             for key in ("edit.find", "edit.find_next", "edit.find_previous",
                         "view.focus_editor", "view.focus_preview"):
                 self._actions[key].setEnabled(current is not None)

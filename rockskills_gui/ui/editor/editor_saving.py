@@ -9,7 +9,10 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.agent_note import ROCKBOT_NOTE
+from rockskills_gui.core.recall.agent_tools import agent_edit_to
+from rockskills_gui.core.storage.changes import ChangeSet, LibraryError
 from rockskills_gui.ui.common.buffers import Buffer
 from rockskills_gui.ui.common.context import AppContext
 from rockskills_gui.ui.editor.editor_buffers import OpenBuffers
@@ -72,6 +75,44 @@ class EditorSaving(QObject):
             change = self.ctx.apply(lambda library: library.save(edited))
         if change is None:
             return False
+        self._show_agent_notice_once()
+        return True
+
+    def save_like_agent(self) -> bool:
+        """Save the current skill's edited content as the agent's ``edit_skill`` would write it
+        (``core.recall.agent_tools.agent_edit_to``): one undoable change, the agent's answer in
+        the status bar. Edits to the summary or see-also are left unsaved (edit_skill keeps them)."""
+        lib, buffer = self.ctx.library, self.buffers.current
+        if lib is None or buffer is None or buffer.deleted or not buffer.dirty:
+            return False
+        if not lib.profile.injection.tools.edit_skill:
+            self.ctx.status(f"{lib.profile.label} has no edit_skill tool: use Save", 8000)
+            return False
+        self.outside.check_disk([lib.skill_path(buffer.name)])
+        if self.outside.waiting(buffer.name) or buffer.deleted_on_disk or not buffer.dirty:
+            return False
+        if buffer.clashes(lib.entry(buffer.name).skill):
+            self.outside.queue_conflict(buffer, by_app=True)
+            return False
+        others = sorted(buffer.changed_fields() - {"content"})
+        if "content" not in buffer.changed_fields():
+            self.ctx.status("edit_skill changes only the content, and it is unchanged: save the "
+                            f"{' and '.join(f.replace('_', '-') for f in others)} with Save", 10000)
+            return False
+        answers: list[str] = []
+
+        def edit(library: Library) -> ChangeSet:
+            written = agent_edit_to(library, buffer.name, buffer.content() or "")
+            if written.change is None:
+                raise LibraryError(written.message)  # the agent's own refusal, word for word
+            answers.append(written.message)
+            return written.change
+
+        if self.ctx.apply(edit) is None:
+            return False
+        kept = (f" Unsaved here: the {' and '.join(f.replace('_', '-') for f in others)} "
+                "(edit_skill keeps the saved ones)." if others else "")
+        self.ctx.status(f"Saved like the agent: {answers[0]}{kept}", 15000)
         self._show_agent_notice_once()
         return True
 

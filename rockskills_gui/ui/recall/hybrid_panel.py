@@ -76,6 +76,7 @@ class HybridPanel(RefreshWhenShown):
         self.recall: SkillRecall | None = None
         self.skills_dir: Path | None = None
         self.query = ""
+        self.no_recall: str | None = None  # why the agent does not search for the query
         self.explanation: HybridExplanation | None = None
         self._stale = False
         self.header = QLabel(self)
@@ -99,9 +100,12 @@ class HybridPanel(RefreshWhenShown):
         layout.addWidget(self.tree, 1)
         layout.addWidget(self.notes)
 
-    def set_query(self, recall: SkillRecall | None, skills_dir: Path | None, query: str) -> None:
-        """What to explain; computed now when the panel is shown, else when it is."""
+    def set_query(self, recall: SkillRecall | None, skills_dir: Path | None, query: str,
+                  no_recall: str | None = None) -> None:
+        """What to explain; computed now when the panel is shown, else when it is. ``no_recall``:
+        why the agent neither embeds nor searches for ``query`` (a short message), or None."""
         self.recall, self.skills_dir, self.query = recall, skills_dir, query
+        self.no_recall = no_recall
         self.embed_bar.set_query(query)
         self.mark_stale()
 
@@ -139,6 +143,10 @@ class HybridPanel(RefreshWhenShown):
                 f"query vector from <b>{html.escape(vector[1])}</b>: BM25 ÷ top score "
                 f"({found.top_bm25:.4f}) averaged with the cosine; vector hits under "
                 f"{MIN_SIMILARITY} dropped.")
+        if self.no_recall is not None:  # ShortMessageHeuristics: no query embedding, no search
+            self.header.setText(f"<b>{html.escape(self.no_recall)}</b>: the agent neither embeds nor "
+                                "searches for this message; below is what a longer one would get.<br>"
+                                + self.header.text())
         for row in found.rows:
             item = QTreeWidgetItem(row_texts(row, found))
             item.setToolTip(0, row.name)

@@ -30,17 +30,25 @@ from rockskills_gui.ui.recall.score_bar_delegate import (
 Index = QModelIndex | QPersistentModelIndex
 NAME_ROLE = Qt.ItemDataRole.UserRole + 40
 SCORE_ROLE = Qt.ItemDataRole.UserRole + 41
-STATUS_ROLE = Qt.ItemDataRole.UserRole + 42  # "inject", "recalled", "hidden" or ""
+STATUS_ROLE = Qt.ItemDataRole.UserRole + 42  # "inject", "lists", "recalled", "hidden", "no-recall" or ""
 SHIFT_ROLE = Qt.ItemDataRole.UserRole + 43
 
 INJECT = "inject"
 RECALLED = "recalled"
 HIDDEN = "hidden"
+LISTS = "lists"  # RockBot (current): named by summary in the "Other skills ..." list
+NO_RECALL = "no-recall"  # RockBot (current): a short message, no skill search at all
 STATUS_TIPS = {
     INJECT: "In the top 5 and not yet recalled in this session: the agent injects its full "
-            "content as a 'Skill:' message in this turn",
-    RECALLED: "Injected earlier in this session: not injected again, yet it still takes one "
-              "of the 5 places (the cut comes before the already-recalled filter)",
+            "content as a 'Skill:' message in this turn (RockBot (current): the first new skill "
+            "only, framed as reference material)",
+    LISTS: "In the top 5 and new, but not the first new one: RockBot (current) names it with its "
+           "summary in the 'Other skills that matched…' message, without its body, and marks it "
+           "recalled (its body is never injected later in this session; get_skill still loads it)",
+    NO_RECALL: "The message is too short: RockBot (current) does not search skills for it, so "
+               "this ranking is never used",
+    RECALLED: "Injected (or listed) earlier in this session: not injected again, yet it still takes "
+              "one of the 5 places (the cut comes before the already-recalled filter)",
     HIDDEN: "Named in an earlier see-also line, which marked it as recalled: it is never "
             "injected with its content in this session, yet it still takes one of the 5 places",
 }
@@ -191,7 +199,7 @@ class ResultsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole:
             if row.rank > self.top_n and col in (self.RANK, self.SCORE):
                 return QPalette().color(QPalette.ColorRole.PlaceholderText)
-            if col == self.STATUS and row.status in (RECALLED, HIDDEN):
+            if col == self.STATUS and row.status in (RECALLED, HIDDEN, NO_RECALL):
                 return QPalette().color(QPalette.ColorRole.PlaceholderText)
         return None
 

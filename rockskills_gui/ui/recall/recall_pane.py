@@ -36,12 +36,14 @@ from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QSplitter, QTableVie
 
 from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
+from rockskills_gui.core.model.profiles import ROCKBOT_64E82CC
 from rockskills_gui.core.model.skill import Skill
 from rockskills_gui.core.recall.bm25 import parse_query
 from rockskills_gui.core.recall.bm25_index import Explanation
 from rockskills_gui.core.recall.compare import ComparisonRanker
 from rockskills_gui.core.recall.index_text import session_index_text
 from rockskills_gui.core.recall.playground import (
+    LISTED,
     SEE_ALSO,
     EditedRecall,
     PinReport,
@@ -69,7 +71,9 @@ from rockskills_gui.ui.recall.recall_jobs import (  # PreparedRecall, prepare_re
 from rockskills_gui.ui.recall.recall_model import (
     HIDDEN,
     INJECT,
+    LISTS,
     NAME_ROLE,
+    NO_RECALL,
     RECALLED,
     CompareModel,
     ResultRow,
@@ -376,19 +380,25 @@ class RecallPane(QWidget):
             self.refresh()
             return
         if isinstance(prepared, PreparedRecall):  # built while the library loaded
-            self._install_recall(prepared.recall, Built(prepared.index_text))
+            self._install_recall(prepared.recall, prepared.index_for(library.profile.listing.kind))
         elif runs_inline(recall_index_skill=len(library)):
             self._install_recall(SkillRecall(library.skills()))
         else:
-            skills, changes = library.skills(), self._changes
-            self._start("index", lambda: (SkillRecall(skills), session_index_text(skills), changes))
+            skills, changes, kind = library.skills(), self._changes, library.profile.listing.kind
+            self._start("index", lambda: (SkillRecall(skills), session_index_text(skills, kind), changes))
             self.refresh()
         self._prepare_compare()
 
     def _install_recall(self, recall: SkillRecall, index_text: Built | None = None) -> None:
         self.recall = recall
-        self.sim = SimulatedSession(recall) if not isinstance(index_text, Built) \
-            else SimulatedSession(recall, index_text=index_text.text)
+        lib = self.ctx.library
+        profile = lib.profile if lib is not None else ROCKBOT_64E82CC
+        # The session runs the open library's agent's rules: RockBot (current)'s short-message
+        # gate, framing and rank-1 + list; 64e82cc's (and a SKILL.md library's) bare bodies.
+        injection, listing = profile.injection, profile.listing.kind
+        self.sim = SimulatedSession(recall, injection=injection, listing=listing) \
+            if not isinstance(index_text, Built) \
+            else SimulatedSession(recall, index_text=index_text.text, injection=injection, listing=listing)
         self.sets_panel.set_recall(recall)
         self.indexReady.emit()
         self.refresh()
@@ -537,7 +547,7 @@ class RecallPane(QWidget):
         self._refresh_compare(text)
         skills_dir = hybrid_skills_dir(self.ctx.library)
         show_tab(self.side, self.hybrid_panel, "Hybrid", skills_dir is not None)
-        self.hybrid_panel.set_query(recall, skills_dir, text)
+        self.hybrid_panel.set_query(recall, skills_dir, text, self.preview.no_recall)
         self.resultsUpdated.emit()
 
     def _status(self, hit: RecallHit) -> tuple[str, str]:
@@ -545,11 +555,17 @@ class RecallPane(QWidget):
         if hit.rank > RECALL_TOP_N:
             pinned = fold(hit.name) in {fold(p) for p in self.pins}
             return "", "pinned" if pinned else ""
+        if self.preview.no_recall is not None:
+            return NO_RECALL, "— no recall"
         if hit.name in self.preview.injected:
             return INJECT, "● injects now"
+        if hit.name in self.preview.listed:
+            return LISTS, "◐ listed now"
         mark = self.sim.mark(hit.name)
         if mark is not None and mark.how == SEE_ALSO:
             return HIDDEN, f"○ see-also, turn {mark.turn}"
+        if mark is not None and mark.how == LISTED:
+            return RECALLED, f"○ listed, turn {mark.turn}"
         if mark is not None:
             return RECALLED, f"○ injected, turn {mark.turn}"
         return RECALLED, "○ recalled earlier"

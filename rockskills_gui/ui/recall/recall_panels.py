@@ -29,9 +29,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rockskills_gui.core.model.profile import AgentProfile
+from rockskills_gui.core.model.profile import AgentProfile, Injection
+from rockskills_gui.core.recall.aging import aging_note
 from rockskills_gui.core.recall.playground import PinReport, SimulatedSession
-from rockskills_gui.core.recall.session import SEE_ALSO_PREFIX, TurnResult
+from rockskills_gui.core.recall.session import (
+    OTHER_SKILLS_HEADER,
+    SEE_ALSO_PREFIX,
+    TurnResult,
+    injection_rules,
+)
 from rockskills_gui.ui.common.columns import ColumnFitter
 from rockskills_gui.ui.common.lazy_names import LazyNameModel
 from rockskills_gui.ui.common.theme import monospace, secondary
@@ -42,6 +48,8 @@ MESSAGE_ROLE = Qt.ItemDataRole.UserRole + 50  # exact system-message text
 TURN_ROLE = Qt.ItemDataRole.UserRole + 51  # turn number (0 = the preview)
 QUERY_ROLE = Qt.ItemDataRole.UserRole + 53
 TOOL_RESULT_ROLE = Qt.ItemDataRole.UserRole + 54  # exact MCP tool-result text (current RockBot)
+NOTE_ROLE = Qt.ItemDataRole.UserRole + 55  # what the agent does beside a turn's messages (no text sent)
+NOTE_POSITION = 2_000  # TURN_ROLE positions of a turn's notes (after its messages and MCP calls)
 
 
 def _italic(item: QTreeWidgetItem, column: int = 0) -> None:
@@ -69,19 +77,39 @@ def message_label(turn: TurnResult, position: int, message: str,
         return "Session index", f"{skills} skill{'' if skills == 1 else 's'}, first turn only"
     if message.startswith(SEE_ALSO_PREFIX):
         return "See-also line", message[len(SEE_ALSO_PREFIX):]
+    if message.startswith(OTHER_SKILLS_HEADER):
+        return "Other skills (by summary)", ", ".join(turn.listed)
+    size = f"{len(message):,} characters"
+    for name, body in turn.bodies:
+        if body == message and not message.startswith("Skill: "):
+            return f"Skill: {name}", f"{size}, framed as reference material"
     name = message.split("\n", 1)[0].removeprefix("Skill: ")
-    return f"Skill: {name}", f"{len(message):,} characters"
+    return f"Skill: {name}", size
 
 
 def turn_summary(turn: TurnResult) -> str:
     parts = []
     if turn.index is not None:
         parts.append("index")
+    if turn.no_recall is not None:
+        parts.append("no recall")
     if turn.injected:
         parts.append(f"{len(turn.injected)} skill{'s' if len(turn.injected) != 1 else ''}")
+    if turn.listed:
+        parts.append(f"{len(turn.listed)} listed")
     if turn.see_also:
         parts.append("see-also")
     return " + ".join(parts) or "nothing"
+
+
+def turn_notes(turn: TurnResult, injection: Injection) -> list[tuple[str, str]]:
+    """``(kind, detail)`` of what the agent does beside the messages of ``turn``: why nothing was
+    searched (a short message), and what the tool loop's aging does to each body."""
+    notes = [("No recall", turn.no_recall)] if turn.no_recall is not None else []
+    if injection.body_unload_after > 0:
+        notes += [("Body aging", aging_note(message, name, injection.body_unload_after))
+                  for name, message in turn.bodies]
+    return notes
 
 
 # ---------------------------------------------------------------- session
@@ -123,6 +151,10 @@ class SessionPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.summary)
+        self.rules = secondary(QLabel(self))  # the open library's agent's recall rules
+        self.rules.setObjectName("recallSessionRules")
+        self.rules.setWordWrap(True)
+        layout.addWidget(self.rules)
         self.mcp_bar = McpCallBar(self)  # RockBot (current): the MCP skill-injection path
         self.mcp_bar.hide()
         self.mcp_bar.called.connect(self.mcp_call)
@@ -157,6 +189,9 @@ class SessionPanel(QWidget):
             item = self._add_turn("Next turn (preview)", 0, preview)
             _italic(item)
         self.tree.blockSignals(False)
+        rules = injection_rules(session.session.injection) if session is not None else []
+        self.rules.setText("This agent: " + "; ".join(rules) + "." if rules else "")
+        self.rules.setVisible(bool(rules))
         if session is None:
             self.summary.setText("No library open.")
         else:
@@ -188,6 +223,15 @@ class SessionPanel(QWidget):
             child.setData(1, TURN_ROLE, position)
             child.setToolTip(1, detail)
         self._add_mcp_calls(item, number)
+        session = self._shown[0]
+        notes = turn_notes(turn, session.session.injection) if session is not None else []
+        for index, (kind, detail) in enumerate(notes):
+            child = QTreeWidgetItem(item, [kind, detail])
+            child.setData(0, NOTE_ROLE, detail)
+            child.setData(0, TURN_ROLE, number)
+            child.setData(1, TURN_ROLE, NOTE_POSITION + index)
+            child.setToolTip(1, detail)
+            _italic(child)
         item.setExpanded(number == 0 or number == len(self._turn_items()))
         return item
 
@@ -260,8 +304,13 @@ class SessionPanel(QWidget):
             return
         message = item.data(0, MESSAGE_ROLE)
         tool = item.data(0, TOOL_RESULT_ROLE) is not None
+        note = item.data(0, NOTE_ROLE)
         self.caption.setText("Exact tool-result text (⟨…⟩: what only the live server knows)"
-                             if tool else "Exact system-message text")
+                             if tool else "What the agent does (nothing is sent)" if note is not None
+                             else "Exact system-message text")
+        if note is not None:
+            self.text.setPlainText(note)
+            return
         if message is None:
             message = item.data(0, TOOL_RESULT_ROLE)
         if message is None and item.childCount():
@@ -374,6 +423,8 @@ class NameEdit(QLineEdit):
 def pin_verdict(report: PinReport) -> str:
     if not report.found:
         return "not a skill of this library"
+    if report.no_recall is not None and report.rank is not None:
+        return f"{report.no_recall}: the agent does not search"
     if report.in_top and report.hidden is not None:
         return f"in the top {report.top_n}, but this session hides it"
     if report.in_top:
@@ -426,7 +477,7 @@ class PinCard(QFrame):
         self.setAutoFillBackground(True)
         rank = f"#{report.rank}" if report.rank is not None else "not ranked"
         score = f" · score {report.score:.4f}" if report.found else ""
-        strong = report.in_top and report.hidden is None
+        strong = report.in_top and report.hidden is None and report.no_recall is None
         self.title = QLabel(f"<b>{html.escape(report.name)}</b> &nbsp; {rank}{score} · "
                             f"{'<b>' if strong else ''}{html.escape(pin_verdict(report))}"
                             f"{'</b>' if strong else ''}", self)

@@ -378,10 +378,17 @@ class RecallView(QObject):
             return
         index = (f" after the <b>session index</b> ({plural(len(lib), 'skill')}, first turn "
                  "only)" if preview.index is not None else "")
-        if preview.injected:
+        listed = (f" It lists <b>{plural(len(preview.listed), 'other skill')}</b> by summary, "
+                  f"without body: {names_html(preview.listed)}." if preview.listed else "")
+        if preview.no_recall is not None:
+            self.inject_label.setText(
+                f"Sent now, this message injects <b>no skill</b>{index}: <b>{html.escape(preview.no_recall)}"
+                "</b> (the agent does not search its skills for so short a message; the ranking "
+                "below is never used).")
+        elif preview.injected:
             self.inject_label.setText(
                 f"Sent now, this message injects <b>{plural(len(preview.injected), 'skill')}"
-                f"</b>{index}: {names_html(preview.injected)}.")
+                f"</b>{index}: {names_html(preview.injected)}.{listed}")
         elif preview.top:
             self.inject_label.setText(
                 f"Sent now, this message injects <b>no skill</b>{index}: its top "

@@ -196,6 +196,7 @@ class Studio:
             ("dialog-delete", self.pose_delete, False),
             ("editor-new-skill", self.pose_new_skill_editor, True),
             ("tree-rename-refused", self.pose_rename_refused, True),
+            ("dialog-archive", self.pose_archive, False),  # (last: its undo re-lays the editor)
         ]
 
     def pose_empty(self) -> QWidget:
@@ -373,6 +374,22 @@ class Studio:
         box = delete_box(names, 2, self.window)
         box.show()
         return box
+
+    def pose_archive(self) -> QWidget:
+        """Tools ▸ Skill Archive… with a skill deleted in the tree (undone after the shot)."""
+        window = self.window
+        library = window.ctx.library
+        assert library is not None
+        name = sorted(s.name for s in library.skills())[-1]
+        window.library_pane.edits.delete_now([name])
+        wait_until(lambda: library.get(name) is None, 10)
+        self._cleanup.append(window.ctx.undo)
+        window.show_archive()
+        view = window.archive_view
+        assert view is not None
+        self._cleanup.append(view.close)
+        settle()
+        return view
 
     def pose_new_skill_editor(self) -> QWidget:
         window = self.window

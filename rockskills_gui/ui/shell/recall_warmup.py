@@ -21,6 +21,7 @@ from rockskills_gui.ui.common.after_paint import AfterPaint
 
 if TYPE_CHECKING:
     from rockskills_gui.core.library.library import Library
+    from rockskills_gui.core.model.profile import ListingKind
     from rockskills_gui.core.model.skill import Skill
     from rockskills_gui.core.recall.skill_recall import RecallBuilder
     from rockskills_gui.core.storage.changes import ChangeSet
@@ -72,13 +73,14 @@ def prepare_large_recall(library: Library, fed: LargeLibraryFeed | None = None
     return PreparedRecall(recall, text, library.names())
 
 
-def build_prepared(skills: list[Skill], names: list[str]) -> PreparedRecall:
-    """The index of a snapshot of the library's skills (immutable records), off the UI thread."""
+def build_prepared(skills: list[Skill], names: list[str], kind: ListingKind) -> PreparedRecall:
+    """The index of a snapshot of the library's skills (immutable records) and its session index
+    text as the profile's listing ``kind`` words it, off the UI thread."""
     from rockskills_gui.core.recall.index_text import session_index_text
     from rockskills_gui.core.recall.skill_recall import SkillRecall
     from rockskills_gui.ui.recall.recall_pane import PreparedRecall
 
-    return PreparedRecall(SkillRecall(skills), session_index_text(skills), names)
+    return PreparedRecall(SkillRecall(skills), session_index_text(skills, kind), names, kind)
 
 
 class RecallWarmup(QObject):
@@ -128,8 +130,8 @@ class RecallWarmup(QObject):
         library = self.ctx.library
         if library is None or not self._wanted():
             return
-        skills, names = library.skills(), library.names()
-        self.ctx.query(self, "recall warmup", lambda _control: build_prepared(skills, names),
+        skills, names, kind = library.skills(), library.names(), library.profile.listing.kind
+        self.ctx.query(self, "recall warmup", lambda _control: build_prepared(skills, names, kind),
                        self._on_done, failure=self._on_failed)
 
     def _on_done(self, prepared: PreparedRecall) -> None:

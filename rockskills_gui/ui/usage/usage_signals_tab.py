@@ -9,6 +9,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtWidgets import QMenu, QTreeWidgetItem
 
+from rockskills_gui.core.model.dream_schedule import next_dream_hint
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.usage.report import UsageReport
 from rockskills_gui.core.usage.signals import SUGGEST_MIN_SESSIONS
@@ -92,9 +93,12 @@ class UsageSignalsTab(QObject):
             child(g, a.name, f"{a.idle_days} days (last use {when(a.last_used)})", "open", a.name)
         rest(g, len(signals.unused))
         threshold = when(signals.prune_threshold)
+        library = self.ctx.library
+        cadence = (f"; {next_dream_hint(library.profile.curation.schedule, report.request.now)}"
+                   if library is not None else "")
         g = group("Pruned by the next dream", len(signals.prune),
                   f"Last activity (lastUsedAt ?? updatedAt ?? createdAt) before {threshold}: "
-                  "RockBot's 18-month rule deletes these")
+                  f"RockBot's 18-month rule deletes these{cadence}")
         for a in signals.prune[:SIGNALS_SHOWN]:
             child(g, a.name, f"last activity {when(a.last_activity)}", "open", a.name)
         rest(g, len(signals.prune))

@@ -8,7 +8,6 @@ carried along by delete and rename (RockBot (current)), and an index kept in Roc
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -38,12 +37,19 @@ from rockskills_gui.core.library.rockbot.skill_file import (
     read_skill_file,
 )
 from rockskills_gui.core.library.stores.scan_cache import ScanCache
+from rockskills_gui.core.model.manifest import skill_resource_tag
 from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.problems import Problem, ProblemKind
 from rockskills_gui.core.model.profile import AgentProfile
 from rockskills_gui.core.model.rules import RESOURCE_SUFFIX, ROCKBOT_64E82CC, RockBotRules
 from rockskills_gui.core.model.size_limits import RESOURCE_MAX_BYTES, SKILL_FILE_MAX_BYTES
-from rockskills_gui.core.model.skill import Skill, extra_props, skill_from_bytes, skill_to_bytes
+from rockskills_gui.core.model.skill import (
+    Skill,
+    skill_from_bytes,
+    skill_to_bytes,
+    with_null_properties,
+    with_property,
+)
 from rockskills_gui.core.model.timestamps import Timestamp
 from rockskills_gui.core.storage import fileio, folder_walk, links, untrusted
 from rockskills_gui.core.storage.changes import (
@@ -94,14 +100,7 @@ def manifest_of(skill: Skill) -> list[dict[str, Any]] | None:
 
 def with_manifest(skill: Skill, manifest: list[Any]) -> Skill:
     """``skill`` with its ``manifest`` property set (in place, else added after the others)."""
-    (rendered,) = extra_props(json.dumps({"manifest": manifest}))
-    extra = list(skill.extra)
-    at = next((i for i, (k, _v) in enumerate(extra) if k.lower() == "manifest"), None)
-    if at is None:
-        extra.append(rendered)
-    else:
-        extra[at] = (extra[at][0], rendered[1])
-    return skill.model_copy(update={"extra": tuple(extra)})
+    return with_property(skill, "manifest", manifest)
 
 
 class RockBotLibrary(Library[SkillEntry, SkillEntry]):
@@ -355,7 +354,8 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
         """Each skill with its summary, at the place a SKILL.md export would put it
         (``skills/<name>/SKILL.md``: where an Agent Skills client would point)."""
         base = self.skills_dir
-        return [AdEntry(s.name, s.summary, str(base.joinpath(*s.name.split("/"), SKILL_FILE)))
+        return [AdEntry(s.name, s.summary, str(base.joinpath(*s.name.split("/"), SKILL_FILE)),
+                        resource_tag=skill_resource_tag(s))
                 for s in self.skills()]
 
     def resource_moves(self, entry: SkillEntry, new_name: str | None) -> list[FileChange]:
@@ -440,8 +440,14 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
         skill = skill.model_copy(update={"updated_at": self.clock()})
         return self._write_new(f"Restore '{skill.name}'", skill)
 
+    def written(self, skill: Skill) -> bytes:
+        """The bytes the profile's agent writes for ``skill``: RockBot (current) writes
+        ``"manifest": null`` and ``"surfaceBaseline": null`` on a skill without them
+        (``storage.null_properties``); 64e82cc writes only what the record has."""
+        return skill_to_bytes(with_null_properties(skill, self.profile.storage.null_properties))
+
     def _new_bytes(self, skill: Skill) -> bytes:
-        return skill_to_bytes(skill)
+        return self.written(skill)
 
     def _saved_bytes(self, entry: SkillEntry, skill: Skill, touch: bool) -> bytes | None:
         """Unlike the agent's ``save_skill`` this keeps createdAt, lastUsedAt and seeAlso as given
@@ -450,10 +456,10 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
             return None
         if touch:
             skill = skill.model_copy(update={"updated_at": self.clock()})
-        return skill_to_bytes(skill)
+        return self.written(skill)
 
     def _relinked_bytes(self, entry: SkillEntry, see_also: tuple[str, ...] | None) -> bytes:
-        return skill_to_bytes(entry.skill.model_copy(update={"see_also": see_also}))
+        return self.written(entry.skill.model_copy(update={"see_also": see_also}))
 
     def _delete_files(self, entry: SkillEntry) -> list[FileChange]:
         return self.delete_changes(entry)
@@ -476,7 +482,7 @@ class RockBotLibrary(Library[SkillEntry, SkillEntry]):
                      now: Timestamp, writes: FileWrites) -> None:
         updated = entry.skill.model_copy(update={"name": new, "see_also": see_also,
                                                  "updated_at": now})
-        writes.put(self.layout.path_for(new), None, skill_to_bytes(updated))
+        writes.put(self.layout.path_for(new), None, self.written(updated))
 
     def journal_layout(self, paths: Iterable[Path]) -> Layout:
         """Every change is journaled in the agent folder and bounded by ``skills/``; one that
