@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QDialog, QDockWidget, QLabel, QLineEdit, QWidget
 
-from rockskills_gui.core.library.archive import archives_on_delete, remove_skills
 from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.library.tree import Node, is_inside, problems_by_name
 from rockskills_gui.core.model.names import fold
@@ -277,6 +276,7 @@ class TreeEdits(QObject):
         if not names:
             return
         dangling = [r for r in library.references_to(names) if fold(r.referrer) not in seen]
+        from rockskills_gui.core.library.archive import archives_on_delete  # (not at start-up)
         from rockskills_gui.ui.library.tree_dialogs import delete_box
 
         box = delete_box(names, len(dangling), self.host, archives=archives_on_delete(library))
@@ -296,6 +296,8 @@ class TreeEdits(QObject):
         def done(change: ChangeSet | None) -> None:
             if change is not None and not change.empty and keep.isValid():
                 self.view.setCurrentIndex(keep)
+
+        from rockskills_gui.core.library.archive import remove_skills  # (not at start-up)
 
         self._operate(len(names), lambda lib: remove_skills(lib, names, "deleted in the Library tree"),
                       f"Deleting {len(names):,} skills", done)
