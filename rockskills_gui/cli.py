@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "rockskills_gui.commands.budget",
     "rockskills_gui.commands.agent_tool",
     "rockskills_gui.commands.trigger_eval",
+    "rockskills_gui.commands.agents",
 )
 
 
@@ -40,6 +41,7 @@ COMMANDS = {
     "budget": "rockskills_gui.commands.budget",
     "tool": "rockskills_gui.commands.agent_tool",
     "trigger-eval": "rockskills_gui.commands.trigger_eval",
+    "agents": "rockskills_gui.commands.agents",
 }
 
 

@@ -45,6 +45,7 @@ def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory,
     monkeypatch.setenv("ROCKSKILLS_CONFIG_DIR", str(base / "config"))
     monkeypatch.setenv("ROCKSKILLS_DATA_DIR", str(base / "data"))
     monkeypatch.setenv("ROCKSKILLS_CACHE_DIR", str(base / "cache"))
+    monkeypatch.setenv("ROCKSKILLS_HOME", str(base / "home"))  # the machine view's home folder
     monkeypatch.delenv("ROCKSKILLS_API_KEY", raising=False)
     # keyring's own "no keyring" backend, unless a test hands a KeyStore its own backend
     monkeypatch.setattr(keyring.core, "_keyring_backend", keyring.backends.fail.Keyring())

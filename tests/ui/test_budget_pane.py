@@ -79,7 +79,7 @@ def test_skill_md_corpus_with_picobot_limits(qtbot, tmp_path) -> None:
 
 def test_the_tree_marks_invisible_skills(qtbot, window, tmp_path) -> None:
     assert window.workspace.budget.built is None  # built when the tab is first shown
-    window.tabs.setCurrentIndex(window.tabs.count() - 1)
+    window.tabs.setCurrentIndex(window.tabs.indexOf(window.workspace.budget.placeholder))
     pane = window.budget_pane
     assert window.tabs.indexOf(pane) >= 0 and window.tabs.currentWidget() is pane
     pane.store = LimitsStore(tmp_path / "budget.json")

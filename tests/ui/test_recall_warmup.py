@@ -46,7 +46,7 @@ def test_the_recall_tab_is_a_placeholder_until_shown_and_takes_the_index_built_a
     window.tabs.setCurrentIndex(index)  # clicking the tab builds the pane, with that index
     pane = window.workspace.recall.built
     assert isinstance(pane, RecallPane) and window.tabs.currentWidget() is pane
-    assert window.tabs.indexOf(pane) == index and window.tabs.count() == 4
+    assert window.tabs.indexOf(pane) == index and window.tabs.count() == 5
     assert pane.recall is prepared.recall
     pane.set_query("plan a meeting", immediate=True)
     assert [h.name for h in pane.hits] == [n for n, _ in ranking(prepared.recall,

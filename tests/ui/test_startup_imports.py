@@ -71,4 +71,4 @@ def test_the_usage_tab_is_built_when_first_shown(window) -> None:
     assert isinstance(window.workspace.usage.built, UsagePane)
     assert window.tabs.currentWidget() is window.usage_pane
     assert window.tabs.indexOf(window.usage_pane) == index
-    assert window.tabs.count() == 4  # Skill, Recall, Usage, Budget
+    assert window.tabs.count() == 5  # Skill, Recall, Usage, Budget, Machine

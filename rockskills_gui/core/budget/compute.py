@@ -106,7 +106,8 @@ def compute_budget(entries: Sequence[AdEntry], profile: Lister, limits: Limits,
     hidden: list[Hidden] = []
     listable: list[AdEntry] = []
     for entry in ordered:
-        why = profile.exclude(entry)
+        off = entry.off_for(profile.id)
+        why = f"switched off in {off}" if off else profile.exclude(entry)
         if why is None:
             listable.append(entry)
         else:

@@ -40,6 +40,8 @@ class AdEntry:
     paragraph: str = ""  # the body's first paragraph (Claude Code's description when none)
     model_invocable: bool = True  # False: ``disable-model-invocation: true`` (not listed)
     implicit: bool = True  # False: Codex's agents/openai.yaml ``policy.allow_implicit_invocation: false``
+    # Agents whose own settings switch it off (issue 33): (agent id, where); budget.entries.with_switches.
+    switched_off: tuple[tuple[str, str], ...] = ()
 
     @property
     def shown(self) -> str:
@@ -48,6 +50,10 @@ class AdEntry:
 
     def with_description(self, description: str | None) -> AdEntry:
         return replace(self, description=description)
+
+    def off_for(self, agent_id: str) -> str:
+        """Where ``agent_id``'s settings switch this skill off ("" : they do not)."""
+        return next((where for agent, where in self.switched_off if agent == agent_id), "")
 
 
 def first_paragraph(text: str) -> str:

@@ -29,6 +29,7 @@ from rockskills_gui.core.model.profile import (
     Precedence,
     Selection,
     Storage,
+    SwitchKind,
 )
 from rockskills_gui.core.model.summary_rule import SummaryRule
 
@@ -110,7 +111,8 @@ CODEX = AgentProfile(
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
     curation=Curation(delete=Delete.ARCHIVE, disable=(
         DisableSwitch("~/.codex/config.toml", "[[skills.config]]",
-                      '[[skills.config]]\nname = "my-skill"\nenabled = false'),
+                      '[[skills.config]]\npath = "/abs/my-skill/SKILL.md"\nenabled = false', scope="any",
+                      kind=SwitchKind.TOML_PATH_TABLES),
         DisableSwitch("agents/openai.yaml", "policy.allow_implicit_invocation",
                       "policy:\n  allow_implicit_invocation: false", scope="skill"))),
     holds=Holds(resources=True),
@@ -137,7 +139,8 @@ CLAUDE_CODE = AgentProfile(
                      "tool {skill, args?}",
         "injection": f"{CLAUDE_DOCS} 'Skill content lifecycle': the SKILL.md content enters the "
                      "conversation as one message",
-        "curation": f"{CLAUDE_DOCS}: skillOverrides {{name: \"off\"}} in settings (not for plugin skills), "
+        "curation": f"{CLAUDE_DOCS}: skillOverrides {{name: \"off\"}} in ~/.claude/settings.json (user) or "
+                    ".claude/settings.local.json (what the /skills menu writes; not for plugin skills), "
                     "disable-model-invocation: true in the frontmatter",
         "holds": f"{CLAUDE_DOCS}: supporting files beside SKILL.md; no usage log or timestamps here",
     },
@@ -154,8 +157,11 @@ CLAUDE_CODE = AgentProfile(
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
     curation=Curation(delete=Delete.ARCHIVE, disable=(
+        DisableSwitch("~/.claude/settings.json", "skillOverrides",
+                      '{"skillOverrides": {"my-skill": "off"}}', kind=SwitchKind.JSON_NAME_MAP),
         DisableSwitch(".claude/settings.local.json", "skillOverrides",
-                      '{"skillOverrides": {"my-skill": "off"}}', scope="project"),
+                      '{"skillOverrides": {"my-skill": "off"}}', scope="project",
+                      kind=SwitchKind.JSON_NAME_MAP),
         NO_MODEL_INVOCATION)),
     holds=Holds(resources=True),
 )
@@ -194,7 +200,10 @@ GEMINI_CLI = AgentProfile(
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
     curation=Curation(delete=Delete.ARCHIVE, disable=(
         DisableSwitch("~/.gemini/settings.json", "skills.disabled",
-                      '{"skills": {"disabled": ["my-skill"]}}'),)),
+                      '{"skills": {"disabled": ["my-skill"]}}', kind=SwitchKind.JSON_NAME_LIST),
+        DisableSwitch(".gemini/settings.json", "skills.disabled",
+                      '{"skills": {"disabled": ["my-skill"]}}', scope="project",
+                      kind=SwitchKind.JSON_NAME_LIST))),
     holds=Holds(resources=True),
 )
 
@@ -216,7 +225,9 @@ COPILOT = AgentProfile(
         "selection": f"{VSCODE} @ 0155379: the model reads the listed file with read_file",
         "injection": f"{VSCODE} @ 0155379: the skill file's content read on demand",
         "curation": "docs.github.com/en/copilot/how-tos/copilot-sdk/use-copilot-sdk/custom-skills: "
-                    "disabledSkills; disable-model-invocation in the frontmatter",
+                    "disabledSkills; disable-model-invocation in the frontmatter; the CLI's own disabled "
+                    "list is not documented (its file assumed), so a skill is switched off by moving its "
+                    "folder aside",
         "holds": f"{COPILOT_DOCS}: scripts and other files beside SKILL.md",
     },
     storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES, archive_dir=ARCHIVE,
@@ -247,7 +258,9 @@ CURSOR = AgentProfile(
         "selection": f"{CURSOR_DOCS}: 'the agent ... decides when they are relevant' (how: assumed, it "
                      "reads the file)",
         "injection": "assumed: the SKILL.md body when the agent uses the skill",
-        "curation": f"{CURSOR_DOCS}: disable-model-invocation: true in the frontmatter",
+        "curation": f"{CURSOR_DOCS}: disable-model-invocation: true in the frontmatter; no settings switch "
+                    "documented, so a skill is switched off by moving its folder aside (assumed safe: "
+                    "one level scanned)",
         "holds": f"{CURSOR_DOCS}: scripts/, references/, assets/ beside SKILL.md",
     },
     storage=Storage(file_kinds=_SKILL_MD, file_names=_FILES, archive_dir=ARCHIVE,
@@ -300,7 +313,8 @@ HERMES = AgentProfile(
     selection=Selection.LLM_LISTING,
     injection=Injection(kind=InjectionKind.SKILL_ACTIVATION, note=AGENT_SKILLS_NOTE),
     curation=Curation(delete=Delete.ARCHIVE, disable=(
-        DisableSwitch("~/.hermes/config.yaml", "skills.disabled", "skills:\n  disabled: [my-skill]"),)),
+        DisableSwitch("~/.hermes/config.yaml", "skills.disabled", "skills:\n  disabled: [my-skill]",
+                      scope="any", kind=SwitchKind.YAML_NAME_LIST),)),
     holds=Holds(resources=True),
 )
 

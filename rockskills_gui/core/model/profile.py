@@ -19,10 +19,10 @@ from enum import StrEnum
 from rockskills_gui.core.model.agent_note import AgentNote
 from rockskills_gui.core.model.summary_rule import SummaryRule
 
-__all__ = ["CAPABILITIES", "AgentProfile", "Bodies", "Curation", "Delete", "DisableSwitch", "DreamSchedule",
-           "FileKind", "Framing", "Frontmatter", "Holds", "Injection", "InjectionKind", "Listing",
-           "ListingKind", "NameKind", "NameRules", "Precedence", "Selection", "Storage", "ToolNaming",
-           "Tools"]
+__all__ = ["CAPABILITIES", "MOVE_ASIDE", "AgentProfile", "Bodies", "Curation", "Delete", "DisableSwitch",
+           "DreamSchedule", "FileKind", "Framing", "Frontmatter", "Holds", "Injection", "InjectionKind",
+           "Listing", "ListingKind", "NameKind", "NameRules", "Precedence", "Selection", "Storage",
+           "SwitchKind", "ToolNaming", "Tools"]
 
 
 class FileKind(StrEnum):
@@ -234,14 +234,39 @@ class DreamSchedule:
     cron: str | None = None  # Cronos, 5 fields (minute hour day month weekday)
 
 
+class SwitchKind(StrEnum):
+    """How a disable switch is written (the writers: core/machine/switches.py)."""
+
+    JSON_NAME_LIST = "json-name-list"  # a JSON settings file's list of names ("skills.disabled")
+    JSON_NAME_MAP = "json-name-map"  # a JSON settings file's map of name -> "off" ("skillOverrides")
+    TOML_PATH_TABLES = "toml-path-tables"  # [[skills.config]] path = ".../SKILL.md", enabled = false
+    YAML_NAME_LIST = "yaml-name-list"  # a YAML settings file's list of names ("skills.disabled")
+    SKILL_FIELD = "skill-field"  # a field in the skill's own files (written only when the user asks)
+    MOVE = "move"  # the skill folder moved to a sibling folder the agent does not scan
+
+
 @dataclass(frozen=True)
 class DisableSwitch:
-    """Where the agent keeps a skill switched off without deleting it (data: nothing writes it yet)."""
+    """Where the agent keeps a skill switched off without deleting it.
+
+    ``file``: the settings file ("~/..." below the home, else below the project; "" or a skill
+    file for SKILL_FIELD); for MOVE the folder the skill goes to, "{root}" being its skills root.
+    ``scope``: the skills it is for (user | project | skill | any)."""
 
     file: str  # the settings file, "~" for the home ("" for frontmatter)
     key: str  # the key or frontmatter field
     example: str  # what turning one skill off looks like there
-    scope: str = "user"  # user | project | skill
+    scope: str = "user"  # user | project | skill | any
+    kind: SwitchKind = SwitchKind.SKILL_FIELD
+
+
+# The rule for an agent without a switch of its own (and for every skill folder moved aside): the
+# folder goes to ``<root>.disabled/``, beside the root. No agent scans it: every profile's roots are
+# named folders (``.claude/skills``, ``~/.agents/skills``...), none of them ends in ".disabled",
+# and the walks stay below a root (a sibling inside the root would be seen by Hermes, which walks
+# every folder but its EXCLUDED_SKILL_DIRS, and by Codex below a name not starting with '.').
+MOVE_ASIDE = DisableSwitch("{root}.disabled", "", "<root>.disabled/my-skill/SKILL.md", scope="any",
+                           kind=SwitchKind.MOVE)
 
 
 @dataclass(frozen=True)
@@ -258,7 +283,11 @@ class Curation:
     carry_mcp_baseline: bool = False  # a merge keeps the oldest surfaceBaseline of its mcp/ sources
     mcp_refresh_per_cycle: int = 0  # stale mcp/ skills the refresh pass rewrites per cycle (0: none)
     schedule: DreamSchedule = DreamSchedule()
-    disable: tuple[DisableSwitch, ...] = ()  # the agent's own switches (issue 31, data only)
+    disable: tuple[DisableSwitch, ...] = ()  # the agent's own switches (issue 31; written: issue 33)
+
+    def switches(self) -> tuple[DisableSwitch, ...]:
+        """The agent's own switches, then moving the folder aside (:data:`MOVE_ASIDE`)."""
+        return (*self.disable, MOVE_ASIDE)
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,17 @@ from pathlib import Path
 import platformdirs
 
 APP_NAME = "rockskills-gui"
+HOME_ENV = "ROCKSKILLS_HOME"
 CONFIG_ENV = "ROCKSKILLS_CONFIG_DIR"
 DATA_ENV = "ROCKSKILLS_DATA_DIR"
 CACHE_ENV = "ROCKSKILLS_CACHE_DIR"
+
+
+def home_dir() -> Path:
+    """The home folder whose agents' skill folders and settings the machine view reads (the
+    user's own; ``ROCKSKILLS_HOME`` names another, e.g. a generated one in tests)."""
+    override = os.environ.get(HOME_ENV)
+    return Path(override).expanduser() if override else Path.home()
 
 
 def config_dir() -> Path:

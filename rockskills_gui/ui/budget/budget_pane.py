@@ -66,6 +66,7 @@ class BudgetPane(QWidget):
         self._build()
         ctx.libraryChanged.connect(self._on_library)
         ctx.changeApplied.connect(lambda _change: self.schedule())
+        ctx.machineChanged.connect(lambda _change: self.schedule())
         self._on_library(ctx.library)
 
     # ---------------------------------------------------------------- layout
@@ -252,7 +253,7 @@ class BudgetPane(QWidget):
             self._show()
             return
         tokenizer = self.tokenizer()
-        self.entries = entries_of(library)
+        self.entries = entries_of(library, self.ctx.home)
         self.budget = compute_budget(self.entries, agent, self.limits(), tokenizer)
         self.suggestions = suggest(self.entries, agent, self.budget.limits, tokenizer, self.budget)
         self._show()

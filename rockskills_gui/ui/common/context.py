@@ -29,7 +29,7 @@ from rockskills_gui.core.app.secrets import KeyStore
 from rockskills_gui.core.app.settings_store import SettingsStore
 from rockskills_gui.core.library.library import Library
 from rockskills_gui.core.model.names import fold
-from rockskills_gui.core.storage.appdirs import config_dir, demo_library_dir
+from rockskills_gui.core.storage.appdirs import config_dir, demo_library_dir, home_dir
 from rockskills_gui.core.storage.changes import ChangeSet, DiskChanges
 from rockskills_gui.ui.common.operation_runner import (
     LONG_CHANGE,
@@ -63,6 +63,11 @@ class AppContext(QObject):
             (a frozenset of :class:`~rockskills_gui.core.app.settings.Settings` field names).
         invisibleSkillsChanged(object): the skills the Budget tab's agent never sees (a frozenset
             of names; see ``invisible_skills``), for the tree to mark.
+        machineChanged(object): the machine view wrote (or undid) a change in agents' folders or
+            settings (a :class:`~rockskills_gui.core.machine.changes.MachineChange`).
+
+    ``home`` is the home folder whose agents' roots and settings are read (the machine view, the
+    Budget tab's switched-off skills); tests hand a generated one.
 
     ``preferences`` holds the typed settings (``ctx.prefs`` is the current value), ``keys`` the
     API keys (OS keyring or memory), ``settings`` the window layout (QSettings, not user-facing).
@@ -78,6 +83,7 @@ class AppContext(QObject):
     dirtyChanged = Signal(str)
     preferencesChanged = Signal(object)
     invisibleSkillsChanged = Signal(object)
+    machineChanged = Signal(object)
 
     def __init__(self, recent: RecentLibraries | None = None,
                  settings: QSettings | None = None, parent: QObject | None = None,
@@ -89,6 +95,7 @@ class AppContext(QObject):
         # Skills (spelled as the library spells them) whose editor buffer holds unsaved edits.
         self.dirty_names: set[str] = set()
         self.invisible_skills: frozenset[str] = frozenset()  # set by the Budget tab
+        self.home: Path = home_dir()
         self._disk_news = False
         self._holding = False  # a deleted skill with unsaved edits stays current (see _run)
         self.last_verb = ""  # "Undid: ", "Redid: " or "" for the change being delivered

@@ -188,6 +188,13 @@ class SkillTreeModel(QAbstractItemModel):
         self.look.invisible = frozenset(fold(n) for n in names)
         self._all_data_changed([BADGES_ROLE, Qt.ItemDataRole.ToolTipRole])
 
+    def set_switched_off(self, names: Iterable[str]) -> None:
+        """Names the library's agent has switched off in its own settings (dimmed, "off")."""
+        found = frozenset(fold(n) for n in names)
+        if found != self.look.switched_off:
+            self.look.switched_off = found
+            self._all_data_changed([BADGES_ROLE, Qt.ItemDataRole.ToolTipRole])
+
     def apply_change(self, change: ChangeSet) -> None:
         """Follow a change set: name by name when unfiltered, else refilter in one reset."""
         library = self.library

@@ -54,6 +54,7 @@ class TreeItemData:
         self.model = model
         self.dirty: set[str] = set()  # folded names whose editor buffer has unsaved edits
         self.invisible: frozenset[str] = frozenset()  # folded names left out of an agent's list
+        self.switched_off: frozenset[str] = frozenset()  # folded names the agent's settings turn off
         self.lint: Mapping[str, list[str]] = {}  # folded name -> warning messages (pane's worker)
 
     def set_dirty(self, names: Iterable[str]) -> set[str]:
@@ -90,6 +91,8 @@ class TreeItemData:
             found.append(Badge(lifecycle))
         if node.key in self.invisible:
             found.append(Badge.INVISIBLE)
+        if node.key in self.switched_off:
+            found.append(Badge.SWITCHED_OFF)
         if node.key in self.lint:
             found.append(Badge.LINT)
         return tuple(found)

@@ -162,6 +162,7 @@ class TreePane(QWidget):
         ctx.currentSkillChanged.connect(self.reveal)
         ctx.dirtyChanged.connect(lambda _name: self.model.set_dirty(ctx.dirty_names))
         ctx.invisibleSkillsChanged.connect(self.model.set_invisible)
+        ctx.machineChanged.connect(lambda _change: self._load_switches(ctx.library))
         self._on_library_changed(ctx.library)
 
     # ---------------------------------------------------------------- actions
@@ -216,6 +217,7 @@ class TreePane(QWidget):
         self.model.set_dirty(self.ctx.dirty_names)
         self._load_usage(library)
         self._load_lint(library)
+        self._load_switches(library)
         self.filtering.update_count()
         self._update_actions()
 
@@ -280,6 +282,13 @@ class TreePane(QWidget):
         if pending is not None and which in (None, pending):
             self._pending_lint = None
             pending()
+
+    def _load_switches(self, library: Library | None) -> None:
+        """Dim the skills the library's own agent has switched off in its settings (read at
+        once: a few small settings files; nothing for an agent without such a switch)."""
+        from rockskills_gui.core.budget.entries import switched_off_names
+
+        self.model.set_switched_off(switched_off_names(library, self.ctx.home) if library is not None else ())
 
     def _on_change_applied(self, change: ChangeSet) -> None:
         self._load_lint(self.ctx.library)  # the marks follow saves, renames and deletes

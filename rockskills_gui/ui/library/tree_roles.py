@@ -40,6 +40,7 @@ class Badge(StrEnum):
     ARCHIVED = "archived"
     INVISIBLE = "not advertised"  # left out of the agent's skill list by a limit (Budget tab)
     LINT = "lint"  # lint warns about it in its format (e.g. an Agent Skills name unlike its folder)
+    SWITCHED_OFF = "switched off"  # the library's agent has it off in its own settings (issue 33)
 
 
 BADGE_TIPS = {
@@ -53,6 +54,8 @@ BADGE_TIPS = {
     Badge.ARCHIVED: "Archived in CortexPrism's memory.db: no longer offered to the agent",
     Badge.INVISIBLE: "Not advertised: the agent's skill list leaves it out (see the Budget tab)",
     Badge.LINT: "Lint warns about it in this format (rockskills lint)",
+    Badge.SWITCHED_OFF: "Switched off for this library's agent in its own settings (see the Machine tab); "
+                        "its files are untouched",
 }
 
 

@@ -40,7 +40,8 @@ from rockskills_gui.ui.library.tree_roles import (
 
 PILL_TEXT = {Badge.SPARSE: "sparse", Badge.NEVER_USED: "never used",
              Badge.SUMMARY_PENDING: "no summary", Badge.DEPRECATED: "deprecated",
-             Badge.ARCHIVED: "archived", Badge.INVISIBLE: "not advertised", Badge.LINT: "lint"}
+             Badge.ARCHIVED: "archived", Badge.INVISIBLE: "not advertised", Badge.LINT: "lint",
+             Badge.SWITCHED_OFF: "off"}
 
 
 class TreeDelegate(QStyledItemDelegate):
@@ -165,6 +166,8 @@ class TreeDelegate(QStyledItemDelegate):
         if not selected:
             tint = QColor(palette.color(group, QPalette.ColorRole.Highlight))
             tint.setAlphaF(0.28)
+        if Badge.SWITCHED_OFF in badges and not selected:
+            fg = dim  # a switched-off skill stays in the tree, dimmed
         x = self._draw_marked(painter, rect, rect.left(), label, index.data(SPANS_ROLE) or [],
                               font, fg, tint, room)
         if unsaved:

@@ -86,11 +86,12 @@ if TYPE_CHECKING:  # built when first used (the dream pages, the usage analysis:
     from rockskills_gui.ui.dream.wizard import DreamWizard
     from rockskills_gui.ui.editor.editor_pane import EditorPane
     from rockskills_gui.ui.health.health_table import HealthPane
+    from rockskills_gui.ui.machine.machine_pane import MachinePane
     from rockskills_gui.ui.recall.recall_pane import RecallPane
     from rockskills_gui.ui.shell.preferences import PreferencesDialog
     from rockskills_gui.ui.usage.usage_pane import UsagePane
 
-PANES = ("tree", "editor", "recall", "heatmap", "dream")
+PANES = ("tree", "editor", "recall", "heatmap", "dream", "machine")
 # Python threads hand the GIL over every 5 ms by default. The UI thread calls into Python a few
 # hundred times per layout or paint, each call waiting for a worker (reading a library, a usage
 # log) to hand it over: 5 ms each added up to stalls of a second. 0.5 ms keeps them short.
@@ -180,7 +181,7 @@ class MainWindow(QMainWindow):
         self.workspace = WindowTabs(
             self.ctx, self.tabs, lambda: [b.edited_skill() for b in self.unsaved_edits()],
             lambda: self.show_pane("editor"), self._pane_installed, self.usage_archiver.archive,
-            self)
+            self, lambda path, fmt: self.loading.open_path(path, fmt))
         self.tabs.currentChanged.connect(self.workspace.build_shown)
         # The Recall tab's index is built after the tree's first paint (recall_warmup, issue 19).
         self.recall_warmup = RecallWarmup(self.ctx, self.library_pane.view.painted,
@@ -288,17 +289,17 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- commands
 
     def show_pane(self, name: str) -> None:
-        """Bring a pane forward: tree, editor, recall, heatmap or dream."""
+        """Bring a pane forward: tree, editor, recall, heatmap, dream or machine."""
         if name == "tree":
             self.library_dock.show()
             self.library_dock.raise_()
             self.library_pane.view.setFocus()
-        elif name in ("editor", "recall", "heatmap"):
+        elif name in ("editor", "recall", "heatmap", "machine"):
             # Asked for by name, a pane shows even with no library (it says so itself).
             self.central.setCurrentWidget(self.tabs)
             panes: dict[str, Callable[[], QWidget]] = {
                 "editor": lambda: self.skill_pane, "recall": lambda: self.recall_pane,
-                "heatmap": lambda: self.usage_pane}
+                "heatmap": lambda: self.usage_pane, "machine": lambda: self.machine_pane}
             pane = panes[name]()
             self.tabs.setCurrentWidget(pane)
         elif name == "dream":
@@ -451,6 +452,10 @@ class MainWindow(QMainWindow):
     @property
     def budget_pane(self) -> BudgetPane:
         return self.workspace.budget.pane()
+
+    @property
+    def machine_pane(self) -> MachinePane:
+        return self.workspace.machine.pane()
 
     @property
     def recall_busy(self) -> bool:

@@ -1,6 +1,7 @@
 """The main window's workspace tabs built on first use: :class:`LazyTab` (a placeholder until
-its pane is needed) and :class:`WindowTabs`, the Recall, Usage and Budget tabs (their code and
-what they read load when the tab is first shown or its pane asked for). A part of ``MainWindow``.
+its pane is needed) and :class:`WindowTabs`, the Recall, Usage, Budget and Machine tabs (their
+code and what they read load when the tab is first shown or its pane asked for). A part of
+``MainWindow``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from rockskills_gui.ui.common.context import AppContext
 if TYPE_CHECKING:  # built when first used (the usage analysis: numpy, scipy)
     from rockskills_gui.core.model.skill import Skill
     from rockskills_gui.ui.budget.budget_pane import BudgetPane
+    from rockskills_gui.ui.machine.machine_pane import MachinePane
     from rockskills_gui.ui.recall.recall_pane import RecallPane
     from rockskills_gui.ui.usage.usage_pane import UsagePane
 
@@ -77,18 +79,21 @@ class WindowTabs(QObject):
 
     ``edits()`` gives the editor's unsaved edits (the Recall tab's what-if), ``show_editor()``
     brings the Skill tab forward (a pane opened a skill), ``installed(pane)`` as for LazyTab,
-    ``archive_usage()`` archives the usage log (the Usage tab read it again).
+    ``archive_usage()`` archives the usage log (the Usage tab read it again), ``open_library(path,
+    format)`` opens a folder the Machine tab chose as the window's library.
     """
 
     def __init__(self, ctx: AppContext, tabs: QTabWidget, edits: Callable[[], list[Skill]],
                  show_editor: Callable[[], None], installed: Callable[[QWidget], None],
-                 archive_usage: Callable[[], None], parent: QObject | None = None) -> None:
+                 archive_usage: Callable[[], None], parent: QObject | None = None,
+                 open_library: Callable[[str, str | None], None] | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.tabs = tabs
         self._edits = edits
         self._show_editor = show_editor
         self._archive_usage = archive_usage
+        self._open_library = open_library
         # The Recall tab's index is built after the tree's first paint (recall_warmup, issue 19);
         # the Usage tab reads the usage logs and loads the analysis (numpy, scipy) when shown.
         self.recall: LazyTab[RecallPane] = LazyTab(
@@ -97,11 +102,14 @@ class WindowTabs(QObject):
             tabs, "Usage", _placeholder(tabs, "usagePlaceholder"), self._build_usage, installed)
         self.budget: LazyTab[BudgetPane] = LazyTab(
             tabs, "Budget", _placeholder(tabs, "budgetPlaceholder"), self._build_budget, installed)
+        # Every agent's skill folders on this machine (issue 33): scanned when first shown.
+        self.machine: LazyTab[MachinePane] = LazyTab(
+            tabs, "Machine", _placeholder(tabs, "machinePlaceholder"), self._build_machine, installed)
 
     def build_shown(self, index: int) -> None:
         """A tab became current: its pane is built if it is still a placeholder."""
         widget = self.tabs.widget(index)
-        for tab in (self.recall, self.usage, self.budget):
+        for tab in (self.recall, self.usage, self.budget, self.machine):
             if tab.showing_placeholder(widget):
                 tab.pane()
 
@@ -133,3 +141,13 @@ class WindowTabs(QObject):
         from rockskills_gui.ui.budget.budget_pane import BudgetPane
 
         return BudgetPane(self.ctx, self.tabs)
+
+    def _build_machine(self) -> MachinePane:
+        """The Machine tab's pane; a folder it opens becomes the window's library."""
+        from rockskills_gui.ui.machine.machine_pane import MachinePane
+
+        pane = MachinePane(self.ctx, self.tabs)
+        opener = self._open_library
+        if opener is not None:
+            pane.openLibraryRequested.connect(lambda path, fmt: opener(path, fmt or None))
+        return pane

@@ -1,0 +1,1 @@
+"""The machine view (issue 33)."""
