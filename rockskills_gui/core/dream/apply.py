@@ -23,6 +23,7 @@ from rockskills_gui.core.dream.apply_resources import (
     Writes,
     carry_resources,
     owner_of,
+    proposed_skill,
     same_file,
 )
 from rockskills_gui.core.dream.apply_skillmd import archive_info, skill_md_change_set
@@ -46,7 +47,6 @@ from rockskills_gui.core.model.skill import (
     with_property,
     with_rendered_property,
 )
-from rockskills_gui.core.model.timestamps import TimestampError
 from rockskills_gui.core.storage import fileio, journal
 from rockskills_gui.core.storage.changes import ChangeSet
 from rockskills_gui.core.storage.checksum import sha256
@@ -165,15 +165,8 @@ def build_change_set(library: DreamLibrary, plan: Plan, accepted: Iterable[str],
             old = current.get(fold(name))
             target = layout.path_for(name)
             mine = target in writes.after or (old is not None and same_file(old, target))  # a skill's file
-            problem = name_problem(name, layout) or path_problem(name, layout, library.problems, mine)
-            if problem is not None:
-                raise PlanRefused(f"{proposal.id} cannot be applied; nothing was written",
-                                  [f"{proposal.id}: '{display_name(name)}': {problem}"])
-            try:
-                skill = proposal.record.skill()
-            except (TimestampError, ValueError) as exc:
-                raise PlanRefused(f"{proposal.id} cannot be applied; nothing was written",
-                                  [f"{proposal.id}: {exc}"]) from None
+            skill = proposed_skill(proposal, name_problem(name, layout)
+                                   or path_problem(name, layout, library.problems, mine))
             extra = kept.get(fold(name))
             if extra and not skill.extra:
                 skill = skill.model_copy(update={"extra": extra})

@@ -28,10 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from rockskills_gui.core.dream.fingerprint import Reads
+from rockskills_gui.core.dream.plan import Proposal
 from rockskills_gui.core.library.library import Where
 from rockskills_gui.core.library.rockbot.library import RockBotLibrary, SkillEntry, manifest_of, with_manifest
 from rockskills_gui.core.model.names import display_name, fold
 from rockskills_gui.core.model.skill import Skill, skill_to_bytes
+from rockskills_gui.core.model.timestamps import TimestampError
 from rockskills_gui.core.storage.changes import FileChange, LibraryError
 
 
@@ -41,6 +43,20 @@ class PlanRefused(LibraryError):
     def __init__(self, message: str, reasons: list[str]) -> None:
         super().__init__(message)
         self.reasons = reasons
+
+
+def proposed_skill(proposal: Proposal, problem: str | None) -> Skill:
+    """The skill ``proposal`` writes; refuses the whole plan when its name or text has
+    ``problem`` or its record does not make a valid skill (nothing written)."""
+    assert proposal.record is not None
+    if problem is not None:
+        raise PlanRefused(f"{proposal.id} cannot be applied; nothing was written",
+                          [f"{proposal.id}: '{display_name(proposal.record.name)}': {problem}"])
+    try:
+        return proposal.record.skill()
+    except (TimestampError, ValueError) as exc:
+        raise PlanRefused(f"{proposal.id} cannot be applied; nothing was written",
+                          [f"{proposal.id}: {exc}"]) from None
 
 
 class Writes:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rockskills_gui.core.dream.apply_resources import PlanRefused, Writes
+from rockskills_gui.core.dream.apply_resources import PlanRefused, Writes, proposed_skill
 from rockskills_gui.core.dream.fingerprint import Reads
 from rockskills_gui.core.dream.formats import SkillMdRules
 from rockskills_gui.core.dream.plan import Plan, Proposal, ProposalKind
@@ -30,10 +30,9 @@ from rockskills_gui.core.library.archive import archive_writes
 from rockskills_gui.core.library.archive_records import ArchiveInfo
 from rockskills_gui.core.library.skillmd.library import SkillMdLibrary
 from rockskills_gui.core.library.skillmd.store import SkillMdEntry, edited_bytes, new_skill_bytes
-from rockskills_gui.core.model.names import display_name, fold
+from rockskills_gui.core.model.names import fold
 from rockskills_gui.core.model.profile import Delete
 from rockskills_gui.core.model.skill import Skill
-from rockskills_gui.core.model.timestamps import TimestampError
 from rockskills_gui.core.storage.changes import ChangeSet, FileChange, LibraryError
 
 
@@ -71,15 +70,8 @@ def skill_md_change_set(library: SkillMdLibrary, plan: Plan, accepted: Iterable[
         if proposal.record is None:
             continue
         name = proposal.record.name
-        problem = rules.name_problem(name) or rules.description_problem(proposal.record.summary or "")
-        if problem is not None:
-            raise PlanRefused(f"{proposal.id} cannot be applied; nothing was written",
-                              [f"{proposal.id}: '{display_name(name)}': {problem}"])
-        try:
-            skill = proposal.record.skill()
-        except (TimestampError, ValueError) as exc:
-            raise PlanRefused(f"{proposal.id} cannot be applied; nothing was written",
-                              [f"{proposal.id}: {exc}"]) from None
+        skill = proposed_skill(proposal, rules.name_problem(name)
+                               or rules.description_problem(proposal.record.summary or ""))
         key = fold(name)
         known = end.get(key)
         if known is not None:
