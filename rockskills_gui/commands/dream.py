@@ -18,6 +18,7 @@ from rockskills_gui.commands.common import (
     write_exact,
 )
 from rockskills_gui.core.app.keys import ENV_VAR
+from rockskills_gui.core.dream.formats import no_dream_text
 from rockskills_gui.core.dream.llm import DEFAULT_RETRIES, DEFAULT_TIMEOUT
 from rockskills_gui.core.dream.passes import LLM_PASSES, DreamPass, parse_passes
 from rockskills_gui.core.model.size_limits import DOCUMENT_MAX_BYTES, shown_size
@@ -165,7 +166,7 @@ def _open(args: argparse.Namespace) -> Library:
     ``curation.passes``: RockBot's, and the SKILL.md formats' consolidation and optimization)."""
     library = open_from_args(args)
     if not library.profile.curation.passes:
-        raise CommandError(f"{args.library}: {library.profile.title} libraries have no dream passes")
+        raise CommandError(f"{args.library}: {no_dream_text(library.profile)}")
     return library
 
 

@@ -105,6 +105,16 @@ class SkillMdRules:
         return []
 
 
+def no_dream_text(profile: AgentProfile) -> str:
+    """Why a library of ``profile`` (no dream passes) cannot be dreamed over, and what works."""
+    text = (f"Dream runs are not available for {profile.title} libraries (this agent's profile has "
+            "no dream passes")
+    if FileKind.SKILL_MD in profile.storage.file_kinds:
+        return (text + ": its proposals cannot yet place a skill by plugin or category). Open one "
+                "folder of skill folders (a plugin's skills/, say) as Agent Skills to dream over it.")
+    return text + ")."
+
+
 def skill_md_rules(library: DreamLibrary) -> SkillMdRules | None:
     return SkillMdRules(library.profile) if is_skill_md(library) else None
 

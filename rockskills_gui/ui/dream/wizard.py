@@ -30,7 +30,7 @@ from rockskills_gui.core.dream.apply import (
     touched_since,
     undo_last,
 )
-from rockskills_gui.core.dream.formats import DreamLibrary, format_label, is_skill_md
+from rockskills_gui.core.dream.formats import DreamLibrary, format_label, is_skill_md, no_dream_text
 from rockskills_gui.core.dream.passes import DreamPass
 from rockskills_gui.core.dream.plan import Plan
 from rockskills_gui.core.dream.review_defaults import (
@@ -163,9 +163,7 @@ class DreamWizard(QWizard):
         elif lib is not None:
             self.setup.set_library_text(f"Library: {lib.agent_dir} ({plural(len(lib), 'skill')}).", True)
         elif library is not None:
-            self.setup.set_library_text(
-                f"Dream runs are not available for {library.profile.title} libraries (this agent's "
-                "profile has no dream passes).", False)
+            self.setup.set_library_text(no_dream_text(library.profile), False)
         else:
             self.setup.set_library_text("Open a library first.", False)
 
